@@ -1,0 +1,2 @@
+/** See DESIGN.md: the bench module. */
+package dev.magus.bench;

@@ -1,0 +1,2 @@
+/** See DESIGN.md: the landlock module. */
+package dev.magus.landlock;

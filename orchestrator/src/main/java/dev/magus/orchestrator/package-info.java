@@ -1,0 +1,2 @@
+/** See DESIGN.md: the orchestrator module. */
+package dev.magus.orchestrator;

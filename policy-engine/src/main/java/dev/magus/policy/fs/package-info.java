@@ -1,0 +1,2 @@
+/** Filesystem access bits, rules and the containment index. */
+package dev.magus.policy.fs;

@@ -1,0 +1,2 @@
+/** See DESIGN.md: the telemetry module. */
+package dev.magus.telemetry;
