@@ -1,0 +1,17 @@
+package dev.magus.orchestrator.cli;
+
+import dev.magus.events.SandboxException;
+import picocli.CommandLine.IExitCodeExceptionMapper;
+
+/** DESIGN.md's exit statuses for failures that escape a command: a refusal before any child is 125. */
+final class ExitCodes implements IExitCodeExceptionMapper {
+    static final int REFUSED = 125;
+    static final int NOT_EXECUTABLE = 126;
+    static final int NOT_FOUND = 127;
+    static final int USAGE = 2;
+
+    @Override
+    public int getExitCode(Throwable exception) {
+        return exception instanceof SandboxException ? REFUSED : 1;
+    }
+}

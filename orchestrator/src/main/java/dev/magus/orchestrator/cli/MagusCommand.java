@@ -1,0 +1,11 @@
+package dev.magus.orchestrator.cli;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "magus",
+        mixinStandardHelpOptions = true,
+        version = "magus-sandbox 0.1.0",
+        description = "Runs other people's code confined to a declared filesystem and environment footprint.",
+        subcommands = {ExplainCommand.class})
+final class MagusCommand {
+}

@@ -1,2 +1,0 @@
-/** See DESIGN.md: the orchestrator module. */
-package dev.magus.orchestrator;
