@@ -1,0 +1,24 @@
+package dev.magus.orchestrator.run;
+
+import dev.magus.events.RunEvent;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** A submitted run. It goes on whether or not anyone subscribes. */
+public interface Run {
+    String id();
+
+    /**
+     * Every event of the run, from its start, for every subscriber however late: the run keeps
+     * its events until it is garbage. Output is read off the child's pipes as fast as the child
+     * writes it, whatever subscribers do, so a slow subscriber never blocks the child and never
+     * loses the exit event.
+     */
+    Flux<RunEvent> events();
+
+    /** Completes once, when the run has ended (exited, refused or cancelled). */
+    Mono<RunResult> result();
+
+    /** Kills the child's whole process group; the run then ends with 128+9. Idempotent. */
+    void cancel();
+}

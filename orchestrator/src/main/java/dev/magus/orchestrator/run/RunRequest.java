@@ -1,0 +1,95 @@
+package dev.magus.orchestrator.run;
+
+import dev.magus.policy.mode.Mode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One command to run.
+ *
+ * @param workingDir where the command starts; the workspace is the nearest ancestor holding
+ *                   {@code magus.yaml}
+ * @param argv       the command and its arguments
+ * @param envSet     this run's {@code env\set} overrides, in the order given
+ * @param envUnset   this run's {@code env\unset} names
+ * @param sandbox    {@code --sandbox}, when given
+ * @param stdin      what the child reads
+ */
+public record RunRequest(
+        Path workingDir,
+        List<String> argv,
+        Map<String, String> envSet,
+        Set<String> envUnset,
+        Optional<Mode> sandbox,
+        Stdin stdin) {
+
+    public RunRequest {
+        Objects.requireNonNull(workingDir, "workingDir");
+        argv = List.copyOf(argv);
+        if (argv.isEmpty()) {
+            throw new IllegalArgumentException("a run needs a command");
+        }
+        envSet = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(envSet));
+        envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
+        Objects.requireNonNull(sandbox, "sandbox");
+        Objects.requireNonNull(stdin, "stdin");
+    }
+
+    public static Builder builder(Path workingDir, String... argv) {
+        return new Builder(workingDir, List.of(argv));
+    }
+
+    public static Builder builder(Path workingDir, List<String> argv) {
+        return new Builder(workingDir, argv);
+    }
+
+    /** Collects a request; every setter returns the builder. */
+    public static final class Builder {
+        private final Path workingDir;
+        private final List<String> argv;
+        private final Map<String, String> set = new LinkedHashMap<>();
+        private final Set<String> unset = new LinkedHashSet<>();
+        private Optional<Mode> sandbox = Optional.empty();
+        private Stdin stdin = Stdin.none();
+
+        private Builder(Path workingDir, List<String> argv) {
+            this.workingDir = workingDir;
+            this.argv = new ArrayList<>(argv);
+        }
+
+        /** {@code env\set}: a later set or unset of the same name wins. */
+        public Builder set(String name, String value) {
+            unset.remove(name);
+            set.put(name, value);
+            return this;
+        }
+
+        /** {@code env\unset}. */
+        public Builder unset(String name) {
+            set.remove(name);
+            unset.add(name);
+            return this;
+        }
+
+        public Builder sandbox(Mode mode) {
+            this.sandbox = Optional.of(mode);
+            return this;
+        }
+
+        public Builder stdin(Stdin stdin) {
+            this.stdin = stdin;
+            return this;
+        }
+
+        public RunRequest build() {
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin);
+        }
+    }
+}
