@@ -5,7 +5,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.events.Severity;
 import java.util.Objects;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -19,8 +18,6 @@ import org.slf4j.event.Level;
 public final class DiagnosticLogSink implements Consumer<RunEvent> {
     /** The logger name the no-argument constructor uses, so a backend can route it. */
     public static final String LOGGER_NAME = "magus.diagnostics";
-
-    private static final Pattern BARE = Pattern.compile("[^\\s\"=\\\\\\p{Cntrl}]+");
 
     private final Logger logger;
 
@@ -62,7 +59,11 @@ public final class DiagnosticLogSink implements Consumer<RunEvent> {
         };
     }
 
-    /** The line logged for {@code event}. Values with spaces, quotes, '=' or nothing in them are quoted; msg always. */
+    /**
+     * The line logged for {@code event}. Values that are empty or hold a space, quote, '=',
+     * backslash or invisible character are quoted, msg always; inside quotes those are
+     * escaped, so the line never breaks and reads back to the same values.
+     */
     public static String line(RunEvent.Diag event) {
         Diagnostic d = event.diagnostic();
         StringBuilder out = new StringBuilder(128);
@@ -77,7 +78,27 @@ public final class DiagnosticLogSink implements Consumer<RunEvent> {
     }
 
     private static String value(String v) {
-        return BARE.matcher(v).matches() ? v : quoted(v);
+        if (v.isEmpty()) {
+            return quoted(v);
+        }
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '"' || c == '=' || c == '\\' || Character.isWhitespace(c) || Character.isSpaceChar(c) || invisible(c)) {
+                return quoted(v);
+            }
+        }
+        return v;
+    }
+
+    /**
+     * Characters that would break the line, move the cursor or reorder text on a terminal
+     * (C0/C1 controls, line and paragraph separators, bidi overrides and other format
+     * characters): a path can hold any of them, and a log line must not let it spoof another.
+     */
+    private static boolean invisible(char c) {
+        int type = Character.getType(c);
+        return Character.isISOControl(c) || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || type == Character.FORMAT;
     }
 
     private static String quoted(String v) {
@@ -91,7 +112,7 @@ public final class DiagnosticLogSink implements Consumer<RunEvent> {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20) {
+                    if (invisible(c)) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);
