@@ -1,0 +1,118 @@
+package dev.magus.telemetry.ndjson;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Writes each {@link RunEvent} as one JSON object on one line (NDJSON), schema version
+ * {@value #SCHEMA_VERSION}, documented field by field in {@code telemetry/README.md}.
+ * Each line is written whole and flushed before the next, under one lock, so several runs
+ * may share a sink and a reader tailing the file never sees half a line. The sink does not
+ * own the stream: closing it is the caller's job. A write failure is thrown as
+ * {@link UncheckedIOException}, never swallowed.
+ */
+public final class NdjsonSink implements Consumer<RunEvent> {
+    /** The value of every line's {@code v}; bumped only when a field changes meaning or goes away. */
+    public static final int SCHEMA_VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Writer out;
+    private final Object lock = new Object();
+
+    /** Writes UTF-8 to {@code out}. */
+    public NdjsonSink(OutputStream out) {
+        this(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8));
+    }
+
+    public NdjsonSink(Writer out) {
+        this.out = new BufferedWriter(Objects.requireNonNull(out, "out"));
+    }
+
+    @Override
+    public void accept(RunEvent event) {
+        String line = line(event);
+        synchronized (lock) {
+            try {
+                out.write(line);
+                out.write('\n');
+                out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write NDJSON event of run " + event.runId(), e);
+            }
+        }
+    }
+
+    /** The line for {@code event}, without its newline. Jackson escapes every newline inside a value. */
+    public static String line(RunEvent event) {
+        try {
+            return MAPPER.writeValueAsString(toJson(event));
+        } catch (JsonProcessingException e) {
+            // A tree of strings and numbers always serialises; this would be a Jackson bug.
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The JSON object for {@code event}, fields in schema order. */
+    public static ObjectNode toJson(RunEvent event) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("v", SCHEMA_VERSION);
+        node.put("type", type(event));
+        node.put("run", event.runId());
+        node.put("at", event.at().toString());
+        if (event instanceof RunEvent.Started s) {
+            s.argv().forEach(node.putArray("argv")::add);
+            node.put("mode", s.mode());
+            node.put("pid", s.pid());
+        } else if (event instanceof RunEvent.Output o) {
+            node.put("stream", o.stream().name().toLowerCase(Locale.ROOT));
+            node.put("line", o.line());
+        } else if (event instanceof RunEvent.Diag diag) {
+            Diagnostic d = diag.diagnostic();
+            node.put("code", d.code().name());
+            node.put("severity", d.severity().name().toLowerCase(Locale.ROOT));
+            node.put("layer", d.layer().label());
+            node.put("op", d.operation().label());
+            node.put("subject", d.subject());
+            node.put("source", d.source());
+            node.put("message", d.message());
+            ObjectNode details = node.putObject("details");
+            for (Map.Entry<String, String> e : d.details().entrySet()) {
+                details.put(e.getKey(), e.getValue());
+            }
+        } else if (event instanceof RunEvent.Exited x) {
+            node.put("status", x.status());
+            node.put("signal", x.signal());
+            node.put("duration_ms", x.duration().toMillis());
+        }
+        return node;
+    }
+
+    /** The {@code type} field: started, output, diagnostic or exited. */
+    public static String type(RunEvent event) {
+        if (event instanceof RunEvent.Started) {
+            return "started";
+        } else if (event instanceof RunEvent.Output) {
+            return "output";
+        } else if (event instanceof RunEvent.Diag) {
+            return "diagnostic";
+        } else if (event instanceof RunEvent.Exited) {
+            return "exited";
+        }
+        throw new IllegalArgumentException("unknown run event " + event.getClass().getName());
+    }
+}

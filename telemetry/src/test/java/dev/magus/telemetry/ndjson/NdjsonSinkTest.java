@@ -1,0 +1,170 @@
+package dev.magus.telemetry.ndjson;
+
+import static dev.magus.telemetry.TestEvents.T0;
+import static dev.magus.telemetry.TestEvents.exited;
+import static dev.magus.telemetry.TestEvents.out;
+import static dev.magus.telemetry.TestEvents.started;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.RunEvent;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class NdjsonSinkTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final NdjsonSink sink = new NdjsonSink(bytes);
+
+    @Test
+    void startedLine() throws IOException {
+        sink.accept(new RunEvent.Started("r-1", T0, List.of("npm", "run", "a b"), "required", 4242));
+
+        JsonNode n = onlyLine();
+        assertThat(fieldNames(n)).containsExactly("v", "type", "run", "at", "argv", "mode", "pid");
+        assertThat(n.get("v").asInt()).isEqualTo(1);
+        assertThat(n.get("type").asText()).isEqualTo("started");
+        assertThat(n.get("run").asText()).isEqualTo("r-1");
+        assertThat(Instant.parse(n.get("at").asText())).isEqualTo(T0);
+        assertThat(n.get("argv")).extracting(JsonNode::asText).containsExactly("npm", "run", "a b");
+        assertThat(n.get("mode").asText()).isEqualTo("required");
+        assertThat(n.get("pid").asLong()).isEqualTo(4242);
+    }
+
+    @Test
+    void outputLine() throws IOException {
+        sink.accept(new RunEvent.Output("r-1", T0, RunEvent.Stream.STDERR, "warn: \"x\"\ttab \u00e9"));
+
+        JsonNode n = onlyLine();
+        assertThat(fieldNames(n)).containsExactly("v", "type", "run", "at", "stream", "line");
+        assertThat(n.get("type").asText()).isEqualTo("output");
+        assertThat(n.get("stream").asText()).isEqualTo("stderr");
+        assertThat(n.get("line").asText()).isEqualTo("warn: \"x\"\ttab \u00e9");
+    }
+
+    @Test
+    void diagnosticLine() throws IOException {
+        Diagnostic d = Diagnostic.of(Code.MGS2001, "read denied: /home/u/.npmrc", "/home/u/.npmrc", Operation.READ,
+                Layer.KERNEL, "stderr").withDetail("yaml", "sandbox:\n  allow:\n    - path: ~/.npmrc\n").withDetail("abi", "7");
+        sink.accept(new RunEvent.Diag("r-1", T0, d));
+
+        JsonNode n = onlyLine();
+        assertThat(fieldNames(n)).containsExactly(
+                "v", "type", "run", "at", "code", "severity", "layer", "op", "subject", "source", "message", "details");
+        assertThat(n.get("type").asText()).isEqualTo("diagnostic");
+        assertThat(n.get("code").asText()).isEqualTo("MGS2001");
+        assertThat(n.get("severity").asText()).isEqualTo("error");
+        assertThat(n.get("layer").asText()).isEqualTo("kernel");
+        assertThat(n.get("op").asText()).isEqualTo("read");
+        assertThat(n.get("subject").asText()).isEqualTo("/home/u/.npmrc");
+        assertThat(n.get("source").asText()).isEqualTo("stderr");
+        assertThat(n.get("message").asText()).isEqualTo("read denied: /home/u/.npmrc");
+        assertThat(fieldNames(n.get("details"))).containsExactly("abi", "yaml");
+        assertThat(n.get("details").get("yaml").asText()).isEqualTo("sandbox:\n  allow:\n    - path: ~/.npmrc\n");
+    }
+
+    @Test
+    void exitedLine() throws IOException {
+        sink.accept(new RunEvent.Exited("r-1", T0, 137, 9, Duration.ofMillis(2500)));
+
+        JsonNode n = onlyLine();
+        assertThat(fieldNames(n)).containsExactly("v", "type", "run", "at", "status", "signal", "duration_ms");
+        assertThat(n.get("type").asText()).isEqualTo("exited");
+        assertThat(n.get("status").asInt()).isEqualTo(137);
+        assertThat(n.get("signal").asInt()).isEqualTo(9);
+        assertThat(n.get("duration_ms").asLong()).isEqualTo(2500);
+    }
+
+    @Test
+    void eachEventIsOneFlushedLine() throws IOException {
+        List<RunEvent> run = List.of(started("r", "off"), out("r", "multi\nline"),
+                new RunEvent.Diag("r", T0, Diagnostic.of(Code.MGS2003, "4 variables dropped", "", Operation.NONE, Layer.POLICY, "env")),
+                exited("r", 0, 0));
+        List<String> types = new ArrayList<>();
+        for (RunEvent e : run) {
+            sink.accept(e);
+            // Flushed per line: what was accepted is already in the stream, ending in a newline.
+            String text = bytes.toString(StandardCharsets.UTF_8);
+            assertThat(text).endsWith("\n");
+            String[] lines = text.split("\n");
+            types.add(JSON.readTree(lines[lines.length - 1]).get("type").asText());
+        }
+        assertThat(types).containsExactly("started", "output", "diagnostic", "exited");
+        assertThat(bytes.toString(StandardCharsets.UTF_8).split("\n")).hasSize(4);
+    }
+
+    @Test
+    void concurrentWritersNeverInterleaveLines() throws Exception {
+        StringWriter text = new StringWriter();
+        NdjsonSink shared = new NdjsonSink(text);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        for (int t = 0; t < 8; t++) {
+            String run = "run-" + t;
+            pool.submit(() -> {
+                for (int i = 0; i < 500; i++) {
+                    shared.accept(out(run, "line " + i + " " + "x".repeat(i % 97)));
+                }
+            });
+        }
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+
+        Map<String, Integer> next = new HashMap<>();
+        String[] lines = text.toString().split("\n");
+        assertThat(lines).hasSize(8 * 500);
+        for (String line : lines) {
+            JsonNode n = JSON.readTree(line);
+            int i = next.merge(n.get("run").asText(), 1, Integer::sum) - 1;
+            assertThat(n.get("line").asText()).startsWith("line " + i + " ");
+        }
+    }
+
+    @Test
+    void aWriteFailureIsThrownNotSwallowed() {
+        NdjsonSink broken = new NdjsonSink(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("disk full");
+            }
+        });
+        assertThatThrownBy(() -> broken.accept(out("r", "x"))).isInstanceOf(UncheckedIOException.class)
+                .hasRootCauseMessage("disk full");
+    }
+
+    private JsonNode onlyLine() throws IOException {
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(text).endsWith("\n");
+        assertThat(text.split("\n")).hasSize(1);
+        return JSON.readTree(text);
+    }
+
+    private static List<String> fieldNames(JsonNode n) {
+        List<String> names = new ArrayList<>();
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            names.add(it.next());
+        }
+        return names;
+    }
+}
