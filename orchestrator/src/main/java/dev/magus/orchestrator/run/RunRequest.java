@@ -17,8 +17,8 @@ import java.util.Set;
  * @param workingDir where the command starts; the workspace is the nearest ancestor holding
  *                   {@code magus.yaml}
  * @param argv       the command and its arguments
- * @param envSet     this run's {@code env\set} overrides, in the order given
- * @param envUnset   this run's {@code env\unset} names
+ * @param envSet     this run's <code>env&#92;set</code> overrides, in the order given
+ * @param envUnset   this run's <code>env&#92;unset</code> names
  * @param sandbox    {@code --sandbox}, when given
  * @param stdin      what the child reads
  */
@@ -64,14 +64,14 @@ public record RunRequest(
             this.argv = new ArrayList<>(argv);
         }
 
-        /** {@code env\set}: a later set or unset of the same name wins. */
+        /** <code>env&#92;set</code>: a later set or unset of the same name wins. */
         public Builder set(String name, String value) {
             unset.remove(name);
             set.put(name, value);
             return this;
         }
 
-        /** {@code env\unset}. */
+        /** <code>env&#92;unset</code>. */
         public Builder unset(String name) {
             set.remove(name);
             unset.add(name);
