@@ -25,7 +25,7 @@ public final class Scrubber {
     private Scrubber(Platform platform, Allowlist passthrough) {
         this.platform = platform;
         this.passthrough = passthrough;
-        Allowlist all = platform.baseline().union(passthrough);
+        Allowlist all = allowlist();
         Set<String> names = new HashSet<>(all.names());
         names.addAll(MagusVariables.OWNED);
         this.exact = Set.copyOf(names);
@@ -45,6 +45,11 @@ public final class Scrubber {
 
     public Allowlist passthrough() {
         return passthrough;
+    }
+
+    /** Baseline and passthrough together: what {@code magus policy} shows as the environment half. */
+    public Allowlist allowlist() {
+        return platform.baseline().union(passthrough);
     }
 
     /** Whether a host variable of this name reaches the next stage. */

@@ -24,6 +24,8 @@ class ScrubberTest {
         assertThat(s.keeps("MISER")).isFalse();
         assertThat(s.keeps("GITHUB_TOKEN")).isFalse();
         assertThat(s.keeps("MAGUS_OTHER")).isFalse();
+        assertThat(s.allowlist().entries()).contains("PATH", "TF_PLUGIN_CACHE_DIR", "LC_*", "MISE_*")
+                .doesNotContain("TMPDIR", "MAGUS_PROC_SOCKET");
     }
 
     @Test

@@ -22,7 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
-class ChildEnvProperties {
+class ChildEnvPropertyTest {
     private static final SandboxDirs DIRS = new SandboxDirs(
             Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve("magus-run-fake"),
             Path.of(System.getProperty("user.home")).resolve(".cache/magus"),
