@@ -23,7 +23,7 @@ final class FakeHost {
 
     FakeHost(Path tmp) {
         try {
-            root = tmp.toRealPath();
+            root = Files.createDirectories(tmp).toRealPath();
             home = Files.createDirectories(root.resolve("home/u"));
             ws = Files.createDirectories(root.resolve("ws"));
             install = Files.createDirectories(root.resolve("opt/magus/lib"));
