@@ -59,23 +59,64 @@ import org.yaml.snakeyaml.nodes.Tag;
  * mode, base or access mode, a malformed passthrough pattern, and malformed YAML anywhere in
  * the file. Other top-level sections are left to their owners.
  *
+ * <p>When each is raised follows the specification: the settings ({@code sandbox.mode}, the
+ * section's own keys) and malformed YAML at load, by {@link #read}; the declaration
+ * ({@code allow}, {@code env}) "when the policy is built", by {@link #sandbox()}, so a
+ * workspace that runs with the sandbox off is not stopped by a declaration it does not use.
+ *
  * @param mode    the workspace's {@code sandbox.mode} (off when absent)
- * @param sandbox the workspace layer's declaration
+ * @param section the workspace layer's declaration, or why it cannot be honored
  */
-public record WorkspaceConfig(Mode mode, SandboxDecl sandbox) {
+public record WorkspaceConfig(Mode mode, Section section) {
+
+    /** The {@code allow} and {@code env} part of the section, checked at load, refused (if at all) when used. */
+    public sealed interface Section permits Declared, Refused {
+        /**
+         * @throws SandboxException MGS2004 when the declaration cannot be honored
+         */
+        SandboxDecl decl();
+    }
+
+    /** A declaration that can be honored. */
+    public record Declared(SandboxDecl decl) implements Section {
+        public Declared {
+            Objects.requireNonNull(decl, "decl");
+            if (!(decl.layer() instanceof DeclLayer.Workspace)) {
+                throw new IllegalArgumentException("a workspace config holds the workspace layer, not " + decl.layer().label());
+            }
+        }
+    }
+
+    /** A declaration that cannot: its MGS2004, raised when the policy is built. */
+    public record Refused(Diagnostic diagnostic) implements Section {
+        public Refused {
+            Objects.requireNonNull(diagnostic, "diagnostic");
+        }
+
+        @Override
+        public SandboxDecl decl() {
+            throw new SandboxException(diagnostic);
+        }
+    }
+
+    /**
+     * The workspace layer's declaration, for the policy builder.
+     *
+     * @throws SandboxException MGS2004 when it cannot be honored
+     */
+    public SandboxDecl sandbox() {
+        return section.decl();
+    }
     private static final Set<String> SANDBOX_KEYS = Set.of("mode", "allow", "env");
     private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
     /** A workspace without a sandbox section: off, nothing declared. */
-    public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, SandboxDecl.empty(DeclLayer.workspace()));
+    public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, new Declared(SandboxDecl.empty(DeclLayer.workspace())));
 
     public WorkspaceConfig {
         Objects.requireNonNull(mode, "mode");
-        Objects.requireNonNull(sandbox, "sandbox");
-        if (!(sandbox.layer() instanceof DeclLayer.Workspace)) {
-            throw new IllegalArgumentException("a workspace config holds the workspace layer, not " + sandbox.layer().label());
-        }
+        Objects.requireNonNull(section, "section");
     }
 
     /**
@@ -114,8 +155,10 @@ public record WorkspaceConfig(Mode mode, SandboxDecl sandbox) {
     /** Walks the node tree; keeps the file name for positions. */
     private static final class Parser {
         private final String name;
+        private final Path file;
 
         Parser(Path file) {
+            this.file = file;
             Path fileName = file.getFileName();
             this.name = fileName == null ? file.toString() : fileName.toString();
         }
@@ -139,6 +182,14 @@ public record WorkspaceConfig(Mode mode, SandboxDecl sandbox) {
                 Node v = modeTuple.getValueNode();
                 mode = Mode.parse(scalar(v, "sandbox.mode"), position(v) + " sandbox.mode");
             }
+            try {
+                return new WorkspaceConfig(mode, new Declared(declaration(keys)));
+            } catch (SandboxException e) {
+                return new WorkspaceConfig(mode, new Refused(e.diagnostic().withDetail("file", file.toString())));
+            }
+        }
+
+        private SandboxDecl declaration(Map<String, NodeTuple> keys) {
             List<SandboxAllow> allow = new ArrayList<>();
             NodeTuple allowTuple = keys.get("allow");
             if (allowTuple != null && !isNull(allowTuple.getValueNode())) {
@@ -152,7 +203,7 @@ public record WorkspaceConfig(Mode mode, SandboxDecl sandbox) {
             if (envTuple != null && !isNull(envTuple.getValueNode())) {
                 env = env(envTuple.getValueNode());
             }
-            return new WorkspaceConfig(mode, new SandboxDecl(allow, env, DeclLayer.workspace()));
+            return new SandboxDecl(allow, env, DeclLayer.workspace());
         }
 
         private SandboxAllow allowEntry(Node node, String key) {

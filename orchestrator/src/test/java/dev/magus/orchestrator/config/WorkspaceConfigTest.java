@@ -34,7 +34,7 @@ class WorkspaceConfigTest {
     private Diagnostic error(String yaml, String source) throws IOException {
         Path f = file(yaml);
         try {
-            WorkspaceConfig.read(f);
+            WorkspaceConfig.read(f).sandbox();
         } catch (SandboxException e) {
             Diagnostic d = e.diagnostic();
             assertThat(d.code()).isEqualTo(Code.MGS2004);
@@ -144,6 +144,23 @@ class WorkspaceConfigTest {
         Diagnostic d = error("sandbox:\n  mode: best-effort\n   allow: []\n", "magus.yaml:3:9");
         assertThat(d.message()).startsWith("malformed YAML: ");
         error("sandbox:\n  allow: [/x\n", "magus.yaml:3:1");
+    }
+
+    @Test
+    void settingsFailAtLoadDeclarationsWhenThePolicyIsBuilt() throws IOException {
+        // A declaration that cannot be honored does not stop a workspace running with the sandbox off...
+        WorkspaceConfig off = read("sandbox:\n  mode: off\n  allow:\n    - path: /x\n      mode: wx\n");
+        assertThat(off.mode()).isEqualTo(Mode.OFF);
+        assertThat(off.section()).isInstanceOf(WorkspaceConfig.Refused.class);
+        // ...and is MGS2004 as soon as a policy asks for it.
+        assertThatThrownBy(off::sandbox).isInstanceOfSatisfying(SandboxException.class, e -> {
+            assertThat(e.code()).isEqualTo(Code.MGS2004);
+            assertThat(e.diagnostic().source()).isEqualTo("magus.yaml:5:13 sandbox.allow[0].mode");
+        });
+        // The settings themselves are refused at load.
+        assertThatThrownBy(() -> read("sandbox:\n  mode: strict\n")).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> read("sandbox:\n  mood: off\n")).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> read("sandbox: [\n")).isInstanceOf(SandboxException.class);
     }
 
     @Test
