@@ -21,4 +21,7 @@ public interface Run {
 
     /** Kills the child's whole process group; the run then ends with 128+9. Idempotent. */
     void cancel();
+
+    /** Forwards a signal (SIGINT, SIGTERM, SIGHUP) to the child's process group while it runs. */
+    void signal(int signal);
 }

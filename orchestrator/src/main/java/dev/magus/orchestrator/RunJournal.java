@@ -1,4 +1,7 @@
-package dev.magus.orchestrator.run;
+package dev.magus.orchestrator;
+
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunResult;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;

@@ -1,0 +1,58 @@
+package dev.magus.orchestrator;
+
+import dev.magus.policy.HostFacts;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The machine magus runs on, as the orchestrator needs it: injected, so tests run a fake
+ * home and environment and never the real ones.
+ *
+ * @param env          magus's own environment (the host's, not a child's)
+ * @param home         the user's home
+ * @param uid          the user id
+ * @param os           which footprint applies
+ * @param installation magus's installation: launcher, jars, native libraries, the JDK (granted rx)
+ * @param launcher     {@code bin/magus}, when magus runs from it: a child that execs it is a
+ *                     recursive magus
+ * @param tempBase     where private temp dirs of runs are created (each 0700, removed after the run)
+ */
+public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os, List<Path> installation,
+        Optional<Path> launcher, Path tempBase) {
+
+    public Host {
+        env = Map.copyOf(env);
+        Objects.requireNonNull(home, "home");
+        Objects.requireNonNull(os, "os");
+        installation = List.copyOf(installation);
+        Objects.requireNonNull(launcher, "launcher");
+        Objects.requireNonNull(tempBase, "tempBase");
+    }
+
+    /** This process's host, from its environment and the properties bin/magus sets. */
+    public static Host fromSystem() {
+        HostFacts facts = HostFacts.fromSystem(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of);
+        return new Host(facts.env(), facts.home(), facts.uid(), facts.os(), facts.installation(), launcher,
+                Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+    }
+
+    /** The same host with another environment (a test's, or a demo's). */
+    public Host withEnv(Map<String, String> newEnv, Path newHome) {
+        return new Host(newEnv, newHome, uid, os, installation, launcher, tempBase);
+    }
+
+    /** Facts for one run, whose private temp dir is {@code privateTemp}. */
+    public HostFacts facts(Path privateTemp) {
+        return HostFacts.of(env, home, uid, os, installation, privateTemp);
+    }
+
+    /** {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}: lease markers and the job store, never granted. */
+    public Path stateDir() {
+        return Optional.ofNullable(env.get("XDG_STATE_HOME")).filter(v -> v.startsWith("/")).map(Path::of)
+                .orElse(home.resolve(".local/state")).resolve("magus");
+    }
+}

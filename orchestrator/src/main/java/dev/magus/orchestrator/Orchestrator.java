@@ -1,0 +1,330 @@
+package dev.magus.orchestrator;
+
+import dev.magus.env.child.SandboxDirs;
+import dev.magus.env.overlay.Overlay;
+import dev.magus.env.proc.ProcSocket;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Exit;
+import dev.magus.landlock.launch.Launcher;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Stdio;
+import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.pipeline.EnvStage;
+import dev.magus.orchestrator.pipeline.OutputPump;
+import dev.magus.orchestrator.pipeline.PolicyStage;
+import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunResult;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.HostFacts;
+import dev.magus.policy.LookPath;
+import dev.magus.policy.PolicyOrOff;
+import dev.magus.policy.Verdict;
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.mode.Mode;
+import dev.magus.telemetry.dedupe.LandlockWarningOnce;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Runs commands under their workspace's sandbox. Safe to share: each run has its own
+ * config, policy, environment overlay and private temp dir, and nothing of one run reaches
+ * another. One instance is one "invocation" for MGS2005, which it reports once.
+ *
+ * <p>The pipeline of a run: resolve config → build policy → env overlay → probe → spawn →
+ * stream. Each stage is a function of immutable values; a stage that refuses ends the run
+ * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
+ * {@link Run#result()}. Everything that blocks (the spawn, pipes, waiting) runs on
+ * {@code boundedElastic}, never on a non-blocking Reactor thread.
+ */
+public final class Orchestrator {
+    /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+
+    private final Host host;
+    private final LandlockProbe probe;
+    private final Clock clock;
+    private final List<Consumer<RunEvent>> sinks;
+    private final LandlockWarningOnce warningOnce;
+    private final Optional<GitConfigSource> git;
+    private final Scheduler blocking = Schedulers.boundedElastic();
+    private final AtomicLong sequence = new AtomicLong();
+    private final String invocation = UUID.randomUUID().toString().substring(0, 8);
+
+    private Orchestrator(Builder b) {
+        this.host = b.host;
+        this.probe = b.probe;
+        this.clock = b.clock;
+        this.sinks = List.copyOf(b.sinks);
+        boolean nested = host.env().containsKey(ConfigStage.RUN_ID);
+        this.warningOnce = LandlockWarningOnce.forInvocation(nested);
+        this.git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
+                .map(GitConfigSource::new);
+    }
+
+    public static Builder builder(Host host) {
+        return new Builder(host);
+    }
+
+    /** Starts the run and returns at once. */
+    public Run submit(RunRequest request) {
+        RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
+        for (Consumer<RunEvent> sink : sinks) {
+            run.events().subscribe(sink);
+        }
+        blocking.schedule(() -> execute(run, request));
+        return run;
+    }
+
+    private void execute(RunHandle run, RunRequest request) {
+        Path privateTemp = null;
+        try {
+            RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+            boolean sandboxed = config.mode() != Mode.OFF;
+            privateTemp = sandboxed ? createPrivateTemp() : null;
+            HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
+            if (sandboxed) {
+                Files.createDirectories(facts.magusCacheDir());
+            }
+            PolicyOrOff policy = PolicyStage.build(config, facts);
+            Overlay overlay = EnvStage.overlay(request);
+
+            String command = request.argv().get(0);
+            Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
+            if (exe.isEmpty()) {
+                run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": command not found");
+                run.journal().exit(127, 0);
+                return;
+            }
+            if (policy.check(Access.EXEC, exe.get(), config.workingDir()) instanceof Verdict.Denied denied) {
+                run.journal().diagnostic(denied.diagnostic());
+                run.journal().exit(126, 0);
+                return;
+            }
+            boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe.get(), l)).orElse(false);
+            Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp)) : Optional.empty();
+            SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
+                    facts.magusCacheDir(), host.stateDir());
+            EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
+            env.diagnostics().forEach(run.journal()::diagnostic);
+
+            Spawn spawn;
+            try (Confinement confinement = sandboxed
+                    ? Confinement.prepare(config.mode(), policy.policy().orElseThrow().rules(), probe)
+                    : Confinement.off()) {
+                confinement.warning().ifPresent(run.journal()::diagnostic);
+                if (run.cancelled()) {
+                    run.journal().exit(128 + Child.SIGKILL, Child.SIGKILL);
+                    return;
+                }
+                Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
+                spawn = Launcher.get().spawn(new SpawnRequest(exe.get(), request.argv(), env.variables(),
+                        config.workingDir(), stdio), confinement);
+            }
+            if (spawn instanceof Spawn.NotStarted ns) {
+                ns.diagnostic().ifPresent(run.journal()::diagnostic);
+                if (ns.diagnostic().isEmpty()) {
+                    run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": " + ns.message());
+                }
+                run.journal().exit(ns.status(), 0);
+                return;
+            }
+            Child child = ((Spawn.Started) spawn).child();
+            run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
+                    config.mode().spelling(), child.pid()));
+            stream(run, child, request.stdin());
+        } catch (SandboxException e) {
+            run.journal().diagnostic(e.diagnostic());
+            run.journal().exit(e.code() == Code.MGS2007 ? 126 : 125, 0);
+        } catch (IOException | RuntimeException | Error e) {
+            // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
+            run.journal().output(RunEvent.Stream.STDERR, "magus: internal error: " + e);
+            run.journal().exit(125, 0);
+        } finally {
+            if (privateTemp != null) {
+                Path dir = privateTemp;
+                run.result().doFinally(s -> deleteTree(dir)).subscribe();
+            }
+        }
+    }
+
+    /** Pumps the pipes, feeds stdin, waits, and ends the journal once the output has drained. */
+    private void stream(RunHandle run, Child child, Stdin stdin) {
+        run.attach(child);
+        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(),
+                l -> run.journal().output(RunEvent.Stream.STDOUT, l))).subscribeOn(blocking);
+        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(),
+                l -> run.journal().output(RunEvent.Stream.STDERR, l))).subscribeOn(blocking);
+        Mono<Void> drained = Mono.when(out, err).cache();
+        drained.subscribe();
+        feed(child, stdin);
+        Exit exit = child.waitFor();
+        drained.timeout(DRAIN_GRACE, Mono.empty()).block();
+        child.close();
+        run.journal().exit(exit.status(), exit.signal());
+    }
+
+    private void feed(Child child, Stdin stdin) {
+        if (stdin instanceof Stdin.Bytes b) {
+            blocking.schedule(() -> {
+                try (OutputStream in = child.stdin()) {
+                    in.write(b.bytes());
+                } catch (IOException e) {
+                    // the child closed its input early; that is its business
+                }
+            });
+        } else if (stdin instanceof Stdin.Inherit) {
+            Thread t = new Thread(() -> {
+                try (OutputStream in = child.stdin(); InputStream ours = System.in) {
+                    ours.transferTo(in);
+                } catch (IOException e) {
+                    // the child closed its input, or ours ended
+                }
+            }, "magus-stdin-" + child.pid());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private Path createPrivateTemp() throws IOException {
+        Files.createDirectories(host.tempBase());
+        // createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
+        return Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
+    }
+
+    private Path writeGitConfig(Path privateTemp) throws IOException {
+        String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
+        return Files.writeString(privateTemp.resolve("gitconfig"), text);
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a private temp dir left behind holds only this run's files
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // already gone
+        }
+    }
+
+    /** The run object handed to callers. */
+    static final class RunHandle implements Run {
+        private final RunJournal journal;
+        private final Flux<RunEvent> events;
+        private volatile Child child;
+        private volatile boolean cancelled;
+
+        RunHandle(String id, Clock clock, LandlockWarningOnce once) {
+            this.journal = new RunJournal(id, clock);
+            this.events = journal.events().transform(once);
+        }
+
+        RunJournal journal() {
+            return journal;
+        }
+
+        boolean cancelled() {
+            return cancelled;
+        }
+
+        void attach(Child c) {
+            this.child = c;
+            if (cancelled) {
+                c.killGroup(Child.SIGKILL);
+            }
+        }
+
+        @Override
+        public String id() {
+            return journal.runId();
+        }
+
+        @Override
+        public Flux<RunEvent> events() {
+            return events;
+        }
+
+        @Override
+        public Mono<RunResult> result() {
+            return journal.result();
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            signal(Child.SIGKILL);
+        }
+
+        @Override
+        public void signal(int signal) {
+            Child c = child;
+            if (c != null) {
+                c.killGroup(signal);
+            }
+        }
+    }
+
+    /** Collaborators, injected. */
+    public static final class Builder {
+        private final Host host;
+        private LandlockProbe probe = LandlockProbe.kernel();
+        private Clock clock = Clock.systemUTC();
+        private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
+
+        private Builder(Host host) {
+            this.host = Objects.requireNonNull(host, "host");
+        }
+
+        public Builder probe(LandlockProbe p) {
+            this.probe = Objects.requireNonNull(p);
+            return this;
+        }
+
+        public Builder clock(Clock c) {
+            this.clock = Objects.requireNonNull(c);
+            return this;
+        }
+
+        /** Every run's events go to {@code sink} (metrics, logs, NDJSON), MGS2005 already de-duplicated. */
+        public Builder sink(Consumer<RunEvent> sink) {
+            sinks.add(Objects.requireNonNull(sink));
+            return this;
+        }
+
+        public Orchestrator build() {
+            return new Orchestrator(this);
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.magus.orchestrator.cli;
+
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.launch.Child;
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunResult;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.mode.Mode;
+import dev.magus.telemetry.ndjson.NdjsonSink;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "run", description = "Runs CMD under the workspace's sandbox; each boundary it hits is shown as it happens.")
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--sandbox", paramLabel = "MODE", description = "off, best-effort or required (never weaker than MAGUS_SANDBOX)")
+    Optional<String> sandbox;
+
+    @Option(names = "--env", paramLabel = "K=V", description = "Sets a variable for this run only (env\\set).")
+    List<String> env = new ArrayList<>();
+
+    @Option(names = "--unset", paramLabel = "K", description = "Removes a variable for this run only (env\\unset).")
+    List<String> unset = new ArrayList<>();
+
+    @Option(names = "--events", paramLabel = "FILE", description = "Also writes every event as NDJSON to FILE ('-' for stdout).")
+    Optional<Path> events;
+
+    @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
+    boolean stdin;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
+    boolean verbose;
+
+    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    List<String> command;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        RunRequest request;
+        try {
+            request = request(Path.of("").toAbsolutePath());
+        } catch (SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            return ExitCodes.REFUSED;
+        }
+        Orchestrator.Builder builder = Orchestrator.builder(Host.fromSystem());
+        OutputStream ndjson = null;
+        if (events.isPresent()) {
+            ndjson = events.get().toString().equals("-") ? out : Files.newOutputStream(events.get());
+            builder.sink(new NdjsonSink(ndjson));
+        }
+        Run run = builder.build().submit(request);
+        Signals.forward(run);
+        run.events().subscribe(e -> show(e, out, err));
+        RunResult result = run.result().block();
+        out.flush();
+        err.flush();
+        if (ndjson != null && ndjson != out) {
+            ndjson.close();
+        }
+        return result == null ? ExitCodes.REFUSED : result.status();
+    }
+
+    RunRequest request(Path cwd) {
+        RunRequest.Builder b = RunRequest.builder(cwd, command);
+        sandbox.ifPresent(s -> b.sandbox(Mode.parse(s, "--sandbox")));
+        for (String kv : env) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new SandboxException(dev.magus.events.Diagnostic.of(dev.magus.events.Code.MGS2004,
+                        "--env takes NAME=VALUE, not '" + kv + "'", kv, dev.magus.events.Operation.NONE,
+                        dev.magus.events.Layer.POLICY, "--env"));
+            }
+            b.set(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        unset.forEach(b::unset);
+        if (stdin) {
+            b.stdin(new Stdin.Inherit());
+        }
+        return b.build();
+    }
+
+    private void show(RunEvent e, PrintStream out, PrintStream err) {
+        if (e instanceof RunEvent.Output o) {
+            (o.stream() == RunEvent.Stream.STDOUT ? out : err).println(o.line());
+        } else if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
+            err.println(HumanLines.line(d.diagnostic()));
+        }
+    }
+
+    /** SIGINT, SIGTERM and SIGHUP reach the child's group: it runs in a session of its own, away from the terminal. */
+    static final class Signals {
+        private Signals() {
+        }
+
+        @SuppressWarnings("restriction")
+        static void forward(Run run) {
+            for (Map.Entry<String, Integer> s : Map.of("INT", Child.SIGINT, "TERM", Child.SIGTERM, "HUP", Child.SIGHUP).entrySet()) {
+                try {
+                    sun.misc.Signal.handle(new sun.misc.Signal(s.getKey()), sig -> run.signal(s.getValue()));
+                } catch (IllegalArgumentException e) {
+                    // the JVM keeps this signal for itself here; the default then applies
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.env.child.ChildEnv;
+import dev.magus.env.child.ChildEnvRequest;
+import dev.magus.env.child.ChildEnvironment;
+import dev.magus.env.child.EnvMode;
+import dev.magus.env.child.SandboxDirs;
+import dev.magus.env.overlay.Overlay;
+import dev.magus.env.platform.Platform;
+import dev.magus.env.proc.ProcAccess;
+import dev.magus.env.scrub.Scrubber;
+import dev.magus.events.Diagnostic;
+import dev.magus.env.Allowlist;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.policy.PolicyOrOff;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** Stage 3: the child's environment, rebuilt from the allowlist with this run's overlay on top. */
+public final class EnvStage {
+    /** Where git finds its global config inside the sandbox; see {@code SafeGitConfig}. */
+    public static final String GIT_CONFIG_GLOBAL = "GIT_CONFIG_GLOBAL";
+
+    /** The child environment and what building it reported. */
+    public record ChildEnvPlan(SortedMap<String, String> variables, int dropped, List<Diagnostic> diagnostics) {
+        public ChildEnvPlan {
+            variables = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(variables));
+            diagnostics = List.copyOf(diagnostics);
+        }
+    }
+
+    private EnvStage() {
+    }
+
+    /** The request's env-set and env-unset as an overlay; a bad name is MGS2004 naming {@code --env}. */
+    public static Overlay overlay(RunRequest request) {
+        Overlay o = Overlay.empty();
+        for (Map.Entry<String, String> e : request.envSet().entrySet()) {
+            o = o.set(e.getKey(), e.getValue(), "--env " + e.getKey());
+        }
+        for (String name : request.envUnset()) {
+            o = o.unset(name, "--unset " + name);
+        }
+        return o;
+    }
+
+    /**
+     * The PATH the command is looked up on: the overlay's when it sets one, else the host's
+     * (PATH is in every baseline, so the scrub never changes it).
+     */
+    public static String lookupPath(Overlay overlay, Map<String, String> hostEnv) {
+        return Optional.ofNullable(overlay.sets().get("PATH")).orElse(hostEnv.getOrDefault("PATH", "/usr/bin:/bin"));
+    }
+
+    /**
+     * @param recursiveMagus whether the command resolves to magus's own launcher (the only
+     *                       child that gets the proc-socket pointers back)
+     * @param gitConfig      the run's safe git config file, for a sandboxed run
+     */
+    public static ChildEnvPlan build(RunConfig config, PolicyOrOff policy, Map<String, String> hostEnv,
+            Overlay overlay, SandboxDirs dirs, boolean recursiveMagus, Optional<Path> gitConfig) {
+        EnvMode mode = EnvMode.fromSpelling(config.mode().spelling());
+        Allowlist passthrough = policy.policy().map(p -> p.env()).orElse(Allowlist.EMPTY);
+        ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
+                ProcAccess.forCommand(recursiveMagus, hostEnv));
+        ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
+        SortedMap<String, String> vars = new TreeMap<>(env.variables());
+        vars.put(ConfigStage.RUN_ID, config.runId());
+        gitConfig.ifPresent(g -> vars.put(GIT_CONFIG_GLOBAL, g.toString()));
+        return new ChildEnvPlan(vars, env.dropped(), env.diagnostics());
+    }
+}
