@@ -109,6 +109,14 @@ public final class AuditDenialSource implements AutoCloseable {
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             return new AuditAvailability.Unavailable("cannot call into libc through JNA: " + e.getMessage());
         }
+        try {
+            String cmdline = Files.readString(Path.of("/proc/cmdline"));
+            if (List.of(cmdline.strip().split("\\s+")).contains("audit=0")) {
+                return new AuditAvailability.Unavailable("the kernel was booted with audit=0");
+            }
+        } catch (IOException e) {
+            // No /proc/cmdline to read: the netlink status below decides.
+        }
         if (abi < 7) {
             return new AuditAvailability.Unavailable("Landlock ABI " + abi
                     + " logs no denials: audit records need ABI 7 (Linux 6.15)");

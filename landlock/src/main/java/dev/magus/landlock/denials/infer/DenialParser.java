@@ -158,8 +158,13 @@ public final class DenialParser {
             }
         }
 
+        // Every single-line report carries one of these; most lines carry none.
+        boolean interesting = text.contains("ermission denied") || text.contains("EACCES")
+                || text.contains("error=13") || text.contains("AccessDenied");
         Matcher m;
-        if ((m = NODE.matcher(text)).find()) {
+        if (!interesting) {
+            // Only the multi-line context below may apply.
+        } else if ((m = NODE.matcher(text)).find()) {
             AccessHint hint = nodeSyscall(m.group("sys"));
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
             ctx.dumpHint = hint;
@@ -238,6 +243,10 @@ public final class DenialParser {
 
     private static boolean isNoise(String p) {
         String s = unquote(p);
+        if (s.equals(p) && s.contains(" ") && !s.contains("/")) {
+            // Unquoted words without a slash ("connect to host x port 22") are a message, not a path.
+            return true;
+        }
         return s.isEmpty() || s.matches("\\d+|line \\d+|fatal error|error|warning|Cannot open");
     }
 

@@ -68,10 +68,15 @@ class AuditDenialSourceTest {
     }
 
     private Process spawnConfined(String script) throws IOException {
+        return spawnConfined(script, true);
+    }
+
+    private Process spawnConfined(String script, boolean logNewExec) throws IOException {
         List<String> argv = List.of("sh", "-c", script);
         ProcessBuilder pb = new ProcessBuilder(Confinement.command(fixture.ws(), List.of(), argv))
                 .directory(fixture.ws().toFile());
         pb.environment().put("HOME", fixture.home().toString());
+        pb.environment().put("CONFINE_LOG_NEW_EXEC", logNewExec ? "on" : "off");
         pb.redirectOutput(root.resolve("out-" + System.nanoTime()).toFile());
         return pb.redirectError(root.resolve("err-" + System.nanoTime() + ".txt").toFile()).start();
     }
@@ -150,6 +155,59 @@ class AuditDenialSourceTest {
             assertThat(merged).filteredOn(d -> d.operation() == Operation.WRITE).singleElement()
                     .satisfies(d -> assertThat(d.details()).containsEntry(DenialMerger.INFERRED_SUBJECT,
                             home.resolve("new").toString()));
+        }
+    }
+
+    @Test
+    void the_run_stream_of_both_sources_reports_each_denial_once() throws Exception {
+        Path home = fixture.home();
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process child = spawnConfined("cat " + home.resolve(".aws/credentials") + "; echo x > " + home.resolve("new")
+                    + "; touch " + fixture.ws().resolve("fine"));
+            Sinks.Many<RunEvent.Output> output = Sinks.many().unicast().onBackpressureBuffer();
+            List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            dev.magus.landlock.denials.KernelDenialStream.forRun("run-3", child.pid(), fixture.ws(),
+                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), Duration.ofSeconds(1))
+                    .subscribe(seen::add, e -> done.countDown(), done::countDown);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();
+            for (String line : Files.readAllLines(err)) {
+                output.tryEmitNext(new RunEvent.Output("run-3", java.time.Instant.now(), RunEvent.Stream.STDERR, line));
+            }
+            output.tryEmitComplete();
+            assertThat(done.await(30, TimeUnit.SECONDS)).as("the stream ends after the output and a window").isTrue();
+
+            assertThat(seen).extracting(d -> d.code() + " " + d.subject() + " " + d.source()).containsExactlyInAnyOrder(
+                    "MGS2001 " + home.resolve(".aws/credentials") + " audit",
+                    "MGS2002 " + home + " audit");
+        }
+    }
+
+    /**
+     * Without LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON the denials of the exec'd command are not
+     * logged at all. The kernel queues records in order, so once the second child's denial
+     * has arrived, the first child's would have arrived before it.
+     */
+    @Test
+    void without_log_new_exec_on_the_commands_denials_are_never_audited() throws Exception {
+        Path creds = fixture.home().resolve(".aws/credentials");
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process quiet = spawnConfined("cat " + creds, false);
+            List<Diagnostic> quietSeen = Collections.synchronizedList(new ArrayList<>());
+            source.track("quiet", quiet.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(quietSeen::add);
+            assertThat(quiet.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+            Process logged = spawnConfined("cat " + creds, true);
+            List<Diagnostic> loggedSeen = Collections.synchronizedList(new ArrayList<>());
+            source.track("logged", logged.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(loggedSeen::add);
+            assertThat(logged.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            await(() -> !loggedSeen.isEmpty(), "the logged child's denial");
+
+            assertThat(loggedSeen).extracting(Diagnostic::subject).containsExactly(creds.toString());
+            assertThat(quietSeen).isEmpty();
+            source.untrack("quiet");
+            source.untrack("logged");
         }
     }
 

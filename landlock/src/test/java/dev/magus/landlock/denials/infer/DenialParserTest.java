@@ -88,6 +88,7 @@ class DenialParserTest {
             PermissionError: [Errno 13] Permission denied
             all tests passed
             cat: ~/.ssh/id_rsa: Permission denied
+            ssh: connect to host example.invalid port 22: Permission denied
             """)
     void lines_that_name_no_refused_path_give_nothing(String line) {
         assertThat(parse(line)).isEmpty();
