@@ -1,0 +1,28 @@
+package dev.magus.landlock.denials;
+
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Operation;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The seam to the run's policy: the binding-layer check, asked after the fact. A child's
+ * "Permission denied" can come from file modes, another LSM or a read-only mount; only a
+ * path the policy really refuses is the sandbox's doing, so only those become diagnostics.
+ *
+ * <p>The orchestrator implements this with the policy's {@code check(op, path)}. The
+ * returned diagnostic carries the code (MGS2001/2002/2007), the resolved subject and the
+ * details the policy gives (notably {@code allow_yaml}, the declaration that would allow
+ * the access); the denial sources replace its layer and source with their own.
+ */
+@FunctionalInterface
+public interface DenialConfirmer {
+
+    /**
+     * @param op   READ, WRITE or EXEC (never NONE)
+     * @param path absolute, as the child named it (not yet resolved)
+     * @param cwd  the child's working directory
+     * @return the refusal the policy would give, or empty when the policy allows the access
+     */
+    Optional<Diagnostic> confirm(Operation op, Path path, Path cwd);
+}

@@ -1,0 +1,160 @@
+package dev.magus.landlock.denials;
+
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Operation;
+import dev.magus.landlock.denials.audit.AuditDiagnostics;
+import dev.magus.landlock.denials.audit.Blockers;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * One diagnostic per kernel denial when both sources see it; the exact one wins.
+ *
+ * <p>Two reports are the same denial when they have the same operation and path, or when the
+ * audit record names the parent directory of the inferred path: the kernel logs a create or
+ * a removal on the directory, while the tool names the file. Such an exact diagnostic gains
+ * the file as {@code inferred_subject}.
+ *
+ * <p>An exact diagnostic is emitted at once, except one about a parent directory, which waits
+ * a window for a tool's report naming the file. An inferred one always waits the window: if
+ * its exact twin shows up meanwhile it is dropped, otherwise it is emitted, and an exact twin
+ * arriving later still is then dropped as a repeat.
+ *
+ * <p>Pure state, synchronised; {@link #merge} wires it between two Fluxes.
+ */
+public final class DenialMerger {
+
+    /** Detail added to an exact diagnostic naming the file an inferred report saw. */
+    public static final String INFERRED_SUBJECT = "inferred_subject";
+
+    private final List<Diagnostic> emitted = new ArrayList<>();
+    private final List<Diagnostic> heldExact = new ArrayList<>();
+    private final List<Diagnostic> heldInferred = new ArrayList<>();
+    private final List<Diagnostic> absorbed = new ArrayList<>();
+
+    /**
+     * The exact and inferred denials of one run as one stream; completes when both complete
+     * and nothing is held.
+     *
+     * @param window how long a report waits for its twin from the other source
+     */
+    public static Flux<Diagnostic> merge(Flux<Diagnostic> exact, Flux<Diagnostic> inferred, Duration window) {
+        return merge(exact, inferred, window, Schedulers.parallel());
+    }
+
+    public static Flux<Diagnostic> merge(Flux<Diagnostic> exact, Flux<Diagnostic> inferred, Duration window,
+            Scheduler timer) {
+        Objects.requireNonNull(window, "window");
+        return Flux.defer(() -> {
+            DenialMerger state = new DenialMerger();
+            Flux<Diagnostic> ex = exact.flatMap(d -> {
+                if (state.holdExact(d)) {
+                    return Mono.delay(window, timer).flatMap(t -> Mono.justOrEmpty(state.releaseExact(d)));
+                }
+                return Mono.justOrEmpty(state.exact(d));
+            });
+            Flux<Diagnostic> in = inferred
+                    .doOnNext(state::hold)
+                    .flatMap(d -> Mono.delay(window, timer).flatMap(t -> Mono.justOrEmpty(state.release(d))));
+            return Flux.merge(ex, in);
+        });
+    }
+
+    /** Whether an arriving exact diagnostic should wait for a report naming the file. */
+    public synchronized boolean holdExact(Diagnostic e) {
+        if (!onParentDirectory(e) || emitted.stream().anyMatch(d -> sameReport(d, e))) {
+            return false;
+        }
+        heldExact.add(e);
+        return true;
+    }
+
+    /** The window of a held exact diagnostic ended: what to emit. */
+    public synchronized Optional<Diagnostic> releaseExact(Diagnostic e) {
+        heldExact.remove(e);
+        return exact(e);
+    }
+
+    /** An exact denial, emitted now: empty when it repeats one already out. */
+    public synchronized Optional<Diagnostic> exact(Diagnostic e) {
+        for (Diagnostic d : emitted) {
+            if (isExact(d) ? sameReport(d, e) : same(e, d)) {
+                return Optional.empty();
+            }
+        }
+        Diagnostic out = e;
+        List<Diagnostic> twins = new ArrayList<>(absorbed);
+        twins.addAll(heldInferred);
+        for (Diagnostic i : twins) {
+            if (same(e, i) && !i.subject().equals(e.subject())) {
+                out = out.withDetail(INFERRED_SUBJECT, i.subject());
+                break;
+            }
+        }
+        emitted.add(out);
+        return Optional.of(out);
+    }
+
+    /** An inferred denial arrived; it waits for {@link #release}. */
+    public synchronized void hold(Diagnostic i) {
+        heldInferred.add(i);
+    }
+
+    /** The window of an inferred denial ended: emit it unless an exact twin was seen. */
+    public synchronized Optional<Diagnostic> release(Diagnostic i) {
+        heldInferred.remove(i);
+        for (Diagnostic e : heldExact) {
+            if (same(e, i)) {
+                absorbed.add(i);
+                return Optional.empty();
+            }
+        }
+        for (Diagnostic d : emitted) {
+            if (isExact(d) ? same(d, i) : sameReport(d, i)) {
+                return Optional.empty();
+            }
+        }
+        emitted.add(i);
+        return Optional.of(i);
+    }
+
+    /** Whether an exact and an inferred diagnostic report the same denial. */
+    public static boolean same(Diagnostic exact, Diagnostic inferred) {
+        if (exact.operation() != inferred.operation() || exact.operation() == Operation.NONE) {
+            return false;
+        }
+        if (exact.subject().equals(inferred.subject())) {
+            return true;
+        }
+        if (!onParentDirectory(exact)) {
+            return false;
+        }
+        try {
+            Path parent = Path.of(inferred.subject()).getParent();
+            return parent != null && parent.equals(Path.of(exact.subject()));
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean sameReport(Diagnostic a, Diagnostic b) {
+        return a.operation() == b.operation() && a.subject().equals(b.subject());
+    }
+
+    private static boolean isExact(Diagnostic d) {
+        return d.source().equals(AuditDiagnostics.SOURCE);
+    }
+
+    private static boolean onParentDirectory(Diagnostic exact) {
+        String blockers = exact.details().getOrDefault(AuditDiagnostics.BLOCKERS, "");
+        return !blockers.isEmpty() && Blockers.onParentDirectory(List.of(blockers.split(",")));
+    }
+}

@@ -1,0 +1,60 @@
+package dev.magus.landlock.denials;
+
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
+import dev.magus.landlock.denials.infer.KernelDenials;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * A run's kernel-layer denials from both sources, as the orchestrator wires them: inferred
+ * from the child's output always, exact from the audit stream when this process has one,
+ * merged so that each denial is reported once.
+ */
+public final class KernelDenialStream {
+
+    /** How long a report waits for its twin from the other source. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofMillis(300);
+
+    private KernelDenialStream() {
+    }
+
+    /**
+     * @param runId  the run
+     * @param pid    the pid magus spawned for it
+     * @param cwd    the child's working directory
+     * @param policy the run's binding-layer check
+     * @param output the child's output lines; completes when the child's streams close
+     * @param audit  the process's audit source, when it has one
+     * @param window see {@link DenialMerger}; the audit stream of the run is closed one window
+     *               after the output completes, as the kernel delivers records asynchronously
+     */
+    public static Flux<Diagnostic> forRun(String runId, long pid, Path cwd, DenialConfirmer policy,
+            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
+        return forRun(runId, pid, cwd, policy, output, audit, window, Schedulers.parallel());
+    }
+
+    static Flux<Diagnostic> forRun(String runId, long pid, Path cwd, DenialConfirmer policy,
+            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
+        Objects.requireNonNull(window, "window");
+        return Flux.defer(() -> {
+            KernelDenials inferred = new KernelDenials(policy, cwd);
+            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
+            if (audit.isEmpty()) {
+                return fromOutput;
+            }
+            AuditDenialSource source = audit.get();
+            Flux<Diagnostic> exact = source.track(runId, pid, cwd, policy);
+            Flux<Diagnostic> untracking = fromOutput.doFinally(signal ->
+                    Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+            return DenialMerger.merge(exact, untracking, window, timer);
+        });
+    }
+}

@@ -1,0 +1,47 @@
+package dev.magus.landlock.denials.audit;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The audit records the denial source uses, parsed. Records of one event share its
+ * {@code serial} (the {@code :N} of {@code audit(T:N)}): an access record, on a domain's
+ * first denial its domain record, and the syscall record when syscall auditing is active.
+ */
+public sealed interface AuditRecord {
+
+    int TYPE_SYSCALL = 1300;
+    int TYPE_LANDLOCK_ACCESS = 1423;
+    int TYPE_LANDLOCK_DOMAIN = 1424;
+
+    long serial();
+
+    /**
+     * {@code type=1423}: a denied access.
+     *
+     * @param domain   the Landlock domain that refused it (hex id as printed)
+     * @param blockers the missing rights, e.g. {@code fs.read_file}, {@code fs.make_reg}
+     * @param path     the object, decoded ({@code path=} or {@code name=}); for a create or a
+     *                 removal the kernel names the parent directory
+     */
+    record Access(long serial, String domain, List<String> blockers, Optional<String> path) implements AuditRecord {
+        public Access {
+            blockers = List.copyOf(blockers);
+        }
+    }
+
+    /**
+     * {@code type=1424}: a domain's description (status {@code allocated}, logged with its first
+     * denial, carrying the pid that created it) or its end ({@code deallocated}).
+     */
+    record Domain(long serial, String domain, String status, OptionalLong pid) implements AuditRecord {
+        public boolean allocated() {
+            return status.equals("allocated");
+        }
+    }
+
+    /** {@code type=1300}: the syscall of the event, with the process that made it. */
+    record Syscall(long serial, long pid, long ppid) implements AuditRecord {
+    }
+}

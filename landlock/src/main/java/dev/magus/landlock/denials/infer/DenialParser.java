@@ -1,0 +1,359 @@
+package dev.magus.landlock.denials.infer;
+
+import dev.magus.events.RunEvent;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Recognises permission-denied reports in a child's output lines.
+ *
+ * <p>Most tools put the path on the same line as the error; a few spread one report over
+ * several lines (Node's and npm's error dump with its {@code syscall}/{@code path} lines,
+ * cargo's and rustup's {@code Caused by:} chain, Python's traceback that says whether the
+ * refused call was an exec). So a parser keeps a little context per stream: one instance per
+ * run. It is safe to feed stdout and stderr from two threads.
+ *
+ * <p>The parser only proposes; a candidate means nothing until the policy confirms it.
+ */
+public final class DenialParser {
+
+    private static final Pattern ANSI = Pattern.compile(
+            "\u001B(?:\\[[0-?]*[ -/]*[@-~]|\\][^\u0007\u001B]*(?:\u0007|\u001B\\\\)|[@-Z\\\\-_])");
+
+    /** A path in any of the quotes tools use, quotes included (see {@link #unquote}). */
+    private static final String QUOTED = "'[^']+'|\u2018[^\u2019]+\u2019|\"[^\"]+\"|`[^`]+`";
+
+    private static final Pattern NPM_PREFIX = Pattern.compile("^npm (?:ERR!|error|warn|WARN)\\s?");
+
+    // --- single-line reports, most specific first ---
+
+    private static final Pattern NODE = Pattern.compile(
+            "EACCES: permission denied, (?<sys>\\w+) (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
+    private static final Pattern NODE_SPAWN = Pattern.compile("\\bspawn(?:Sync)? (?<p>\\S+) EACCES\\b");
+    private static final Pattern PYTHON = Pattern.compile(
+            "\\[Errno 13\\] Permission denied: (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
+    private static final Pattern JAVA_NIO = Pattern.compile(
+            "java\\.nio\\.file\\.AccessDeniedException: (?<p>.+?)(?: -> (?<p2>.+?))?(?:: [^/]*)?$");
+    private static final Pattern JAVA_IO = Pattern.compile(
+            "java\\.io\\.FileNotFoundException: (?<p>.+) \\(Permission denied\\)$");
+    private static final Pattern JAVA_EXEC = Pattern.compile(
+            "Cannot run program \"(?<p>[^\"]+)\"(?: \\(in directory \"[^\"]*\"\\))?: error=13\\b");
+    private static final Pattern RUST_AT = Pattern.compile(
+            "(?<verb>.*?)Permission denied \\(os error 13\\) at path (?<p>" + QUOTED + ")");
+    private static final Pattern RUST_INLINE = Pattern.compile(
+            "(?<verb>.*?)(?<p>" + QUOTED + "):? Permission denied \\(os error 13\\)");
+    private static final Pattern RUST_BARE = Pattern.compile(
+            "^\\s*(?:error: |Caused by: |\\d+: )?Permission denied \\(os error 13\\)\\s*$");
+    private static final Pattern GO_TWO = Pattern.compile(
+            "(?:^|[\\s:])(?<sys>rename|link|symlink) (?<p>\\S+) (?<p2>\\S+): permission denied$");
+    private static final Pattern GO = Pattern.compile(
+            "(?:^|[\\s:])(?<sys>open|openat|create|mkdir|mkdirall|remove|unlink|unlinkat|rmdir|chmod|chown"
+                    + "|truncate|lstat|stat|readlink|fork/exec|exec|opendir|readdirent|readdir|read|write)"
+                    + " (?<p>(?:(?!: ).)+?): permission denied$");
+    private static final Pattern TAR = Pattern.compile(
+            "^[^:]+: (?<p>" + QUOTED + "|.+?): Cannot (?<verb>open|mkdir|create|stat|read|write|lstat|utime|chdir)\\b"
+                    + ".*: Permission denied$");
+    private static final Pattern VERB = Pattern.compile(
+            "(?<verb>(?i:cannot create(?: directory| regular file| symbolic link| special file| fifo)?"
+                    + "|can't create|cannot touch|cannot remove|failed to remove|cannot open directory"
+                    + "|cannot open output file|cannot open|can't open patch|can't open|cannot access|cannot read"
+                    + "|can't read|Cannot open input file|failed to open|failed to create(?: symbolic link| hard link| directory)?"
+                    + "|cannot overwrite|cannot move|cannot copy|cannot mkdir|can't mkdir|unable to mkdir|failed to mkdir"
+                    + "|could not create work tree dir|could not lock config file"
+                    + "|could not open|could not read(?: log file)?|could not write|could not create|unable to access"
+                    + "|unable to create|unable to open|unable to write|unable to read|cannot stat|cannot write"
+                    + "|couldn't open|couldn't create|couldn't read|couldn't write))"
+                    + " (?<p>" + QUOTED + "|.+?)(?: to (?<p2>" + QUOTED + "|.+?))?(?: for (?<mode>reading|writing))?"
+                    + ": Permission denied$");
+    private static final Pattern GENERIC = Pattern.compile(
+            "^(?<prefix>\\S.*?): (?<p>" + QUOTED + "|[^:]+?): Permission denied$");
+
+    // --- multi-line context ---
+
+    private static final Pattern DUMP_EACCES = Pattern.compile(
+            "^\\s*(?:code:?\\s+'?EACCES'?|errno:?\\s+'?-13'?|Error: EACCES\\b).*");
+    private static final Pattern DUMP_SYSCALL = Pattern.compile("^\\s*syscall:?\\s+'?(?<sys>[\\w/]+)");
+    private static final Pattern DUMP_PATH = Pattern.compile(
+            "^\\s*(?:path|dest):?\\s+(?<p>" + QUOTED + "|/\\S.*?)\\s*,?\\s*$");
+    private static final Pattern RUST_CONTEXT = Pattern.compile(
+            "(?<verb>failed to (?:read|write|open|create|remove|load|lock|copy|rename|hard link|symlink|get)"
+                    + "|could not (?:read|write|open|create|lock|execute|load)"
+                    + "|couldn't (?:read|write|open|create))[^`'\"\u2018]*?(?<p>" + QUOTED + ")");
+    private static final Pattern PY_EXEC_FRAME = Pattern.compile(
+            "_execute_child|child_exception_type|in _execvpe|in execv|os\\.exec");
+    private static final Pattern DASH_NUMBER = Pattern.compile("^[^:]+: \\d+$");
+    private static final Pattern BASH_LINE = Pattern.compile("^[^:]+: line \\d+$");
+    private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
+
+    private static final int DUMP_SPAN = 20;
+    private static final int RUST_SPAN = 4;
+    private static final int PY_SPAN = 25;
+
+    private static final Set<String> READ_TOOLS = Set.of(
+            "cat", "tac", "head", "tail", "grep", "egrep", "fgrep", "rg", "wc", "sort", "uniq", "cut", "sed",
+            "awk", "gawk", "mawk", "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum",
+            "base64", "od", "xxd", "hexdump", "strings", "file", "less", "more", "nl", "paste", "join",
+            "comm", "find", "du", "ls", "zcat", "jq", "source", ".", "cc1", "cc1plus", "<command-line>");
+    private static final Set<String> WRITE_TOOLS = Set.of(
+            "tee", "touch", "mkdir", "rm", "rmdir", "mv", "ln", "truncate", "install", "shred");
+    private static final Set<String> EXEC_TOOLS = Set.of(
+            "env", "nice", "nohup", "timeout", "stdbuf", "setsid", "exec", "time", "xargs", "strace", "chrt");
+    private static final Set<String> SHELLS = Set.of("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox");
+
+    /** Per-stream memory of a report that spans lines. */
+    private static final class StreamContext {
+        long line;
+        long dumpUntil = -1;
+        AccessHint dumpHint = AccessHint.UNKNOWN;
+        long rustUntil = -1;
+        String rustPath = "";
+        AccessHint rustHint = AccessHint.UNKNOWN;
+        long pyExecUntil = -1;
+    }
+
+    private final Map<RunEvent.Stream, StreamContext> contexts = new EnumMap<>(RunEvent.Stream.class);
+
+    /**
+     * Candidates in one output line, usually none or one.
+     *
+     * @param line   the line as the child printed it (colour codes are ignored)
+     * @param stream the stream it came on
+     * @param cwd    the child's working directory, absolute, for relative paths
+     */
+    public synchronized List<Candidate> parse(String line, RunEvent.Stream stream, Path cwd) {
+        StreamContext ctx = contexts.computeIfAbsent(stream, s -> new StreamContext());
+        ctx.line++;
+        String clean = strip(line);
+        String text = NPM_PREFIX.matcher(clean).replaceFirst("");
+        List<Candidate> out = new ArrayList<>(1);
+        Sink sink = new Sink(out, stream, clean, cwd);
+
+        if (text.startsWith("Traceback (most recent call last)")) {
+            ctx.pyExecUntil = -1;
+        }
+        if (PY_EXEC_FRAME.matcher(text).find()) {
+            ctx.pyExecUntil = ctx.line + PY_SPAN;
+        }
+        if (DUMP_EACCES.matcher(text).matches()) {
+            ctx.dumpUntil = ctx.line + DUMP_SPAN;
+        }
+        if (ctx.line <= ctx.dumpUntil) {
+            Matcher m = DUMP_SYSCALL.matcher(text);
+            if (m.find()) {
+                ctx.dumpHint = nodeSyscall(m.group("sys"));
+                return out;
+            }
+            m = DUMP_PATH.matcher(text);
+            if (m.matches()) {
+                sink.add(ctx.dumpHint, m.group("p"));
+                return out;
+            }
+        }
+
+        // Every single-line report carries one of these; most lines carry none.
+        boolean interesting = text.contains("ermission denied") || text.contains("EACCES")
+                || text.contains("error=13") || text.contains("AccessDenied");
+        Matcher m;
+        if (!interesting) {
+            // Only the multi-line context below may apply.
+        } else if ((m = NODE.matcher(text)).find()) {
+            AccessHint hint = nodeSyscall(m.group("sys"));
+            ctx.dumpUntil = ctx.line + DUMP_SPAN;
+            ctx.dumpHint = hint;
+            sink.add(hint, m.group("p"));
+            sink.add(hint, m.group("p2"));
+        } else if ((m = NODE_SPAWN.matcher(text)).find()) {
+            ctx.dumpUntil = ctx.line + DUMP_SPAN;
+            ctx.dumpHint = AccessHint.EXEC;
+            sink.add(AccessHint.EXEC, m.group("p"));
+        } else if ((m = PYTHON.matcher(text)).find()) {
+            AccessHint hint = ctx.line <= ctx.pyExecUntil ? AccessHint.EXEC : AccessHint.UNKNOWN;
+            ctx.pyExecUntil = -1;
+            sink.add(hint, m.group("p"));
+            sink.add(hint, m.group("p2"));
+        } else if ((m = JAVA_EXEC.matcher(text)).find()) {
+            sink.add(AccessHint.EXEC, m.group("p"));
+        } else if ((m = JAVA_NIO.matcher(text)).find()) {
+            sink.add(AccessHint.UNKNOWN, m.group("p"));
+            sink.add(AccessHint.UNKNOWN, m.group("p2"));
+        } else if ((m = JAVA_IO.matcher(text)).find()) {
+            sink.add(AccessHint.UNKNOWN, m.group("p"));
+        } else if ((m = RUST_AT.matcher(text)).find()) {
+            sink.add(verbHint(m.group("verb"), null), m.group("p"));
+        } else if ((m = RUST_INLINE.matcher(text)).find()) {
+            sink.add(verbHint(m.group("verb"), null), m.group("p"));
+        } else if (RUST_BARE.matcher(text).matches()) {
+            if (ctx.line <= ctx.rustUntil) {
+                sink.add(ctx.rustHint, ctx.rustPath);
+                ctx.rustUntil = -1;
+            }
+        } else if ((m = GO_TWO.matcher(text)).find()) {
+            sink.add(AccessHint.WRITE, m.group("p"));
+            sink.add(AccessHint.WRITE, m.group("p2"));
+        } else if ((m = GO.matcher(text)).find()) {
+            sink.add(goSyscall(m.group("sys")), m.group("p"));
+        } else if ((m = TAR.matcher(text)).find()) {
+            sink.add(tarVerb(m.group("verb")), m.group("p"));
+        } else if ((m = VERB.matcher(text)).find()) {
+            AccessHint hint = verbHint(m.group("verb"), m.group("mode"));
+            sink.add(hint, m.group("p"));
+            sink.add(hint, m.group("p2"));
+        } else if ((m = GENERIC.matcher(text)).matches()) {
+            String p = m.group("p");
+            if (!isNoise(p)) {
+                sink.add(toolHint(m.group("prefix"), unquote(p)), p);
+            }
+        }
+
+        // A path named now may be the one a later bare "Permission denied (os error 13)" is about.
+        Matcher rc = RUST_CONTEXT.matcher(text);
+        if (out.isEmpty() && rc.find()) {
+            ctx.rustPath = rc.group("p");
+            ctx.rustHint = verbHint(rc.group("verb"), null);
+            ctx.rustUntil = ctx.line + RUST_SPAN;
+        }
+        return List.copyOf(out);
+    }
+
+    /** The line without ANSI escape sequences and carriage returns. */
+    public static String strip(String line) {
+        String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
+        return s.indexOf('\r') >= 0 ? s.replace("\r", "") : s;
+    }
+
+    static String unquote(String p) {
+        if (p.length() >= 2) {
+            char a = p.charAt(0);
+            char b = p.charAt(p.length() - 1);
+            if ((a == '\'' && b == '\'') || (a == '"' && b == '"') || (a == '`' && b == '`')
+                    || (a == '\u2018' && b == '\u2019')) {
+                return p.substring(1, p.length() - 1);
+            }
+        }
+        return p.strip();
+    }
+
+    private static boolean isNoise(String p) {
+        String s = unquote(p);
+        if (s.equals(p) && s.contains(" ") && !s.contains("/")) {
+            // Unquoted words without a slash ("connect to host x port 22") are a message, not a path.
+            return true;
+        }
+        return s.isEmpty() || s.matches("\\d+|line \\d+|fatal error|error|warning|Cannot open");
+    }
+
+    private static AccessHint nodeSyscall(String sys) {
+        String s = sys.toLowerCase(Locale.ROOT);
+        if (s.startsWith("spawn") || s.equals("execve") || s.equals("uv_spawn")) {
+            return AccessHint.EXEC;
+        }
+        return switch (s) {
+            case "mkdir", "mkdtemp", "rmdir", "unlink", "rename", "copyfile", "cp", "symlink", "link", "utime",
+                    "futime", "lutime", "truncate", "ftruncate", "write", "appendfile", "rm" -> AccessHint.WRITE;
+            case "scandir", "opendir", "readdir", "read", "readfile", "readlink", "realpath", "access", "stat",
+                    "lstat" -> AccessHint.READ;
+            default -> AccessHint.UNKNOWN;
+        };
+    }
+
+    private static AccessHint goSyscall(String sys) {
+        return switch (sys) {
+            case "fork/exec", "exec" -> AccessHint.EXEC;
+            case "create", "mkdir", "mkdirall", "remove", "unlink", "unlinkat", "rmdir", "chmod", "chown",
+                    "truncate", "write" -> AccessHint.WRITE;
+            case "lstat", "stat", "readlink", "opendir", "readdirent", "readdir", "read" -> AccessHint.READ;
+            default -> AccessHint.UNKNOWN;
+        };
+    }
+
+    private static AccessHint tarVerb(String verb) {
+        return switch (verb) {
+            case "mkdir", "create", "write", "utime" -> AccessHint.WRITE;
+            case "stat", "lstat", "read", "chdir" -> AccessHint.READ;
+            default -> AccessHint.UNKNOWN;
+        };
+    }
+
+    private static AccessHint verbHint(String verb, String mode) {
+        if ("reading".equals(mode)) {
+            return AccessHint.READ;
+        }
+        if ("writing".equals(mode)) {
+            return AccessHint.WRITE;
+        }
+        String v = verb.toLowerCase(Locale.ROOT);
+        if (v.contains("execute") || v.contains("run program")) {
+            return AccessHint.EXEC;
+        }
+        if (v.contains("create") || v.contains("touch") || v.contains("remove") || v.contains("write")
+                || v.contains("overwrite") || v.contains("move") || v.contains("lock") || v.contains("rename")
+                || v.contains("link") || v.contains("output file") || v.contains("work tree")
+                || v.contains("temp dir") || v.contains("mkdir")) {
+            return AccessHint.WRITE;
+        }
+        if (v.contains("read") || v.contains("open directory") || v.contains("access") || v.contains("stat")
+                || v.contains("input file") || v.contains("patch") || v.contains("load")
+                || v.endsWith("cannot open") || v.endsWith("can't open")) {
+            return AccessHint.READ;
+        }
+        return AccessHint.UNKNOWN;
+    }
+
+    /** The access implied by {@code tool: path: Permission denied}, from who is talking. */
+    private static AccessHint toolHint(String prefix, String path) {
+        if (prefix.endsWith("fatal error")) {
+            return AccessHint.READ;
+        }
+        if (DASH_NUMBER.matcher(prefix).matches()) {
+            // dash says "cannot create" for a write redirect and "cannot open" for a read, so a
+            // bare path after the line number is a command it could not execute.
+            return AccessHint.EXEC;
+        }
+        if (FILE_LINE.matcher(prefix).matches()) {
+            return AccessHint.READ;
+        }
+        String tool = prefix.contains(": ") ? prefix.substring(0, prefix.indexOf(": ")) : prefix;
+        tool = tool.substring(tool.lastIndexOf('/') + 1);
+        if (BASH_LINE.matcher(prefix).matches() || SHELLS.contains(tool)) {
+            return path.startsWith("./") || path.startsWith("../") ? AccessHint.EXEC : AccessHint.UNKNOWN;
+        }
+        if (READ_TOOLS.contains(tool)) {
+            return AccessHint.READ;
+        }
+        if (WRITE_TOOLS.contains(tool)) {
+            return AccessHint.WRITE;
+        }
+        if (EXEC_TOOLS.contains(tool)) {
+            return AccessHint.EXEC;
+        }
+        return AccessHint.UNKNOWN;
+    }
+
+    private record Sink(List<Candidate> out, RunEvent.Stream stream, String line, Path cwd) {
+        void add(AccessHint hint, String raw) {
+            if (raw == null) {
+                return;
+            }
+            String p = unquote(raw);
+            if (p.isEmpty() || p.startsWith("~") || p.indexOf('\0') >= 0) {
+                return;
+            }
+            try {
+                Path path = cwd.resolve(p);
+                if (path.isAbsolute()) {
+                    out.add(new Candidate(hint, path, stream, line));
+                }
+            } catch (InvalidPathException e) {
+                // Not a path after all (a message fragment); nothing was refused there.
+            }
+        }
+    }
+}

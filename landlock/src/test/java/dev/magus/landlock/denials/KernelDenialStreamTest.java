@@ -1,0 +1,28 @@
+package dev.magus.landlock.denials;
+
+import dev.magus.events.Code;
+import dev.magus.events.RunEvent;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
+
+class KernelDenialStreamTest {
+
+    private static RunEvent.Output err(String line) {
+        return new RunEvent.Output("r", Instant.EPOCH, RunEvent.Stream.STDERR, line);
+    }
+
+    @Test
+    void without_audit_the_inferred_denials_flow_at_once() {
+        Flux<RunEvent.Output> output = Flux.just(err("hello"), err("cat: /h/secret: Permission denied"),
+                err("cat: /h/secret: Permission denied"), err("cat: /ws/x: Permission denied"));
+        StepVerifier.create(KernelDenialStream.forRun("r", 1, Path.of("/ws"), new PrefixConfirmer(Path.of("/h")), output,
+                        Optional.empty(), KernelDenialStream.DEFAULT_WINDOW))
+                .expectNextMatches(d -> d.code() == Code.MGS2001 && d.subject().equals("/h/secret")
+                        && d.source().equals("inferred:stderr"))
+                .verifyComplete();
+    }
+}

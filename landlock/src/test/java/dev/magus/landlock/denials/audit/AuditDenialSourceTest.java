@@ -1,0 +1,233 @@
+package dev.magus.landlock.denials.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.denials.Confinement;
+import dev.magus.landlock.denials.DenialMerger;
+import dev.magus.landlock.denials.Fixture;
+import dev.magus.landlock.denials.PrefixConfirmer;
+import dev.magus.landlock.denials.infer.KernelDenials;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.publisher.Sinks;
+
+/**
+ * The audit source for real: a Landlock-confined child (restricted with
+ * LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON by the test helper) is refused, the kernel audits it,
+ * and the source turns the records into the run's diagnostics. Needs root (or CAP_AUDIT_READ
+ * and CAP_AUDIT_CONTROL), Landlock ABI 7 and a kernel with audit; skips with the reason
+ * otherwise. If audit is off, the test switches it on through the explicit option and checks
+ * that closing the source switches it back off.
+ */
+class AuditDenialSourceTest {
+
+    @TempDir
+    Path root;
+
+    private Fixture fixture;
+    private AuditAvailability.Available available;
+
+    @BeforeEach
+    void requireAudit() {
+        AuditAvailability a = AuditDenialSource.probe();
+        System.err.println("audit availability: " + a.describe());
+        String reason = null;
+        if (a instanceof AuditAvailability.Unavailable u) {
+            reason = u.reason();
+        } else if (Confinement.abi() < 7) {
+            reason = "the test helper cannot confine with Landlock ABI 7 here";
+        } else if (((AuditAvailability.Available) a).enabled() == 0 && !"root".equals(System.getProperty("user.name"))) {
+            reason = "audit is off and only root may switch it on for the test";
+        }
+        if (reason != null) {
+            System.err.println("SKIPPED: Landlock audit cannot be tested here: " + reason);
+            Assumptions.assumeTrue(false, reason);
+        }
+        available = (AuditAvailability.Available) a;
+        fixture = Fixture.create(root);
+    }
+
+    private Process spawnConfined(String script) throws IOException {
+        return spawnConfined(script, true);
+    }
+
+    private Process spawnConfined(String script, boolean logNewExec) throws IOException {
+        List<String> argv = List.of("sh", "-c", script);
+        ProcessBuilder pb = new ProcessBuilder(Confinement.command(fixture.ws(), List.of(), argv))
+                .directory(fixture.ws().toFile());
+        pb.environment().put("HOME", fixture.home().toString());
+        pb.environment().put("CONFINE_LOG_NEW_EXEC", logNewExec ? "on" : "off");
+        pb.redirectOutput(root.resolve("out-" + System.nanoTime()).toFile());
+        return pb.redirectError(root.resolve("err-" + System.nanoTime() + ".txt").toFile()).start();
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        for (int i = 0; i < 300 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(100);
+        }
+        assertThat(condition.getAsBoolean()).as(what).isTrue();
+    }
+
+    @Test
+    void the_kernels_records_become_the_runs_diagnostics_and_nothing_of_other_processes() throws Exception {
+        Path home = fixture.home();
+        Files.writeString(home.resolve("a b"), "x");
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            // A confined process magus did not spawn: its denial must not reach the run.
+            Process foreign = spawnConfined("cat " + home.resolve("m.c"));
+            foreign.waitFor(60, TimeUnit.SECONDS);
+
+            Process child = spawnConfined("cat " + home.resolve(".aws/credentials") + "; echo x > " + home.resolve("new")
+                    + "; cat '" + home.resolve("a b") + "'; " + home.resolve("tool.sh")
+                    + "; cat " + home.resolve(".aws/credentials"));
+            List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            source.track("run-1", child.pid(), fixture.ws(), new PrefixConfirmer(home))
+                    .subscribe(seen::add, e -> done.countDown(), done::countDown);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            await(() -> seen.size() >= 4, "four denials audited: " + seen);
+            source.untrack("run-1");
+            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(seen).allSatisfy(d -> {
+                assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+                assertThat(d.source()).isEqualTo("audit");
+                assertThat(d.details()).containsKeys("allow_yaml", AuditDiagnostics.BLOCKERS, AuditDiagnostics.DOMAIN);
+            });
+            assertThat(seen).extracting(d -> d.code() + " " + d.subject() + " " + d.details().get("blockers"))
+                    .containsExactlyInAnyOrder(
+                            "MGS2001 " + home.resolve(".aws/credentials") + " fs.read_file",
+                            "MGS2002 " + home + " fs.make_reg",
+                            "MGS2001 " + home.resolve("a b") + " fs.read_file",
+                            "MGS2007 " + home.resolve("tool.sh") + " fs.execute,fs.read_file");
+            assertThat(source.failure()).isEmpty();
+        }
+        assertThat(((AuditAvailability.Available) AuditDenialSource.probe()).enabled())
+                .as("audit switched back to how it was").isEqualTo(available.enabled());
+    }
+
+    @Test
+    void both_sources_seeing_one_denial_give_one_diagnostic_and_exact_wins() throws Exception {
+        Path home = fixture.home();
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process child = spawnConfined("cat " + home.resolve(".aws/credentials") + "; echo x > " + home.resolve("new"));
+            PrefixConfirmer policy = new PrefixConfirmer(home);
+            Sinks.Many<Diagnostic> inferred = Sinks.many().unicast().onBackpressureBuffer();
+            List<Diagnostic> merged = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            DenialMerger.merge(source.track("run-2", child.pid(), fixture.ws(), policy), inferred.asFlux(),
+                    Duration.ofSeconds(2)).subscribe(merged::add, e -> done.countDown(), done::countDown);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+            KernelDenials fromOutput = new KernelDenials(policy, fixture.ws());
+            Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();
+            List<String> lines = Files.readAllLines(err);
+            assertThat(lines).hasSize(2);
+            for (String line : lines) {
+                fromOutput.accept(RunEvent.Stream.STDERR, line).forEach(inferred::tryEmitNext);
+            }
+            inferred.tryEmitComplete();
+            await(() -> merged.size() >= 2, "both exact denials: " + merged);
+            source.untrack("run-2");
+            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThat(merged).hasSize(2).allSatisfy(d -> assertThat(d.source()).isEqualTo("audit"));
+            assertThat(merged).filteredOn(d -> d.operation() == Operation.WRITE).singleElement()
+                    .satisfies(d -> assertThat(d.details()).containsEntry(DenialMerger.INFERRED_SUBJECT,
+                            home.resolve("new").toString()));
+        }
+    }
+
+    @Test
+    void the_run_stream_of_both_sources_reports_each_denial_once() throws Exception {
+        Path home = fixture.home();
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process child = spawnConfined("cat " + home.resolve(".aws/credentials") + "; echo x > " + home.resolve("new")
+                    + "; touch " + fixture.ws().resolve("fine"));
+            Sinks.Many<RunEvent.Output> output = Sinks.many().unicast().onBackpressureBuffer();
+            List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+            CountDownLatch done = new CountDownLatch(1);
+            dev.magus.landlock.denials.KernelDenialStream.forRun("run-3", child.pid(), fixture.ws(),
+                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), Duration.ofSeconds(1))
+                    .subscribe(seen::add, e -> done.countDown(), done::countDown);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();
+            for (String line : Files.readAllLines(err)) {
+                output.tryEmitNext(new RunEvent.Output("run-3", java.time.Instant.now(), RunEvent.Stream.STDERR, line));
+            }
+            output.tryEmitComplete();
+            assertThat(done.await(30, TimeUnit.SECONDS)).as("the stream ends after the output and a window").isTrue();
+
+            assertThat(seen).extracting(d -> d.code() + " " + d.subject() + " " + d.source()).containsExactlyInAnyOrder(
+                    "MGS2001 " + home.resolve(".aws/credentials") + " audit",
+                    "MGS2002 " + home + " audit");
+        }
+    }
+
+    /**
+     * Without LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON the denials of the exec'd command are not
+     * logged at all. The kernel queues records in order, so once the second child's denial
+     * has arrived, the first child's would have arrived before it.
+     */
+    @Test
+    void without_log_new_exec_on_the_commands_denials_are_never_audited() throws Exception {
+        Path creds = fixture.home().resolve(".aws/credentials");
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process quiet = spawnConfined("cat " + creds, false);
+            List<Diagnostic> quietSeen = Collections.synchronizedList(new ArrayList<>());
+            source.track("quiet", quiet.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(quietSeen::add);
+            assertThat(quiet.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+            Process logged = spawnConfined("cat " + creds, true);
+            List<Diagnostic> loggedSeen = Collections.synchronizedList(new ArrayList<>());
+            source.track("logged", logged.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(loggedSeen::add);
+            assertThat(logged.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            await(() -> !loggedSeen.isEmpty(), "the logged child's denial");
+
+            assertThat(loggedSeen).extracting(Diagnostic::subject).containsExactly(creds.toString());
+            assertThat(quietSeen).isEmpty();
+            source.untrack("quiet");
+            source.untrack("logged");
+        }
+    }
+
+    @Test
+    void audit_that_is_off_is_not_switched_on_without_the_explicit_option() {
+        Assumptions.assumeTrue(available.enabled() == 0, "audit is already on here; nothing to refuse");
+        assertThatThrownBy(() -> AuditDenialSource.open(AuditOptions.readOnly()))
+                .isInstanceOfSatisfying(SandboxException.class, e -> {
+                    assertThat(e.code()).isEqualTo(Code.MGS2004);
+                    assertThat(e.diagnostic().source()).isEqualTo("audit");
+                });
+        assertThat(((AuditAvailability.Available) AuditDenialSource.probe()).enabled()).isZero();
+    }
+
+    @Test
+    void one_source_per_process() {
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            assertThatThrownBy(() -> AuditDenialSource.open(new AuditOptions(true)))
+                    .isInstanceOf(IllegalStateException.class);
+        }
+    }
+
+}

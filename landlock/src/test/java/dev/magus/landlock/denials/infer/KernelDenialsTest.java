@@ -1,0 +1,96 @@
+package dev.magus.landlock.denials.infer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.PrefixConfirmer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KernelDenialsTest {
+
+    @TempDir
+    Path root;
+
+    private static final RunEvent.Stream ERR = RunEvent.Stream.STDERR;
+
+    @Test
+    void a_denial_reported_twice_is_one_diagnostic() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Files.writeString(home.resolve("f"), "x");
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        List<Diagnostic> first = denials.accept(ERR, "Error: EACCES: permission denied, open '" + home.resolve("f") + "'");
+        assertThat(first).hasSize(1);
+        assertThat(denials.accept(ERR, "  path: '" + home.resolve("f") + "'")).isEmpty();
+        assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied")).isEmpty();
+        // The same path through another spelling resolves to the same subject.
+        assertThat(denials.accept(ERR, "cat: home/./f: Permission denied")).isEmpty();
+        // Another operation on it is another denial.
+        assertThat(denials.accept(ERR, "rm: cannot remove '" + home.resolve("f") + "': Permission denied"))
+                .extracting(Diagnostic::code).containsExactly(Code.MGS2002);
+    }
+
+    @Test
+    void the_policy_decides_and_nothing_is_invented() {
+        PrefixConfirmer allowsAll = new PrefixConfirmer();
+        KernelDenials denials = new KernelDenials(allowsAll, root);
+        assertThat(denials.accept(ERR, "cat: /etc/shadow: Permission denied")).isEmpty();
+        assertThat(allowsAll.asked()).containsExactly("READ /etc/shadow");
+    }
+
+    @Test
+    void kernel_layer_inferred_source_and_the_policys_details_are_kept() {
+        Path home = root.resolve("home");
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        String line = "\u001B[1mtouch: cannot touch '" + home.resolve("n") + "': Permission denied\u001B[0m";
+        Diagnostic d = denials.accept(RunEvent.Stream.STDOUT, line).get(0);
+        assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+        assertThat(d.source()).isEqualTo("inferred:stdout");
+        assertThat(d.code()).isEqualTo(Code.MGS2002);
+        assertThat(d.operation()).isEqualTo(Operation.WRITE);
+        assertThat(d.subject()).isEqualTo(home.resolve("n").toString());
+        assertThat(d.details().get("allow_yaml")).contains("mode: rw");
+        assertThat(d.details().get(KernelDenials.EVIDENCE)).isEqualTo(DenialParser.strip(line)).doesNotContain("\u001B");
+    }
+
+    @Test
+    void an_unknown_access_is_chosen_from_the_path_and_the_rights_the_policy_lacks() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path data = Files.writeString(home.resolve("data"), "x");
+        Path tool = Files.writeString(home.resolve("tool"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(denials.accept(ERR, "bash: " + home.resolve("missing") + ": Permission denied"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
+        assertThat(denials.accept(ERR, "bash: " + data + ": Permission denied"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.READ);
+        assertThat(denials.accept(ERR, "bash: " + tool + ": Permission denied"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.EXEC);
+
+        // A policy that lets the file be read but not written: the write is what was refused.
+        KernelDenials readOnly = new KernelDenials((op, path, cwd) -> op == Operation.READ ? Optional.empty()
+                : new PrefixConfirmer(home).confirm(op, path, cwd), root);
+        assertThat(readOnly.accept(ERR, "PermissionError: [Errno 13] Permission denied: '" + data + "'"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
+    }
+
+    @Test
+    void relative_paths_resolve_against_the_childs_directory() throws IOException {
+        Path home = root.resolve("home");
+        Path cwd = Files.createDirectories(root.resolve("ws"));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), cwd);
+        assertThat(denials.accept(ERR, "cat: ../home/x: Permission denied"))
+                .extracting(Diagnostic::subject).containsExactly(home.resolve("x").toString());
+        assertThat(denials.accept(ERR, "cat: x: Permission denied")).isEmpty();
+    }
+}
