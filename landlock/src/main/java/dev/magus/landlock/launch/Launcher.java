@@ -417,15 +417,10 @@ public final class Launcher {
         int parentIn = -1;
         int parentOut = -1;
         int parentErr = -1;
-        private final Stdio stdio;
         private boolean handedOver;
 
-        private Pipes(Stdio stdio) {
-            this.stdio = stdio;
-        }
-
         static Pipes open(Stdio stdio) {
-            Pipes p = new Pipes(stdio);
+            Pipes p = new Pipes();
             if (stdio == Stdio.INHERIT) {
                 return p;
             }
