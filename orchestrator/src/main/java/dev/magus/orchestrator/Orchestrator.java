@@ -8,6 +8,9 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.landlock.launch.Exit;
@@ -51,6 +54,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -75,6 +79,7 @@ public final class Orchestrator {
     private final List<Consumer<RunEvent>> sinks;
     private final LandlockWarningOnce warningOnce;
     private final Optional<GitConfigSource> git;
+    private final Optional<AuditDenialSource> audit;
     private final Scheduler blocking = Schedulers.boundedElastic();
     private final AtomicLong sequence = new AtomicLong();
     private final String invocation = UUID.randomUUID().toString().substring(0, 8);
@@ -84,6 +89,7 @@ public final class Orchestrator {
         this.probe = b.probe;
         this.clock = b.clock;
         this.sinks = List.copyOf(b.sinks);
+        this.audit = b.audit;
         boolean nested = host.env().containsKey(ConfigStage.RUN_ID);
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         this.git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
@@ -137,6 +143,7 @@ public final class Orchestrator {
             env.diagnostics().forEach(run.journal()::diagnostic);
 
             Spawn spawn;
+            Optional<DenialConfirmer> denials = Optional.empty();
             try (Confinement confinement = sandboxed
                     ? Confinement.prepare(config.mode(), policy.policy().orElseThrow().rules(), probe)
                     : Confinement.off()) {
@@ -144,6 +151,10 @@ public final class Orchestrator {
                 if (run.cancelled()) {
                     run.journal().exit(128 + Child.SIGKILL, Child.SIGKILL);
                     return;
+                }
+                if (confinement instanceof Confinement.Kernel) {
+                    // Only Landlock's refusals are worth inferring from the child's output.
+                    denials = Optional.of(confirmer(policy));
                 }
                 Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
                 spawn = Launcher.get().spawn(new SpawnRequest(exe.get(), request.argv(), env.variables(),
@@ -160,7 +171,7 @@ public final class Orchestrator {
             Child child = ((Spawn.Started) spawn).child();
             run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
                     config.mode().spelling(), child.pid()));
-            stream(run, child, request.stdin());
+            stream(run, child, request.stdin(), denials, config.workingDir());
         } catch (SandboxException e) {
             run.journal().diagnostic(e.diagnostic());
             run.journal().exit(e.code() == Code.MGS2007 ? 126 : 125, 0);
@@ -177,19 +188,60 @@ public final class Orchestrator {
     }
 
     /** Pumps the pipes, feeds stdin, waits, and ends the journal once the output has drained. */
-    private void stream(RunHandle run, Child child, Stdin stdin) {
+    /**
+     * Pumps the pipes, feeds stdin, waits, and ends the journal once the output has drained and
+     * every kernel-layer denial it reported has been confirmed (and, with an audit source,
+     * merged with the kernel's own records).
+     */
+    private void stream(RunHandle run, Child child, Stdin stdin, Optional<DenialConfirmer> confirmer, Path cwd) {
         run.attach(child);
+        Sinks.Many<RunEvent.Output> lines = Sinks.many().unicast().onBackpressureBuffer();
+        Mono<Void> denialsDone = confirmer
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.asFlux(), audit,
+                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
+                .orElse(Mono.empty())
+                .onErrorResume(e -> Mono.empty())
+                .cache();
+        denialsDone.subscribe();
+        Consumer<RunEvent.Output> line = o -> {
+            run.journal().emit(o);
+            synchronized (lines) {
+                lines.tryEmitNext(o);
+            }
+        };
         Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(),
-                l -> run.journal().output(RunEvent.Stream.STDOUT, l))).subscribeOn(blocking);
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l))))
+                .subscribeOn(blocking);
         Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(),
-                l -> run.journal().output(RunEvent.Stream.STDERR, l))).subscribeOn(blocking);
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l))))
+                .subscribeOn(blocking);
         Mono<Void> drained = Mono.when(out, err).cache();
         drained.subscribe();
         feed(child, stdin);
         Exit exit = child.waitFor();
         drained.timeout(DRAIN_GRACE, Mono.empty()).block();
         child.close();
+        synchronized (lines) {
+            lines.tryEmitComplete();
+        }
+        denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
         run.journal().exit(exit.status(), exit.signal());
+    }
+
+    /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
+    static DenialConfirmer confirmer(PolicyOrOff policy) {
+        return (op, path, cwd) -> {
+            Access access = switch (op) {
+                case READ -> Access.READ;
+                case WRITE -> Access.WRITE;
+                case EXEC -> Access.EXEC;
+                case NONE -> null;
+            };
+            if (access == null) {
+                return Optional.empty();
+            }
+            return policy.check(access, path, cwd) instanceof Verdict.Denied d ? Optional.of(d.diagnostic()) : Optional.empty();
+        };
     }
 
     private void feed(Child child, Stdin stdin) {
@@ -302,6 +354,7 @@ public final class Orchestrator {
         private LandlockProbe probe = LandlockProbe.kernel();
         private Clock clock = Clock.systemUTC();
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
+        private Optional<AuditDenialSource> audit = Optional.empty();
 
         private Builder(Host host) {
             this.host = Objects.requireNonNull(host, "host");
@@ -320,6 +373,15 @@ public final class Orchestrator {
         /** Every run's events go to {@code sink} (metrics, logs, NDJSON), MGS2005 already de-duplicated. */
         public Builder sink(Consumer<RunEvent> sink) {
             sinks.add(Objects.requireNonNull(sink));
+            return this;
+        }
+
+        /**
+         * Landlock's own audit records, for exact kernel-layer denials next to the ones inferred
+         * from output. The caller opens (and closes) the source: it may need audit switched on.
+         */
+        public Builder audit(AuditDenialSource source) {
+            this.audit = Optional.of(source);
             return this;
         }
 

@@ -2,6 +2,8 @@ package dev.magus.orchestrator.cli;
 
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
+import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.landlock.launch.Child;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
@@ -42,6 +44,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
     boolean stdin;
 
+    @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records for exact kernel-layer denials"
+            + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.")
+    boolean kernelAudit;
+
     @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
     boolean verbose;
 
@@ -65,12 +71,25 @@ final class RunCommand implements Callable<Integer> {
             ndjson = events.get().toString().equals("-") ? out : Files.newOutputStream(events.get());
             builder.sink(new NdjsonSink(ndjson));
         }
+        AuditDenialSource audit = null;
+        if (kernelAudit) {
+            try {
+                audit = AuditDenialSource.open(new AuditOptions(true));
+                builder.audit(audit);
+            } catch (SandboxException e) {
+                err.println(HumanLines.line(e.diagnostic()));
+                return ExitCodes.REFUSED;
+            }
+        }
         Run run = builder.build().submit(request);
         Signals.forward(run);
         run.events().subscribe(e -> show(e, out, err));
         RunResult result = run.result().block();
         out.flush();
         err.flush();
+        if (audit != null) {
+            audit.close();
+        }
         if (ndjson != null && ndjson != out) {
             ndjson.close();
         }
