@@ -35,6 +35,8 @@ import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
+import dev.magus.telemetry.meters.MetricsSink;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -355,6 +357,7 @@ public final class Orchestrator {
         private Clock clock = Clock.systemUTC();
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
         private Optional<AuditDenialSource> audit = Optional.empty();
+        private Optional<MeterRegistry> registry = Optional.empty();
 
         private Builder(Host host) {
             this.host = Objects.requireNonNull(host, "host");
@@ -367,6 +370,15 @@ public final class Orchestrator {
 
         public Builder clock(Clock c) {
             this.clock = Objects.requireNonNull(c);
+            return this;
+        }
+
+        /**
+         * Records every run in Micrometer ({@code magus.runs}, {@code magus.diagnostics},
+         * {@code magus.env.dropped}, and {@code magus.landlock.abi} from the probe).
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.registry = Optional.of(registry);
             return this;
         }
 
@@ -386,6 +398,11 @@ public final class Orchestrator {
         }
 
         public Orchestrator build() {
+            registry.ifPresent(r -> {
+                MetricsSink metrics = new MetricsSink(r, clock);
+                metrics.landlockAbi(probe.abi());
+                sinks.add(metrics);
+            });
             return new Orchestrator(this);
         }
     }
