@@ -1,5 +1,10 @@
 package dev.magus.policy;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.decl.SandboxAllow;
@@ -41,6 +46,8 @@ public final class PolicyBuilder {
     /** Devices every tool expects; {@code /dev/pts} only for an explicitly interactive run, so not here. */
     static final List<String> DEVICES_RW = List.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
 
+    static final String INSTALLATION = "core:installation";
+
     private final HostFacts host;
     private final PathResolver resolver = new PathResolver();
 
@@ -77,6 +84,7 @@ public final class PolicyBuilder {
         Path root = resolveExisting(workspaceRoot)
                 .orElseThrow(() -> new IllegalArgumentException("workspace root does not exist: " + workspaceRoot));
         Path home = resolver.resolve(host.home()).resolvedPath().orElse(host.home());
+        refuseBroadRoot(root, home);
         List<Path> gitDirs = new ArrayList<>();
         for (Path g : GitDirs.of(root, home)) {
             resolveExisting(g).ifPresent(gitDirs::add);
@@ -85,6 +93,12 @@ public final class PolicyBuilder {
         List<Rule> rules = new ArrayList<>();
         List<PolicyNote> notes = new ArrayList<>();
         for (Candidate c : core(root, gitDirs)) {
+            if (c.origin().equals(INSTALLATION) && resolveExisting(c.path())
+                    .filter(p -> Locations.isHomeOrAncestor(p, home)).isPresent()) {
+                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(),
+                        c.path() + " is the home directory or an ancestor of it; $HOME is never granted as a whole"));
+                continue;
+            }
             grant(c, rules, notes);
         }
         for (SandboxAllow a : declared.allow()) {
@@ -124,13 +138,42 @@ public final class PolicyBuilder {
         out.add(new Candidate(root, AccessMode.RWX, "core:workspace"));
         out.add(new Candidate(host.magusCacheDir(), AccessMode.RW, "core:cache"));
         for (Path p : host.installation()) {
-            out.add(new Candidate(p, AccessMode.RX, "core:installation"));
+            out.add(new Candidate(p, AccessMode.RX, INSTALLATION));
         }
         out.add(new Candidate(host.privateTemp(), AccessMode.RWX, "core:temp"));
         for (Path g : gitDirs) {
             out.add(new Candidate(g, AccessMode.RW, "core:git"));
         }
         return out;
+    }
+
+    /**
+     * The workspace is granted rwx as a whole, so it must not be a tree the specification keeps
+     * out: the home directory or an ancestor of it ("$HOME is never granted as a whole"), or a
+     * shared temp dir or an ancestor of one (they hold ssh-agent, gpg and docker sockets). That
+     * happens when magus runs from such a directory without a magus.yaml below it.
+     */
+    private void refuseBroadRoot(Path root, Path home) {
+        String why = null;
+        if (Locations.isHomeOrAncestor(root, home)) {
+            why = root.equals(home) ? "your home directory" : "an ancestor of your home directory";
+        } else {
+            List<Path> shared = new ArrayList<>(List.of(Path.of("/tmp"), Path.of("/var/tmp")));
+            host.variable("TMPDIR").filter(v -> v.startsWith("/")).map(Path::of).ifPresent(shared::add);
+            for (Path t : shared) {
+                Optional<Path> real = resolveExisting(t);
+                if (real.isPresent() && real.get().startsWith(root)) {
+                    why = root.equals(real.get()) ? "the shared temp dir " + t : "an ancestor of the shared temp dir " + t;
+                    break;
+                }
+            }
+        }
+        if (why != null) {
+            throw new SandboxException(Diagnostic.of(Code.MGS2004,
+                    "the workspace root " + Locations.display(root, home) + " is " + why + ", which a sandbox never"
+                            + " grants as a whole; run magus from a project directory, or put a magus.yaml at the project's root",
+                    root.toString(), Operation.NONE, Layer.POLICY, "workspace root"));
+        }
     }
 
     private void grant(Candidate c, List<Rule> rules, List<PolicyNote> notes) {
