@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "magus-sandbox 0.1.0",
         description = "Runs other people's code confined to a declared filesystem and environment footprint.",
-        subcommands = {RunCommand.class, ExplainCommand.class})
+        subcommands = {RunCommand.class, ExplainCommand.class, PolicyCommand.class, CheckCommand.class, ProbeCommand.class})
 final class MagusCommand {
 }
