@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.env.MagusVariables;
 import dev.magus.env.platform.Platform;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.policy.Locations;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyNote;
@@ -41,7 +44,8 @@ import picocli.CommandLine.Spec;
  *   "rules": [ {"path": "/usr", "bits": "r-x", "origin": "core:/usr"}, ... ],
  *   "notes": [ {"kind": "skipped" | "grants nothing", "origin": "workspace:gocache",
  *               "subject": "sandbox.allow[0]", "why": "$GOCACHE=off is not an absolute path"}, ... ],
- *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...]},
+ *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...],
+ *           "set_by_magus": ["TMPDIR", "MAGUS_SANDBOX", ...]},
  *   "control_files": [".git", ".git/hooks/", ...],
  *   "landlock": {"abi": 7, "kernel_layer": "confine" | "unconfined" | "refuse",
  *                "summary": "...", "unenforced": ["truncate", ...], "diagnostic": "MGS2012 ..."}
@@ -65,6 +69,10 @@ final class PolicyCommand implements Callable<Integer> {
 
     @Option(names = "--sandbox", paramLabel = "MODE", description = "The mode to show the policy for: off, best-effort or required.")
     Optional<String> sandbox;
+
+    /** What every sandboxed child gets from magus itself rather than from the caller's environment. */
+    static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusVariables.SANDBOX, MagusVariables.CACHE_DIR,
+            MagusVariables.STATE_DIR, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
 
     private final CliContext context;
 
@@ -130,6 +138,7 @@ final class PolicyCommand implements Callable<Integer> {
             ObjectNode env = root.putObject("env");
             Platform.current().baseline().entries().forEach(env.putArray("baseline")::add);
             p.env().entries().forEach(env.putArray("passthrough")::add);
+            SET_BY_MAGUS.forEach(env.putArray("set_by_magus")::add);
             ArrayNode control = root.putArray("control_files");
             ControlFiles.entries().forEach(control::add);
         }
@@ -195,7 +204,8 @@ final class PolicyCommand implements Callable<Integer> {
         List<List<String>> env = new ArrayList<>();
         env.add(List.of("baseline", String.join(" ", Platform.current().baseline().entries())));
         env.add(List.of("passthrough", p.env().entries().isEmpty() ? "(none declared)" : String.join(" ", p.env().entries())));
-        env.add(List.of("TMPDIR", "the run's private temp dir"));
+        env.add(List.of("set by magus", String.join(" ", SET_BY_MAGUS)
+                + " (TMPDIR is the private temp dir; git gets a copy of ~/.gitconfig without credentials)"));
         lines.addAll(Tables.align(env, "  "));
         lines.add("");
         lines.add("control files (writes refused even inside a write grant, at any depth of the workspace)");

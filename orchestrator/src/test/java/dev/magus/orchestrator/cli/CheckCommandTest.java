@@ -132,4 +132,23 @@ class CheckCommandTest {
         assertThat(r.status()).isEqualTo(125);
         assertThat(r.err()).startsWith("magus: MGS2004 ");
     }
+
+    @Test
+    void aLinkInTheWorkspaceToACredentialDirIsCheckedWhereItLeads() throws IOException {
+        Path ssh = Files.createDirectories(host.home().resolve(".ssh"));
+        Files.writeString(ssh.resolve("id_rsa"), "FAKE KEY\n");
+        Files.createSymbolicLink(ws.resolve("keys"), ssh);
+        Cli.Result r = check(ws, "read", "keys/id_rsa");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.out()).startsWith("magus: MGS2001 read denied: ~/.ssh/id_rsa (requested as keys/id_rsa)");
+    }
+
+    @Test
+    void aSymlinkLoopIsDeniedWithMgs2009() throws IOException {
+        Files.createSymbolicLink(ws.resolve("a"), ws.resolve("b"));
+        Files.createSymbolicLink(ws.resolve("b"), ws.resolve("a"));
+        Cli.Result r = check(ws, "read", "a/x");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.out()).startsWith("magus: MGS2009 ");
+    }
 }

@@ -110,6 +110,7 @@ class PolicyCommandTest {
         });
         assertThat(texts(json.get("env").get("baseline"))).contains("HOME", "PATH", "LC_*");
         assertThat(texts(json.get("env").get("passthrough"))).containsExactly("GOFLAGS", "MISE_*");
+        assertThat(texts(json.get("env").get("set_by_magus"))).contains("TMPDIR", "MAGUS_SANDBOX", "MAGUS_RUN_ID");
         assertThat(texts(json.get("control_files"))).contains(".git/hooks/", "magus.yaml", ".envrc");
         assertThat(json.get("landlock").get("abi").asInt()).isEqualTo(7);
         assertThat(json.get("landlock").get("kernel_layer").asText()).isEqualTo("confine");
