@@ -204,8 +204,8 @@ final class PolicyCommand implements Callable<Integer> {
         List<List<String>> env = new ArrayList<>();
         env.add(List.of("baseline", String.join(" ", Platform.current().baseline().entries())));
         env.add(List.of("passthrough", p.env().entries().isEmpty() ? "(none declared)" : String.join(" ", p.env().entries())));
-        env.add(List.of("set by magus", String.join(" ", SET_BY_MAGUS)
-                + " (TMPDIR is the private temp dir; git gets a copy of ~/.gitconfig without credentials)"));
+        env.add(List.of("set by magus", String.join(" ", SET_BY_MAGUS)));
+        env.add(List.of("", "(TMPDIR: the run's private temp dir; GIT_CONFIG_GLOBAL: ~/.gitconfig without credentials)"));
         lines.addAll(Tables.align(env, "  "));
         lines.add("");
         lines.add("control files (writes refused even inside a write grant, at any depth of the workspace)");
