@@ -12,6 +12,9 @@ final class ExitCodes implements IExitCodeExceptionMapper {
 
     @Override
     public int getExitCode(Throwable exception) {
-        return exception instanceof SandboxException ? REFUSED : 1;
+        if (exception instanceof SandboxException) {
+            return REFUSED;
+        }
+        return exception instanceof picocli.CommandLine.ParameterException ? USAGE : 1;
     }
 }

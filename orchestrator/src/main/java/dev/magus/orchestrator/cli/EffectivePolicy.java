@@ -1,0 +1,131 @@
+package dev.magus.orchestrator.cli;
+
+import dev.magus.env.MagusVariables;
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.config.WorkspaceConfig;
+import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.pipeline.PolicyStage;
+import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.policy.PolicyOrOff;
+import dev.magus.policy.fs.Rule;
+import dev.magus.policy.mode.Mode;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * The policy a {@code magus run} started in {@code cwd} would get, computed by the run
+ * pipeline's own stages (ConfigStage, PolicyStage) so that {@code magus policy} and
+ * {@code magus check} can never disagree with a run.
+ *
+ * <p>A run's private temp dir is part of its core footprint, and the policy builder skips
+ * paths that do not exist; so one is created (0700, as a run does) for the build and deleted
+ * right after. Its rule is shown as {@code <temp base>/magus-run-*}: every run gets a new one.
+ *
+ * @param config the resolved configuration (workspace root, mode)
+ * @param file   the workspace's magus.yaml, when there is one
+ * @param source where the effective mode came from
+ * @param policy the policy, or off
+ */
+record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source, PolicyOrOff policy) {
+
+    /** Where the effective mode came from. */
+    enum ModeSource {
+        FLAG("flag", "--sandbox"),
+        FLOOR("MAGUS_SANDBOX", "MAGUS_SANDBOX floor (a parent run or the caller's environment)"),
+        WORKSPACE("magus.yaml", "sandbox.mode in magus.yaml"),
+        DEFAULT("default", "default: no sandbox.mode declared");
+
+        private final String key;
+        private final String describe;
+
+        ModeSource(String key, String describe) {
+            this.key = key;
+            this.describe = describe;
+        }
+
+        /** Stable spelling for JSON. */
+        String key() {
+            return key;
+        }
+
+        String describe() {
+            return describe;
+        }
+    }
+
+    static final String TEMP_PATTERN = "magus-run-*";
+    private static final String TEMP_ORIGIN = "core:temp";
+
+    /**
+     * @throws dev.magus.events.SandboxException MGS2004 (bad magus.yaml, flag or variable) or
+     *         MGS2010 (a flag weaker than the floor)
+     */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
+        RunRequest.Builder b = RunRequest.builder(cwd, "magus");
+        flag.ifPresent(b::sandbox);
+        RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env());
+        Optional<Path> file = ConfigStage.findWorkspaceFile(config.workingDir());
+        ModeSource source = source(config, host.env(), flag, file);
+        if (config.mode() == Mode.OFF) {
+            return new EffectivePolicy(config, file, source, PolicyOrOff.off());
+        }
+        Path temp = null;
+        try {
+            Files.createDirectories(host.tempBase());
+            temp = Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
+            return new EffectivePolicy(config, file, source, PolicyStage.build(config, host.facts(temp)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a private temp dir under " + host.tempBase(), e);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException e) {
+                    // An empty 0700 directory left behind harms nobody; the answer still stands.
+                }
+            }
+        }
+    }
+
+    /** The rule's path as shown: the per-run temp dir as a pattern, since the one built here is gone; under home as {@code ~/...} when {@code home} is given. */
+    static String shownPath(Rule rule, Optional<Path> home) {
+        boolean temp = rule.origin().equals(TEMP_ORIGIN) && rule.path().getParent() != null;
+        Path p = temp ? rule.path().getParent() : rule.path();
+        String shown = home.map(h -> dev.magus.policy.Locations.display(p, h)).orElse(p.toString());
+        return temp ? shown + "/" + TEMP_PATTERN : shown;
+    }
+
+    private static ModeSource source(RunConfig config, Map<String, String> env, Optional<Mode> flag, Optional<Path> file) {
+        if (flag.isPresent()) {
+            return ModeSource.FLAG;
+        }
+        Optional<String> floor = Optional.ofNullable(env.get(MagusVariables.SANDBOX)).filter(v -> !v.isEmpty());
+        WorkspaceConfig ws = config.config();
+        if (floor.isPresent() && Mode.parse(floor.get(), MagusVariables.SANDBOX).compareTo(ws.mode()) > 0) {
+            return ModeSource.FLOOR;
+        }
+        return file.isPresent() && declaresMode(file.get()) ? ModeSource.WORKSPACE : ModeSource.DEFAULT;
+    }
+
+    /** Whether magus.yaml writes {@code sandbox.mode} at all (off written out is not the default). */
+    private static boolean declaresMode(Path file) {
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
+            return root instanceof Map<?, ?> top && top.get("sandbox") instanceof Map<?, ?> sandbox
+                    && sandbox.containsKey("mode");
+        } catch (IOException | RuntimeException e) {
+            // The file already parsed once (ConfigStage read it); if it cannot be read again, say default.
+            return false;
+        }
+    }
+}
