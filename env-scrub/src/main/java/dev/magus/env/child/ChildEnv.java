@@ -21,10 +21,9 @@ import java.util.TreeMap;
  * <p>Under a policy the stages run in this order, each over the result of the one before:
  * <ol>
  *   <li>the scrub keeps the baseline and the passthrough of the host environment;</li>
- *   <li>{@code TMPDIR} becomes the run's private temp dir;</li>
  *   <li>the run's overlay ({@code env\set}, <code>env&#92;unset</code>);</li>
  *   <li>the floor: {@code MAGUS_SANDBOX=<effective mode>}, {@code MAGUS_CACHE_DIR},
- *       {@code MAGUS_STATE_DIR}, after the overlay so a target cannot weaken them;</li>
+ *       {@code MAGUS_STATE_DIR}, and {@code TMPDIR} = the run's private temp dir, after the overlay so a target cannot weaken them;</li>
  *   <li>the proc-socket pointers are withheld, or re-injected for a recursive magus.</li>
  * </ol>
  * Under mode off only the overlay (over the whole process environment) and the last stage
@@ -55,8 +54,10 @@ public final class ChildEnv {
     private static ChildEnvironment sandboxed(Map<String, String> host, ChildEnvRequest.Sandboxed request) {
         Scrubbed scrubbed = request.scrubber().scrub(host);
         TreeMap<String, String> env = new TreeMap<>(scrubbed.kept());
-        env.put(MagusVariables.TMPDIR, request.dirs().privateTemp().toString());
         overlay(env, request);
+        // After the overlay: the specification replaces TMPDIR, and a target pointing it at a
+        // shared temp dir would only make its own writes fail there.
+        env.put(MagusVariables.TMPDIR, request.dirs().privateTemp().toString());
         env.put(MagusVariables.SANDBOX, request.mode().spelling());
         env.put(MagusVariables.CACHE_DIR, request.dirs().cacheDir().toString());
         env.put(MagusVariables.STATE_DIR, request.dirs().stateDir().toString());

@@ -128,8 +128,8 @@ class ChildEnvTest {
                 .containsEntry("MAGUS_SANDBOX", "required")
                 .containsEntry("MAGUS_CACHE_DIR", dirs.cacheDir().toString())
                 .containsEntry("MAGUS_STATE_DIR", dirs.stateDir().toString())
-                // TMPDIR is not part of the floor: the overlay comes after the private temp dir.
-                .containsEntry("TMPDIR", root.resolve("target-tmp").toString())
+                // TMPDIR is replaced with the run's private temp dir, whatever the target sets.
+                .containsEntry("TMPDIR", dirs.privateTemp().toString())
                 .containsEntry("EXTRA", "from-target");
     }
 

@@ -213,6 +213,9 @@ class AuditDenialSourceTest {
 
     @Test
     void audit_that_is_off_is_not_switched_on_without_the_explicit_option() {
+        if (!(available.enabled() == 0)) {
+            System.err.println("SKIP AuditDenialSourceTest: " + "audit is already on here; nothing to refuse");
+        }
         Assumptions.assumeTrue(available.enabled() == 0, "audit is already on here; nothing to refuse");
         assertThatThrownBy(() -> AuditDenialSource.open(AuditOptions.readOnly()))
                 .isInstanceOfSatisfying(SandboxException.class, e -> {
