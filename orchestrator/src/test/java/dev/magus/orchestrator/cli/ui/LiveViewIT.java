@@ -35,6 +35,32 @@ class LiveViewIT {
     Path workspace;
     @TempDir
     Path outside;
+    @TempDir
+    Path sockets;
+
+    @Test
+    void offATerminalPrintsThePlainLines() throws Exception {
+        int abi = LandlockProbe.kernel().abi();
+        skipUnless(abi >= 3, "Landlock ABI " + abi + " here: mode required (and its kernel denials) needs 3 or newer");
+        Files.writeString(outside.resolve("id_rsa"), "-----FAKE KEY AKIAFAKEFAKEFAKE-----\n");
+        Files.writeString(workspace.resolve("magus.yaml"), "sandbox: {mode: required}\n");
+        Path out = sockets.resolve("out.txt");
+        Path err = sockets.resolve("err.txt");
+        Process p = new ProcessBuilder(magus().toString(), "run", "--ui", "--", "sh", "-c",
+                "echo hello; cat " + outside.resolve("id_rsa") + "; echo bye")
+                .directory(workspace.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("magus ended").isTrue();
+
+        assertThat(p.exitValue()).isZero();
+        assertThat(Files.readString(out)).isEqualTo("hello\nbye\n");
+        assertThat(Files.readString(err))
+                .contains("magus: MGS2001 read denied: " + outside.resolve("id_rsa") + " is outside every read rule [kernel];")
+                .doesNotContain("\u001b", "magus run running", "FAKEFAKE");
+    }
 
     @Test
     void showsStatusWhileOutputScrollsThenASummary() throws Exception {
@@ -42,9 +68,7 @@ class LiveViewIT {
         skipUnless(tmux.isPresent(), "tmux is not on PATH: the live view needs a real terminal to be tested in");
         int abi = LandlockProbe.kernel().abi();
         skipUnless(abi >= 3, "Landlock ABI " + abi + " here: mode required (and its kernel denials) needs 3 or newer");
-        Path magus = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath()
-                .getParent().resolve("bin/magus");
-        assertThat(magus).as("bin/magus of this checkout").isExecutable();
+        Path magus = magus();
 
         Files.writeString(outside.resolve("id_rsa"), "-----FAKE KEY AKIAFAKEFAKEFAKE-----\n");
         Files.writeString(outside.resolve("credentials"), "aws_secret_access_key = FAKEFAKEFAKEFAKE\n");
@@ -57,7 +81,7 @@ class LiveViewIT {
                 "echo built > built.txt",
                 ""));
 
-        Tmux t = new Tmux(tmux.get(), "magus-it-" + ProcessHandle.current().pid());
+        Tmux t = new Tmux(tmux.get(), sockets.resolve("tmux.sock"));
         Path shots = Path.of(System.getProperty("user.dir"), "target", "ui-it");
         Files.createDirectories(shots);
         String yamlHint = "allow: {sandbox: {allow: [{path: " + outside + ", mode: ro}]}}";
@@ -103,6 +127,13 @@ class LiveViewIT {
         }
     }
 
+    private static Path magus() {
+        Path magus = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath()
+                .getParent().resolve("bin/magus");
+        assertThat(magus).as("bin/magus of this checkout").isExecutable();
+        return magus;
+    }
+
     /** The shell printed the status ($? expanded; the typed command line shows it unexpanded). */
     private static boolean exited(String screen) {
         return EXIT.matcher(screen).find();
@@ -128,10 +159,10 @@ class LiveViewIT {
                 .findFirst();
     }
 
-    /** One private tmux server (its own socket), so no session of the person running the tests is touched. */
-    record Tmux(Path program, String socket) {
+    /** One private tmux server (its own socket file), so no session of the person running the tests is touched. */
+    record Tmux(Path program, Path socket) {
         String run(String... args) throws IOException, InterruptedException {
-            List<String> command = new ArrayList<>(List.of(program.toString(), "-L", socket));
+            List<String> command = new ArrayList<>(List.of(program.toString(), "-S", socket.toString()));
             command.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
             pb.environment().putIfAbsent("TERM", "xterm-256color");
