@@ -133,6 +133,9 @@ public final class LiveView implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (subscription == null) {
+            done.complete(null);
+        }
         try {
             done.get(DRAIN.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -246,10 +249,13 @@ public final class LiveView implements AutoCloseable {
         Size now = terminal.getSize();
         if (!now.equals(size)) {
             size = now;
+            // The terminal has already re-wrapped the old full-width status rows below the
+            // text: clear everything under the cursor, then reserve the rows anew.
             terminal.puts(Capability.save_cursor);
             status.resize(now);
             status.reset();
             terminal.puts(Capability.restore_cursor);
+            terminal.puts(Capability.clr_eos);
             reserved = false;
         }
     }
