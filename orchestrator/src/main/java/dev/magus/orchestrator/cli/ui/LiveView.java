@@ -104,6 +104,8 @@ public final class LiveView implements AutoCloseable {
         try {
             terminal = TerminalBuilder.builder().system(true).nativeSignals(false).dumb(true).build();
         } catch (IOException | RuntimeException e) {
+            // No terminal JLine can drive: the run goes on with the plain lines, which show
+            // everything the view would (the view is a convenience, never the record).
             return Optional.empty();
         }
         if (Terminal.TYPE_DUMB.equals(terminal.getType()) || Terminal.TYPE_DUMB_COLOR.equals(terminal.getType())
