@@ -7,6 +7,7 @@ import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.landlock.launch.Child;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.cli.ui.LiveView;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -48,6 +49,10 @@ final class RunCommand implements Callable<Integer> {
             + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.")
     boolean kernelAudit;
 
+    @Option(names = "--ui", description = "Shows a live view while the run goes: elapsed time, counters per code, the latest"
+            + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.")
+    boolean ui;
+
     @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
     boolean verbose;
 
@@ -83,8 +88,12 @@ final class RunCommand implements Callable<Integer> {
         }
         Run run = builder.build().submit(request);
         Signals.forward(run);
-        run.events().subscribe(e -> show(e, out, err));
+        Optional<LiveView> view = ui && ndjson != out
+                ? LiveView.open(command, HumanLines::line, d -> HumanLines.shown(d, verbose))
+                : Optional.empty();
+        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err)));
         RunResult result = run.result().block();
+        view.ifPresent(LiveView::close);
         out.flush();
         err.flush();
         if (audit != null) {
