@@ -179,6 +179,24 @@ class PipelineTest {
     }
 
     @Test
+    void aForwardedSignalReachesTheChildsTrap() {
+        Run run = t.orchestrator().submit(sh("trap 'echo got-term; exit 7' TERM; echo ready; while :; do sleep 1; done"));
+        run.events().filter(e -> e instanceof RunEvent.Output o && o.line().equals("ready")).blockFirst(DEADLINE);
+        run.signal(15);
+        assertThat(run.result().block(DEADLINE).status()).isEqualTo(7);
+        assertThat(lines(events(run), RunEvent.Stream.STDOUT)).containsExactly("ready", "got-term");
+    }
+
+    @Test
+    void stdinBytesReachTheChildThenEndOfFile() {
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat; echo after-eof")
+                .stdin(new dev.magus.orchestrator.run.Stdin.Bytes("first\nsecond\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .build());
+        assertThat(run.result().block(DEADLINE).status()).isZero();
+        assertThat(lines(events(run), RunEvent.Stream.STDOUT)).containsExactly("first", "second", "after-eof");
+    }
+
+    @Test
     void backgroundJobsTheChildLeftAreKilledWhenItExits() {
         Run run = t.orchestrator().submit(sh("sleep 100 & echo $!"));
         RunResult result = run.result().block(DEADLINE);
@@ -238,6 +256,19 @@ class PipelineTest {
                 .collectList().block(DEADLINE);
         assertThat(seen).doesNotContain(Code.MGS2005);
         assertThat(runs).allSatisfy(r -> assertThat(r.result().block(DEADLINE).status()).isZero());
+    }
+
+    @Test
+    void manyConcurrentChattyRunsAllFinish() {
+        // More runs than a capped pool has threads, each writing more than a pipe holds: every
+        // one needs its readers running while its own wait holds a thread.
+        int n = Runtime.getRuntime().availableProcessors() * 10 + 10;
+        Orchestrator o = t.orchestrator();
+        List<Run> runs = IntStream.range(0, n).mapToObj(i -> o.submit(sh("head -c 300000 /dev/zero | tr '\\0' y | fold -w 99"))).toList();
+        for (Run r : runs) {
+            StepVerifier.create(r.result()).assertNext(x -> assertThat(x.status()).isZero()).expectComplete().verify(DEADLINE);
+            assertThat(lines(events(r), RunEvent.Stream.STDOUT)).hasSize(300000 / 99 + 1);
+        }
     }
 
     @Test
