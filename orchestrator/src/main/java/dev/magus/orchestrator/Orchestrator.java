@@ -24,6 +24,7 @@ import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.orchestrator.pipeline.OutputPump;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -119,11 +120,20 @@ public final class Orchestrator {
 
     /** Starts the run and returns at once. */
     public Run submit(RunRequest request) {
+        return submit(request, Passthrough.none());
+    }
+
+    /**
+     * Starts the run and returns at once; the child's output also goes, byte for byte, to
+     * {@code passthrough} (a command line's own stdout and stderr).
+     */
+    public Run submit(RunRequest request, Passthrough passthrough) {
+        Objects.requireNonNull(passthrough, "passthrough");
         RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }
-        IO.schedule(() -> execute(run, request));
+        IO.schedule(() -> execute(run, request, passthrough));
         return run;
     }
 
@@ -149,11 +159,11 @@ public final class Orchestrator {
         }
     }
 
-    private void execute(RunHandle run, RunRequest request) {
+    private void execute(RunHandle run, RunRequest request, Passthrough passthrough) {
         Attempt attempt = new Attempt();
         Ending ending = Ending.refused(125);
         try {
-            ending = stages(run, request, attempt);
+            ending = stages(run, request, passthrough, attempt);
         } catch (SandboxException e) {
             attempt.flush(run.journal());
             run.journal().diagnostic(e.diagnostic());
@@ -161,7 +171,7 @@ public final class Orchestrator {
         } catch (IOException | RuntimeException | Error e) {
             // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
             attempt.flush(run.journal());
-            run.journal().output(RunEvent.Stream.STDERR, "magus: internal error: " + e);
+            say(run, passthrough, "magus: internal error: " + e);
             ending = Ending.refused(125);
         } finally {
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
@@ -172,7 +182,23 @@ public final class Orchestrator {
         }
     }
 
-    private Ending stages(RunHandle run, RunRequest request, Attempt attempt) throws IOException {
+    /**
+     * One line of magus's own on the child's stderr: an event, and on the pass-through too,
+     * since a caller that passes the child's output through prints no output events.
+     */
+    private static void say(RunHandle run, Passthrough passthrough, String line) {
+        run.journal().output(RunEvent.Stream.STDERR, line);
+        passthrough.stderr().ifPresent(err -> {
+            try {
+                err.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                err.flush();
+            } catch (IOException e) {
+                // the event carries it anyway
+            }
+        });
+    }
+
+    private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         boolean sandboxed = config.mode() != Mode.OFF;
         Path privateTemp = sandboxed ? createPrivateTemp() : null;
@@ -187,7 +213,7 @@ public final class Orchestrator {
         String command = request.argv().get(0);
         Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
         if (exe.isEmpty()) {
-            run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": command not found");
+            say(run, passthrough, "magus: " + command + ": command not found");
             return Ending.refused(127);
         }
         if (policy.check(Access.EXEC, exe.get(), config.workingDir()) instanceof Verdict.Denied denied) {
@@ -223,7 +249,7 @@ public final class Orchestrator {
             attempt.flush(run.journal());
             ns.diagnostic().ifPresent(run.journal()::diagnostic);
             if (ns.diagnostic().isEmpty()) {
-                run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": " + ns.message());
+                say(run, passthrough, "magus: " + command + ": " + ns.message());
             }
             return Ending.refused(ns.status());
         }
@@ -231,7 +257,7 @@ public final class Orchestrator {
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
-        Exit exit = stream(run, child, request.stdin(), denials, config.workingDir());
+        Exit exit = stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
         return new Ending(exit.status(), exit.signal());
     }
 
@@ -243,7 +269,8 @@ public final class Orchestrator {
      * the end of the run; only descendants that left the group can still hold them, for at
      * most {@link #DRAIN_GRACE}.
      */
-    private Exit stream(RunHandle run, Child child, Stdin stdin, Optional<DenialConfirmer> confirmer, Path cwd) {
+    private Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
+            Path cwd) {
         run.attach(child);
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
@@ -262,10 +289,10 @@ public final class Orchestrator {
                 }
             });
         };
-        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(),
+        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l))))
                 .subscribeOn(IO);
-        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(),
+        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l))))
                 .subscribeOn(IO);
         Mono<Void> drained = Mono.when(out, err).cache();
