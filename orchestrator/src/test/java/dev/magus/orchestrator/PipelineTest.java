@@ -206,6 +206,18 @@ class PipelineTest {
     }
 
     @Test
+    void aDescendantThatLeftTheGroupDelaysTheEndOnlyByTheDrainGrace() {
+        // setsid puts the sleeper in a group of its own: the group kill cannot reach it, and it
+        // holds the pipes. The run still ends, with what the child printed.
+        Run run = t.orchestrator().submit(sh("setsid sleep 30 & echo $!; echo leader-done"));
+        assertThat(run.result().block(DEADLINE).status()).isZero();
+        List<String> out = lines(events(run), RunEvent.Stream.STDOUT);
+        assertThat(out).endsWith("leader-done");
+        long escaped = Long.parseLong(out.get(0).strip());
+        ProcessHandle.of(escaped).ifPresent(ProcessHandle::destroyForcibly);
+    }
+
+    @Test
     void aLateSubscriberSeesTheWholeRun() {
         Run run = t.orchestrator().submit(sh("echo one; echo two; exit 4"));
         assertThat(run.result().block(DEADLINE).status()).isEqualTo(4);
