@@ -24,6 +24,7 @@ import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.orchestrator.pipeline.OutputPump;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -51,6 +52,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -69,7 +71,7 @@ import reactor.core.scheduler.Schedulers;
  * stream. Each stage is a function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. Everything that blocks (the spawn, pipes, waiting) runs on
- * {@code boundedElastic}, never on a non-blocking Reactor thread.
+ * magus's own I/O threads, never on a non-blocking Reactor thread.
  */
 public final class Orchestrator {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
@@ -82,7 +84,17 @@ public final class Orchestrator {
     private final LandlockWarningOnce warningOnce;
     private final Optional<GitConfigSource> git;
     private final Optional<AuditDenialSource> audit;
-    private final Scheduler blocking = Schedulers.boundedElastic();
+    /**
+     * Where everything that blocks runs: each run's stages and wait, and one reader per pipe.
+     * Not {@code boundedElastic}: a run holds its thread while its child lives, so with a
+     * capped pool enough concurrent runs would leave their pipe readers queued behind them,
+     * the children blocked on full pipes, and every run waiting for ever. Threads here live
+     * exactly as long as the blocking work (idle ones go after a minute), so their number
+     * follows the live children: about three each.
+     */
+    private static final Scheduler IO = Schedulers.fromExecutorService(
+            Executors.newCachedThreadPool(Orchestrator::ioThread), "magus-io");
+    private static final AtomicLong IO_THREADS = new AtomicLong();
     private final AtomicLong sequence = new AtomicLong();
     private final String invocation = UUID.randomUUID().toString().substring(0, 8);
 
@@ -98,108 +110,174 @@ public final class Orchestrator {
                 .map(GitConfigSource::new);
     }
 
+    private static Thread ioThread(Runnable r) {
+        Thread t = new Thread(r, "magus-io-" + IO_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    }
+
     public static Builder builder(Host host) {
         return new Builder(host);
     }
 
     /** Starts the run and returns at once. */
     public Run submit(RunRequest request) {
+        return submit(request, Passthrough.none());
+    }
+
+    /**
+     * Starts the run and returns at once; the child's output also goes, byte for byte, to
+     * {@code passthrough} (a command line's own stdout and stderr).
+     */
+    public Run submit(RunRequest request, Passthrough passthrough) {
+        Objects.requireNonNull(passthrough, "passthrough");
         RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }
-        blocking.schedule(() -> execute(run, request));
+        IO.schedule(() -> execute(run, request, passthrough));
         return run;
     }
 
-    private void execute(RunHandle run, RunRequest request) {
-        Path privateTemp = null;
-        try {
-            RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
-            boolean sandboxed = config.mode() != Mode.OFF;
-            privateTemp = sandboxed ? createPrivateTemp() : null;
-            HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
-            if (sandboxed) {
-                Files.createDirectories(facts.magusCacheDir());
-            }
-            PolicyOrOff policy = PolicyStage.build(config, facts);
-            Overlay overlay = EnvStage.overlay(request);
-
-            String command = request.argv().get(0);
-            Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
-            if (exe.isEmpty()) {
-                run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": command not found");
-                run.journal().exit(127, 0);
-                return;
-            }
-            if (policy.check(Access.EXEC, exe.get(), config.workingDir()) instanceof Verdict.Denied denied) {
-                run.journal().diagnostic(denied.diagnostic());
-                run.journal().exit(126, 0);
-                return;
-            }
-            boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe.get(), l)).orElse(false);
-            Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp)) : Optional.empty();
-            SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
-                    facts.magusCacheDir(), host.stateDir());
-            EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
-            env.diagnostics().forEach(run.journal()::diagnostic);
-
-            Spawn spawn;
-            Optional<DenialConfirmer> denials = Optional.empty();
-            try (Confinement confinement = sandboxed
-                    ? Confinement.prepare(config.mode(), policy.policy().orElseThrow().rules(), probe)
-                    : Confinement.off()) {
-                confinement.warning().ifPresent(run.journal()::diagnostic);
-                if (run.cancelled()) {
-                    run.journal().exit(128 + Child.SIGKILL, Child.SIGKILL);
-                    return;
-                }
-                if (confinement instanceof Confinement.Kernel) {
-                    // Only Landlock's refusals are worth inferring from the child's output.
-                    denials = Optional.of(confirmer(policy));
-                }
-                Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-                spawn = Launcher.get().spawn(new SpawnRequest(exe.get(), request.argv(), env.variables(),
-                        config.workingDir(), stdio), confinement);
-            }
-            if (spawn instanceof Spawn.NotStarted ns) {
-                ns.diagnostic().ifPresent(run.journal()::diagnostic);
-                if (ns.diagnostic().isEmpty()) {
-                    run.journal().output(RunEvent.Stream.STDERR, "magus: " + command + ": " + ns.message());
-                }
-                run.journal().exit(ns.status(), 0);
-                return;
-            }
-            Child child = ((Spawn.Started) spawn).child();
-            run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
-                    config.mode().spelling(), child.pid()));
-            stream(run, child, request.stdin(), denials, config.workingDir());
-        } catch (SandboxException e) {
-            run.journal().diagnostic(e.diagnostic());
-            run.journal().exit(e.code() == Code.MGS2007 ? 126 : 125, 0);
-        } catch (IOException | RuntimeException | Error e) {
-            // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
-            run.journal().output(RunEvent.Stream.STDERR, "magus: internal error: " + e);
-            run.journal().exit(125, 0);
-        } finally {
-            if (privateTemp != null) {
-                Path dir = privateTemp;
-                run.result().doFinally(s -> deleteTree(dir)).subscribe();
-            }
+    /** How a run ended, decided by the stages; emitted only after the run's private temp dir is gone. */
+    private record Ending(int status, int signal) {
+        static Ending refused(int status) {
+            return new Ending(status, 0);
         }
     }
 
-    /** Pumps the pipes, feeds stdin, waits, and ends the journal once the output has drained. */
     /**
-     * Pumps the pipes, feeds stdin, waits, and ends the journal once the output has drained and
-     * every kernel-layer denial it reported has been confirmed (and, with an audit source,
-     * merged with the kernel's own records).
+     * What one execution holds while its stages run: the private temp dir to remove, and the
+     * diagnostics raised before the spawn, held back so that a started run's events begin with
+     * Started (a refused run has no Started; they then precede its Exited).
      */
-    private void stream(RunHandle run, Child child, Stdin stdin, Optional<DenialConfirmer> confirmer, Path cwd) {
+    private static final class Attempt {
+        Path privateTemp;
+        final List<Diagnostic> pending = new ArrayList<>();
+
+        void flush(RunJournal journal) {
+            pending.forEach(journal::diagnostic);
+            pending.clear();
+        }
+    }
+
+    private void execute(RunHandle run, RunRequest request, Passthrough passthrough) {
+        Attempt attempt = new Attempt();
+        Ending ending = Ending.refused(125);
+        try {
+            ending = stages(run, request, passthrough, attempt);
+        } catch (SandboxException e) {
+            attempt.flush(run.journal());
+            run.journal().diagnostic(e.diagnostic());
+            ending = Ending.refused(e.code() == Code.MGS2007 ? 126 : 125);
+        } catch (IOException | RuntimeException | Error e) {
+            // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
+            attempt.flush(run.journal());
+            say(run, passthrough, "magus: internal error: " + e);
+            ending = Ending.refused(125);
+        } finally {
+            // Before the exit event: whoever sees the run end finds its private temp dir gone.
+            if (attempt.privateTemp != null) {
+                deleteTree(attempt.privateTemp);
+            }
+            run.journal().exit(ending.status(), ending.signal());
+        }
+    }
+
+    /**
+     * One line of magus's own on the child's stderr: an event, and on the pass-through too,
+     * since a caller that passes the child's output through prints no output events.
+     */
+    private static void say(RunHandle run, Passthrough passthrough, String line) {
+        run.journal().output(RunEvent.Stream.STDERR, line);
+        passthrough.stderr().ifPresent(err -> {
+            try {
+                err.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                err.flush();
+            } catch (IOException e) {
+                // the event carries it anyway
+            }
+        });
+    }
+
+    private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
+        RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+        boolean sandboxed = config.mode() != Mode.OFF;
+        Path privateTemp = sandboxed ? createPrivateTemp() : null;
+        attempt.privateTemp = privateTemp;
+        HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
+        if (sandboxed) {
+            Files.createDirectories(facts.magusCacheDir());
+        }
+        PolicyOrOff policy = PolicyStage.build(config, facts);
+        Overlay overlay = EnvStage.overlay(request);
+
+        String command = request.argv().get(0);
+        Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
+        if (exe.isEmpty()) {
+            say(run, passthrough, "magus: " + command + ": command not found");
+            return Ending.refused(127);
+        }
+        if (policy.check(Access.EXEC, exe.get(), config.workingDir()) instanceof Verdict.Denied denied) {
+            run.journal().diagnostic(denied.diagnostic());
+            return Ending.refused(126);
+        }
+        boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe.get(), l)).orElse(false);
+        Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp)) : Optional.empty();
+        SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
+                facts.magusCacheDir(), host.stateDir());
+        EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
+        attempt.pending.addAll(env.diagnostics());
+
+        Spawn spawn;
+        Optional<DenialConfirmer> denials = Optional.empty();
+        try (Confinement confinement = sandboxed
+                ? Confinement.prepare(config.mode(), policy.policy().orElseThrow().rules(), probe)
+                : Confinement.off()) {
+            confinement.warning().ifPresent(attempt.pending::add);
+            if (run.cancelled()) {
+                attempt.flush(run.journal());
+                return new Ending(128 + Child.SIGKILL, Child.SIGKILL);
+            }
+            if (confinement instanceof Confinement.Kernel) {
+                // Only Landlock's refusals are worth inferring from the child's output.
+                denials = Optional.of(confirmer(policy));
+            }
+            Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
+            spawn = Launcher.get().spawn(new SpawnRequest(exe.get(), request.argv(), env.variables(),
+                    config.workingDir(), stdio), confinement);
+        }
+        if (spawn instanceof Spawn.NotStarted ns) {
+            attempt.flush(run.journal());
+            ns.diagnostic().ifPresent(run.journal()::diagnostic);
+            if (ns.diagnostic().isEmpty()) {
+                say(run, passthrough, "magus: " + command + ": " + ns.message());
+            }
+            return Ending.refused(ns.status());
+        }
+        Child child = ((Spawn.Started) spawn).child();
+        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
+                config.mode().spelling(), child.pid()));
+        attempt.flush(run.journal());
+        Exit exit = stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        return new Ending(exit.status(), exit.signal());
+    }
+
+    /**
+     * Pumps the pipes, feeds stdin, waits, and returns once the output has drained and every
+     * kernel-layer denial it reported has been confirmed (and, with an audit source, merged
+     * with the kernel's own records). When the child ends, what it left running in its process
+     * group is killed before it is reaped, so background jobs holding the pipes do not delay
+     * the end of the run; only descendants that left the group can still hold them, for at
+     * most {@link #DRAIN_GRACE}.
+     */
+    private Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
+            Path cwd) {
         run.attach(child);
-        Sinks.Many<RunEvent.Output> lines = Sinks.many().unicast().onBackpressureBuffer();
+        // Only the denial inference reads the lines back; without it nothing is buffered twice.
+        Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.asFlux(), audit,
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.orElseThrow().asFlux(), audit,
                         KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> Mono.empty())
@@ -207,27 +285,31 @@ public final class Orchestrator {
         denialsDone.subscribe();
         Consumer<RunEvent.Output> line = o -> {
             run.journal().emit(o);
-            synchronized (lines) {
-                lines.tryEmitNext(o);
-            }
+            lines.ifPresent(l -> {
+                synchronized (l) {
+                    l.tryEmitNext(o);
+                }
+            });
         };
-        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(),
+        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l))))
-                .subscribeOn(blocking);
-        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(),
+                .subscribeOn(IO);
+        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l))))
-                .subscribeOn(blocking);
+                .subscribeOn(IO);
         Mono<Void> drained = Mono.when(out, err).cache();
         drained.subscribe();
         feed(child, stdin);
-        Exit exit = child.waitFor();
+        Exit exit = child.waitForAndKillGroup();
         drained.timeout(DRAIN_GRACE, Mono.empty()).block();
         child.close();
-        synchronized (lines) {
-            lines.tryEmitComplete();
-        }
+        lines.ifPresent(l -> {
+            synchronized (l) {
+                l.tryEmitComplete();
+            }
+        });
         denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
-        run.journal().exit(exit.status(), exit.signal());
+        return exit;
     }
 
     /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
@@ -248,7 +330,7 @@ public final class Orchestrator {
 
     private void feed(Child child, Stdin stdin) {
         if (stdin instanceof Stdin.Bytes b) {
-            blocking.schedule(() -> {
+            IO.schedule(() -> {
                 try (OutputStream in = child.stdin()) {
                     in.write(b.bytes());
                 } catch (IOException e) {
@@ -256,15 +338,13 @@ public final class Orchestrator {
                 }
             });
         } else if (stdin instanceof Stdin.Inherit) {
-            Thread t = new Thread(() -> {
+            IO.schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream ours = System.in) {
                     ours.transferTo(in);
                 } catch (IOException e) {
                     // the child closed its input, or ours ended
                 }
-            }, "magus-stdin-" + child.pid());
-            t.setDaemon(true);
-            t.start();
+            });
         }
     }
 

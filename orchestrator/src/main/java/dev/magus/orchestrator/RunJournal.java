@@ -25,6 +25,12 @@ import reactor.core.publisher.Sinks;
  * The cost is memory proportional to the run's output; a caller that runs chatty commands
  * for a long time and keeps the {@link Run} should subscribe and drop it.
  *
+ * <p>This covers subscribers that apply back-pressure through Reactor's requests (or
+ * {@code publishOn}/{@code delayElements}). A subscriber that blocks inside {@code onNext}
+ * with an unbounded request is called on the emitting pipe reader and blocks it, and so, once
+ * the pipe fills, the child: as a shell pipeline into a stalled reader would. The command
+ * line's terminal printer relies on that; a sink that may stall must hop threads itself.
+ *
  * <p>Emission is serialized here because the stdout and stderr readers, the spawner and a
  * cancelling caller emit from different threads.
  */

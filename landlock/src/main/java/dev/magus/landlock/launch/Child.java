@@ -65,6 +65,21 @@ public final class Child implements AutoCloseable {
 
     /** Blocks until the child ends, reaps it, and says how it ended. Safe to call from several threads. */
     public Exit waitFor() {
+        return waitFor(false);
+    }
+
+    /**
+     * {@link #waitFor()}, but once the child has ended and before it is reaped, SIGKILLs what
+     * it left running in its process group (background jobs, daemons that did not start a
+     * group of their own), the way bazel's process-wrapper does. Only in that window is the
+     * group id certainly still the child's: the unreaped leader holds it. Nothing is sent for
+     * an {@link Stdio#INHERIT} child, whose group is magus's own.
+     */
+    public Exit waitForAndKillGroup() {
+        return waitFor(true);
+    }
+
+    private Exit waitFor(boolean killGroup) {
         Memory siginfo = new Memory(LibC.SIGINFO_SIZE);
         while (true) {
             synchronized (reapLock) {
@@ -75,7 +90,7 @@ public final class Child implements AutoCloseable {
             // Wait without reaping, so killGroup stays safe until we hold the lock.
             int r = LibC.waitid(LibC.P_PID, pid, siginfo, LibC.WEXITED | LibC.WNOWAIT);
             if (r == 0) {
-                return reap(0).orElseThrow();
+                return reap(0, killGroup).orElseThrow();
             }
             int errno = Native.getLastError();
             if (errno == Errno.EINTR) {
@@ -92,13 +107,17 @@ public final class Child implements AutoCloseable {
 
     /** The exit if the child has ended (reaping it), else empty. Never blocks. */
     public Optional<Exit> poll() {
-        return reap(LibC.WNOHANG);
+        return reap(LibC.WNOHANG, false);
     }
 
-    private Optional<Exit> reap(int options) {
+    private Optional<Exit> reap(int options, boolean killGroupFirst) {
         synchronized (reapLock) {
             if (exit != null) {
                 return Optional.of(exit);
+            }
+            if (killGroupFirst && ownGroup) {
+                // The leader is a zombie (waitid said so without reaping it): the group id is still its.
+                LibC.kill(-pid, SIGKILL);
             }
             Memory status = new Memory(4);
             while (true) {

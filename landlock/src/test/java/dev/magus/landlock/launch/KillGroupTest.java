@@ -74,6 +74,47 @@ class KillGroupTest {
     }
 
     @Test
+    void waitForAndKillGroupEndsWhatTheLeaderLeftRunning() throws Exception {
+        Child child = start("sleep 100 & echo $!; exit 5");
+        int sleeper = firstPid(child);
+        assertThat(child.waitForAndKillGroup()).isEqualTo(new Exit(5, 0));
+        assertThat(awaitDeath(sleeper)).as("background sleeper %d after the leader exited", sleeper).isTrue();
+        // The leader's output pipe is released with the sleeper, so the reader sees end of file.
+        assertThat(child.stdout().read()).isEqualTo(-1);
+        assertThat(child.killGroup(Child.SIGKILL)).isFalse();
+        child.close();
+    }
+
+    @Test
+    void plainWaitForLeavesTheGroupAlone() throws Exception {
+        Child child = start("sleep 100 & echo $!; exit 5");
+        int sleeper = firstPid(child);
+        try {
+            assertThat(child.waitFor()).isEqualTo(new Exit(5, 0));
+            assertThat(alive(sleeper)).as("background sleeper %d after a plain waitFor", sleeper).isTrue();
+        } finally {
+            ProcessHandle.of(sleeper).ifPresent(ProcessHandle::destroyForcibly);
+            assertThat(awaitDeath(sleeper)).isTrue();
+            child.close();
+        }
+    }
+
+    private Child start(String script) {
+        Spawn s = Launcher.get().spawn(new SpawnRequest(Children.SH, List.of("sh", "-c", script), env(ws), ws, Stdio.NULL_INPUT), c);
+        return ((Spawn.Started) s).child();
+    }
+
+    private static int firstPid(Child child) throws IOException {
+        // Byte by byte: a buffered reader could block waiting for more than the one line.
+        StringBuilder sb = new StringBuilder();
+        int b;
+        while ((b = child.stdout().read()) >= 0 && b != '\n') {
+            sb.append((char) b);
+        }
+        return Integer.parseInt(sb.toString().strip());
+    }
+
+    @Test
     void cancellingTheExitMonoKillsTheGroup() throws Exception {
         Child child = startGroup();
         List<Integer> sleepers = pids(child);

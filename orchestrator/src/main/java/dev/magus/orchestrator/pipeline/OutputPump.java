@@ -1,11 +1,14 @@
 package dev.magus.orchestrator.pipeline;
 
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -21,6 +24,18 @@ public final class OutputPump {
     }
 
     public static void pump(InputStream in, Consumer<String> line) {
+        pump(in, Optional.empty(), line);
+    }
+
+    /**
+     * {@link #pump(InputStream, Consumer)}, also copying every byte read to {@code raw} as it
+     * is read (flushed each time). A failing {@code raw} is dropped; the pipe keeps draining.
+     */
+    public static void pump(InputStream in, Optional<OutputStream> raw, Consumer<String> line) {
+        pumpLines(raw.<InputStream>map(r -> new Tee(in, r)).orElse(in), line);
+    }
+
+    private static void pumpLines(InputStream in, Consumer<String> line) {
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
@@ -44,6 +59,38 @@ public final class OutputPump {
             }
         } catch (IOException e) {
             // The pipe was closed under us (the run ended with a descendant still holding it).
+        }
+    }
+
+    /** Copies what is read from the pipe to the raw stream before it is decoded. */
+    private static final class Tee extends FilterInputStream {
+        private OutputStream raw;
+
+        Tee(InputStream in, OutputStream raw) {
+            super(in);
+            this.raw = raw;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0 && raw != null) {
+                try {
+                    raw.write(b, off, n);
+                    raw.flush();
+                } catch (IOException e) {
+                    // Whoever read the pass-through went away; the events go on.
+                    raw = null;
+                }
+            }
+            return n;
         }
     }
 

@@ -1,0 +1,197 @@
+package dev.magus.orchestrator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.events.Code;
+import dev.magus.events.RunEvent;
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.policy.HostFacts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A fake host for pipeline tests: a home, a workspace and a temp base in the test's temp
+ * directory, and an environment built by hand. The real home is never the run's.
+ */
+final class TestHost {
+    /** Generous bound for a run that should take well under a second; a deadline, not a timing assertion. */
+    static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    final Path home;
+    final Path workspace;
+    final Path tempBase;
+    final Map<String, String> env = new LinkedHashMap<>();
+
+    TestHost(Path root) {
+        try {
+            this.home = Files.createDirectories(root.resolve("home")).toRealPath();
+            this.workspace = Files.createDirectories(root.resolve("ws")).toRealPath();
+            this.tempBase = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("LANG", "C.UTF-8");
+    }
+
+    /** Skips, saying why on stderr, unless this host runs confined children (Linux, Landlock ABI 3+). */
+    static int assumeLandlock() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        int abi = linux ? LandlockProbe.kernel().abi() : 0;
+        String why = "pipeline test skipped: needs Linux with Landlock ABI 3 or newer (os " + System.getProperty("os.name")
+                + ", ABI " + abi + ")";
+        if (abi < 3) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(abi >= 3, why);
+        return abi;
+    }
+
+    TestHost mode(String mode) {
+        return yaml("sandbox:\n  mode: " + mode + "\n");
+    }
+
+    TestHost yaml(String text) {
+        try {
+            Files.writeString(workspace.resolve("magus.yaml"), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    Host host() {
+        return new Host(env, home, uid(), HostFacts.Os.LINUX, List.of(), Optional.empty(), tempBase);
+    }
+
+    Orchestrator orchestrator() {
+        return Orchestrator.builder(host()).build();
+    }
+
+    Orchestrator orchestrator(LandlockProbe probe) {
+        return Orchestrator.builder(host()).probe(probe).build();
+    }
+
+    /** An executable script at {@code dir/name}. */
+    static Path script(Path dir, String name, String body) {
+        try {
+            Files.createDirectories(dir);
+            Path p = dir.resolve(name);
+            Files.writeString(p, "#!/bin/sh\n" + body + "\n");
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static List<RunEvent> events(Run run) {
+        List<RunEvent> all = run.events().collectList().block(DEADLINE);
+        assertThat(all).as("events of run %s", run.id()).isNotNull();
+        return all;
+    }
+
+    static List<String> lines(List<RunEvent> events, RunEvent.Stream stream) {
+        return events.stream().filter(e -> e instanceof RunEvent.Output o && o.stream() == stream)
+                .map(e -> ((RunEvent.Output) e).line()).toList();
+    }
+
+    /** Every output line and diagnostic, one per line, for assertions and failure messages. */
+    static String text(List<RunEvent> events) {
+        StringBuilder sb = new StringBuilder();
+        for (RunEvent e : events) {
+            if (e instanceof RunEvent.Output o) {
+                sb.append(o.line()).append('\n');
+            } else if (e instanceof RunEvent.Diag d) {
+                sb.append(d.diagnostic().code()).append(' ').append(d.diagnostic().message()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static List<Code> codes(List<RunEvent> events) {
+        return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic().code()).toList();
+    }
+
+    /** The child's environment as {@code env} printed it. */
+    static Map<String, String> parseEnv(List<String> lines) {
+        return lines.stream().filter(l -> l.indexOf('=') > 0)
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1), (a, b) -> b));
+    }
+
+    static long uid() {
+        try {
+            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Live (not zombie) processes whose process group is {@code pgid}, from /proc. */
+    static List<Long> liveInGroup(long pgid) {
+        List<Long> out = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String stat = Files.readString(p.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    // state, ppid, pgrp
+                    if (Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
+                        out.add(Long.parseLong(name));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the process ended while we looked
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    static boolean alive(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Waits, bounded, until {@code cond} holds; a deadline for the kernel to act, not a timing assertion. */
+    static boolean eventually(java.util.function.BooleanSupplier cond) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+}
