@@ -280,7 +280,12 @@ public final class Orchestrator {
                 .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.orElseThrow().asFlux(), audit,
                         KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
                 .orElse(Mono.empty())
-                .onErrorResume(e -> Mono.empty())
+                .onErrorResume(e -> {
+                    // Never silent: the run goes on, and the person sees that denials may be missing.
+                    run.journal().output(RunEvent.Stream.STDERR,
+                            "magus: kernel-layer denials are no longer reported for this run: " + e);
+                    return Mono.empty();
+                })
                 .cache();
         denialsDone.subscribe();
         Consumer<RunEvent.Output> line = o -> {

@@ -8,6 +8,7 @@ import dev.magus.landlock.launch.Child;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.cli.ui.LiveView;
+import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -73,7 +74,12 @@ final class RunCommand implements Callable<Integer> {
         Orchestrator.Builder builder = Orchestrator.builder(Host.fromSystem());
         OutputStream ndjson = null;
         if (events.isPresent()) {
-            ndjson = events.get().toString().equals("-") ? out : Files.newOutputStream(events.get());
+            try {
+                ndjson = events.get().toString().equals("-") ? out : Files.newOutputStream(events.get());
+            } catch (IOException e) {
+                err.println("magus: cannot write events to " + events.get() + " (" + e.getClass().getSimpleName() + ")");
+                return ExitCodes.REFUSED;
+            }
             builder.sink(new NdjsonSink(ndjson));
         }
         AuditDenialSource audit = null;
@@ -86,12 +92,15 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.REFUSED;
             }
         }
-        Run run = builder.build().submit(request);
-        Signals.forward(run);
         Optional<LiveView> view = ui && ndjson != out
                 ? LiveView.open(command, HumanLines::line, d -> HumanLines.shown(d, verbose))
                 : Optional.empty();
-        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err)));
+        // The child's bytes go through unchanged (binary output, partial lines) unless the live
+        // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
+        boolean raw = view.isEmpty() && ndjson != out;
+        Run run = builder.build().submit(request, raw ? Passthrough.of(out, err) : Passthrough.none());
+        Signals.forward(run);
+        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err, raw)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
         out.flush();
@@ -124,8 +133,8 @@ final class RunCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private void show(RunEvent e, PrintStream out, PrintStream err) {
-        if (e instanceof RunEvent.Output o) {
+    private void show(RunEvent e, PrintStream out, PrintStream err, boolean raw) {
+        if (e instanceof RunEvent.Output o && !raw) {
             (o.stream() == RunEvent.Stream.STDOUT ? out : err).println(o.line());
         } else if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
             err.println(HumanLines.line(d.diagnostic()));
