@@ -41,13 +41,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -55,7 +53,6 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -178,7 +175,7 @@ public final class Orchestrator {
         } finally {
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
             if (attempt.privateTemp != null) {
-                deleteTree(attempt.privateTemp);
+                Trees.deleteQuietly(attempt.privateTemp);
             }
             run.journal().exit(ending.status(), ending.signal());
         }
@@ -362,20 +359,6 @@ public final class Orchestrator {
     private Path writeGitConfig(Path privateTemp) throws IOException {
         String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
         return Files.writeString(privateTemp.resolve("gitconfig"), text);
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort: a private temp dir left behind holds only this run's files
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // already gone
-        }
     }
 
     /** The run object handed to callers. */

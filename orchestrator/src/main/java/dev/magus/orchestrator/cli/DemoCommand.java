@@ -3,6 +3,7 @@ package dev.magus.orchestrator.cli;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.Trees;
 import dev.magus.orchestrator.demo.DemoWorld;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
@@ -10,14 +11,10 @@ import dev.magus.orchestrator.run.RunResult;
 import dev.magus.policy.mode.Mode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -75,15 +72,7 @@ final class DemoCommand implements Callable<Integer> {
             if (keep) {
                 out.println("magus demo: kept " + world.root());
             } else {
-                deleteTree(world.root());
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
+                Trees.deleteQuietly(world.root());
             }
         }
     }
