@@ -212,6 +212,13 @@ public final class Orchestrator {
         String command = request.argv().get(0);
         Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
         if (exe.isEmpty()) {
+            // As a shell: a path that names something that cannot be run is 126, a name not found is 127.
+            Path named = config.workingDir().resolve(command);
+            if (command.contains("/") && Files.exists(named)) {
+                say(run, passthrough, "magus: " + command + ": "
+                        + (Files.isDirectory(named) ? "is a directory" : "not executable"));
+                return Ending.refused(126);
+            }
             say(run, passthrough, "magus: " + command + ": command not found");
             return Ending.refused(127);
         }
@@ -236,8 +243,9 @@ public final class Orchestrator {
                 attempt.flush(run.journal());
                 return new Ending(128 + Child.SIGKILL, Child.SIGKILL);
             }
-            if (confinement instanceof Confinement.Kernel) {
-                // Only Landlock's refusals are worth inferring from the child's output.
+            if (confinement instanceof Confinement.Kernel && !recursive) {
+                // Only Landlock's refusals are worth inferring from the child's output; a nested
+                // magus reports its own children's, and they would be counted twice.
                 denials = Optional.of(confirmer(policy));
             }
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;

@@ -208,8 +208,9 @@ class PipelineTest {
     @Test
     void aDescendantThatLeftTheGroupDelaysTheEndOnlyByTheDrainGrace() {
         // setsid puts the sleeper in a group of its own: the group kill cannot reach it, and it
-        // holds the pipes. The run still ends, with what the child printed.
-        Run run = t.orchestrator().submit(sh("setsid sleep 30 & echo $!; echo leader-done"));
+        // holds the pipes. The run still ends, with what the child printed; the sleeper outlives
+        // DEADLINE, so without the drain grace the run would not end in time.
+        Run run = t.orchestrator().submit(sh("setsid sleep 600 & echo $!; echo leader-done"));
         assertThat(run.result().block(DEADLINE).status()).isZero();
         List<String> out = lines(events(run), RunEvent.Stream.STDOUT);
         assertThat(out).endsWith("leader-done");

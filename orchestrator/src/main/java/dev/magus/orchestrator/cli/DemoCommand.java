@@ -45,8 +45,10 @@ final class DemoCommand implements Callable<Integer> {
             Orchestrator orchestrator = Orchestrator.builder(host).build();
             RunRequest request = RunRequest.builder(world.workspace(), world.command()).sandbox(Mode.REQUIRED).build();
             Run run = orchestrator.submit(request);
+            List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             run.events().subscribe(e -> {
                 if (e instanceof RunEvent.Output o) {
+                    lines.add(o.line());
                     // One stream, in event order, so the refusal reads right under the attempt.
                     out.println("  | " + o.line());
                 } else if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), false)) {
@@ -56,12 +58,17 @@ final class DemoCommand implements Callable<Integer> {
             RunResult result = run.result().block();
             out.flush();
 
-            List<String> failures = world.verdicts();
+            if (result == null || result.status() == ExitCodes.REFUSED) {
+                out.println();
+                out.println("magus demo: magus refused to run the script (see above); nothing ran.");
+                return ExitCodes.REFUSED;
+            }
+            List<String> failures = world.verdicts(List.copyOf(lines));
             out.println();
             long denials = result == null ? 0 : result.count(dev.magus.events.Code.MGS2001)
                     + result.count(dev.magus.events.Code.MGS2002) + result.count(dev.magus.events.Code.MGS2007);
             out.println("magus demo: " + denials + " boundaries hit and refused; secrets in the environment dropped"
-                    + " (MGS2003); the legitimate build output was written.");
+                    + " (MGS2003).");
             if (failures.isEmpty()) {
                 out.println("magus demo: the attack failed: nothing outside the workspace was read, written or run.");
             } else {

@@ -8,7 +8,11 @@ final class ExitCodes implements IExitCodeExceptionMapper {
     static final int REFUSED = 125;
     static final int NOT_EXECUTABLE = 126;
     static final int NOT_FOUND = 127;
-    static final int USAGE = 2;
+    /**
+     * A command line magus cannot act on: like any refusal before a child starts, 125, so it
+     * never reads as a status of the child's own.
+     */
+    static final int USAGE = REFUSED;
 
     @Override
     public int getExitCode(Throwable exception) {

@@ -15,6 +15,8 @@ public final class Main {
     public static int execute(String... args) {
         return new CommandLine(new MagusCommand())
                 .setCaseInsensitiveEnumValuesAllowed(false)
+                // `magus run ls -la`: everything after the command is the command's, not magus's.
+                .setStopAtPositional(true)
                 .setExitCodeExceptionMapper(new ExitCodes())
                 .execute(args);
     }

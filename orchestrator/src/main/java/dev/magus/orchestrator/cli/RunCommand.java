@@ -97,10 +97,11 @@ final class RunCommand implements Callable<Integer> {
                 : Optional.empty();
         // The child's bytes go through unchanged (binary output, partial lines) unless the live
         // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
-        boolean raw = view.isEmpty() && ndjson != out;
+        boolean ndjsonOnStdout = ndjson == out;
+        boolean raw = view.isEmpty() && !ndjsonOnStdout;
         Run run = builder.build().submit(request, raw ? Passthrough.of(out, err) : Passthrough.none());
         Signals.forward(run);
-        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err, raw)));
+        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err, raw, ndjsonOnStdout)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
         out.flush();
@@ -133,8 +134,8 @@ final class RunCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private void show(RunEvent e, PrintStream out, PrintStream err, boolean raw) {
-        if (e instanceof RunEvent.Output o && !raw) {
+    private void show(RunEvent e, PrintStream out, PrintStream err, boolean raw, boolean ndjsonOnStdout) {
+        if (e instanceof RunEvent.Output o && !raw && !ndjsonOnStdout) {
             (o.stream() == RunEvent.Stream.STDOUT ? out : err).println(o.line());
         } else if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
             err.println(HumanLines.line(d.diagnostic()));

@@ -47,8 +47,16 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
             """;
 
     /** What the run must leave as it was: the attack's targets. */
-    public List<String> verdicts() throws IOException {
+    public List<String> verdicts(List<String> output) throws IOException {
         List<String> failures = new java.util.ArrayList<>();
+        for (String secret : List.of(AWS_KEY, AWS_SECRET, GITHUB_TOKEN, NPM_TOKEN, "FAKE-KEY-FOR-THE-MAGUS-DEMO")) {
+            if (output.stream().anyMatch(l -> l.contains(secret))) {
+                failures.add("a secret was printed: " + secret.substring(0, 8) + "…");
+            }
+        }
+        if (Files.exists(outside.resolve("mined")) || output.stream().anyMatch(l -> l.startsWith("miner:"))) {
+            failures.add("the dropped binary ran");
+        }
         if (!Files.readString(home.resolve(".bashrc")).equals(BASHRC)) {
             failures.add("~/.bashrc was changed");
         }
@@ -80,7 +88,8 @@ public record DemoWorld(Path root, Path home, Path workspace, Path outside, Map<
                 """);
         write(home.resolve(".npmrc"), "//registry.npmjs.org/:_authToken=" + NPM_TOKEN + "\n");
         write(home.resolve(".bashrc"), BASHRC);
-        Path miner = write(home.resolve("Downloads/miner"), "#!/bin/sh\necho 'miner: mining with your CPU'\n");
+        Path miner = write(home.resolve("Downloads/miner"),
+                "#!/bin/sh\necho 'miner: mining with your CPU'\ntouch '" + outside.resolve("mined") + "'\n");
         Files.setPosixFilePermissions(miner, PosixFilePermissions.fromString("rwxr-xr-x"));
 
         write(workspace.resolve("magus.yaml"), """

@@ -120,7 +120,7 @@ class CheckCommandTest {
     @Test
     void anUnknownOperationIsAUsageError() {
         Cli.Result r = check(ws, "delete", "x");
-        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.status()).isEqualTo(125);
         assertThat(r.err()).contains("unknown operation 'delete'").contains("Usage:");
         assertThat(r.out()).isEmpty();
     }

@@ -159,6 +159,40 @@ class MagusCliIT {
     }
 
     @Test
+    void aPathThatCannotBeRunExitsWith126NotFoundWith127() throws IOException {
+        Path plain = Files.writeString(ws.resolve("plain.sh"), "echo never\n");
+        Files.createDirectories(ws.resolve("adir"));
+        Result notExecutable = magus("run", "--", "./plain.sh");
+        assertThat(notExecutable.status()).as("%s", notExecutable).isEqualTo(126);
+        assertThat(notExecutable.err()).contains("not executable");
+        assertThat(magus("run", "--", "./adir").status()).isEqualTo(126);
+        assertThat(plain).exists();
+    }
+
+    @Test
+    void theCommandsOwnOptionsNeedNoDoubleDashAndAUsageErrorIsARefusal() {
+        Result r = magus("run", "ls", "-a", ws.toString());
+        assertThat(r.status()).as("%s", r).isZero();
+        assertThat(r.out()).contains("magus.yaml");
+        Result usage = magus("run", "--no-such-option", "true");
+        assertThat(usage.status()).as("%s", usage).isEqualTo(125);
+        assertThat(usage.err()).contains("Unknown option");
+    }
+
+    @Test
+    void eventsOnStdoutAreNdjsonOnly() throws IOException {
+        Result r = magus("run", "--events", "-", "--", "sh", "-c", "echo out; echo err >&2");
+        assertThat(r.status()).as("%s", r).isZero();
+        ObjectMapper json = new ObjectMapper();
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).isNotEmpty();
+        for (String line : lines) {
+            assertThat(json.readTree(line).get("v").asInt()).as(line).isEqualTo(1);
+        }
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("\"line\":\"out\""));
+    }
+
+    @Test
     void anUnknownCommandExitsWith127() {
         Result r = magus("run", "--", "magus-it-no-such-command");
         assertThat(r.status()).as("%s", r).isEqualTo(127);

@@ -58,8 +58,9 @@ public enum Mode {
     public static Mode effective(Optional<Mode> floor, Optional<Mode> flag, Mode workspace) {
         if (flag.isPresent() && floor.isPresent() && !flag.get().atLeast(floor.get())) {
             throw new SandboxException(Diagnostic.of(Code.MGS2010,
-                    "--sandbox=" + flag.get().spelling + " is weaker than the run it belongs to ("
-                            + floor.get().spelling + "); a nested run may only strengthen the sandbox",
+                    "--sandbox=" + flag.get().spelling + " is weaker than MAGUS_SANDBOX=" + floor.get().spelling
+                            + ", the floor set by the run this one belongs to; a nested run may only strengthen"
+                            + " the sandbox (unset MAGUS_SANDBOX at the top level to choose freely)",
                     "MAGUS_SANDBOX", Operation.NONE, Layer.POLICY, "--sandbox"));
         }
         Mode requested = flag.orElse(workspace);
