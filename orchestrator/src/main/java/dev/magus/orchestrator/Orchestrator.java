@@ -21,8 +21,10 @@ import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.EnvStage;
+import dev.magus.orchestrator.pipeline.ExecStage;
 import dev.magus.orchestrator.pipeline.OutputPump;
 import dev.magus.orchestrator.pipeline.PolicyStage;
+import dev.magus.orchestrator.pipeline.ProbeStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
@@ -64,7 +66,9 @@ import reactor.core.scheduler.Schedulers;
  * config, policy, environment overlay and private temp dir, and nothing of one run reaches
  * another. One instance is one "invocation" for MGS2005, which it reports once.
  *
- * <p>The pipeline of a run: resolve config → build policy → env overlay → probe → spawn →
+ * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
+ * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
+ * ({@link ProbeStage}) → spawn ({@link Launcher}) →
  * stream. Each stage is a function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. Everything that blocks (the spawn, pipes, waiting) runs on
@@ -210,23 +214,18 @@ public final class Orchestrator {
         Overlay overlay = EnvStage.overlay(request);
 
         String command = request.argv().get(0);
-        Optional<Path> exe = LookPath.find(command, EnvStage.lookupPath(overlay, host.env()), config.workingDir());
-        if (exe.isEmpty()) {
-            // As a shell: a path that names something that cannot be run is 126, a name not found is 127.
-            Path named = config.workingDir().resolve(command);
-            if (command.contains("/") && Files.exists(named)) {
-                say(run, passthrough, "magus: " + command + ": "
-                        + (Files.isDirectory(named) ? "is a directory" : "not executable"));
-                return Ending.refused(126);
-            }
-            say(run, passthrough, "magus: " + command + ": command not found");
-            return Ending.refused(127);
+        ExecStage.Target target = ExecStage.resolve(command, EnvStage.lookupPath(overlay, host.env()),
+                config.workingDir(), policy);
+        if (target instanceof ExecStage.Target.Unrunnable u) {
+            say(run, passthrough, "magus: " + u.message());
+            return Ending.refused(u.status());
         }
-        if (policy.check(Access.EXEC, exe.get(), config.workingDir()) instanceof Verdict.Denied denied) {
+        if (target instanceof ExecStage.Target.Denied denied) {
             run.journal().diagnostic(denied.diagnostic());
             return Ending.refused(126);
         }
-        boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe.get(), l)).orElse(false);
+        Path exe = ((ExecStage.Target.Runnable) target).executable();
+        boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe, l)).orElse(false);
         Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp)) : Optional.empty();
         SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
                 facts.magusCacheDir(), host.stateDir());
@@ -235,9 +234,7 @@ public final class Orchestrator {
 
         Spawn spawn;
         Optional<DenialConfirmer> denials = Optional.empty();
-        try (Confinement confinement = sandboxed
-                ? Confinement.prepare(config.mode(), policy.policy().orElseThrow().rules(), probe)
-                : Confinement.off()) {
+        try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
             confinement.warning().ifPresent(attempt.pending::add);
             if (run.cancelled()) {
                 attempt.flush(run.journal());
@@ -249,7 +246,7 @@ public final class Orchestrator {
                 denials = Optional.of(confirmer(policy));
             }
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = Launcher.get().spawn(new SpawnRequest(exe.get(), request.argv(), env.variables(),
+            spawn = Launcher.get().spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
