@@ -1,0 +1,138 @@
+package dev.magus.policy;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the policy builder needs to know about the host, as a value: building a policy never
+ * reads {@code System.getenv()} or {@code user.home} itself, so a test builds the policy of a
+ * fake host in a temp directory.
+ *
+ * @param env          the host environment as magus sees it (not the child's scrubbed one)
+ * @param home         the user's home directory
+ * @param uid          the user id; -1 when the platform has none
+ * @param os           which base table and core footprint apply
+ * @param userCacheDir the platform's user cache dir ({@code $XDG_CACHE_HOME} else
+ *                     {@code ~/.cache} on Linux, {@code ~/Library/Caches} on macOS)
+ * @param installation magus's own installation: its launcher script, the directories of its
+ *                     jars and native libraries, and the JDK that runs it ({@code java.home});
+ *                     granted rx so a nested magus can start
+ * @param privateTemp  the run's private temp dir (created 0700 for the run), the children's TMPDIR
+ */
+public record HostFacts(
+        Map<String, String> env,
+        Path home,
+        long uid,
+        Os os,
+        Path userCacheDir,
+        List<Path> installation,
+        Path privateTemp) {
+
+    /** The platforms whose footprint and base table differ. */
+    public enum Os {
+        LINUX, MACOS;
+
+        /** From {@code os.name}; anything not macOS is treated as Linux, whose table is the XDG one. */
+        public static Os of(String osName) {
+            String n = osName.toLowerCase(Locale.ROOT);
+            return n.contains("mac") || n.contains("darwin") ? MACOS : LINUX;
+        }
+    }
+
+    public HostFacts {
+        env = Map.copyOf(env);
+        Objects.requireNonNull(os, "os");
+        home = absolute(home, "home");
+        userCacheDir = absolute(userCacheDir, "userCacheDir");
+        installation = List.copyOf(installation);
+        installation.forEach(p -> absolute(p, "installation"));
+        privateTemp = absolute(privateTemp, "privateTemp");
+    }
+
+    private static Path absolute(Path p, String what) {
+        Objects.requireNonNull(p, what);
+        if (!p.isAbsolute()) {
+            throw new IllegalArgumentException(what + " must be absolute: " + p);
+        }
+        return p.normalize();
+    }
+
+    /** A host whose user cache dir follows the platform rule for {@code env} and {@code home}. */
+    public static HostFacts of(Map<String, String> env, Path home, long uid, Os os, List<Path> installation, Path privateTemp) {
+        return new HostFacts(env, home, uid, os, defaultUserCacheDir(env, home, os), installation, privateTemp);
+    }
+
+    /** A Linux host: the usual shape of a test's fake host. */
+    public static HostFacts linux(Map<String, String> env, Path home, List<Path> installation, Path privateTemp) {
+        return of(env, home, 1000, Os.LINUX, installation, privateTemp);
+    }
+
+    /**
+     * This process's host. The installation is read from the system properties bin/magus sets
+     * ({@code magus.launcher}), the class path and JNA's native directory, and {@code java.home}.
+     */
+    public static HostFacts fromSystem(Path privateTemp) {
+        Map<String, String> env = System.getenv();
+        Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
+        Os os = Os.of(System.getProperty("os.name", "linux"));
+        return of(env, home, currentUid(), os, installationFromSystem(), privateTemp);
+    }
+
+    /**
+     * Where magus keeps its cache: {@code $XDG_CACHE_HOME/magus} when that is absolute, else
+     * {@code <user cache dir>/magus}.
+     */
+    public Path magusCacheDir() {
+        return variable("XDG_CACHE_HOME").filter(v -> v.startsWith("/")).map(Path::of)
+                .orElse(userCacheDir).resolve("magus").normalize();
+    }
+
+    /** A variable that is set and not empty: an empty value is how tools spell "use the default". */
+    public Optional<String> variable(String name) {
+        return Optional.ofNullable(env.get(name)).filter(v -> !v.isEmpty());
+    }
+
+    private static Path defaultUserCacheDir(Map<String, String> env, Path home, Os os) {
+        if (os == Os.MACOS) {
+            return home.resolve("Library/Caches");
+        }
+        String xdg = env.getOrDefault("XDG_CACHE_HOME", "");
+        return xdg.startsWith("/") ? Path.of(xdg) : home.resolve(".cache");
+    }
+
+    private static long currentUid() {
+        try {
+            // /proc/self belongs to the process's own user; elsewhere there is no cheap answer.
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            return ((Number) uid).longValue();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private static List<Path> installationFromSystem() {
+        Set<Path> out = new LinkedHashSet<>();
+        Optional.ofNullable(System.getProperty("magus.launcher")).filter(s -> !s.isEmpty()).map(Path::of).ifPresent(out::add);
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            Path p = Path.of(entry).toAbsolutePath();
+            // A jar is granted with its directory (lib/ holds the rest); a classes directory as itself.
+            out.add(entry.endsWith(".jar") && p.getParent() != null ? p.getParent() : p);
+        }
+        Optional.ofNullable(System.getProperty("jna.boot.library.path")).filter(s -> !s.isEmpty())
+                .map(s -> Path.of(s).toAbsolutePath()).ifPresent(out::add);
+        out.add(Path.of(System.getProperty("java.home")).toAbsolutePath());
+        return List.copyOf(new ArrayList<>(out));
+    }
+}

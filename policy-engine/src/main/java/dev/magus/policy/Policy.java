@@ -1,0 +1,141 @@
+package dev.magus.policy;
+
+import dev.magus.env.Allowlist;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.fs.Rule;
+import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.mode.Mode;
+import dev.magus.policy.path.PathResolver;
+import dev.magus.policy.path.Resolution;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The allowlist of one workspace's runs, built once by {@link PolicyBuilder} and never
+ * changed: the filesystem rules (already resolved) and the environment allowlist, plus what
+ * the binding checks need to explain a refusal.
+ *
+ * @param mode          best-effort or required (off has no policy: {@link PolicyOrOff.Off})
+ * @param workspaceRoot the resolved workspace root
+ * @param home          the user's home directory, for {@code ~} in messages and hints
+ * @param ruleset       every rule, core and declared, merged (each rule's origin names its layers)
+ * @param env           the declared passthrough of every layer; the scrubber adds its
+ *                      platform baseline to it
+ * @param controlFiles  the write targets refused even inside a write grant
+ * @param notes         what was skipped or grants nothing on this host, for {@code magus policy}
+ */
+public record Policy(
+        Mode mode,
+        Path workspaceRoot,
+        Path home,
+        Ruleset ruleset,
+        Allowlist env,
+        ControlFiles controlFiles,
+        List<PolicyNote> notes) implements PolicyOrOff {
+
+    private static final PathResolver RESOLVER = new PathResolver();
+    private static final String SOURCE = "binding";
+
+    public Policy {
+        Objects.requireNonNull(mode, "mode");
+        if (mode == Mode.OFF) {
+            throw new IllegalArgumentException("mode off has no policy: use PolicyOrOff.off()");
+        }
+        Objects.requireNonNull(workspaceRoot, "workspaceRoot");
+        Objects.requireNonNull(home, "home");
+        Objects.requireNonNull(ruleset, "ruleset");
+        Objects.requireNonNull(env, "env");
+        Objects.requireNonNull(controlFiles, "controlFiles");
+        notes = List.copyOf(notes);
+    }
+
+    /** The merged rules, ordered by path, each with the layers that granted it. */
+    public List<Rule> rules() {
+        return ruleset.rules();
+    }
+
+    @Override
+    public Optional<Policy> policy() {
+        return Optional.of(this);
+    }
+
+    /**
+     * The binding-layer check. The path is resolved the way the kernel walks it, and the answer
+     * is about where it leads: a read outside every read rule is MGS2001; a write outside every
+     * write rule, or to a control file even inside one, is MGS2002; an exec of a binary outside
+     * every exec rule is MGS2007 (check the path {@link LookPath#find} returns); more than 40
+     * symbolic links is MGS2009.
+     */
+    @Override
+    public Verdict check(Access op, Path path, Path cwd) {
+        Resolution resolution = RESOLVER.resolve(path, cwd);
+        if (resolution instanceof Resolution.TooManyLinks loop) {
+            return new Verdict.Denied(new Diagnostic(Code.MGS2009,
+                    op.operation().label() + " denied: too many symbolic links resolving " + path
+                            + " (gave up at " + loop.reached() + ")",
+                    loop.request().toString(), op.operation(), Layer.BINDING, SOURCE,
+                    Map.of("requested", path.toString(), "reached", loop.reached().toString())));
+        }
+        Path resolved = ((Resolution.Resolved) resolution).path();
+        if (!ruleset.permits(resolved, op)) {
+            return new Verdict.Denied(outside(op, path, resolved));
+        }
+        if (op == Access.WRITE) {
+            Optional<String> control = controlFiles.match(resolved);
+            if (control.isPresent()) {
+                return new Verdict.Denied(controlFile(path, resolved, control.get()));
+            }
+        }
+        return new Verdict.Allowed(resolved);
+    }
+
+    private Diagnostic outside(Access op, Path requested, Path resolved) {
+        Code code = switch (op) {
+            case READ -> Code.MGS2001;
+            case WRITE -> Code.MGS2002;
+            case EXEC -> Code.MGS2007;
+        };
+        String what = switch (op) {
+            case READ -> "outside every read rule";
+            case WRITE -> "outside every write rule";
+            case EXEC -> "a binary outside every exec rule";
+        };
+        String shown = Locations.display(resolved, home);
+        String via = requested.toString().equals(resolved.toString()) ? "" : " (requested as " + requested + ")";
+        Map<String, String> details = new TreeMap<>();
+        details.put("requested", requested.toString());
+        details.put("nearest_rule", ruleset.nearest(resolved, op).map(this::describe).orElse("none"));
+        AccessMode needed = switch (op) {
+            case READ -> AccessMode.R;
+            case WRITE -> AccessMode.RW;
+            case EXEC -> AccessMode.RX;
+        };
+        details.put("allow_yaml", AllowHint.yaml(AllowHint.suggestedPath(resolved, home), needed, home));
+        return new Diagnostic(code, op.operation().label() + " denied: " + shown + via + " is " + what,
+                resolved.toString(), op.operation(), Layer.BINDING, SOURCE, details);
+    }
+
+    private Diagnostic controlFile(Path requested, Path resolved, String entry) {
+        Map<String, String> details = new TreeMap<>();
+        details.put("requested", requested.toString());
+        details.put("control_file", entry);
+        return new Diagnostic(Code.MGS2002,
+                "write denied: " + Locations.display(resolved, home) + " is a control file (" + entry
+                        + "): it holds instructions another tool follows later, outside any sandbox,"
+                        + " so no declaration allows writing it",
+                resolved.toString(), Access.WRITE.operation(), Layer.BINDING, SOURCE, details);
+    }
+
+    private String describe(Rule r) {
+        return Locations.display(r.path(), home) + " " + r.mode().declared() + " (" + r.origin() + ")";
+    }
+}

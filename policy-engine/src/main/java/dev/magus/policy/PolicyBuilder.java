@@ -1,0 +1,160 @@
+package dev.magus.policy;
+
+import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.decl.MergedDecl;
+import dev.magus.policy.decl.SandboxAllow;
+import dev.magus.policy.decl.SandboxDecl;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.fs.Rule;
+import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.mode.Mode;
+import dev.magus.policy.path.PathResolver;
+import dev.magus.policy.path.Resolution;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Builds a run's {@link Policy}: the core footprint (DESIGN.md, "The core footprint on
+ * Linux"), then the workspace's, the spells' and the target's declarations. Every rule path
+ * is resolved the way the kernel walks it, so rules and requests compare as one string; a
+ * path that does not exist on the host is skipped, as the kernel layer would skip it, and
+ * noted for {@code magus policy}.
+ *
+ * <p>The core is the operating system, the workspace, magus's own cache, installation and
+ * private temp dir, and the git directories. It knows no toolchain, and never grants
+ * {@code $HOME}, {@code /tmp}, {@code /var/tmp}, {@code $TMPDIR}, {@code /opt} or {@code /run}.
+ */
+public final class PolicyBuilder {
+    /** The operating system's programs and libraries. */
+    static final List<String> LINUX_SYSTEM_RX = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32");
+    /** Read-only: resolver, users, certificates; runtimes read their own process and cgroup limits. */
+    static final List<String> LINUX_SYSTEM_R = List.of("/etc", "/proc", "/sys");
+    /**
+     * macOS has no kernel layer; its binding checks still need the system's programs,
+     * frameworks and configuration ({@code /etc} is a link into {@code /private/etc}).
+     */
+    static final List<String> MACOS_SYSTEM_RX = List.of("/usr", "/bin", "/sbin", "/System", "/Library");
+    static final List<String> MACOS_SYSTEM_R = List.of("/etc");
+    /** Devices every tool expects; {@code /dev/pts} only for an explicitly interactive run, so not here. */
+    static final List<String> DEVICES_RW = List.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
+
+    private final HostFacts host;
+    private final PathResolver resolver = new PathResolver();
+
+    public PolicyBuilder(HostFacts host) {
+        this.host = Objects.requireNonNull(host, "host");
+    }
+
+    /**
+     * The policy of a run, or {@link PolicyOrOff#off()} for mode off (nothing is built then,
+     * so a workspace declaration is not evaluated either).
+     *
+     * @throws dev.magus.events.SandboxException MGS2004 when a declaration cannot be honored on
+     *                                           this host (an unset {@code $VAR} in magus.yaml)
+     */
+    public PolicyOrOff build(Mode mode, Path workspaceRoot, MergedDecl declared) {
+        return mode == Mode.OFF ? PolicyOrOff.off() : policy(mode, workspaceRoot, declared);
+    }
+
+    /** {@link #build(Mode, Path, MergedDecl)} of the layers, merged in order. */
+    public PolicyOrOff build(Mode mode, Path workspaceRoot, SandboxDecl workspace, List<SandboxDecl> spells,
+            Optional<SandboxDecl> target) {
+        return build(mode, workspaceRoot, MergedDecl.merge(workspace, spells, target));
+    }
+
+    /**
+     * The policy for a mode other than off.
+     *
+     * @throws IllegalArgumentException for mode off, or a workspace root that does not exist
+     */
+    public Policy policy(Mode mode, Path workspaceRoot, MergedDecl declared) {
+        if (mode == Mode.OFF) {
+            throw new IllegalArgumentException("mode off has no policy");
+        }
+        Path root = resolveExisting(workspaceRoot)
+                .orElseThrow(() -> new IllegalArgumentException("workspace root does not exist: " + workspaceRoot));
+        Path home = resolver.resolve(host.home()).resolvedPath().orElse(host.home());
+        List<Path> gitDirs = new ArrayList<>();
+        for (Path g : GitDirs.of(root, home)) {
+            resolveExisting(g).ifPresent(gitDirs::add);
+        }
+
+        List<Rule> rules = new ArrayList<>();
+        List<PolicyNote> notes = new ArrayList<>();
+        for (Candidate c : core(root, gitDirs)) {
+            grant(c, rules, notes);
+        }
+        for (SandboxAllow a : declared.allow()) {
+            Location location = Locations.locate(a, host, root);
+            if (location instanceof Location.GrantsNothing g) {
+                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), a.site().key(), g.why()));
+                continue;
+            }
+            Path at = ((Location.At) location).path();
+            Resolution r = resolver.resolve(at);
+            if (r instanceof Resolution.Resolved resolved && Locations.isHomeOrAncestor(resolved.path(), home)) {
+                // Checked again after resolution: a link to ~ must not hand over the home tree either.
+                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), at.toString(),
+                        at + " resolves to " + Locations.display(resolved.path(), home)
+                                + ", the home directory or an ancestor of it; $HOME is never granted as a whole"));
+                continue;
+            }
+            grant(new Candidate(at, a.mode(), a.origin()), r, rules, notes);
+        }
+        return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
+                ControlFiles.of(root, gitDirs), notes);
+    }
+
+    /** The core footprint of this host for {@code workspaceRoot}, unresolved: what {@code magus policy} lists as "core". */
+    List<Candidate> core(Path root, List<Path> gitDirs) {
+        List<Candidate> out = new ArrayList<>();
+        boolean macos = host.os() == HostFacts.Os.MACOS;
+        for (String p : macos ? MACOS_SYSTEM_RX : LINUX_SYSTEM_RX) {
+            out.add(new Candidate(Path.of(p), AccessMode.RX, "core:" + p));
+        }
+        for (String p : macos ? MACOS_SYSTEM_R : LINUX_SYSTEM_R) {
+            out.add(new Candidate(Path.of(p), AccessMode.R, "core:" + p));
+        }
+        for (String p : DEVICES_RW) {
+            out.add(new Candidate(Path.of(p), AccessMode.RW, "core:" + p));
+        }
+        out.add(new Candidate(root, AccessMode.RWX, "core:workspace"));
+        out.add(new Candidate(host.magusCacheDir(), AccessMode.RW, "core:cache"));
+        for (Path p : host.installation()) {
+            out.add(new Candidate(p, AccessMode.RX, "core:installation"));
+        }
+        out.add(new Candidate(host.privateTemp(), AccessMode.RWX, "core:temp"));
+        for (Path g : gitDirs) {
+            out.add(new Candidate(g, AccessMode.RW, "core:git"));
+        }
+        return out;
+    }
+
+    private void grant(Candidate c, List<Rule> rules, List<PolicyNote> notes) {
+        grant(c, resolver.resolve(c.path()), rules, notes);
+    }
+
+    private static void grant(Candidate c, Resolution r, List<Rule> rules, List<PolicyNote> notes) {
+        if (r instanceof Resolution.TooManyLinks loop) {
+            notes.add(new PolicyNote(PolicyNote.Kind.SKIPPED, c.origin(), c.path().toString(),
+                    c.path() + ": too many symbolic links (gave up at " + loop.reached() + ")"));
+        } else if (!r.existing()) {
+            notes.add(new PolicyNote(PolicyNote.Kind.SKIPPED, c.origin(), c.path().toString(),
+                    c.path() + " does not exist on this host"));
+        } else {
+            rules.add(new Rule(r.resolvedPath().orElseThrow(), c.mode(), c.origin()));
+        }
+    }
+
+    private Optional<Path> resolveExisting(Path p) {
+        Resolution r = resolver.resolve(p.toAbsolutePath());
+        return r.existing() ? r.resolvedPath() : Optional.empty();
+    }
+
+    /** A rule before resolution. */
+    record Candidate(Path path, AccessMode mode, String origin) {
+    }
+}

@@ -1,0 +1,53 @@
+package dev.magus.policy.decl;
+
+import dev.magus.env.Allowlist;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The declared layers merged, in merge order: the workspace, then the spells, then the target
+ * (the core goes before all of them and is added by the policy builder). One merge serves
+ * every layer and none narrows another: entries union, passthrough patterns union. The same
+ * path at two layers keeps both entries, so the rule index grants both modes (rx from one and
+ * rw from another make rwx).
+ *
+ * @param allow       every entry, workspace first, target last
+ * @param passthrough the union of every layer's passthrough
+ */
+public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough) {
+    public static final MergedDecl EMPTY = new MergedDecl(List.of(), Allowlist.EMPTY);
+
+    public MergedDecl {
+        allow = List.copyOf(allow);
+        java.util.Objects.requireNonNull(passthrough, "passthrough");
+    }
+
+    /**
+     * @throws IllegalArgumentException when a declaration sits at the wrong layer (a spell's
+     *                                  declaration passed as the workspace's, say): a caller bug
+     */
+    public static MergedDecl merge(SandboxDecl workspace, List<SandboxDecl> spells, Optional<SandboxDecl> target) {
+        require(workspace, DeclLayer.Workspace.class);
+        spells.forEach(s -> require(s, DeclLayer.Spell.class));
+        target.ifPresent(t -> require(t, DeclLayer.Target.class));
+        List<SandboxDecl> order = new ArrayList<>();
+        order.add(workspace);
+        order.addAll(spells);
+        target.ifPresent(order::add);
+        List<SandboxAllow> allow = new ArrayList<>();
+        Allowlist passthrough = Allowlist.EMPTY;
+        for (SandboxDecl d : order) {
+            allow.addAll(d.allow());
+            passthrough = passthrough.union(d.passthrough());
+        }
+        return new MergedDecl(allow, passthrough);
+    }
+
+    private static void require(SandboxDecl decl, Class<? extends DeclLayer> layer) {
+        if (!layer.isInstance(decl.layer())) {
+            throw new IllegalArgumentException(decl.layer().label() + " declaration passed as "
+                    + layer.getSimpleName().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+}
