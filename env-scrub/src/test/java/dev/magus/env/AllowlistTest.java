@@ -38,4 +38,40 @@ class AllowlistTest {
         }
         assertThat(Allowlist.parse(List.of("AB_*"), "t").permits("AB_C")).isTrue();
     }
+
+    @Test
+    void aPrefixShorterThanThreeCharactersIsRefused() {
+        for (String shortPrefix : List.of("A_*", "_*", "*")) {
+            assertThatThrownBy(() -> Allowlist.parse(List.of(shortPrefix), "magus.yaml:5:9 sandbox.env.passthrough[0]"))
+                    .as(shortPrefix)
+                    .isInstanceOfSatisfying(SandboxException.class, e -> {
+                        assertThat(e.code()).isEqualTo(Code.MGS2004);
+                        assertThat(e.diagnostic().subject()).isEqualTo(shortPrefix);
+                    });
+        }
+        Allowlist threeChars = Allowlist.parse(List.of("TF_*"), "t");
+        assertThat(threeChars.permits("TF_LOG")).isTrue();
+        assertThat(threeChars.permits("TFX")).isFalse();
+    }
+
+    @Test
+    void theRefusalNamesTheLayerThatDeclaredIt() {
+        String spell = "spell go: mgs_getSandbox().env.passthrough[2]";
+        assertThatThrownBy(() -> Allowlist.parse(List.of("GOFLAGS", "GOCACHE", "GO*"), spell))
+                .isInstanceOfSatisfying(SandboxException.class, e -> {
+                    assertThat(e.diagnostic().source()).isEqualTo(spell);
+                    assertThat(e.getMessage()).contains(spell);
+                });
+    }
+
+    @Test
+    void layersUnionAndKeepTheirDeclaredSpelling() {
+        Allowlist workspace = Allowlist.parse(List.of("MISE_*", "TF_PLUGIN_CACHE_DIR"), "magus.yaml");
+        Allowlist spell = Allowlist.parse(List.of("GOFLAGS", "MISE_*"), "go spell");
+        Allowlist merged = workspace.union(spell);
+        assertThat(merged.entries()).containsExactly("GOFLAGS", "TF_PLUGIN_CACHE_DIR", "MISE_*");
+        assertThat(merged.permits("GOFLAGS")).isTrue();
+        assertThat(merged.permits("MISE_SAFE")).isTrue();
+        assertThat(workspace.permits("GOFLAGS")).isFalse();
+    }
 }

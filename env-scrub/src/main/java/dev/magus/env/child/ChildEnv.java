@@ -1,0 +1,87 @@
+package dev.magus.env.child;
+
+import dev.magus.env.MagusVariables;
+import dev.magus.env.proc.ProcSocket;
+import dev.magus.env.scrub.Scrubbed;
+import dev.magus.env.shim.ShimHints;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code childEnv}: the one code path every child environment goes through, with or without
+ * a policy. Pure: the host environment is a parameter, read and never changed, so any
+ * number of runs may build environments from the same host map at once.
+ *
+ * <p>Under a policy the stages run in this order, each over the result of the one before:
+ * <ol>
+ *   <li>the scrub keeps the baseline and the passthrough of the host environment;</li>
+ *   <li>{@code TMPDIR} becomes the run's private temp dir;</li>
+ *   <li>the run's overlay ({@code env\set}, <code>env&#92;unset</code>);</li>
+ *   <li>the floor: {@code MAGUS_SANDBOX=<effective mode>}, {@code MAGUS_CACHE_DIR},
+ *       {@code MAGUS_STATE_DIR}, after the overlay so a target cannot weaken them;</li>
+ *   <li>the proc-socket pointers are withheld, or re-injected for a recursive magus.</li>
+ * </ol>
+ * Under mode off only the overlay (over the whole process environment) and the last stage
+ * run. Off writes no {@code MAGUS_SANDBOX}: only a sandboxed run has a floor to hand down,
+ * and a child's {@code MAGUS_SANDBOX} can only raise that child's mode, so a value the
+ * process or the overlay carries passes through untouched, like any other variable.
+ */
+public final class ChildEnv {
+    public static final String SOURCE = "childEnv";
+
+    private ChildEnv() {
+    }
+
+    public static ChildEnvironment childEnv(Map<String, String> host, ChildEnvRequest request) {
+        if (request instanceof ChildEnvRequest.Sandboxed s) {
+            return sandboxed(host, s);
+        }
+        return off(host, (ChildEnvRequest.Off) request);
+    }
+
+    private static ChildEnvironment off(Map<String, String> host, ChildEnvRequest.Off request) {
+        TreeMap<String, String> env = new TreeMap<>(host);
+        overlay(env, request);
+        ProcSocket.Outcome proc = ProcSocket.apply(env, request.procAccess());
+        return new ChildEnvironment(proc.env(), host.size(), 0, proc.diagnostics());
+    }
+
+    private static ChildEnvironment sandboxed(Map<String, String> host, ChildEnvRequest.Sandboxed request) {
+        Scrubbed scrubbed = request.scrubber().scrub(host);
+        TreeMap<String, String> env = new TreeMap<>(scrubbed.kept());
+        env.put(MagusVariables.TMPDIR, request.dirs().privateTemp().toString());
+        overlay(env, request);
+        env.put(MagusVariables.SANDBOX, request.mode().spelling());
+        env.put(MagusVariables.CACHE_DIR, request.dirs().cacheDir().toString());
+        env.put(MagusVariables.STATE_DIR, request.dirs().stateDir().toString());
+        ProcSocket.Outcome proc = ProcSocket.apply(env, request.procAccess());
+
+        List<Diagnostic> diags = new ArrayList<>(proc.diagnostics().size() + 2);
+        if (scrubbed.dropped() > 0) {
+            diags.add(dropped(scrubbed.dropped()));
+        }
+        diags.addAll(ShimHints.of(host, proc.env()));
+        diags.addAll(proc.diagnostics());
+        return new ChildEnvironment(proc.env(), scrubbed.kept().size(), scrubbed.dropped(), diags);
+    }
+
+    private static void overlay(TreeMap<String, String> env, ChildEnvRequest request) {
+        request.overlay().unsets().forEach(env::remove);
+        env.putAll(request.overlay().sets());
+    }
+
+    /** The count only: a name can be a secret's tell, a value is the secret. */
+    private static Diagnostic dropped(int count) {
+        String message = "child environment rebuilt from the allowlist: " + count
+                + (count == 1 ? " variable" : " variables")
+                + " dropped; if the build needs one, add it to sandbox.env.passthrough";
+        return Diagnostic.of(Code.MGS2003, message, "", Operation.NONE, Layer.POLICY, SOURCE)
+                .withDetail("dropped", Integer.toString(count));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.magus.env.child;
+
+import dev.magus.env.overlay.Overlay;
+import dev.magus.env.proc.ProcAccess;
+import dev.magus.env.scrub.Scrubber;
+import java.util.Objects;
+
+/** Everything one child environment is built from, apart from the host environment itself. */
+public sealed interface ChildEnvRequest {
+
+    EnvMode mode();
+
+    Overlay overlay();
+
+    ProcAccess procAccess();
+
+    /**
+     * Mode off: no policy, so nothing is scrubbed and no floor is written; the overlay lies
+     * over the process environment and the proc-socket pointers are still decided.
+     */
+    record Off(Overlay overlay, ProcAccess procAccess) implements ChildEnvRequest {
+        public Off {
+            Objects.requireNonNull(overlay, "overlay");
+            Objects.requireNonNull(procAccess, "procAccess");
+        }
+
+        @Override
+        public EnvMode mode() {
+            return EnvMode.OFF;
+        }
+    }
+
+    /** best-effort or required: scrub, private TMPDIR, overlay, floor, proc pointers. */
+    record Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess)
+            implements ChildEnvRequest {
+        public Sandboxed {
+            Objects.requireNonNull(mode, "mode");
+            if (!mode.sandboxed()) {
+                throw new IllegalArgumentException("a sandboxed request needs best-effort or required, not " + mode);
+            }
+            Objects.requireNonNull(scrubber, "scrubber");
+            Objects.requireNonNull(dirs, "dirs");
+            Objects.requireNonNull(overlay, "overlay");
+            Objects.requireNonNull(procAccess, "procAccess");
+        }
+    }
+
+    static ChildEnvRequest off(Overlay overlay, ProcAccess procAccess) {
+        return new Off(overlay, procAccess);
+    }
+
+    static ChildEnvRequest sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
+                                     ProcAccess procAccess) {
+        return new Sandboxed(mode, scrubber, dirs, overlay, procAccess);
+    }
+
+    /** Picks {@link Off} for mode off (ignoring {@code scrubber} and {@code dirs}), else {@link Sandboxed}. */
+    static ChildEnvRequest of(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
+                              ProcAccess procAccess) {
+        return mode.sandboxed() ? sandboxed(mode, scrubber, dirs, overlay, procAccess) : off(overlay, procAccess);
+    }
+}

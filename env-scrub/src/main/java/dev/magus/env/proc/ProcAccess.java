@@ -1,0 +1,62 @@
+package dev.magus.env.proc;
+
+import dev.magus.env.MagusVariables;
+import dev.magus.env.VariableNames;
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a child gets of magus's proc-socket pointers: nothing (every op subprocess), or, for a
+ * recursive magus only, the pointers re-injected as explicit overrides.
+ */
+public sealed interface ProcAccess {
+
+    /** The pointers are stripped and each one present is logged (MGS2008). */
+    record Withhold() implements ProcAccess {
+    }
+
+    /**
+     * The command is magus's own launcher: the pointers are set to these values, whatever the
+     * host or the overlay said, and each one is logged (MGS2008).
+     *
+     * @param pointers some of {@link MagusVariables#PROC_POINTERS} with their values
+     */
+    record Reinject(SortedMap<String, String> pointers) implements ProcAccess {
+        public Reinject {
+            TreeMap<String, String> p = new TreeMap<>();
+            pointers.forEach((k, v) -> {
+                if (!MagusVariables.isProcPointer(k)) {
+                    throw new IllegalArgumentException(k + " is not a proc-socket pointer");
+                }
+                p.put(k, VariableNames.requireValue(k, v, "proc socket"));
+            });
+            pointers = Collections.unmodifiableSortedMap(p);
+        }
+    }
+
+    static ProcAccess withhold() {
+        return new Withhold();
+    }
+
+    /** Re-injects the pointers {@code env} holds (magus's own process environment, usually). */
+    static ProcAccess reinjectFrom(Map<String, String> env) {
+        TreeMap<String, String> p = new TreeMap<>();
+        for (String name : MagusVariables.PROC_POINTERS) {
+            String v = env.get(name);
+            if (v != null) {
+                p.put(name, v);
+            }
+        }
+        return new Reinject(p);
+    }
+
+    /**
+     * The usual choice: re-inject from {@code env} when {@code recursiveMagus}, else withhold.
+     * See {@link ProcSocket#isRecursiveMagus}.
+     */
+    static ProcAccess forCommand(boolean recursiveMagus, Map<String, String> env) {
+        return recursiveMagus ? reinjectFrom(env) : withhold();
+    }
+}
