@@ -1,0 +1,76 @@
+package dev.magus.landlock.abi;
+
+import dev.magus.landlock.sys.Landlock;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What each Landlock ABI can enforce. Pure. */
+public final class AbiRights {
+    private AbiRights() {
+    }
+
+    /** The newest ABI whose rights this module knows; a newer kernel is asked for these. */
+    public static final int NEWEST_KNOWN = 7;
+    /** Required mode's floor: below ABI 3 a child could still truncate any file its user owns. */
+    public static final int REQUIRED_MINIMUM = 3;
+
+    private static final long V1_FS = Landlock.EXECUTE | Landlock.WRITE_FILE | Landlock.READ_FILE | Landlock.READ_DIR
+            | Landlock.REMOVE_DIR | Landlock.REMOVE_FILE | Landlock.MAKE_CHAR | Landlock.MAKE_DIR | Landlock.MAKE_REG
+            | Landlock.MAKE_SOCK | Landlock.MAKE_FIFO | Landlock.MAKE_BLOCK | Landlock.MAKE_SYM;
+
+    /** Every filesystem right {@code abi} knows; all of them are handled, so what is not granted is denied. */
+    public static long handledFs(int abi) {
+        if (abi <= 0) {
+            return 0;
+        }
+        long fs = V1_FS;
+        if (abi >= 2) {
+            fs |= Landlock.REFER;
+        }
+        if (abi >= 3) {
+            fs |= Landlock.TRUNCATE;
+        }
+        if (abi >= 5) {
+            fs |= Landlock.IOCTL_DEV;
+        }
+        return fs;
+    }
+
+    /** Scopes {@code abi} knows: abstract unix sockets and signals from ABI 6. */
+    public static long scoped(int abi) {
+        return abi >= 6 ? Landlock.SCOPE_ABSTRACT_UNIX_SOCKET | Landlock.SCOPE_SIGNAL : 0;
+    }
+
+    /** {@code landlock_restrict_self} flags to ask for: keep auditing the exec'd tool's denials from ABI 7. */
+    public static int restrictFlags(int abi) {
+        return abi >= 7 ? Landlock.RESTRICT_SELF_LOG_NEW_EXEC_ON : 0;
+    }
+
+    /**
+     * What the kernel layer leaves unenforced at {@code abi}, one phrase each, for MGS2005.
+     * Empty from ABI 6 on. Before ABI 2 renaming or linking across directories is refused
+     * outright, which is stricter, not weaker, so it is not listed.
+     */
+    public static List<String> unenforced(int abi) {
+        List<String> gaps = new ArrayList<>();
+        if (abi <= 0) {
+            gaps.add("filesystem confinement of child processes");
+            gaps.add("truncate");
+            gaps.add("device ioctl");
+            gaps.add("abstract unix socket scoping");
+            gaps.add("signal scoping");
+            return List.copyOf(gaps);
+        }
+        if (abi < 3) {
+            gaps.add("truncate");
+        }
+        if (abi < 5) {
+            gaps.add("device ioctl");
+        }
+        if (abi < 6) {
+            gaps.add("abstract unix socket scoping");
+            gaps.add("signal scoping");
+        }
+        return List.copyOf(gaps);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.magus.landlock.abi;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import dev.magus.policy.mode.Mode;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the kernel layer does for a run, given the mode and the host's ABI. Pure: {@link
+ * #decide} is a function of its two arguments.
+ */
+public sealed interface Decision {
+
+    /** Where these diagnostics say they come from. */
+    String SOURCE = "landlock";
+
+    Mode mode();
+
+    /**
+     * Confine every child with a ruleset for {@code abi}. {@code warning} is MGS2005 when
+     * best-effort runs on an ABI that leaves rights unenforced.
+     */
+    record Confine(Mode mode, int abi, List<String> unenforced, Optional<Diagnostic> warning) implements Decision {
+        public Confine {
+            Objects.requireNonNull(mode, "mode");
+            unenforced = List.copyOf(unenforced);
+            Objects.requireNonNull(warning, "warning");
+            if (abi <= 0) {
+                throw new IllegalArgumentException("cannot confine without Landlock (ABI " + abi + ")");
+            }
+        }
+    }
+
+    /**
+     * Run children without a kernel domain: mode off (no warning), or best-effort on a host
+     * without Landlock (MGS2005; the binding layer still checks).
+     */
+    record Unconfined(Mode mode, Optional<Diagnostic> warning) implements Decision {
+        public Unconfined {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(warning, "warning");
+            if (mode == Mode.REQUIRED) {
+                throw new IllegalArgumentException("required mode never runs a child unconfined");
+            }
+        }
+    }
+
+    /** Refuse the run: required mode below ABI 3 (MGS2012). */
+    record Refuse(Mode mode, Diagnostic diagnostic) implements Decision {
+        public Refuse {
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(diagnostic, "diagnostic");
+        }
+
+        public SandboxException exception() {
+            return new SandboxException(diagnostic);
+        }
+    }
+
+    static Decision decide(Mode mode, int abi) {
+        Objects.requireNonNull(mode, "mode");
+        int known = Math.min(Math.max(abi, 0), AbiRights.NEWEST_KNOWN);
+        switch (mode) {
+            case OFF:
+                return new Unconfined(mode, Optional.empty());
+            case BEST_EFFORT: {
+                List<String> gaps = AbiRights.unenforced(known);
+                if (known == 0) {
+                    return new Unconfined(mode, Optional.of(warning(known, gaps,
+                            "filesystem confinement of child processes not enforced: ABI 0 (no Landlock on this host);"
+                                    + " binding checks only")));
+                }
+                Optional<Diagnostic> w = gaps.isEmpty() ? Optional.empty() : Optional.of(warning(known, gaps,
+                        String.join(", ", gaps) + " not enforced: ABI " + known));
+                return new Confine(mode, known, gaps, w);
+            }
+            case REQUIRED: {
+                if (known < AbiRights.REQUIRED_MINIMUM) {
+                    String host = known == 0 ? "this host has no Landlock" : "this host has Landlock ABI " + known;
+                    return new Refuse(mode, Diagnostic.of(Code.MGS2012,
+                                    "required mode needs Landlock ABI " + AbiRights.REQUIRED_MINIMUM
+                                            + " (Linux 6.2) or newer; " + host
+                                            + (known > 0 ? ", which cannot deny truncation" : ""),
+                                    "sandbox.mode", Operation.NONE, Layer.KERNEL, SOURCE)
+                            .withDetail("abi", Integer.toString(known))
+                            .withDetail("required_abi", Integer.toString(AbiRights.REQUIRED_MINIMUM)));
+                }
+                return new Confine(mode, known, AbiRights.unenforced(known), Optional.empty());
+            }
+            default:
+                throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    private static Diagnostic warning(int abi, List<String> gaps, String message) {
+        return Diagnostic.of(Code.MGS2005, message, "sandbox.mode", Operation.NONE, Layer.KERNEL, SOURCE)
+                .withDetail("abi", Integer.toString(abi))
+                .withDetail("unenforced", String.join(", ", gaps));
+    }
+}

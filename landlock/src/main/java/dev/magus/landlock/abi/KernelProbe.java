@@ -1,0 +1,41 @@
+package dev.magus.landlock.abi;
+
+import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.Landlock;
+import dev.magus.landlock.sys.Natives;
+
+/** {@code landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)}, cached. */
+final class KernelProbe implements LandlockProbe {
+    static final KernelProbe INSTANCE = new KernelProbe();
+
+    private volatile int abi = -1;
+
+    private KernelProbe() {
+    }
+
+    @Override
+    public int abi() {
+        int a = abi;
+        if (a < 0) {
+            a = probe();
+            abi = a;
+        }
+        return a;
+    }
+
+    private static int probe() {
+        if (!Landlock.architectureSupported()) {
+            return 0;
+        }
+        Natives.init();
+        long r = Landlock.abiVersion();
+        if (r > 0) {
+            return (int) r;
+        }
+        int errno = (int) -r;
+        if (errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP) {
+            return 0;
+        }
+        throw new IllegalStateException("probing Landlock failed: " + Errno.name(errno));
+    }
+}

@@ -1,0 +1,258 @@
+package dev.magus.landlock.compile;
+
+import dev.magus.landlock.abi.AbiRights;
+import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.Landlock;
+import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Structs;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.fs.Rule;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A policy's rules compiled into a kernel ruleset for one ABI, held as its descriptor.
+ * Compile once per policy, on an ordinary thread; every confined spawn applies it to its
+ * launch thread. Closing it closes the descriptor once no spawn is using it.
+ */
+public final class CompiledRuleset implements AutoCloseable {
+
+    /** A rule as the kernel received it. */
+    public record Grant(Path path, FileKind kind, long rights, String origin) {
+    }
+
+    /** A rule left out: its path is absent on the host (the kernel denies it anyway), or grants nothing at this ABI. */
+    public record Skipped(Path path, String origin, String reason) {
+    }
+
+    private final int abi;
+    private final long handledFs;
+    private final long scoped;
+    private final List<Grant> grants;
+    private final List<Skipped> skipped;
+    private int fd;
+    private int leases;
+    private boolean closed;
+
+    private CompiledRuleset(int abi, long handledFs, long scoped, int fd, List<Grant> grants, List<Skipped> skipped) {
+        this.abi = abi;
+        this.handledFs = handledFs;
+        this.scoped = scoped;
+        this.fd = fd;
+        this.grants = List.copyOf(grants);
+        this.skipped = List.copyOf(skipped);
+    }
+
+    /**
+     * Builds the kernel ruleset: every right {@code abi} knows is handled (so what is not
+     * granted is denied), plus ABI 6 scoping; each rule's path is opened {@code O_PATH} and
+     * granted the rights its bits map to.
+     *
+     * @throws IllegalStateException when the kernel refuses the ruleset or a rule (a bug, not
+     *                               a host condition: rights are masked to the ABI first)
+     */
+    public static CompiledRuleset compile(Collection<Rule> rules, int abi) {
+        Objects.requireNonNull(rules, "rules");
+        if (abi <= 0) {
+            throw new IllegalArgumentException("no ruleset without Landlock (ABI " + abi + ")");
+        }
+        Natives.init();
+        int known = Math.min(abi, AbiRights.NEWEST_KNOWN);
+        long handled = AbiRights.handledFs(known);
+        long scoped = AbiRights.scoped(known);
+        int rulesetFd = create(handled, scoped);
+        List<Grant> grants = new ArrayList<>();
+        List<Skipped> skipped = new ArrayList<>();
+        try {
+            Structs.PathBeneathAttr attr = new Structs.PathBeneathAttr();
+            for (Rule rule : rules) {
+                addRule(rulesetFd, attr, rule.path(), rule.mode(), rule.origin(), known, grants, skipped);
+            }
+        } catch (RuntimeException e) {
+            LibC.close(rulesetFd);
+            throw e;
+        }
+        return new CompiledRuleset(known, handled, scoped, rulesetFd, grants, skipped);
+    }
+
+    /**
+     * A ruleset that handles every right and grants all of them on {@code /}: a real domain
+     * that denies nothing. The launcher warms its code path under it.
+     */
+    public static CompiledRuleset allowAll(int abi) {
+        return compile(List.of(new Rule(Path.of("/"), AccessMode.RWX, "allow-all")), abi).withEverything();
+    }
+
+    private CompiledRuleset withEverything() {
+        // compile() masked / to rwx's rights; add the rest so nothing at all is denied.
+        Structs.PathBeneathAttr attr = new Structs.PathBeneathAttr();
+        int root = openPath(Path.of("/"));
+        try {
+            attr.allowed_access = handledFs;
+            attr.parent_fd = root;
+            attr.write();
+            long r = Landlock.addPathBeneath(fd, attr.getPointer());
+            if (r < 0) {
+                throw new IllegalStateException("landlock_add_rule(/) failed: " + Errno.name((int) -r));
+            }
+        } finally {
+            LibC.close(root);
+        }
+        return this;
+    }
+
+    private static int create(long handled, long scoped) {
+        Structs.RulesetAttr attr = new Structs.RulesetAttr();
+        attr.handled_access_fs = handled;
+        attr.handled_access_net = 0;
+        attr.scoped = scoped;
+        attr.write();
+        long r = Landlock.createRuleset(attr.getPointer(), attr.size());
+        if (r < 0) {
+            throw new IllegalStateException("landlock_create_ruleset failed: " + Errno.name((int) -r));
+        }
+        return (int) r;
+    }
+
+    private static void addRule(int rulesetFd, Structs.PathBeneathAttr attr, Path path, AccessMode mode, String origin,
+                                int abi, List<Grant> grants, List<Skipped> skipped) {
+        int pathFd = openPath(path);
+        if (pathFd < 0) {
+            skipped.add(new Skipped(path, origin, "cannot open: " + Errno.name(-pathFd)));
+            return;
+        }
+        try {
+            FileKind kind = kindOf(pathFd);
+            long rights = Rights.of(mode, kind, abi);
+            if (rights == 0) {
+                skipped.add(new Skipped(path, origin, "grants no right at ABI " + abi));
+                return;
+            }
+            attr.allowed_access = rights;
+            attr.parent_fd = pathFd;
+            attr.write();
+            long r = Landlock.addPathBeneath(rulesetFd, attr.getPointer());
+            if (r < 0) {
+                throw new IllegalStateException("landlock_add_rule(" + path + ", 0x" + Long.toHexString(rights)
+                        + ") failed: " + Errno.name((int) -r));
+            }
+            grants.add(new Grant(path, kind, rights, origin));
+        } finally {
+            LibC.close(pathFd);
+        }
+    }
+
+    /** The descriptor, or {@code -errno}. */
+    private static int openPath(Path path) {
+        byte[] bytes = path.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] z = new byte[bytes.length + 1];
+        System.arraycopy(bytes, 0, z, 0, bytes.length);
+        int fd = LibC.open(z, LibC.O_PATH | LibC.O_CLOEXEC, 0);
+        return fd >= 0 ? fd : -com.sun.jna.Native.getLastError();
+    }
+
+    // Through the descriptor, so the kind is that of the inode the rule names even if the path changed since.
+    private static FileKind kindOf(int fd) {
+        try {
+            Object mode = Files.getAttribute(Path.of("/proc/self/fd/" + fd), "unix:mode");
+            return FileKind.ofMode((Integer) mode);
+        } catch (IOException | UnsupportedOperationException e) {
+            // Without a kind only file rights are safe to ask for.
+            return FileKind.FILE;
+        }
+    }
+
+    public int abi() {
+        return abi;
+    }
+
+    public long handledFs() {
+        return handledFs;
+    }
+
+    public long scoped() {
+        return scoped;
+    }
+
+    public List<Grant> grants() {
+        return grants;
+    }
+
+    public List<Skipped> skipped() {
+        return skipped;
+    }
+
+    /** A hold on the descriptor for one spawn; the descriptor stays open until every lease is closed. */
+    public Lease lease() {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("ruleset already closed");
+            }
+            leases++;
+            return new Lease(this, fd);
+        }
+    }
+
+    private synchronized void release() {
+        leases--;
+        if (closed && leases == 0) {
+            closeFd();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (leases == 0) {
+            closeFd();
+        }
+    }
+
+    private void closeFd() {
+        if (fd >= 0) {
+            LibC.close(fd);
+            fd = -1;
+        }
+    }
+
+    /** See {@link #lease()}. */
+    public static final class Lease implements AutoCloseable {
+        private final CompiledRuleset owner;
+        private final int fd;
+        private boolean released;
+
+        private Lease(CompiledRuleset owner, int fd) {
+            this.owner = owner;
+            this.fd = fd;
+        }
+
+        public int fd() {
+            return fd;
+        }
+
+        public int abi() {
+            return owner.abi;
+        }
+
+        @Override
+        public void close() {
+            synchronized (owner) {
+                if (released) {
+                    return;
+                }
+                released = true;
+            }
+            owner.release();
+        }
+    }
+}

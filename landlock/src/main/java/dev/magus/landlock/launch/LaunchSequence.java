@@ -1,0 +1,122 @@
+package dev.magus.landlock.launch;
+
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.Landlock;
+import dev.magus.landlock.sys.LibC;
+
+/**
+ * What runs on a launch thread, and nothing else: only direct-mapped native calls on
+ * memory the parent built, primitive fields, no allocation of native memory, no class that
+ * was not loaded during the warm-up. A domain, no_new_privs and the capability cut all apply
+ * to this thread alone, which ends as soon as {@code posix_spawn} returns; a tool that uses
+ * {@code PR_SET_PDEATHSIG} (as {@code bwrap --die-with-parent} does) therefore sees its
+ * "parent" die at once, because that signal follows the spawning thread, not the process.
+ */
+final class LaunchSequence implements Runnable {
+    static final int STEP_NONE = 0;
+    static final int STEP_NO_NEW_PRIVS = 1;
+    static final int STEP_BOUNDING = 2;
+    static final int STEP_CAPSET = 3;
+    static final int STEP_AMBIENT = 4;
+    static final int STEP_RESTRICT = 5;
+
+    // Inputs, set on the parent before start().
+    boolean confine;
+    int rulesetFd = -1;
+    int restrictFlags;
+    CapabilityDrop caps;
+    Pointer pidOut;
+    Pointer path;
+    Pointer fileActions;
+    Pointer attr;
+    Pointer argv;
+    Pointer envp;
+    Pointer shellPath;
+    Pointer shellArgv;
+
+    // Outputs, read on the parent after join().
+    int failedStep = STEP_NONE;
+    int errno;
+    int spawnResult = -1;
+    boolean viaShell;
+    int appliedFlags;
+    Throwable crash;
+
+    @Override
+    public void run() {
+        try {
+            if (confine && !confineSelf()) {
+                return;
+            }
+            int rc = LibC.posix_spawn(pidOut, path, fileActions, attr, argv, envp);
+            if (rc == Errno.ENOEXEC && shellArgv != null) {
+                // A script without #!: run it with /bin/sh, as execvp and ProcessBuilder do.
+                viaShell = true;
+                rc = LibC.posix_spawn(pidOut, shellPath, fileActions, attr, shellArgv, envp);
+            }
+            spawnResult = rc;
+        } catch (Throwable t) {
+            crash = t;
+        }
+    }
+
+    private boolean confineSelf() {
+        if (LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+            return fail(STEP_NO_NEW_PRIVS, Native.getLastError());
+        }
+        if (caps.active) {
+            int[] drop = caps.bounding;
+            for (int i = 0; i < drop.length; i++) {
+                if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
+                    return fail(STEP_BOUNDING, Native.getLastError());
+                }
+            }
+            if (LibC.capset(caps.header(), caps.data()) != 0) {
+                return fail(STEP_CAPSET, Native.getLastError());
+            }
+            if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+                int e = Native.getLastError();
+                // Kernels before 4.3 have no ambient set, hence nothing to clear.
+                if (e != Errno.EINVAL) {
+                    return fail(STEP_AMBIENT, e);
+                }
+            }
+        }
+        int flags = restrictFlags;
+        long r = Landlock.restrictSelf(rulesetFd, flags);
+        if (r == -Errno.EINVAL && flags != 0) {
+            flags = 0;
+            r = Landlock.restrictSelf(rulesetFd, 0);
+        }
+        if (r < 0) {
+            return fail(STEP_RESTRICT, (int) -r);
+        }
+        appliedFlags = flags;
+        return true;
+    }
+
+    private boolean fail(int step, int e) {
+        failedStep = step;
+        errno = e;
+        return false;
+    }
+
+    static String stepName(int step) {
+        switch (step) {
+            case STEP_NO_NEW_PRIVS:
+                return "prctl(PR_SET_NO_NEW_PRIVS)";
+            case STEP_BOUNDING:
+                return "prctl(PR_CAPBSET_DROP)";
+            case STEP_CAPSET:
+                return "capset";
+            case STEP_AMBIENT:
+                return "prctl(PR_CAP_AMBIENT_CLEAR_ALL)";
+            case STEP_RESTRICT:
+                return "landlock_restrict_self";
+            default:
+                return "launch";
+        }
+    }
+}

@@ -1,0 +1,504 @@
+package dev.magus.landlock.launch;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.abi.AbiRights;
+import dev.magus.landlock.abi.Decision;
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.compile.CompiledRuleset;
+import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.policy.mode.Mode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Starts children confined while magus itself never is. Each spawn gets a fresh, short-lived
+ * platform thread {@code magus-sandbox-launch-N} that sets no_new_privs, cuts a root child's
+ * capabilities, enters the policy's Landlock domain and calls {@code posix_spawn}; then the
+ * thread ends, so no JVM thread ever outlives a domain. Everything the thread touches is built
+ * beforehand on the calling thread as native memory.
+ *
+ * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
+ * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
+ * that fails to load there stays failed for every thread. Hence the warm-up: {@link #get()}
+ * runs the exact launch path once, on a throwaway thread under a domain that denies nothing,
+ * before any real spawn.
+ */
+public final class Launcher {
+    private static final AtomicLong THREADS = new AtomicLong();
+    private static final long LAUNCH_STACK = 256 * 1024;
+    private static final Path SHELL = Path.of("/bin/sh");
+    private static volatile Launcher instance;
+
+    private final CapabilityDrop caps;
+
+    Launcher(boolean dropCapabilities) {
+        Natives.init();
+        this.caps = CapabilityDrop.plan(dropCapabilities);
+        warm();
+    }
+
+    /** The process's launcher, initialised (natives, capability plan, warm-up) on first use from an ordinary thread. */
+    public static Launcher get() {
+        Launcher l = instance;
+        if (l == null) {
+            synchronized (Launcher.class) {
+                l = instance;
+                if (l == null) {
+                    l = new Launcher(true);
+                    instance = l;
+                }
+            }
+        }
+        return l;
+    }
+
+    /** Whether children of a root (or otherwise privileged) magus are cut to the kept capabilities. */
+    public boolean dropsCapabilities() {
+        return caps.active;
+    }
+
+    /**
+     * Starts {@code request} under {@code confinement}. Blocks for the spawn only (about a
+     * millisecond), not for the child.
+     *
+     * @return the running child, or why the command did not start (127 / 126)
+     * @throws SandboxException when the kernel layer cannot be applied to this child (MGS2012
+     *                          in required mode, MGS2004 otherwise): a child never starts with
+     *                          less confinement than its decision promised
+     */
+    public Spawn spawn(SpawnRequest request, Confinement confinement) {
+        if (!Files.isDirectory(request.workingDirectory())) {
+            return new Spawn.NotStarted(Spawn.Reason.NO_WORKING_DIRECTORY, 127, Errno.ENOENT,
+                    "working directory does not exist: " + request.workingDirectory(), Optional.empty());
+        }
+        CompiledRuleset.Lease lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
+        try {
+            return launch(request, confinement.mode(), lease);
+        } finally {
+            if (lease != null) {
+                lease.close();
+            }
+        }
+    }
+
+    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease) {
+        Pipes pipes = Pipes.open(request.stdio());
+        NativeArgs args = NativeArgs.build(request, SHELL);
+        boolean fileActionsReady = false;
+        boolean attrReady = false;
+        LaunchSequence seq = new LaunchSequence();
+        try {
+            check(LibC.posix_spawn_file_actions_init(args.fileActions), "posix_spawn_file_actions_init");
+            fileActionsReady = true;
+            if (request.stdio() != Stdio.INHERIT) {
+                check(LibC.posix_spawn_file_actions_adddup2(args.fileActions, pipes.childIn, 0), "adddup2");
+                check(LibC.posix_spawn_file_actions_adddup2(args.fileActions, pipes.childOut, 1), "adddup2");
+                check(LibC.posix_spawn_file_actions_adddup2(args.fileActions, pipes.childErr, 2), "adddup2");
+            }
+            check(LibC.posix_spawn_file_actions_addchdir_np(args.fileActions, args.cwd), "addchdir_np");
+            // Not optional: the JVM holds descriptors without O_CLOEXEC, and a child would read through them.
+            check(LibC.posix_spawn_file_actions_addclosefrom_np(args.fileActions, 3), "addclosefrom_np");
+            check(LibC.posix_spawnattr_init(args.attr), "posix_spawnattr_init");
+            attrReady = true;
+            short flags = (short) (LibC.POSIX_SPAWN_SETSIGDEF | LibC.POSIX_SPAWN_SETSIGMASK);
+            if (request.stdio() != Stdio.INHERIT) {
+                // A session of its own: no controlling terminal to inject keystrokes into, and a group to kill.
+                flags |= LibC.POSIX_SPAWN_SETSID;
+            }
+            check(LibC.posix_spawnattr_setflags(args.attr, flags), "posix_spawnattr_setflags");
+            LibC.sigfillset(args.sigDefault);
+            LibC.sigemptyset(args.sigMask);
+            check(LibC.posix_spawnattr_setsigdefault(args.attr, args.sigDefault), "setsigdefault");
+            check(LibC.posix_spawnattr_setsigmask(args.attr, args.sigMask), "setsigmask");
+
+            seq.confine = lease != null;
+            seq.rulesetFd = lease != null ? lease.fd() : -1;
+            seq.restrictFlags = lease != null ? AbiRights.restrictFlags(lease.abi()) : 0;
+            seq.caps = caps;
+            seq.pidOut = args.pid;
+            seq.path = args.path;
+            seq.fileActions = args.fileActions;
+            seq.attr = args.attr;
+            seq.argv = args.argv;
+            seq.envp = args.envp;
+            seq.shellPath = args.shellPath;
+            seq.shellArgv = args.shellArgv;
+
+            Thread t = new Thread(null, seq, "magus-sandbox-launch-" + THREADS.incrementAndGet(), LAUNCH_STACK);
+            t.setDaemon(true);
+            t.start();
+            joinUninterruptibly(t);
+        } catch (RuntimeException e) {
+            pipes.closeParentEnds();
+            throw e;
+        } finally {
+            if (fileActionsReady) {
+                LibC.posix_spawn_file_actions_destroy(args.fileActions);
+            }
+            if (attrReady) {
+                LibC.posix_spawnattr_destroy(args.attr);
+            }
+            pipes.closeChildEnds();
+        }
+        int pid = args.pid.getInt(0);
+        args.close();
+        if (seq.crash != null) {
+            pipes.closeParentEnds();
+            throw new IllegalStateException("launch thread failed", seq.crash);
+        }
+        if (seq.failedStep != LaunchSequence.STEP_NONE) {
+            pipes.closeParentEnds();
+            throw confinementFailed(mode, request, seq);
+        }
+        if (seq.spawnResult != 0) {
+            pipes.closeParentEnds();
+            return notStarted(request, seq.spawnResult, seq.viaShell, lease != null);
+        }
+        return new Spawn.Started(new Child(pid, lease != null, request.stdio() != Stdio.INHERIT,
+                pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
+    }
+
+    private static SandboxException confinementFailed(Mode mode, SpawnRequest request, LaunchSequence seq) {
+        String what = LaunchSequence.stepName(seq.failedStep) + " failed: " + Errno.name(seq.errno);
+        String hint = seq.errno == Errno.E2BIG ? " (too many nested Landlock domains)" : "";
+        Code code = mode == Mode.REQUIRED ? Code.MGS2012 : Code.MGS2004;
+        return new SandboxException(Diagnostic.of(code,
+                        "cannot confine the child: " + what + hint + "; it was not started",
+                        request.executable().toString(), Operation.EXEC, Layer.KERNEL, Decision.SOURCE)
+                .withDetail("step", LaunchSequence.stepName(seq.failedStep))
+                .withDetail("errno", Errno.name(seq.errno)));
+    }
+
+    private static Spawn notStarted(SpawnRequest request, int errno, boolean viaShell, boolean confined) {
+        Path exe = viaShell ? SHELL : request.executable();
+        String suffix = viaShell ? " (running " + request.executable() + ", a script without #!)" : "";
+        if (errno == Errno.ENOENT || errno == Errno.ENOTDIR) {
+            return new Spawn.NotStarted(Spawn.Reason.NOT_FOUND, 127, errno,
+                    "command not found: " + exe + suffix, Optional.empty());
+        }
+        if (errno == Errno.EACCES && confined && Files.isRegularFile(exe) && Files.isExecutable(exe)) {
+            Diagnostic d = Diagnostic.of(Code.MGS2007,
+                    "exec denied by the kernel layer: " + exe + " is outside every exec rule" + suffix,
+                    exe.toString(), Operation.EXEC, Layer.KERNEL, Decision.SOURCE);
+            return new Spawn.NotStarted(Spawn.Reason.EXEC_DENIED, 126, errno, d.message(), Optional.of(d));
+        }
+        return new Spawn.NotStarted(Spawn.Reason.NOT_EXECUTABLE, 126, errno,
+                "cannot execute " + exe + suffix + ": " + Errno.name(errno), Optional.empty());
+    }
+
+    private static void check(int rc, String what) {
+        if (rc != 0) {
+            throw new IllegalStateException(what + " failed: " + Errno.name(rc));
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // --- warm-up -------------------------------------------------------------------------
+
+    private void warm() {
+        Path script = null;
+        try {
+            script = Files.createTempFile("magus-warm-", ".sh",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.writeString(script, "exit 0\n");
+            warmUnder(Confinement.off(), script);
+            int abi = LandlockProbe.kernel().abi();
+            if (abi > 0) {
+                try (CompiledRuleset all = CompiledRuleset.allowAll(abi)) {
+                    Decision.Confine d = new Decision.Confine(Mode.BEST_EFFORT, all.abi(), List.of(), Optional.empty());
+                    warmUnder(new Confinement.Kernel(d, all), script);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("launcher warm-up failed", e);
+        } finally {
+            if (script != null) {
+                try {
+                    Files.deleteIfExists(script);
+                } catch (IOException ignored) {
+                    // a leftover empty script in the temp dir is harmless
+                }
+            }
+        }
+    }
+
+    private void warmUnder(Confinement c, Path script) throws IOException {
+        Path cwd = Path.of("/");
+        Path exe = Files.isExecutable(Path.of("/bin/true")) ? Path.of("/bin/true") : SHELL;
+        List<String> noArgs = exe.equals(SHELL) ? List.of("-c", ":") : List.of();
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin");
+        for (Stdio stdio : Stdio.values()) {
+            if (stdio == Stdio.INHERIT) {
+                continue; // same code path minus the dup2s; not worth writing to magus's terminal
+            }
+            drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c));
+        }
+        if (Files.isExecutable(SHELL)) {
+            drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c));
+        }
+        drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c));
+    }
+
+    private static void drain(Spawn s) throws IOException {
+        if (s instanceof Spawn.Started st) {
+            try (Child child = st.child()) {
+                child.stdin().close();
+                child.stdout().readAllBytes();
+                child.stderr().readAllBytes();
+                child.waitFor();
+                child.poll();
+                child.killGroup(0);
+            }
+        }
+    }
+
+    // --- native memory ---------------------------------------------------------------------
+
+    /** argv, envp, paths and the spawn structures of one spawn, in one allocation. */
+    static final class NativeArgs {
+        final Memory memory;
+        final Pointer pid;
+        final Pointer fileActions;
+        final Pointer attr;
+        final Pointer sigDefault;
+        final Pointer sigMask;
+        final Pointer path;
+        final Pointer cwd;
+        final Pointer argv;
+        final Pointer envp;
+        final Pointer shellPath;
+        final Pointer shellArgv;
+
+        private NativeArgs(Memory memory, long[] offsets) {
+            this.memory = memory;
+            long base = Pointer.nativeValue(memory);
+            this.pid = new Pointer(base + offsets[0]);
+            this.fileActions = new Pointer(base + offsets[1]);
+            this.attr = new Pointer(base + offsets[2]);
+            this.sigDefault = new Pointer(base + offsets[3]);
+            this.sigMask = new Pointer(base + offsets[4]);
+            this.path = new Pointer(base + offsets[5]);
+            this.cwd = new Pointer(base + offsets[6]);
+            this.argv = new Pointer(base + offsets[7]);
+            this.envp = new Pointer(base + offsets[8]);
+            this.shellPath = new Pointer(base + offsets[9]);
+            this.shellArgv = new Pointer(base + offsets[10]);
+        }
+
+        static NativeArgs build(SpawnRequest request, Path shell) {
+            List<byte[]> argv = new ArrayList<>();
+            for (String a : request.argv()) {
+                argv.add(cString(a));
+            }
+            List<byte[]> envp = new ArrayList<>();
+            request.environment().forEach((k, v) -> envp.add(cString(k + "=" + v)));
+            byte[] path = cString(request.executable().toString());
+            byte[] cwd = cString(request.workingDirectory().toString());
+            byte[] shellPath = cString(shell.toString());
+
+            long off = 0;
+            long[] o = new long[11];
+            o[0] = off;
+            off += 16;
+            o[1] = off;
+            off += LibC.FILE_ACTIONS_ALLOCATION;
+            o[2] = off;
+            off += LibC.SPAWNATTR_ALLOCATION;
+            o[3] = off;
+            off += LibC.SIGSET_SIZE;
+            o[4] = off;
+            off += LibC.SIGSET_SIZE;
+            o[7] = off;
+            off += 8L * (argv.size() + 1);
+            o[8] = off;
+            off += 8L * (envp.size() + 1);
+            o[10] = off;
+            off += 8L * (argv.size() + 2);
+            long strings = off;
+            long total = strings + path.length + cwd.length + shellPath.length;
+            for (byte[] b : argv) {
+                total += b.length;
+            }
+            for (byte[] b : envp) {
+                total += b.length;
+            }
+            Memory m = new Memory(total);
+            m.clear();
+            long s = strings;
+            o[5] = s;
+            m.write(s, path, 0, path.length);
+            s += path.length;
+            o[6] = s;
+            m.write(s, cwd, 0, cwd.length);
+            s += cwd.length;
+            o[9] = s;
+            m.write(s, shellPath, 0, shellPath.length);
+            s += shellPath.length;
+            long base = Pointer.nativeValue(m);
+            long[] argvAt = new long[argv.size()];
+            for (int i = 0; i < argv.size(); i++) {
+                argvAt[i] = s;
+                m.write(s, argv.get(i), 0, argv.get(i).length);
+                s += argv.get(i).length;
+            }
+            for (int i = 0; i < envp.size(); i++) {
+                m.setLong(o[8] + 8L * i, base + s);
+                m.write(s, envp.get(i), 0, envp.get(i).length);
+                s += envp.get(i).length;
+            }
+            m.setLong(o[8] + 8L * envp.size(), 0);
+            for (int i = 0; i < argvAt.length; i++) {
+                m.setLong(o[7] + 8L * i, base + argvAt[i]);
+            }
+            m.setLong(o[7] + 8L * argvAt.length, 0);
+            // /bin/sh <executable> <argv[1..]>: how execvp runs a script without #!.
+            m.setLong(o[10], base + o[9]);
+            m.setLong(o[10] + 8, base + o[5]);
+            for (int i = 1; i < argvAt.length; i++) {
+                m.setLong(o[10] + 8L * (i + 1), base + argvAt[i]);
+            }
+            m.setLong(o[10] + 8L * (argvAt.length + 1), 0);
+            return new NativeArgs(m, o);
+        }
+
+        void close() {
+            memory.close();
+        }
+
+        private static byte[] cString(String s) {
+            if (s.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("NUL in an argument, path or environment entry");
+            }
+            byte[] b = s.getBytes(StandardCharsets.UTF_8);
+            byte[] z = new byte[b.length + 1];
+            System.arraycopy(b, 0, z, 0, b.length);
+            return z;
+        }
+    }
+
+    /** The pipes of one spawn: magus's ends are kept, the child's are closed after the spawn. */
+    static final class Pipes {
+        int childIn = -1;
+        int childOut = -1;
+        int childErr = -1;
+        int parentIn = -1;
+        int parentOut = -1;
+        int parentErr = -1;
+        private final Stdio stdio;
+        private boolean handedOver;
+
+        private Pipes(Stdio stdio) {
+            this.stdio = stdio;
+        }
+
+        static Pipes open(Stdio stdio) {
+            Pipes p = new Pipes(stdio);
+            if (stdio == Stdio.INHERIT) {
+                return p;
+            }
+            try (Memory fds = new Memory(8)) {
+                if (stdio == Stdio.PIPES) {
+                    pipe(fds);
+                    p.childIn = fds.getInt(0);
+                    p.parentIn = fds.getInt(4);
+                } else {
+                    int devNull = LibC.open(nul("/dev/null"), LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
+                    if (devNull < 0) {
+                        throw new IllegalStateException("open /dev/null: " + Errno.name(Native.getLastError()));
+                    }
+                    p.childIn = devNull;
+                }
+                pipe(fds);
+                p.parentOut = fds.getInt(0);
+                p.childOut = fds.getInt(4);
+                pipe(fds);
+                p.parentErr = fds.getInt(0);
+                p.childErr = fds.getInt(4);
+                return p;
+            } catch (RuntimeException e) {
+                p.closeChildEnds();
+                p.closeParentEnds();
+                throw e;
+            }
+        }
+
+        private static void pipe(Memory fds) {
+            if (LibC.pipe2(fds, LibC.O_CLOEXEC) != 0) {
+                throw new IllegalStateException("pipe2 failed: " + Errno.name(Native.getLastError()));
+            }
+        }
+
+        private static byte[] nul(String s) {
+            return (s + "\0").getBytes(StandardCharsets.UTF_8);
+        }
+
+        void closeChildEnds() {
+            childIn = closeIfOpen(childIn);
+            childOut = closeIfOpen(childOut);
+            childErr = closeIfOpen(childErr);
+        }
+
+        void closeParentEnds() {
+            if (!handedOver) {
+                parentIn = closeIfOpen(parentIn);
+                parentOut = closeIfOpen(parentOut);
+                parentErr = closeIfOpen(parentErr);
+            }
+        }
+
+        OutputStream parentIn() {
+            handedOver = true;
+            return parentIn >= 0 ? new FdStreams.Out(parentIn) : FdStreams.closedOutput();
+        }
+
+        InputStream parentOut() {
+            handedOver = true;
+            return parentOut >= 0 ? new FdStreams.In(parentOut) : FdStreams.emptyInput();
+        }
+
+        InputStream parentErr() {
+            handedOver = true;
+            return parentErr >= 0 ? new FdStreams.In(parentErr) : FdStreams.emptyInput();
+        }
+
+        private static int closeIfOpen(int fd) {
+            if (fd >= 0) {
+                LibC.close(fd);
+            }
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.magus.landlock.sys;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Capability numbers and the set a root child keeps. */
+public final class Capabilities {
+    private Capabilities() {
+    }
+
+    public static final int CHOWN = 0;
+    public static final int DAC_OVERRIDE = 1;
+    public static final int FOWNER = 3;
+    public static final int FSETID = 4;
+    public static final int KILL = 5;
+    public static final int SETGID = 6;
+    public static final int SETUID = 7;
+    public static final int SETPCAP = 8;
+    public static final int NET_BIND_SERVICE = 10;
+    public static final int NET_RAW = 13;
+    public static final int SYS_CHROOT = 18;
+    public static final int SYS_PTRACE = 19;
+    public static final int SYS_ADMIN = 21;
+    public static final int MKNOD = 27;
+    public static final int AUDIT_WRITE = 29;
+    public static final int SETFCAP = 31;
+    public static final int PERFMON = 38;
+
+    public static final int LINUX_CAPABILITY_VERSION_3 = 0x20080522;
+
+    /**
+     * Docker's default set minus {@code mknod}. Docker relies on its device cgroup to make
+     * {@code mknod} harmless; we have none, and Landlock grants {@code MAKE_BLOCK} with every
+     * directory write grant, so a root child keeping {@code CAP_MKNOD} could create a node for
+     * the host's disk inside the workspace and read every credential on it raw. Without the
+     * capability a root child is as unable to make device nodes as any other user.
+     */
+    public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FSETID, FOWNER, NET_RAW, SETGID, SETUID,
+            SETFCAP, SETPCAP, NET_BIND_SERVICE, SYS_CHROOT, KILL, AUDIT_WRITE);
+
+    public static long bits(int... caps) {
+        long b = 0;
+        for (int c : caps) {
+            b |= 1L << c;
+        }
+        return b;
+    }
+
+    /** {@code /proc/sys/kernel/cap_last_cap}, or 63 when it cannot be read (dropping a cap the kernel lacks is harmless). */
+    public static int lastCap() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/cap_last_cap")).strip());
+        } catch (IOException | NumberFormatException e) {
+            return 63;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.magus.landlock.sys;
+
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
+
+/**
+ * The three Landlock system calls and their constants. The calls return the raw result: a
+ * descriptor or 0, or {@code -errno}, so callers on the launch thread never allocate.
+ */
+public final class Landlock {
+    private Landlock() {
+    }
+
+    // Landlock's syscalls were added after the per-architecture tables were unified, so x86_64
+    // and aarch64 share the numbers; anything else fails fast in Natives.init().
+    public static final long SYS_CREATE_RULESET = 444;
+    public static final long SYS_ADD_RULE = 445;
+    public static final long SYS_RESTRICT_SELF = 446;
+
+    public static final int CREATE_RULESET_VERSION = 1;
+    public static final int RULE_PATH_BENEATH = 1;
+
+    // Filesystem rights, with the ABI that introduced them.
+    public static final long EXECUTE = 1L;
+    public static final long WRITE_FILE = 1L << 1;
+    public static final long READ_FILE = 1L << 2;
+    public static final long READ_DIR = 1L << 3;
+    public static final long REMOVE_DIR = 1L << 4;
+    public static final long REMOVE_FILE = 1L << 5;
+    public static final long MAKE_CHAR = 1L << 6;
+    public static final long MAKE_DIR = 1L << 7;
+    public static final long MAKE_REG = 1L << 8;
+    public static final long MAKE_SOCK = 1L << 9;
+    public static final long MAKE_FIFO = 1L << 10;
+    public static final long MAKE_BLOCK = 1L << 11;
+    public static final long MAKE_SYM = 1L << 12;
+    /** ABI 2. */
+    public static final long REFER = 1L << 13;
+    /** ABI 3. */
+    public static final long TRUNCATE = 1L << 14;
+    /** ABI 5. */
+    public static final long IOCTL_DEV = 1L << 15;
+
+    /** Rights that apply to a file itself; the kernel refuses any other right on a non-directory. */
+    public static final long FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV;
+
+    // Scopes, ABI 6.
+    public static final long SCOPE_ABSTRACT_UNIX_SOCKET = 1L;
+    public static final long SCOPE_SIGNAL = 1L << 1;
+
+    // landlock_restrict_self flags, ABI 7.
+    public static final int RESTRICT_SELF_LOG_SAME_EXEC_OFF = 1;
+    /** Keep logging denials after execve: the denials we care about are the exec'd tool's. */
+    public static final int RESTRICT_SELF_LOG_NEW_EXEC_ON = 2;
+    public static final int RESTRICT_SELF_LOG_SUBDOMAINS_OFF = 4;
+
+    /** Whether the running architecture has the numbers above. */
+    public static boolean architectureSupported() {
+        return Platform.isLinux() && Platform.is64Bit()
+                && (Platform.ARCH.equals("x86-64") || Platform.ARCH.equals("aarch64"));
+    }
+
+    /** {@code landlock_create_ruleset(NULL, 0, VERSION)}: the ABI, or {@code -errno}. */
+    public static long abiVersion() {
+        return call(SYS_CREATE_RULESET, 0, 0, CREATE_RULESET_VERSION, 0);
+    }
+
+    /** A ruleset descriptor (close-on-exec), or {@code -errno}. */
+    public static long createRuleset(Pointer attr, long size) {
+        return call(SYS_CREATE_RULESET, Pointer.nativeValue(attr), size, 0, 0);
+    }
+
+    /** 0, or {@code -errno}. */
+    public static long addPathBeneath(int rulesetFd, Pointer attr) {
+        return call(SYS_ADD_RULE, rulesetFd, RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0);
+    }
+
+    /** 0, or {@code -errno}. Confines the calling thread, for good. */
+    public static long restrictSelf(int rulesetFd, int flags) {
+        return call(SYS_RESTRICT_SELF, rulesetFd, flags, 0, 0);
+    }
+
+    private static long call(long number, long a1, long a2, long a3, long a4) {
+        long r = LibC.syscall(number, a1, a2, a3, a4);
+        return r < 0 ? -Native.getLastError() : r;
+    }
+}
