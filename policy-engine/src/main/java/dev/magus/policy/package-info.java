@@ -1,2 +1,11 @@
-/** The policy engine: modes, paths, rules, declarations and the binding-layer check. */
+/**
+ * The policy engine: a run's {@link dev.magus.policy.Policy} built by
+ * {@link dev.magus.policy.PolicyBuilder} from the workspace root, the {@link dev.magus.policy.HostFacts}
+ * and the merged declarations, and the binding-layer check
+ * ({@link dev.magus.policy.PolicyOrOff#check}) that answers every access with a
+ * {@link dev.magus.policy.Verdict}. The sandbox being off is {@link dev.magus.policy.PolicyOrOff.Off}.
+ * Sub-packages hold the pieces: {@code mode}, {@code path} (kernel-style resolution),
+ * {@code fs} (bits, rules, the containment index), {@code control} (control files) and
+ * {@code decl} (declarations and the layer merge).
+ */
 package dev.magus.policy;

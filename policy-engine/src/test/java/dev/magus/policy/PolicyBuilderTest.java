@@ -79,6 +79,16 @@ class PolicyBuilderTest {
     }
 
     @Test
+    void macosCoreHasNoProcOrSys() {
+        HostFacts mac = HostFacts.of(Map.of(), h.home, 501, HostFacts.Os.MACOS, List.of(h.install), h.temp);
+        Policy p = build(mac, MergedDecl.EMPTY);
+        assertThat(p.ruleset().granted(Path.of("/proc/self/status"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.ruleset().granted(Path.of("/sys/kernel"))).isEqualTo(AccessMode.NONE);
+        assertThat(ruleAt(p, h.ws)).contains(AccessMode.RWX);
+        assertThat(p.notes()).extracting(PolicyNote::origin).doesNotContain("core:/proc");
+    }
+
+    @Test
     void missingCacheAndInstallationAreSkippedNotGranted() throws IOException {
         Files.delete(h.cache);
         HostFacts facts = HostFacts.linux(Map.of(), h.home, List.of(h.root.resolve("nowhere/jdk")), h.temp);

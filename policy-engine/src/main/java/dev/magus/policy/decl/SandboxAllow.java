@@ -135,7 +135,7 @@ public record SandboxAllow(
         String expanded = Variables.expand(path.get(), hostEnv, site, "path");
         if (base.isPresent()) {
             checkUnderBase(expanded, base.get(), site);
-        } else if (!expanded.startsWith("/")) {
+        } else if (!(expanded.startsWith("/") || expanded.equals("~") || expanded.startsWith("~/"))) {
             throw Mgs2004.at(site, "path", "path '" + path.get() + "' expands to '" + expanded
                     + "', which is not absolute");
         }

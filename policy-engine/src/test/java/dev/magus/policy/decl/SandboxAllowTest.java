@@ -86,6 +86,7 @@ class SandboxAllowTest {
         SandboxAllow a = workspace(null, null, "$HOME/.cache/bazel", "rw");
         assertThat(a.expandedPath(Map.of("HOME", "/home/u"))).contains("/home/u/.cache/bazel");
         assertThat(workspace(null, null, "${ROOT}/x", null).expandedPath(Map.of("ROOT", "/r"))).contains("/r/x");
+        assertThat(workspace(null, null, "~/tools-$USER", null).expandedPath(Map.of("USER", "u"))).contains("~/tools-u");
         assertMgs2004(() -> a.expandedPath(Map.of()), "magus.yaml:8:13 sandbox.allow[2].path", "$HOME");
         assertMgs2004(() -> a.expandedPath(Map.of("HOME", "")), "magus.yaml:8:13 sandbox.allow[2].path", "not set");
         assertMgs2004(() -> workspace(null, null, "$/x", null), "magus.yaml:8:13 sandbox.allow[2].path", "malformed variable");

@@ -1,0 +1,150 @@
+package dev.magus.policy.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ControlFilesTest {
+
+    private static final Path WS = Path.of("/home/u/src/ws");
+    private final ControlFiles plain = ControlFiles.of(WS, List.of(WS.resolve(".git")));
+
+    /** Every control name of the specification (and the lefthook spellings), as it would be written. */
+    private static final Map<String, String> WRITE_TARGET_TO_ENTRY = Map.ofEntries(
+            Map.entry(".git", ".git"),
+            Map.entry(".git/hooks", ".git/hooks/"),
+            Map.entry(".git/hooks/pre-commit", ".git/hooks/"),
+            Map.entry(".git/config", ".git/config"),
+            Map.entry(".git/config.worktree", ".git/config.worktree"),
+            Map.entry(".git/info", ".git/info/"),
+            Map.entry(".git/info/attributes", ".git/info/"),
+            Map.entry("magus.yaml", "magus.yaml"),
+            Map.entry("mise.toml", "mise.toml"),
+            Map.entry(".mise.toml", ".mise.toml"),
+            Map.entry("mise.local.toml", "mise.local.toml"),
+            Map.entry(".mise.local.toml", ".mise.local.toml"),
+            Map.entry(".mise", ".mise/"),
+            Map.entry(".mise/config.toml", ".mise/"),
+            Map.entry(".tool-versions", ".tool-versions"),
+            Map.entry(".envrc", ".envrc"),
+            Map.entry(".claude", ".claude/"),
+            Map.entry(".claude/settings.json", ".claude/"),
+            Map.entry(".cursor/rules/x.mdc", ".cursor/"),
+            Map.entry(".mcp.json", ".mcp.json"),
+            Map.entry(".vscode/tasks.json", ".vscode/tasks.json"),
+            Map.entry(".pre-commit-config.yaml", ".pre-commit-config.yaml"),
+            Map.entry(".husky", ".husky/"),
+            Map.entry(".husky/pre-commit", ".husky/"),
+            Map.entry("lefthook.yml", "lefthook.yml"),
+            Map.entry("lefthook.yaml", "lefthook.yaml"),
+            Map.entry(".lefthook.yml", ".lefthook.yml"),
+            Map.entry(".lefthook.yaml", ".lefthook.yaml"),
+            Map.entry("lefthook-local.yml", "lefthook-local.yml"),
+            Map.entry(".lefthook-local.yaml", ".lefthook-local.yaml"),
+            Map.entry("lefthook.toml", "lefthook.toml"),
+            Map.entry(".lefthook.jsonc", ".lefthook.jsonc"),
+            Map.entry(".config/lefthook.json", "lefthook.json"),
+            Map.entry(".lefthook/pre-commit/lint.sh", ".lefthook/"));
+
+    @Test
+    void everyEntryIsAControlFileAtTopLevel() {
+        WRITE_TARGET_TO_ENTRY.forEach((written, entry) ->
+                assertThat(plain.match(WS.resolve(written))).as(written).contains(entry));
+    }
+
+    @Test
+    void everyEntryIsAControlFileAtDepth() {
+        WRITE_TARGET_TO_ENTRY.forEach((written, entry) ->
+                assertThat(plain.match(WS.resolve("services/api/" + written))).as("nested " + written).contains(entry));
+    }
+
+    @Test
+    void everyMatchIsOneOfTheListedEntries() {
+        WRITE_TARGET_TO_ENTRY.values().forEach(entry -> assertThat(ControlFiles.entries()).contains(entry));
+        assertThat(ControlFiles.entries()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void theSpecificationsListIsPrintable() {
+        assertThat(ControlFiles.entries()).contains(".git", ".git/hooks/", ".git/config", ".git/info/",
+                "<git dir>/config.worktree", "magus.yaml", "mise.toml", ".mise.toml", "mise.local.toml",
+                ".mise.local.toml", ".mise/", ".tool-versions", ".envrc", ".claude/", ".cursor/", ".mcp.json",
+                ".vscode/tasks.json", ".pre-commit-config.yaml", ".husky/", "lefthook.yml", "lefthook.yaml",
+                ".lefthook.yml", ".lefthook.yaml");
+        assertThatThrownBy(() -> ControlFiles.entries().add("x")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void gitDataBeneathDotGitStaysWritableSoBuildsCanCommit() {
+        assertThat(plain.match(WS.resolve(".git/objects/ab/cdef"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/refs/heads/main"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/index"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/HEAD"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/COMMIT_EDITMSG"))).isEmpty();
+    }
+
+    @Test
+    void theMagusBinaryAndLookalikesAreNotControlFiles() {
+        assertThat(plain.match(WS.resolve("magus"))).isEmpty();
+        assertThat(plain.match(WS.resolve("bin/magus"))).isEmpty();
+        assertThat(plain.match(WS.resolve("magus.yaml.bak"))).isEmpty();
+        assertThat(plain.match(WS.resolve("docs/magus.yml"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".vscode/settings.json"))).isEmpty();
+        assertThat(plain.match(WS.resolve("hooks/pre-commit"))).isEmpty();
+        assertThat(plain.match(WS.resolve("config"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".github/workflows/ci.yml"))).isEmpty();
+        assertThat(plain.match(WS.resolve("src/Main.java"))).isEmpty();
+        assertThat(plain.match(WS)).isEmpty();
+    }
+
+    @Test
+    void namesOutsideTheWorkspaceAreNotItsControlFiles() {
+        assertThat(plain.match(Path.of("/home/u/.envrc"))).isEmpty();
+        assertThat(plain.match(Path.of("/home/u/src/wsx/magus.yaml"))).isEmpty();
+    }
+
+    @Test
+    void theDotGitFileOfALinkedWorktreeIsRefused() {
+        Path main = Path.of("/home/u/src/main");
+        Path wt = Path.of("/home/u/src/feature");
+        Path wtGitDir = main.resolve(".git/worktrees/feature");
+        ControlFiles linked = ControlFiles.of(wt, List.of(wtGitDir, main.resolve(".git")));
+        assertThat(linked.match(wt.resolve(".git"))).contains(".git");
+        assertThat(linked.match(wt.resolve("sub/module/.git"))).contains(".git");
+    }
+
+    @Test
+    void theSameEntriesInGitDirsOutsideTheCheckoutAreRefused() {
+        Path main = Path.of("/home/u/src/main");
+        Path wt = Path.of("/home/u/src/feature");
+        Path wtGitDir = main.resolve(".git/worktrees/feature");
+        Path common = main.resolve(".git");
+        ControlFiles linked = ControlFiles.of(wt, List.of(wtGitDir, common));
+        assertThat(linked.match(wtGitDir)).contains(ControlFiles.GIT_DIR);
+        assertThat(linked.match(wtGitDir.resolve("config.worktree"))).contains(ControlFiles.GIT_DIR_CONFIG_WORKTREE);
+        assertThat(linked.match(wtGitDir.resolve("commondir"))).contains(ControlFiles.GIT_DIR_COMMONDIR);
+        assertThat(linked.match(common)).contains(ControlFiles.GIT_DIR);
+        assertThat(linked.match(common.resolve("hooks/pre-push"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(linked.match(common.resolve("hooks"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(linked.match(common.resolve("config"))).contains(ControlFiles.GIT_DIR_CONFIG);
+        assertThat(linked.match(common.resolve("config.worktree"))).contains(ControlFiles.GIT_DIR_CONFIG_WORKTREE);
+        assertThat(linked.match(common.resolve("info/exclude"))).contains(ControlFiles.GIT_DIR_INFO);
+        // git's data in those dirs stays writable: commits from a linked worktree must work.
+        assertThat(linked.match(common.resolve("objects/12/3456"))).isEmpty();
+        assertThat(linked.match(common.resolve("refs/heads/feature"))).isEmpty();
+        assertThat(linked.match(wtGitDir.resolve("index"))).isEmpty();
+        assertThat(linked.match(wtGitDir.resolve("HEAD"))).isEmpty();
+        assertThat(linked.match(Path.of("/home/u/src/main/.gitx/config"))).isEmpty();
+        assertThat(linked.gitDirs()).containsExactly(wtGitDir, common);
+    }
+
+    @Test
+    void pathsMustBeAbsolute() {
+        assertThatThrownBy(() -> plain.match(Path.of("magus.yaml"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ControlFiles.of(Path.of("ws"), List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+}

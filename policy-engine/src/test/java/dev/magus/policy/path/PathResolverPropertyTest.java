@@ -1,0 +1,137 @@
+package dev.magus.policy.path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The resolver against the C library's {@code realpath(3)} (what {@link Path#toRealPath}
+ * calls on Linux) on random trees of directories, files and symbolic links, with relative
+ * and absolute targets, dangling links and loops.
+ */
+class PathResolverPropertyTest {
+
+    private static final String[] NAMES = {"a", "b", "c", "d"};
+    /** strerror(ELOOP), which the JDK extends with "or unable to access attributes of symbolic link". */
+    private static final String ELOOP = "Too many levels of symbolic links";
+
+    private final PathResolver resolver = new PathResolver();
+
+    @Property(tries = 200)
+    void agreesWithToRealPathOnRandomTrees(@ForAll long seed) throws IOException {
+        Random rnd = new Random(seed);
+        // Nested so that targets climbing out with .. mostly land in directories of this test.
+        Path base = Files.createTempDirectory("resolver-prop").toRealPath();
+        Path root = Files.createDirectories(base.resolve("x/y/tree"));
+        try {
+            List<String> description = new ArrayList<>();
+            List<Path> entries = buildTree(rnd, root, description);
+            List<Path> queries = new ArrayList<>(entries);
+            for (int i = 0; i < 40; i++) {
+                queries.add(Path.of(root + "/" + randomComponents(rnd, 1 + rnd.nextInt(6))));
+            }
+            for (Path q : queries) {
+                check(q, resolver.resolve(q), q, description);
+            }
+            // Relative requests against a working directory (itself possibly a link).
+            for (int i = 0; i < 15; i++) {
+                Path cwd = entries.isEmpty() || rnd.nextInt(3) == 0 ? root : entries.get(rnd.nextInt(entries.size()));
+                Path rel = Path.of(randomComponents(rnd, 1 + rnd.nextInt(4)));
+                check(cwd.resolve(rel), resolver.resolve(rel, cwd), rel + " in " + cwd, description);
+            }
+        } finally {
+            deleteTree(base);
+        }
+        // Over all tries, every kind of outcome must have been met, or the property proves little.
+        Statistics.coverage(coverage -> {
+            coverage.check("exists").count(c -> c > 1000);
+            coverage.check("loop").count(c -> c > 10);
+            coverage.check("missing or not a directory").count(c -> c > 1000);
+        });
+    }
+
+    private static void check(Path spelled, Resolution r, Object what, List<String> tree) {
+        String context = what + " with tree " + tree;
+        try {
+            Path real = spelled.toRealPath();
+            Statistics.collect("exists");
+            assertThat(r).as(context).isEqualTo(new Resolution.Resolved(real, true));
+        } catch (FileSystemException e) {
+            if (e.getReason() != null && e.getReason().startsWith(ELOOP)) {
+                Statistics.collect("loop");
+                assertThat(r).as(context).isInstanceOf(Resolution.TooManyLinks.class);
+            } else {
+                Statistics.collect("missing or not a directory");
+                // realpath stops at the first missing component; the resolver may go on after a
+                // ".." that climbs back over it (and then meet a loop), but never calls it existing.
+                assertThat(r.existing()).as(context + " (" + e + ")").isFalse();
+            }
+        } catch (IOException e) {
+            throw new AssertionError(context, e);
+        }
+    }
+
+    private static List<Path> buildTree(Random rnd, Path root, List<String> description) throws IOException {
+        List<Path> dirs = new ArrayList<>(List.of(root));
+        List<Path> entries = new ArrayList<>();
+        int n = 3 + rnd.nextInt(12);
+        for (int i = 0; i < n; i++) {
+            Path parent = dirs.get(rnd.nextInt(dirs.size()));
+            Path p = parent.resolve(NAMES[rnd.nextInt(NAMES.length)]);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            int kind = rnd.nextInt(10);
+            String rel = root.relativize(p).toString();
+            if (kind < 4) {
+                Files.createDirectory(p);
+                dirs.add(p);
+                description.add(rel + "/");
+            } else if (kind < 6) {
+                Files.writeString(p, "x");
+                description.add(rel);
+            } else {
+                String target = randomComponents(rnd, 1 + rnd.nextInt(3));
+                if (rnd.nextInt(3) == 0) {
+                    target = root + "/" + target;
+                }
+                Files.createSymbolicLink(p, Path.of(target));
+                description.add(rel + " -> " + target);
+            }
+            entries.add(p);
+        }
+        return entries;
+    }
+
+    private static String randomComponents(Random rnd, int count) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                sb.append(rnd.nextInt(8) == 0 ? "//" : "/");
+            }
+            int pick = rnd.nextInt(NAMES.length + 3);
+            sb.append(pick < NAMES.length ? NAMES[pick] : pick == NAMES.length ? "." : "..");
+        }
+        return sb.toString();
+    }
+
+    private static void deleteTree(Path base) throws IOException {
+        try (Stream<Path> walk = Files.walk(base)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
