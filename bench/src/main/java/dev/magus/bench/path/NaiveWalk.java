@@ -8,17 +8,19 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * The resolver one writes in an afternoon: {@code lstat} each prefix, and when it is a link
- * replace the prefix with the link's target, {@code ..} taken lexically. It makes about the
- * same system calls as a kernel-style walk but is wrong for {@code link/..} (it climbs from
- * the name that was written, not from where the link leads), which is why the specification
- * asks for the real one. Here only as a cost baseline.
+ * The resolver one writes in an afternoon: clean the request lexically ({@link Path#normalize}),
+ * then {@code lstat} each prefix, and when it is a link replace the prefix with the link's
+ * target. It makes about the same system calls as a kernel-style walk but is wrong for
+ * {@code link/..}: the cleaning removed {@code link/..} before any link was read, so it climbs
+ * from the name that was written, not from where the link leads, which is why the
+ * specification asks for the real one. Here only as a cost baseline.
  */
 public final class NaiveWalk {
     private NaiveWalk() {
     }
 
-    public static Path resolve(Path absolute) throws IOException {
+    public static Path resolve(Path request) throws IOException {
+        Path absolute = request.normalize();
         Path p = absolute.getRoot();
         int n = absolute.getNameCount();
         for (int i = 0; i < n; i++) {
