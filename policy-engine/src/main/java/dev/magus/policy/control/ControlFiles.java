@@ -3,6 +3,7 @@ package dev.magus.policy.control;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -28,14 +29,16 @@ import java.util.Set;
  * own git dir and the common dir) are protected the same way, by their absolute paths.
  *
  * <p>Beyond the specification's list: {@code .git/config.worktree} (git reads it for the main
- * worktree just as for a linked one), {@code commondir} in a git dir (it tells git where the
- * config and hooks live), and every config name lefthook reads ({@code lefthook} and
+ * worktree just as for a linked one), {@code commondir} in a git dir given by path (it tells
+ * git where the config and hooks live), {@code config.worktree} of the other linked worktrees
+ * ({@code .git/worktrees/<name>/}), the hooks, info, config and config.worktree of submodule
+ * git dirs ({@code .git/modules/<name>/}), and every config name lefthook reads ({@code lefthook} and
  * {@code lefthook-local}, with and without the leading dot, in yml, yaml, toml, json and
  * jsonc, also under {@code .config/} since names match at any depth) plus its script
  * directories {@code .lefthook/} and {@code .lefthook-local/}.
  *
- * <p>All paths given must be absolute and already resolved the way the kernel walks them.
- * Immutable and thread-safe.
+ * <p>Names are compared ignoring ASCII case (see {@code name}). All paths given must be
+ * absolute and already resolved the way the kernel walks them. Immutable and thread-safe.
  */
 public final class ControlFiles {
 
@@ -157,27 +160,12 @@ public final class ControlFiles {
     private static Optional<String> matchNames(Path p, int from) {
         int k = p.getNameCount();
         for (int i = from; i < k; i++) {
-            String name = p.getName(i).toString();
+            String name = name(p, i);
             boolean last = i == k - 1;
             if (name.equals(".git")) {
-                if (last) {
-                    return Optional.of(GIT);
-                }
-                switch (p.getName(i + 1).toString()) {
-                    case "hooks":
-                        return Optional.of(GIT_HOOKS);
-                    case "config":
-                        return Optional.of(GIT_CONFIG);
-                    case "info":
-                        return Optional.of(GIT_INFO);
-                    case "config.worktree":
-                        return Optional.of(GIT_CONFIG_WORKTREE);
-                    default:
-                        break;
-                }
-                // Anything else under .git (objects, refs, index, ...) is git's own data, yet a
-                // nested .git or named file deeper down still counts: keep scanning.
-                continue;
+                // Nothing beneath .git but git's own entries is a control file: a branch named
+                // magus.yaml must not make its reflog unwritable.
+                return matchInsideDotGit(p, i);
             }
             if (DIRECTORY_NAMES.contains(name)) {
                 return Optional.of(name + "/");
@@ -185,18 +173,88 @@ public final class ControlFiles {
             if (FILE_NAMES.contains(name)) {
                 return Optional.of(name);
             }
-            if (name.equals(".vscode") && !last && p.getName(i + 1).toString().equals("tasks.json")) {
+            if (name.equals(".vscode") && !last && name(p, i + 1).equals("tasks.json")) {
                 return Optional.of(".vscode/tasks.json");
             }
         }
         return Optional.empty();
     }
 
+    /** {@code p} has {@code .git} at index {@code g}. */
+    private static Optional<String> matchInsideDotGit(Path p, int g) {
+        int k = p.getNameCount();
+        if (g == k - 1) {
+            return Optional.of(GIT);
+        }
+        switch (name(p, g + 1)) {
+            case "hooks":
+                return Optional.of(GIT_HOOKS);
+            case "config":
+                return Optional.of(GIT_CONFIG);
+            case "info":
+                return Optional.of(GIT_INFO);
+            case "config.worktree":
+                return Optional.of(GIT_CONFIG_WORKTREE);
+            case "worktrees":
+                // .git/worktrees/<name>/ is the git dir of another linked worktree of this checkout.
+                if (k > g + 3 && name(p, g + 3).equals("config.worktree")) {
+                    return Optional.of(GIT_DIR_CONFIG_WORKTREE);
+                }
+                return Optional.empty();
+            case "modules":
+                return matchSubmoduleGitDir(p, g + 3);
+            default:
+                return Optional.empty();
+        }
+    }
+
+    /**
+     * Beneath {@code .git/modules/} live the git dirs of submodules, whose names may span
+     * several components; their hooks run when someone commits inside the submodule. The scan
+     * stops at git's data directories, so refs and objects stay writable.
+     */
+    private static Optional<String> matchSubmoduleGitDir(Path p, int from) {
+        int k = p.getNameCount();
+        for (int j = from; j < k; j++) {
+            boolean last = j == k - 1;
+            switch (name(p, j)) {
+                case "objects", "refs", "logs", "lfs":
+                    return Optional.empty();
+                case "hooks":
+                    return Optional.of(GIT_DIR_HOOKS);
+                case "info":
+                    return Optional.of(GIT_DIR_INFO);
+                case "config":
+                    if (last) {
+                        return Optional.of(GIT_DIR_CONFIG);
+                    }
+                    break;
+                case "config.worktree":
+                    if (last) {
+                        return Optional.of(GIT_DIR_CONFIG_WORKTREE);
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Component {@code i}, lower-cased: on a case-insensitive filesystem (macOS by default)
+     * {@code .GIT/HOOKS} is the real hooks directory, so the comparison ignores ASCII case
+     * everywhere; on Linux that refuses a few harmless lookalikes, never misses a real one.
+     */
+    private static String name(Path p, int i) {
+        return p.getName(i).toString().toLowerCase(Locale.ROOT);
+    }
+
     private static Optional<String> matchGitDir(Path p, int from) {
         if (p.getNameCount() == from) {
             return Optional.of(GIT_DIR);
         }
-        switch (p.getName(from).toString()) {
+        switch (name(p, from)) {
             case "hooks":
                 return Optional.of(GIT_DIR_HOOKS);
             case "config":

@@ -34,6 +34,15 @@ public final class Ruleset {
     private static final Comparator<Rule> SHALLOWEST = Comparator.<Rule>comparingInt(r -> r.path().getNameCount())
             .thenComparing(Rule::path);
 
+    /** The eight possible answers of {@link #granted}, so that a lookup allocates no mode. */
+    private static final AccessMode[] BY_BITS = new AccessMode[8];
+
+    static {
+        for (int b = 0; b < BY_BITS.length; b++) {
+            BY_BITS[b] = new AccessMode(b);
+        }
+    }
+
     private final List<Rule> rules;
     private final Node root;
 
@@ -90,18 +99,33 @@ public final class Ruleset {
     /** The union of the modes of every rule at or above {@code resolved}. */
     public AccessMode granted(Path resolved) {
         requireAbsolute(resolved);
+        // Walks the string form (cached by the Path) instead of getName(i), which allocates.
+        String s = resolved.toString();
         Node n = root;
         int bits = n.rule == null ? 0 : n.rule.mode().bits();
-        for (int i = 0, k = resolved.getNameCount(); i < k; i++) {
-            n = n.children.get(resolved.getName(i).toString());
+        int p = 0;
+        int len = s.length();
+        while (true) {
+            while (p < len && s.charAt(p) == '/') {
+                p++;
+            }
+            if (p >= len) {
+                break;
+            }
+            int e = s.indexOf('/', p);
+            if (e < 0) {
+                e = len;
+            }
+            n = n.children.get(s.substring(p, e));
             if (n == null) {
                 break;
             }
             if (n.rule != null) {
                 bits |= n.rule.mode().bits();
             }
+            p = e;
         }
-        return new AccessMode(bits);
+        return BY_BITS[bits];
     }
 
     /** Whether some rule at or above {@code resolved} grants {@code access}. */

@@ -3,10 +3,11 @@ package dev.magus.policy.path;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves a requested path the way the Linux kernel walks it, component by component, so
@@ -35,15 +36,90 @@ import java.util.Arrays;
  *       permission) is treated like a missing one.</li>
  * </ul>
  *
- * <p>Only {@code lstat}-level calls are made; nothing is cached, so the answer always reflects
- * the filesystem at the time of the call. Instances are stateless and thread-safe.
+ * <p>Only {@code lstat}-level calls are made. A resolver made with {@code new PathResolver()}
+ * caches nothing, so every answer reflects the filesystem at the time of the call. One made
+ * with {@link #caching(int)} remembers what it learned about existing components (directory,
+ * other file, or link and its target) and answers from memory until {@link #invalidate()}:
+ * use it only where the tree is known not to change under it, and invalidate when it may
+ * have (missing components are never remembered, so creating files needs no invalidation;
+ * replacing, removing or re-pointing one does). Instances are thread-safe.
  */
 public final class PathResolver {
 
     /** The kernel's {@code MAXSYMLINKS}: the 41st link in one resolution fails with ELOOP. */
     public static final int MAX_LINKS = 40;
 
+    /** Without a cache (null): every lookup asks the filesystem. */
+    private final Map<Path, Entry> cache;
+    private final int maxEntries;
+
+    /** A resolver that asks the filesystem every time. */
     public PathResolver() {
+        this.cache = null;
+        this.maxEntries = 0;
+    }
+
+    private PathResolver(int maxEntries) {
+        this.cache = new ConcurrentHashMap<>();
+        this.maxEntries = maxEntries;
+    }
+
+    /**
+     * A resolver that remembers up to {@code maxEntries} examined components (then forgets them
+     * all and starts over) until {@link #invalidate()}. See the class comment for when this is safe.
+     */
+    public static PathResolver caching(int maxEntries) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("a cache needs room for at least one entry: " + maxEntries);
+        }
+        return new PathResolver(maxEntries);
+    }
+
+    /** Whether this resolver remembers what it examined. */
+    public boolean isCaching() {
+        return cache != null;
+    }
+
+    /** Forgets everything remembered; a no-op without a cache. */
+    public void invalidate() {
+        if (cache != null) {
+            cache.clear();
+        }
+    }
+
+    /** Forgets what is remembered about {@code path} and everything beneath it; a no-op without a cache. */
+    public void invalidate(Path path) {
+        if (cache != null) {
+            Path p = path.toAbsolutePath().normalize();
+            cache.keySet().removeIf(k -> k.startsWith(p));
+        }
+    }
+
+    /** What one {@code lstat} said: a directory, some other file, or a link with its target. */
+    private static final class Entry {
+        static final Entry DIRECTORY = new Entry(null);
+        static final Entry OTHER = new Entry(null);
+
+        /** The link's target as written, for a link; null otherwise. */
+        final String target;
+
+        private Entry(String target) {
+            this.target = target;
+        }
+    }
+
+    /** Asks the filesystem about {@code p}; null when it does not exist or cannot be examined. */
+    private static Entry examine(Path p) {
+        try {
+            BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (attrs.isSymbolicLink()) {
+                // Replaced between lstat and readlink: an IOException, handled as not there.
+                return new Entry(Files.readSymbolicLink(p).toString());
+            }
+            return attrs.isDirectory() ? Entry.DIRECTORY : Entry.OTHER;
+        } catch (IOException missingOrUnreadable) {
+            return null;
+        }
     }
 
     /**
@@ -57,7 +133,7 @@ public final class PathResolver {
             return resolve(request);
         }
         Path base = cwd.toAbsolutePath();
-        Walk walk = new Walk(base.getRoot());
+        Walk walk = new Walk(base.getRoot(), cache);
         if (walk.run(base.toString())) {
             return new Resolution.TooManyLinks(base.resolve(request), walk.reached);
         }
@@ -73,7 +149,7 @@ public final class PathResolver {
         if (!absoluteRequest.isAbsolute()) {
             throw new IllegalArgumentException("request must be absolute (or give a working directory): " + absoluteRequest);
         }
-        Walk walk = new Walk(absoluteRequest.getRoot());
+        Walk walk = new Walk(absoluteRequest.getRoot(), cache);
         if (walk.run(absoluteRequest.toString())) {
             return new Resolution.TooManyLinks(absoluteRequest, walk.reached);
         }
@@ -81,7 +157,7 @@ public final class PathResolver {
     }
 
     /** One resolution in progress. The pending text is a stack of frames, like the kernel's link stack. */
-    private static final class Walk {
+    private final class Walk {
         private final Path root;
         /** The resolved prefix: real, existing, absolute. */
         private Path dir;
@@ -100,9 +176,30 @@ public final class PathResolver {
         private int[] positions = new int[4];
         private int top = -1;
 
-        Walk(Path root) {
+        private final Map<Path, Entry> cache;
+
+        Walk(Path root, Map<Path, Entry> cache) {
             this.root = root;
             this.dir = root;
+            this.cache = cache;
+        }
+
+        /** What {@code lstat} (and {@code readlink}) say about {@code p}; null when it cannot be reached. */
+        private Entry lookup(Path p) {
+            if (cache != null) {
+                Entry known = cache.get(p);
+                if (known != null) {
+                    return known;
+                }
+            }
+            Entry found = examine(p);
+            if (found != null && cache != null) {
+                if (cache.size() >= maxEntries) {
+                    cache.clear();
+                }
+                cache.put(p, found);
+            }
+            return found;
         }
 
         /** Consumes {@code text} from the current state; returns true on too many links. */
@@ -176,32 +273,18 @@ public final class PathResolver {
             }
             String name = s.substring(p, e);
             Path next = dir.resolve(name);
-            BasicFileAttributes attrs;
-            try {
-                attrs = Files.readAttributes(next, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (NoSuchFileException missing) {
-                broken = true;
-                addTail(name);
-                return false;
-            } catch (IOException unreadable) {
+            Entry entry = lookup(next);
+            if (entry == null) {
                 broken = true;
                 addTail(name);
                 return false;
             }
-            if (attrs.isSymbolicLink()) {
+            if (entry.target != null) {
                 if (++links > MAX_LINKS) {
                     reached = next;
                     return true;
                 }
-                String target;
-                try {
-                    target = Files.readSymbolicLink(next).toString();
-                } catch (IOException vanished) {
-                    // Replaced between lstat and readlink: treat like a missing component.
-                    broken = true;
-                    addTail(name);
-                    return false;
-                }
+                String target = entry.target;
                 if (!target.isEmpty() && target.charAt(0) == '/') {
                     dir = root;
                     dirIsDirectory = true;
@@ -210,7 +293,7 @@ public final class PathResolver {
                 return false;
             }
             dir = next;
-            dirIsDirectory = attrs.isDirectory();
+            dirIsDirectory = entry == Entry.DIRECTORY;
             return false;
         }
 

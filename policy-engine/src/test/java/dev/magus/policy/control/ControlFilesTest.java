@@ -3,10 +3,14 @@ package dev.magus.policy.control;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.magus.policy.path.PathResolver;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ControlFilesTest {
 
@@ -146,5 +150,57 @@ class ControlFilesTest {
     void pathsMustBeAbsolute() {
         assertThatThrownBy(() -> plain.match(Path.of("magus.yaml"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ControlFiles.of(Path.of("ws"), List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void beneathDotGitOnlyGitsOwnEntriesCountSoOddBranchNamesStayWritable() {
+        assertThat(plain.match(WS.resolve(".git/logs/refs/heads/magus.yaml"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/refs/heads/.envrc"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/objects/info/packs"))).isEmpty();
+    }
+
+    @Test
+    void otherLinkedWorktreesAndSubmoduleGitDirsInsideDotGitAreCovered() {
+        assertThat(plain.match(WS.resolve(".git/worktrees/feature/config.worktree"))).contains(ControlFiles.GIT_DIR_CONFIG_WORKTREE);
+        assertThat(plain.match(WS.resolve(".git/worktrees/feature/index"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/modules/lib/hooks/pre-commit"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(plain.match(WS.resolve(".git/modules/vendor/deep/lib/config"))).contains(ControlFiles.GIT_DIR_CONFIG);
+        assertThat(plain.match(WS.resolve(".git/modules/lib/info/exclude"))).contains(ControlFiles.GIT_DIR_INFO);
+        assertThat(plain.match(WS.resolve(".git/modules/lib/objects/ab/cd"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/modules/lib/refs/heads/hooks"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".git/modules/lib/HEAD"))).isEmpty();
+    }
+
+    @Test
+    void namesMatchIgnoringCaseForCaseInsensitiveFilesystems() {
+        assertThat(plain.match(WS.resolve(".GIT/Hooks/pre-commit"))).contains(".git/hooks/");
+        assertThat(plain.match(WS.resolve("sub/.Envrc"))).contains(".envrc");
+        assertThat(plain.match(WS.resolve(".Claude/settings.json"))).contains(".claude/");
+        assertThat(plain.match(WS.resolve(".VSCode/Tasks.json"))).contains(".vscode/tasks.json");
+        assertThat(plain.match(WS.resolve("MAGUS"))).isEmpty();
+    }
+
+    @Test
+    void aLinkIntoTheHooksIsCaughtOnTheResolvedPath(@TempDir Path tmp) throws IOException {
+        Path ws = tmp.toRealPath().resolve("ws");
+        Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.createSymbolicLink(ws.resolve("innocent"), Path.of(".git/hooks"));
+        // A linked worktree next to it: its .git is a file naming its git dir.
+        Path wt = tmp.toRealPath().resolve("wt");
+        Files.createDirectories(ws.resolve(".git/worktrees/wt"));
+        Files.createDirectories(wt);
+        Files.writeString(wt.resolve(".git"), "gitdir: " + ws.resolve(".git/worktrees/wt") + "\n");
+        Files.createSymbolicLink(wt.resolve("cfg"), ws.resolve(".git/worktrees/wt/config.worktree"));
+
+        PathResolver resolver = new PathResolver();
+        ControlFiles inWs = ControlFiles.of(ws, List.of(ws.resolve(".git")));
+        Path target = resolver.resolve(Path.of("innocent/pre-commit"), ws).resolvedPath().orElseThrow();
+        assertThat(target).isEqualTo(ws.resolve(".git/hooks/pre-commit"));
+        assertThat(inWs.match(target)).contains(".git/hooks/");
+
+        ControlFiles inWt = ControlFiles.of(wt, List.of(ws.resolve(".git/worktrees/wt"), ws.resolve(".git")));
+        assertThat(inWt.match(resolver.resolve(wt.resolve(".git")).resolvedPath().orElseThrow())).contains(".git");
+        Path dangling = resolver.resolve(wt.resolve("cfg")).resolvedPath().orElseThrow();
+        assertThat(inWt.match(dangling)).contains(ControlFiles.GIT_DIR_CONFIG_WORKTREE);
     }
 }

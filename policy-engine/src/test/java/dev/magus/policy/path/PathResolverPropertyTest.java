@@ -42,8 +42,11 @@ class PathResolverPropertyTest {
             for (int i = 0; i < 40; i++) {
                 queries.add(Path.of(root + "/" + randomComponents(rnd, 1 + rnd.nextInt(6))));
             }
+            // A small cache, so that it also overflows and starts over while the tree stays put.
+            PathResolver cached = PathResolver.caching(16);
             for (Path q : queries) {
                 check(q, resolver.resolve(q), q, description);
+                check(q, cached.resolve(q), "cached " + q, description);
             }
             // Relative requests against a working directory (itself possibly a link).
             for (int i = 0; i < 15; i++) {

@@ -211,4 +211,33 @@ class PathResolverTest {
     void aRelativeRequestWithoutWorkingDirectoryIsAProgrammingError() {
         assertThatThrownBy(() -> resolver.resolve(Path.of("rel"))).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aCachingResolverAnswersFromMemoryUntilInvalidated() throws IOException {
+        PathResolver cached = PathResolver.caching(1000);
+        assertThat(cached.isCaching()).isTrue();
+        assertThat(resolver.isCaching()).isFalse();
+        Files.createDirectories(t.resolve("one"));
+        Files.createDirectories(t.resolve("two"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("one"));
+        assertThat(cached.resolve(t.resolve("link/f"))).isEqualTo(missing(t.resolve("one/f")));
+
+        // Missing components are never remembered: creating one needs no invalidation.
+        Files.writeString(t.resolve("one/f"), "x");
+        assertThat(cached.resolve(t.resolve("link/f"))).isEqualTo(existing(t.resolve("one/f")));
+
+        // Re-pointing a link is not seen until the cache is told.
+        Files.delete(t.resolve("link"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("two"));
+        assertThat(cached.resolve(t.resolve("link"))).isEqualTo(existing(t.resolve("one")));
+        assertThat(resolver.resolve(t.resolve("link"))).isEqualTo(existing(t.resolve("two")));
+        cached.invalidate(t.resolve("link"));
+        assertThat(cached.resolve(t.resolve("link"))).isEqualTo(existing(t.resolve("two")));
+
+        Files.delete(t.resolve("link"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("one"));
+        cached.invalidate();
+        assertThat(cached.resolve(t.resolve("link"))).isEqualTo(existing(t.resolve("one")));
+        assertThatThrownBy(() -> PathResolver.caching(0)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
