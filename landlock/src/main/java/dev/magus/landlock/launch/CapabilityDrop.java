@@ -25,20 +25,17 @@ final class CapabilityDrop {
     // The native structures capset reads; held here so they outlive every launch.
     private final Structs.CapHeader header;
     private final Structure[] data;
+    // Taken once here: the launch thread reads these fields and calls nothing on a Structure.
+    final Pointer headerPointer;
+    final Pointer dataPointer;
 
     private CapabilityDrop(boolean active, int[] bounding, Structs.CapHeader header, Structure[] data) {
         this.active = active;
         this.bounding = bounding;
         this.header = header;
         this.data = data;
-    }
-
-    Pointer header() {
-        return header.getPointer();
-    }
-
-    Pointer data() {
-        return data[0].getPointer();
+        this.headerPointer = header.getPointer();
+        this.dataPointer = data[0].getPointer();
     }
 
     static CapabilityDrop plan(boolean enabled) {

@@ -7,6 +7,7 @@ import dev.magus.landlock.sys.LibC;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 
 /**
@@ -20,9 +21,11 @@ final class FdStreams {
     }
 
     private static final int BUFFER = 16 * 1024;
+    // Closes a descriptor whose stream was dropped unclosed, as FileInputStream does.
+    private static final Cleaner CLEANER = Cleaner.create();
 
     /** Owns one descriptor. */
-    static final class Fd {
+    static final class Fd implements Runnable {
         private int fd;
         private int inUse;
         private boolean closeRequested;
@@ -46,6 +49,11 @@ final class FdStreams {
             }
         }
 
+        @Override
+        public void run() {
+            close();
+        }
+
         synchronized void close() {
             closeRequested = true;
             if (inUse == 0) {
@@ -67,6 +75,7 @@ final class FdStreams {
 
         In(int fd) {
             this.fd = new Fd(fd);
+            CLEANER.register(this, this.fd);
         }
 
         @Override
@@ -118,6 +127,7 @@ final class FdStreams {
 
         Out(int fd) {
             this.fd = new Fd(fd);
+            CLEANER.register(this, this.fd);
         }
 
         @Override

@@ -73,7 +73,7 @@ final class LaunchSequence implements Runnable {
                     return fail(STEP_BOUNDING, Native.getLastError());
                 }
             }
-            if (LibC.capset(caps.header(), caps.data()) != 0) {
+            if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
                 return fail(STEP_CAPSET, Native.getLastError());
             }
             if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {

@@ -28,6 +28,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Starts children confined while magus itself never is. Each spawn gets a fresh, short-lived
@@ -98,6 +100,11 @@ public final class Launcher {
                 lease.close();
             }
         }
+    }
+
+    /** {@link #spawn} on Reactor's {@code boundedElastic}, for pipelines that must not block their thread. */
+    public Mono<Spawn> spawnLater(SpawnRequest request, Confinement confinement) {
+        return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
     private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease) {
@@ -196,13 +203,31 @@ public final class Launcher {
                     "command not found: " + exe + suffix, Optional.empty());
         }
         if (errno == Errno.EACCES && confined && Files.isRegularFile(exe) && Files.isExecutable(exe)) {
+            // A script's interpreter is exec'd too; when it is the one outside the rules, name it.
+            Optional<Path> interpreter = interpreter(exe);
+            String what = interpreter.map(i -> exe + " or its interpreter " + i + " is").orElse(exe + " is");
             Diagnostic d = Diagnostic.of(Code.MGS2007,
-                    "exec denied by the kernel layer: " + exe + " is outside every exec rule" + suffix,
+                    "exec denied by the kernel layer: " + what + " outside every exec rule" + suffix,
                     exe.toString(), Operation.EXEC, Layer.KERNEL, Decision.SOURCE);
             return new Spawn.NotStarted(Spawn.Reason.EXEC_DENIED, 126, errno, d.message(), Optional.of(d));
         }
         return new Spawn.NotStarted(Spawn.Reason.NOT_EXECUTABLE, 126, errno,
                 "cannot execute " + exe + suffix + ": " + Errno.name(errno), Optional.empty());
+    }
+
+    /** The {@code #!} interpreter of a script, read by magus (which is not confined). */
+    static Optional<Path> interpreter(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(256);
+            if (head.length < 3 || head[0] != '#' || head[1] != '!') {
+                return Optional.empty();
+            }
+            String line = new String(head, 2, head.length - 2, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
+            String first = line.split("\\s+", 2)[0];
+            return first.startsWith("/") ? Optional.of(Path.of(first)) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private static void check(int rc, String what) {
@@ -231,9 +256,14 @@ public final class Launcher {
     private void warm() {
         Path script = null;
         try {
-            script = Files.createTempFile("magus-warm-", ".sh",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Files.writeString(script, "exit 0\n");
+            try {
+                script = Files.createTempFile("magus-warm-", ".sh",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.writeString(script, "exit 0\n");
+            } catch (IOException e) {
+                // The ENOEXEC retry only repeats posix_spawn, already warmed by the other spawns.
+                script = null;
+            }
             warmUnder(Confinement.off(), script);
             int abi = LandlockProbe.kernel().abi();
             if (abi > 0) {
@@ -266,7 +296,7 @@ public final class Launcher {
             }
             drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c));
         }
-        if (Files.isExecutable(SHELL)) {
+        if (script != null && Files.isExecutable(SHELL)) {
             drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c));
         }
         drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c));
@@ -417,15 +447,10 @@ public final class Launcher {
         int parentIn = -1;
         int parentOut = -1;
         int parentErr = -1;
-        private final Stdio stdio;
         private boolean handedOver;
 
-        private Pipes(Stdio stdio) {
-            this.stdio = stdio;
-        }
-
         static Pipes open(Stdio stdio) {
-            Pipes p = new Pipes(stdio);
+            Pipes p = new Pipes();
             if (stdio == Stdio.INHERIT) {
                 return p;
             }

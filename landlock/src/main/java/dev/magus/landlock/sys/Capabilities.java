@@ -1,6 +1,8 @@
 package dev.magus.landlock.sys;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -47,12 +49,15 @@ public final class Capabilities {
         return b;
     }
 
-    /** {@code /proc/sys/kernel/cap_last_cap}, or 63 when it cannot be read (dropping a cap the kernel lacks is harmless). */
+    /**
+     * {@code /proc/sys/kernel/cap_last_cap}, or 40 (Linux 5.9 and later) when it cannot be read.
+     * Read as a stream: procfs reports a size of 0, which {@code Files.readString} trusts.
+     */
     public static int lastCap() {
-        try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/cap_last_cap")).strip());
+        try (InputStream in = Files.newInputStream(Path.of("/proc/sys/kernel/cap_last_cap"))) {
+            return Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
         } catch (IOException | NumberFormatException e) {
-            return 63;
+            return 40;
         }
     }
 }

@@ -115,6 +115,20 @@ class ConfinedChildTest {
     }
 
     @Test
+    void aScriptWhoseInterpreterIsOutsideTheExecRulesIsDeniedAndTheInterpreterNamed() throws IOException {
+        Path interp = Files.createDirectories(home.resolve("bin")).resolve("dash");
+        Files.copy(Children.SH, interp, StandardCopyOption.COPY_ATTRIBUTES);
+        Path script = ws.resolve("run.sh");
+        Files.writeString(script, "#!" + interp + "\necho ran\n");
+        script.toFile().setExecutable(true);
+        Spawn s = Launcher.get().spawn(SpawnRequest.of(script, List.of(), env, ws), confined);
+        Spawn.NotStarted n = (Spawn.NotStarted) s;
+        assertThat(n.status()).isEqualTo(126);
+        assertThat(n.diagnostic().orElseThrow().code()).isEqualTo(Code.MGS2007);
+        assertThat(n.message()).contains("its interpreter " + interp);
+    }
+
+    @Test
     void cannotTruncateAReadOnlyFile() throws IOException {
         int abi = assumeLandlock();
         org.junit.jupiter.api.Assumptions.assumeTrue(abi >= 3, "truncate is enforced from ABI 3");

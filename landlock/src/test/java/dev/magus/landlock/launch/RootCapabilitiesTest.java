@@ -1,0 +1,92 @@
+package dev.magus.landlock.launch;
+
+import static dev.magus.landlock.launch.Children.assumeLandlock;
+import static dev.magus.landlock.launch.Children.assumeRoot;
+import static dev.magus.landlock.launch.Children.env;
+import static dev.magus.landlock.launch.Children.rule;
+import static dev.magus.landlock.launch.Children.systemPlus;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.sys.Capabilities;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.mode.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * As root, Landlock's ptrace rule keeps a child out of other processes' memory and environment
+ * only once its capabilities are cut. Each test runs its control next to it: the same child
+ * from a launcher that keeps every capability, which gets through.
+ */
+class RootCapabilitiesTest {
+    @TempDir
+    Path ws;
+
+    @BeforeEach
+    void assumptions() {
+        assumeLandlock();
+        assumeRoot();
+    }
+
+    private Children.Result run(Launcher launcher, Confinement c, String script) {
+        Spawn s = launcher.spawn(new SpawnRequest(Children.SH, List.of("sh", "-c", script), env(ws), ws, Stdio.NULL_INPUT), c);
+        return Children.collect(((Spawn.Started) s).child());
+    }
+
+    private Confinement workspace() {
+        return Confinement.prepare(Mode.REQUIRED, systemPlus(rule(ws, AccessMode.RWX)), LandlockProbe.kernel());
+    }
+
+    @Test
+    void aRootChildCannotReadItsParentsEnvironmentButWouldWithItsCapabilities() {
+        assertThat(Launcher.get().dropsCapabilities()).isTrue();
+        try (Confinement c = workspace()) {
+            String script = "tr '\\0' '\\n' < /proc/$PPID/environ";
+            Children.Result cut = run(Launcher.get(), c, script);
+            assertThat(cut.status()).isNotZero();
+            assertThat(cut.out()).isEmpty();
+            assertThat(cut.err()).contains("Permission denied");
+
+            Children.Result kept = run(new Launcher(false), c, script);
+            assertThat(kept.status()).as("control: a confined root child with CAP_SYS_ADMIN reads the JVM's environ").isZero();
+            assertThat(kept.out()).contains("PATH=");
+        }
+    }
+
+    @Test
+    void aRootChildKeepsOnlyTheKeptCapabilities() throws IOException {
+        long bounding = capability("CapBnd", Files.readString(Path.of("/proc/self/status")));
+        try (Confinement c = workspace()) {
+            String status = run(Launcher.get(), c, "cat /proc/self/status").assertOk().out();
+            long expected = Capabilities.KEPT & bounding;
+            assertThat(capability("CapBnd", status)).isEqualTo(expected);
+            assertThat(capability("CapEff", status)).isEqualTo(expected);
+            assertThat(capability("CapPrm", status)).isEqualTo(expected);
+            assertThat(capability("CapInh", status)).isZero();
+            assertThat(capability("CapAmb", status)).isZero();
+        }
+    }
+
+    @Test
+    void aRootChildCannotMakeADeviceNodeInTheWorkspace() {
+        try (Confinement c = workspace()) {
+            // 7,0 is /dev/loop0: with CAP_MKNOD a node in the write grant opens a raw block device.
+            run(Launcher.get(), c, "mknod blk b 7 0").assertFailed();
+            assertThat(ws.resolve("blk")).doesNotExist();
+
+            run(new Launcher(false), c, "mknod blk b 7 0 && rm blk").assertOk();
+        }
+    }
+
+    private static long capability(String name, String status) {
+        return status.lines().filter(l -> l.startsWith(name + ":")).findFirst()
+                .map(l -> Long.parseUnsignedLong(l.substring(name.length() + 1).strip(), 16))
+                .orElseThrow(() -> new AssertionError(name + " missing from " + status));
+    }
+}
