@@ -17,7 +17,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Resolution of one request, three ways: magus's kernel-style {@link PathResolver}, the JDK's
+ * Resolution of one request, three ways: magus's kernel-style {@link PathResolver} (and its
+ * opt-in cache, warm), the JDK's
  * {@link Path#toRealPath} ({@link RealPath}), and a naive lstat-per-component walk
  * ({@link NaiveWalk}). Every scenario's tree is built once per trial under a temp dir, checked
  * (the resolver must land where the kernel would, or the trial fails), and deleted after.
@@ -41,6 +42,7 @@ public class PathResolutionBench {
 
     private LinkTree tree;
     private PathResolver resolver;
+    private PathResolver cachingResolver;
     private Path request;
     private Path absoluteRequest;
     private Path cwd;
@@ -49,12 +51,16 @@ public class PathResolutionBench {
     public void setUp() throws IOException {
         tree = LinkTree.build(Scenario.parse(scenario));
         resolver = new PathResolver();
+        cachingResolver = PathResolver.caching(1024);
         request = tree.request();
         cwd = tree.cwd();
         absoluteRequest = cwd.resolve(request);
         Resolution r = resolver.resolve(request, cwd);
         if (!r.resolvedPath().orElseThrow().equals(tree.expected())) {
             throw new IllegalStateException(scenario + ": PathResolver gave " + r + ", the kernel would reach " + tree.expected());
+        }
+        if (!cachingResolver.resolve(request, cwd).equals(r)) {
+            throw new IllegalStateException(scenario + ": the caching resolver disagrees with the plain one");
         }
         Path viaJdk = RealPath.resolve(absoluteRequest);
         if (!viaJdk.equals(tree.expected())) {
@@ -70,6 +76,15 @@ public class PathResolutionBench {
     @Benchmark
     public Resolution magusResolver() {
         return resolver.resolve(request, cwd);
+    }
+
+    /**
+     * The opt-in caching resolver, warm: after the first call every existing component of the
+     * request is remembered, so this is the cost of the walk without system calls.
+     */
+    @Benchmark
+    public Resolution magusResolverCached() {
+        return cachingResolver.resolve(request, cwd);
     }
 
     @Benchmark
