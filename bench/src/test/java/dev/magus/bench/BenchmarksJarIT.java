@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * The CI smoke of the shaded jar: each benchmark class runs one tiny benchmark, one fork, no
  * warm-up, one 100 ms iteration, pinned to a single parameter each, and must exit 0 and print
  * a result. No timing is asserted: the point is that the benchmarks keep compiling, their
- * fixtures keep building, and the jar keeps running. The spawn comparison runs a few rounds.
+ * fixtures keep building, and the jar keeps running. The spawn comparison runs a few rounds,
+ * the CPU-time cross-check a few milliseconds per operation.
  */
 class BenchmarksJarIT {
     private static final List<String> ONE_PER_CLASS = List.of(
@@ -70,6 +71,16 @@ class BenchmarksJarIT {
                 // Either measured or said why not, never silently missing.
                 .containsPattern("\\| \\(b\\) magus confined launcher \\| [0-9]+|\\(b\\) (launcher not available|Landlock is not available)")
                 .containsPattern("\\| \\(c\\) bwrap \\||bwrap not installed, column c skipped");
+    }
+
+    @Test
+    void cpuTimeCrossCheckRunsBriefly() throws Exception {
+        Run run = run(List.of(java(), "-cp", jar.toString(), "dev.magus.bench.CpuTime", "0.05"), 120);
+
+        assertThat(run.status).as(run.output).isZero();
+        assertThat(run.output).containsPattern("\\| lookup, 10000 rules \\| [0-9,]+ \\|")
+                .containsPattern("\\| scrub, 200 variables \\| [0-9,]+ \\|")
+                .containsPattern("\\| resolve c6-l2-abs, toRealPath \\| [0-9,]+ \\|");
     }
 
     private static String java() {
