@@ -294,7 +294,9 @@ public final class SpawnCompare {
         ratio("c/a", "c", "a", call, exit, false);
         System.out.println();
         System.out.println("call: until the spawning call returned with a running child; exit: until the child was reaped.");
-        System.out.println("¹ bwrap's call returns when bwrap itself has started, before it sets up and execs the command: only its exit time compares.");
+        if (samples.containsKey("c")) {
+            System.out.println("¹ bwrap's call returns when bwrap itself has started, before it sets up and execs the command: only its exit time compares.");
+        }
         notes.forEach(System.out::println);
     }
 
