@@ -32,30 +32,39 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Starts children confined while magus itself never is. Each spawn gets a fresh, short-lived
- * platform thread {@code magus-sandbox-launch-N} that sets no_new_privs, cuts a root child's
- * capabilities, enters the policy's Landlock domain and calls {@code posix_spawn}; then the
- * thread ends, so no JVM thread ever outlives a domain. Everything the thread touches is built
- * beforehand on the calling thread as native memory.
+ * Starts children confined while magus itself never is. Each spawn gets a short-lived
+ * platform thread {@code magus-sandbox-launch-N} of its own that sets no_new_privs, cuts a root
+ * child's capabilities, enters the policy's Landlock domain and calls {@code posix_spawn}; then
+ * the thread ends, so no JVM thread ever outlives a domain. The thread is a never-used spare
+ * parked in advance ({@link SpareThreads}, {@code -Dmagus.launch.spares=N}, default 2) so its
+ * creation is off the spawn's path, or a fresh one when none is ready. Everything the thread
+ * touches is built beforehand on the calling thread as native memory.
  *
  * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
  * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
  * that fails to load there stays failed for every thread. Hence the warm-up: {@link #get()}
- * runs the exact launch path once, on a throwaway thread under a domain that denies nothing,
- * before any real spawn.
+ * runs the exact launch path, on a handed-off spare and on a fresh thread, under a domain that
+ * denies nothing, before any real spawn.
  */
 public final class Launcher {
     private static final AtomicLong THREADS = new AtomicLong();
-    private static final long LAUNCH_STACK = 256 * 1024;
+    static final long LAUNCH_STACK = 256 * 1024;
     private static final Path SHELL = Path.of("/bin/sh");
     private static volatile Launcher instance;
 
     private final CapabilityDrop caps;
+    private final SpareThreads spares;
 
     Launcher(boolean dropCapabilities) {
+        this(dropCapabilities, null);
+    }
+
+    /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
+    Launcher(boolean dropCapabilities, SpareThreads spares) {
         Natives.init();
         this.caps = CapabilityDrop.plan(dropCapabilities);
         warm();
+        this.spares = spares != null ? spares : SpareThreads.shared();
     }
 
     /** The process's launcher, initialised (natives, capability plan, warm-up) on first use from an ordinary thread. */
@@ -73,6 +82,11 @@ public final class Launcher {
         return l;
     }
 
+    /** The parked launch threads this launcher hands spawns to. */
+    SpareThreads spares() {
+        return spares;
+    }
+
     /** Whether children of a root (or otherwise privileged) magus are cut to the kept capabilities. */
     public boolean dropsCapabilities() {
         return caps.active;
@@ -88,13 +102,17 @@ public final class Launcher {
      *                          less confinement than its decision promised
      */
     public Spawn spawn(SpawnRequest request, Confinement confinement) {
+        return spawn(request, confinement, spares);
+    }
+
+    private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
         if (!Files.isDirectory(request.workingDirectory())) {
             return new Spawn.NotStarted(Spawn.Reason.NO_WORKING_DIRECTORY, 127, Errno.ENOENT,
                     "working directory does not exist: " + request.workingDirectory(), Optional.empty());
         }
         CompiledRuleset.Lease lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
         try {
-            return launch(request, confinement.mode(), lease);
+            return launch(request, confinement.mode(), lease, pool);
         } finally {
             if (lease != null) {
                 lease.close();
@@ -107,7 +125,7 @@ public final class Launcher {
         return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
-    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease) {
+    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool) {
         Pipes pipes = Pipes.open(request.stdio());
         NativeArgs args = NativeArgs.build(request, SHELL);
         boolean fileActionsReady = false;
@@ -150,10 +168,23 @@ public final class Launcher {
             seq.shellPath = args.shellPath;
             seq.shellArgv = args.shellArgv;
 
-            Thread t = new Thread(null, seq, "magus-sandbox-launch-" + THREADS.incrementAndGet(), LAUNCH_STACK);
-            t.setDaemon(true);
-            t.start();
+            String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
+            // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
+            // the process's. Magus's own threads never set no_new_privs: a caller that has it may
+            // be confined itself, and its child must inherit that, so it gets a fresh thread.
+            Thread t = callerMayUseSpare() ? pool.handOff(seq, name) : null;
+            boolean spare = t != null;
+            if (!spare) {
+                // No spare ready (several spawns at once): a fresh thread, as without the pool.
+                t = new Thread(null, seq, name, LAUNCH_STACK);
+                t.setDaemon(true);
+                t.start();
+            }
+            // The launch thread has ended when join returns: no thread outlives its domain.
             joinUninterruptibly(t);
+            if (spare) {
+                pool.replenish();
+            }
         } catch (RuntimeException e) {
             pipes.closeParentEnds();
             throw e;
@@ -182,6 +213,10 @@ public final class Launcher {
         }
         return new Spawn.Started(new Child(pid, lease != null, request.stdio() != Stdio.INHERIT,
                 pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
+    }
+
+    private static boolean callerMayUseSpare() {
+        return LibC.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
     }
 
     private static SandboxException confinementFailed(Mode mode, SpawnRequest request, LaunchSequence seq) {
@@ -255,6 +290,9 @@ public final class Launcher {
 
     private void warm() {
         Path script = null;
+        // Both ways a launch thread comes to run: handed off as a spare, and created fresh.
+        SpareThreads warmPool = new SpareThreads(1, false);
+        SpareThreads fresh = new SpareThreads(0, false);
         try {
             try {
                 script = Files.createTempFile("magus-warm-", ".sh",
@@ -264,17 +302,18 @@ public final class Launcher {
                 // The ENOEXEC retry only repeats posix_spawn, already warmed by the other spawns.
                 script = null;
             }
-            warmUnder(Confinement.off(), script);
+            warmUnder(Confinement.off(), script, warmPool, fresh);
             int abi = LandlockProbe.kernel().abi();
             if (abi > 0) {
                 try (CompiledRuleset all = CompiledRuleset.allowAll(abi)) {
                     Decision.Confine d = new Decision.Confine(Mode.BEST_EFFORT, all.abi(), List.of(), Optional.empty());
-                    warmUnder(new Confinement.Kernel(d, all), script);
+                    warmUnder(new Confinement.Kernel(d, all), script, warmPool, fresh);
                 }
             }
         } catch (IOException e) {
             throw new IllegalStateException("launcher warm-up failed", e);
         } finally {
+            warmPool.close();
             if (script != null) {
                 try {
                     Files.deleteIfExists(script);
@@ -285,7 +324,7 @@ public final class Launcher {
         }
     }
 
-    private void warmUnder(Confinement c, Path script) throws IOException {
+    private void warmUnder(Confinement c, Path script, SpareThreads warmPool, SpareThreads fresh) throws IOException {
         Path cwd = Path.of("/");
         Path exe = Files.isExecutable(Path.of("/bin/true")) ? Path.of("/bin/true") : SHELL;
         List<String> noArgs = exe.equals(SHELL) ? List.of("-c", ":") : List.of();
@@ -294,12 +333,16 @@ public final class Launcher {
             if (stdio == Stdio.INHERIT) {
                 continue; // same code path minus the dup2s; not worth writing to magus's terminal
             }
-            drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c));
+            warmPool.refill();
+            drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c, warmPool));
         }
         if (script != null && Files.isExecutable(SHELL)) {
-            drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c));
+            warmPool.refill();
+            drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c, warmPool));
         }
-        drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c));
+        warmPool.refill();
+        drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c, warmPool));
+        drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd), c, fresh));
     }
 
     private static void drain(Spawn s) throws IOException {

@@ -33,7 +33,7 @@ public final class LibC {
             {"sigemptyset", "2.2.5"}, {"sigfillset", "2.2.5"},
             {"waitpid", "2.2.5"}, {"waitid", "2.2.5"}, {"kill", "2.2.5"}, {"pipe2", "2.9"},
             {"close", "2.2.5"}, {"open", "2.2.5"}, {"read", "2.2.5"}, {"write", "2.2.5"},
-            {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gnu_get_libc_version", "2.2.5"},
+            {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
     };
 
     static void register(NativeLibrary libc) {
@@ -102,6 +102,9 @@ public final class LibC {
     public static native int getuid();
 
     public static native int geteuid();
+
+    /** The calling thread's kernel id (its {@code /proc/self/task/<tid>}). */
+    public static native int gettid();
 
     public static native String gnu_get_libc_version();
 

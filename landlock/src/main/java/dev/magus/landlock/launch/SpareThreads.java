@@ -1,0 +1,202 @@
+package dev.magus.landlock.launch;
+
+import dev.magus.landlock.sys.LibC;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Launch threads created ahead of time, so a spawn does not wait for a thread to be created
+ * (most of the launcher's cost over a bare {@code posix_spawn}). A spare is a platform thread
+ * that has never run anything: it parks, unconfined, until one spawn hands it a
+ * {@link LaunchSequence}; it then runs that sequence (which confines it), and ends. A spare is
+ * used once, so no thread ever runs anything after entering a domain.
+ *
+ * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
+ * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
+ * a replacement must never be started by a launch thread. A spawn that finds no spare ready
+ * (several at once) creates a fresh launch thread as before.
+ */
+final class SpareThreads {
+    /** System property: how many spares to keep parked (0 turns the pool off). */
+    static final String PROPERTY = "magus.launch.spares";
+    static final int DEFAULT_CAPACITY = 2;
+    private static final AtomicLong SPARES = new AtomicLong();
+    private static volatile SpareThreads shared;
+
+    private final int capacity;
+    private final ArrayBlockingQueue<Spare> ready;
+    private final Thread refiller;
+    private final AtomicLong handedOff = new AtomicLong();
+    private final AtomicLong created = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * @param capacity   how many spares to keep parked
+     * @param autoRefill whether a refill thread replaces each spare handed off (tests turn it
+     *                   off to make the pool run empty on purpose, then call {@link #refill()})
+     */
+    SpareThreads(int capacity, boolean autoRefill) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("spare launch threads: " + capacity);
+        }
+        this.capacity = capacity;
+        this.ready = new ArrayBlockingQueue<>(Math.max(1, capacity));
+        if (autoRefill && capacity > 0) {
+            refiller = new Thread(null, this::refillLoop, "magus-sandbox-spares", 0, false);
+            refiller.setDaemon(true);
+        } else {
+            refiller = null;
+        }
+    }
+
+    /** The process's pool, sized by {@value #PROPERTY}; its refill thread starts on first use. */
+    static SpareThreads shared() {
+        SpareThreads s = shared;
+        if (s == null) {
+            synchronized (SpareThreads.class) {
+                s = shared;
+                if (s == null) {
+                    s = new SpareThreads(configuredCapacity(), true);
+                    s.start();
+                    shared = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    static int configuredCapacity() {
+        String v = System.getProperty(PROPERTY);
+        if (v == null || v.isBlank()) {
+            return DEFAULT_CAPACITY;
+        }
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n < 0 || n > 64) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(PROPERTY + " must be a number of threads from 0 to 64, not '" + v + "'");
+        }
+    }
+
+    /** Starts the refill thread, which fills the pool at once and after every hand-off. */
+    void start() {
+        if (refiller != null && refiller.getState() == Thread.State.NEW) {
+            refiller.start();
+        }
+    }
+
+    /**
+     * Hands {@code seq} to a parked spare, which runs it and ends; the caller joins the
+     * returned thread as it would a fresh one.
+     *
+     * @return the thread now running {@code seq}, or {@code null} when no spare is ready
+     */
+    Thread handOff(LaunchSequence seq, String name) {
+        Spare s = ready.poll();
+        if (s == null) {
+            return null;
+        }
+        // Java-level name only (the native name of another thread cannot be changed): a thread
+        // dump shows it as the launch thread it now is.
+        s.thread.setName(name);
+        s.work = seq;
+        LockSupport.unpark(s.thread);
+        handedOff.incrementAndGet();
+        return s.thread;
+    }
+
+    /** Asks the refill thread (never the caller, never a launch thread) to replace what was handed off. */
+    void replenish() {
+        if (refiller != null) {
+            LockSupport.unpark(refiller);
+        }
+    }
+
+    /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
+    void refill() {
+        while (!closed && ready.size() < capacity) {
+            Spare s = new Spare();
+            Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
+            t.setDaemon(true);
+            s.thread = t;
+            t.start();
+            created.incrementAndGet();
+            ready.add(s);
+        }
+    }
+
+    private void refillLoop() {
+        while (!closed) {
+            try {
+                refill();
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // Thread creation failed (limits reached): spawns create their own thread, which
+                // reports the failure to the caller; try again at the next hand-off.
+            }
+            LockSupport.park(this);
+        }
+    }
+
+    /** Ends the parked spares and the refill thread without running anything on them. */
+    void close() {
+        closed = true;
+        for (Spare s; (s = ready.poll()) != null; ) {
+            s.work = Spare.RETIRE;
+            LockSupport.unpark(s.thread);
+        }
+        if (refiller != null) {
+            LockSupport.unpark(refiller);
+        }
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** The spares parked now (for tests: their threads and native thread ids). */
+    List<Spare> parked() {
+        return new ArrayList<>(ready);
+    }
+
+    long handedOff() {
+        return handedOff.get();
+    }
+
+    long created() {
+        return created.get();
+    }
+
+    Thread refiller() {
+        return refiller;
+    }
+
+    /**
+     * One spare. Its {@link #run()} is what a launch thread runs when it came from the pool:
+     * after the sequence returns (confined), it returns at once, touching no new class.
+     */
+    static final class Spare implements Runnable {
+        static final LaunchSequence RETIRE = new LaunchSequence();
+
+        volatile LaunchSequence work;
+        volatile int tid;
+        Thread thread;
+
+        @Override
+        public void run() {
+            tid = LibC.gettid();
+            LaunchSequence s;
+            while ((s = work) == null) {
+                LockSupport.park(this);
+            }
+            if (s != RETIRE) {
+                s.run();
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package dev.magus.landlock.launch;
+
+import static dev.magus.landlock.launch.Children.assumeLandlock;
+import static dev.magus.landlock.launch.Children.env;
+import static dev.magus.landlock.launch.Children.rule;
+import static dev.magus.landlock.launch.Children.systemPlus;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.sys.LibC;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.mode.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The parked launch threads: unconfined while they wait, used once, gone after their spawn,
+ * and a burst that finds the pool empty still starts every child confined.
+ */
+class SpareThreadsTest {
+    private static final String SECRET = "aws_secret_access_key = AKIAFAKEFAKEFAKE";
+
+    @TempDir
+    Path root;
+    Path ws;
+    Path secret;
+    Map<String, String> env;
+    Confinement confined;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        assumeLandlock();
+        ws = Files.createDirectories(root.resolve("ws"));
+        Files.writeString(ws.resolve("data"), "mine\n");
+        secret = Files.writeString(root.resolve("credentials"), SECRET + "\n");
+        env = env(root);
+        confined = Confinement.prepare(Mode.REQUIRED, systemPlus(rule(ws, AccessMode.RWX)), LandlockProbe.kernel());
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (confined != null) {
+            confined.close();
+        }
+    }
+
+    /** Reads the workspace, then tries the secret outside it: prints "mine" and "denied" when confined. */
+    private SpawnRequest probe() {
+        String script = "cat data; if cat \"$SECRET\" 2>/dev/null; then echo LEAK; else echo denied; fi";
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("SECRET", secret.toString());
+        return new SpawnRequest(Children.SH, List.of("sh", "-c", script), e, ws, Stdio.NULL_INPUT);
+    }
+
+    private static Children.Result collect(Spawn s) {
+        assertThat(s).isInstanceOf(Spawn.Started.class);
+        return Children.collect(((Spawn.Started) s).child());
+    }
+
+    @Test
+    void parkedSparesAreUnconfinedAndAUsedOneIsGoneAfterItsSpawn() throws Exception {
+        // Confined spawns first, from this thread, so that confined launch threads have existed.
+        for (int i = 0; i < 5; i++) {
+            assertThat(collect(Launcher.get().spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
+        }
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            Launcher launcher = new Launcher(true, pool);
+            pool.refill();
+            List<SpareThreads.Spare> parked = pool.parked();
+            assertThat(parked).hasSize(1);
+            SpareThreads.Spare spare = parked.get(0);
+            awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
+            assertUnconfined(spare.tid);
+            assertThat(spare.thread.isAlive()).isTrue();
+
+            Children.Result r = collect(launcher.spawn(probe(), confined));
+
+            assertThat(r.assertOk().out()).as("the child started by the spare is confined").isEqualTo("mine\ndenied\n");
+            assertThat(pool.handedOff()).isEqualTo(1);
+            assertThat(pool.parked()).doesNotContain(spare);
+            // join() inside spawn() returned only once the thread had ended.
+            assertThat(spare.thread.isAlive()).as("the used launch thread").isFalse();
+            assertThat(spare.thread.getName()).startsWith("magus-sandbox-launch-");
+            Path task = Path.of("/proc/self/task", Integer.toString(spare.tid));
+            awaitOrFail(() -> !Files.exists(task), "the kernel to reap the used launch thread " + spare.tid);
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void theSharedPoolRefillsWithUnconfinedSparesAfterConfinedSpawns() throws Exception {
+        Launcher launcher = Launcher.get();
+        SpareThreads pool = launcher.spares();
+        assertThat(pool.capacity()).isEqualTo(SpareThreads.configuredCapacity());
+        long before = pool.handedOff();
+        for (int i = 0; i < 20; i++) {
+            assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
+        }
+        assertThat(pool.handedOff() - before).as("sequential spawns use the spares").isPositive();
+        awaitOrFail(() -> pool.parked().size() == pool.capacity(), "the refill thread to fill the pool");
+        for (SpareThreads.Spare s : pool.parked()) {
+            awaitOrFail(() -> s.tid != 0, "a spare to record its thread id");
+            assertUnconfined(s.tid);
+            assertThat(s.thread.getName()).startsWith("magus-sandbox-spare-");
+        }
+        assertThat(pool.refiller().isAlive()).isTrue();
+    }
+
+    @Test
+    void aBurstThatFindsThePoolEmptyStartsEveryChildOnAFreshThread() throws Exception {
+        SpareThreads pool = new SpareThreads(2, false); // no refill: the burst must run it dry
+        int burst = 8;
+        ExecutorService callers = Executors.newFixedThreadPool(burst);
+        try {
+            Launcher launcher = new Launcher(true, pool);
+            pool.refill();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Children.Result>> results = new ArrayList<>();
+            for (int i = 0; i < burst; i++) {
+                results.add(callers.submit(() -> {
+                    start.await();
+                    return collect(launcher.spawn(probe(), confined));
+                }));
+            }
+            start.countDown();
+            for (Future<Children.Result> f : results) {
+                assertThat(f.get(60, TimeUnit.SECONDS).assertOk().out()).isEqualTo("mine\ndenied\n");
+            }
+            assertThat(pool.handedOff()).as("two spares, then fresh threads").isEqualTo(2);
+            assertThat(pool.parked()).isEmpty();
+        } finally {
+            callers.shutdown();
+            assertThat(callers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            pool.close();
+        }
+        assertThat(Thread.getAllStackTraces().keySet())
+                .noneMatch(t -> t.getName().startsWith("magus-sandbox-launch-") && t.isAlive());
+    }
+
+    @Test
+    void aCallerWithNoNewPrivsGetsAFreshThreadThatInheritsItsState() throws Exception {
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            Launcher launcher = new Launcher(true, pool);
+            pool.refill();
+            AtomicReference<Object> result = new AtomicReference<>();
+            Thread caller = new Thread(() -> {
+                // Possibly confined by its embedder: its child must inherit that, not a spare's state.
+                LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                try {
+                    result.set(collect(launcher.spawn(probe(), confined)));
+                } catch (Throwable e) {
+                    result.set(e);
+                }
+            }, "test-no-new-privs-caller");
+            caller.start();
+            caller.join();
+            assertThat(result.get()).isInstanceOf(Children.Result.class);
+            assertThat(((Children.Result) result.get()).assertOk().out()).isEqualTo("mine\ndenied\n");
+            assertThat(pool.handedOff()).as("the spare stays parked").isZero();
+            assertThat(pool.parked()).hasSize(1);
+
+            assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
+            assertThat(pool.handedOff()).as("an ordinary caller uses the spare").isEqualTo(1);
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void closingEndsParkedSparesWithoutRunningAnything() throws Exception {
+        SpareThreads pool = new SpareThreads(2, false);
+        pool.refill();
+        List<SpareThreads.Spare> parked = pool.parked();
+        assertThat(parked).hasSize(2);
+        pool.close();
+        for (SpareThreads.Spare s : parked) {
+            s.thread.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(s.thread.isAlive()).isFalse();
+        }
+        assertThat(pool.handedOff()).isZero();
+        assertThat(pool.parked()).isEmpty();
+        assertThat(pool.handOff(new LaunchSequence(), "unused")).isNull();
+    }
+
+    @Test
+    void theNumberOfSparesIsConfigurable() {
+        String old = System.getProperty(SpareThreads.PROPERTY);
+        try {
+            System.clearProperty(SpareThreads.PROPERTY);
+            assertThat(SpareThreads.configuredCapacity()).isEqualTo(SpareThreads.DEFAULT_CAPACITY);
+            System.setProperty(SpareThreads.PROPERTY, "0");
+            assertThat(SpareThreads.configuredCapacity()).isZero();
+            System.setProperty(SpareThreads.PROPERTY, " 3 ");
+            assertThat(SpareThreads.configuredCapacity()).isEqualTo(3);
+            for (String bad : List.of("-1", "65", "two")) {
+                System.setProperty(SpareThreads.PROPERTY, bad);
+                assertThatThrownBy(SpareThreads::configuredCapacity)
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining(SpareThreads.PROPERTY);
+            }
+        } finally {
+            if (old == null) {
+                System.clearProperty(SpareThreads.PROPERTY);
+            } else {
+                System.setProperty(SpareThreads.PROPERTY, old);
+            }
+        }
+    }
+
+    @Test
+    void aPoolOfNoSparesAlwaysCreatesAFreshThread() {
+        SpareThreads none = new SpareThreads(0, true);
+        none.refill();
+        assertThat(none.parked()).isEmpty();
+        assertThat(none.refiller()).isNull();
+        Launcher launcher = new Launcher(true, none);
+        assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
+        assertThat(none.handedOff()).isZero();
+    }
+
+    /**
+     * The thread has never entered the confinement sequence: no_new_privs is off and it holds
+     * the process's capability sets. The kernel grants landlock_restrict_self only with
+     * no_new_privs or CAP_SYS_ADMIN, and LaunchSequence sets no_new_privs before every restrict,
+     * so a thread with no_new_privs 0 has no domain from this launcher.
+     */
+    private static void assertUnconfined(int tid) throws IOException {
+        List<String> process = Files.readAllLines(Path.of("/proc/self/status"));
+        List<String> thread = Files.readAllLines(Path.of("/proc/self/task", Integer.toString(tid), "status"));
+        assertThat(field(thread, "NoNewPrivs")).as("NoNewPrivs of spare %s", tid).isEqualTo("0");
+        for (String caps : List.of("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")) {
+            assertThat(field(thread, caps)).as("%s of spare %s", caps, tid).isEqualTo(field(process, caps));
+        }
+    }
+
+    private static String field(List<String> status, String name) {
+        Optional<String> line = status.stream().filter(l -> l.startsWith(name + ":")).findFirst();
+        return line.map(l -> l.substring(name.length() + 1).strip()).orElse("?");
+    }
+
+    /** Waits (bounded, not a timing assertion) for something another thread or the kernel does. */
+    private static void awaitOrFail(BooleanSupplier cond, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+}
