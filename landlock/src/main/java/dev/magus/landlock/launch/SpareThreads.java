@@ -193,6 +193,8 @@ final class SpareThreads {
             LaunchSequence s;
             while ((s = work) == null) {
                 LockSupport.park(this);
+                // An interrupt would make park return at once, forever: clear it (still unconfined here).
+                Thread.interrupted();
             }
             if (s != RETIRE) {
                 s.run();
