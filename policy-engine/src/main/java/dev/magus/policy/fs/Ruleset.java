@@ -111,11 +111,13 @@ public final class Ruleset {
             if (p >= len) {
                 break;
             }
-            int e = s.indexOf('/', p);
-            if (e < 0) {
-                e = len;
+            // One pass finds the component's end and hashes it the way String.hashCode would.
+            int h = 0;
+            int e = p;
+            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
+                h = 31 * h + c;
             }
-            n = n.child(s, p, e);
+            n = n.child(s, p, e, h);
             if (n == null) {
                 break;
             }
@@ -159,11 +161,12 @@ public final class Ruleset {
             if (p >= len) {
                 break;
             }
-            int e = s.indexOf('/', p);
-            if (e < 0) {
-                e = len;
+            int h = 0;
+            int e = p;
+            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
+                h = 31 * h + c;
             }
-            Node child = n.child(s, p, e);
+            Node child = n.child(s, p, e, h);
             if (child == null) {
                 break;
             }
@@ -245,18 +248,16 @@ public final class Ruleset {
             this.shallowest = shallowest;
         }
 
-        /** The child named {@code s[from, to)}, or null. */
-        Node child(String s, int from, int to) {
+        /**
+         * The child named {@code s[from, to)}, or null; {@code h} is String.hashCode's formula
+         * over that slice, so it matches the keys' own (cached) hashes.
+         */
+        Node child(String s, int from, int to, int h) {
             String[] k = keys;
             if (k.length == 0) {
                 return null;
             }
             int len = to - from;
-            // String.hashCode's formula over the slice, so it matches the keys' (cached) hashes.
-            int h = 0;
-            for (int i = from; i < to; i++) {
-                h = 31 * h + s.charAt(i);
-            }
             int mask = k.length - 1;
             for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
                 String key = k[i];
