@@ -8,6 +8,8 @@ import dev.magus.bench.path.Scenario;
 import dev.magus.env.Allowlist;
 import dev.magus.env.platform.Platform;
 import dev.magus.env.scrub.Scrubber;
+import dev.magus.policy.Policy;
+import dev.magus.policy.PolicyChecker;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.path.PathResolver;
@@ -57,11 +59,14 @@ public final class CpuTime {
             Path file = Trees.file(ws.resolve("src/main/java/dev/magus/App.java"), "class App {}\n");
             Map<String, Op> ops = new LinkedHashMap<>();
             for (int n : new int[]{10, 10_000}) {
-                Ruleset rules = SyntheticPolicy.policy(n, ws, home).ruleset();
+                Policy policy = SyntheticPolicy.policy(n, ws, home);
+                Ruleset rules = policy.ruleset();
                 PathResolver cache = PathResolver.caching(1024);
+                PolicyChecker checker = PolicyChecker.of(policy);
                 ops.put("lookup, " + n + " rules", () -> rules.permits(file, Access.READ) ? 1 : 0);
                 ops.put("cached check, " + n + " rules", () -> cache.resolve(file, ws).resolvedPath()
                         .map(p -> rules.permits(p, Access.READ)).orElse(false) ? 1 : 0);
+                ops.put("PolicyChecker.check, " + n + " rules", () -> checker.check(Access.READ, file, ws).allowed() ? 1 : 0);
             }
             for (String s : List.of("c6-l2-abs", "c6-l2-rel")) {
                 LinkTree tree = LinkTree.build(Scenario.parse(s));

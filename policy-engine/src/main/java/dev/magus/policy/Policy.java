@@ -77,7 +77,11 @@ public record Policy(
      */
     @Override
     public Verdict check(Access op, Path path, Path cwd) {
-        Resolution resolution = RESOLVER.resolve(path, cwd);
+        return verdict(op, path, RESOLVER.resolve(path, cwd));
+    }
+
+    /** The verdict on {@code path} once resolved to {@code resolution} (by any resolver). */
+    Verdict verdict(Access op, Path path, Resolution resolution) {
         if (resolution instanceof Resolution.TooManyLinks loop) {
             return new Verdict.Denied(new Diagnostic(Code.MGS2009,
                     op.operation().label() + " denied: too many symbolic links resolving " + path

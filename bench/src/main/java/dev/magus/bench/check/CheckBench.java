@@ -2,6 +2,7 @@ package dev.magus.bench.check;
 
 import dev.magus.bench.Trees;
 import dev.magus.policy.Policy;
+import dev.magus.policy.PolicyChecker;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Ruleset;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * with a resolver that caches nothing, so every call walks the filesystem (cold); and the same
  * check composed with a warm {@link PathResolver#caching} resolver ({@code cachedCheck*}):
  * {@code Policy.check} takes no resolver, so that one is resolution plus {@code Ruleset.permits},
- * what {@code check} does for an allowed read.
+ * what {@code check} does for an allowed read. {@code checker*}: {@link PolicyChecker#check}, the
+ * binding-layer check with its verdict cache warm (the whole check, verdict included).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -40,6 +42,7 @@ public class CheckBench {
     private Policy policy;
     private Ruleset ruleset;
     private PathResolver cachingResolver;
+    private PolicyChecker checker;
     private Path allowedFile;
     private Path deniedFile;
 
@@ -53,6 +56,7 @@ public class CheckBench {
         policy = SyntheticPolicy.policy(rules, workspace, home);
         ruleset = policy.ruleset();
         cachingResolver = PathResolver.caching(1024);
+        checker = PolicyChecker.of(policy);
         if (ruleset.rules().size() != rules) {
             throw new IllegalStateException("built " + ruleset.rules().size() + " rules, wanted " + rules);
         }
@@ -60,6 +64,13 @@ public class CheckBench {
                 || policy.check(Access.READ, deniedFile, workspace).allowed()
                 || !ruleset.permits(allowedFile, Access.WRITE) || ruleset.permits(deniedFile, Access.READ)) {
             throw new IllegalStateException("the fixture does not allow and deny what it should");
+        }
+        for (Access op : Access.values()) {
+            for (Path p : new Path[] {allowedFile, deniedFile}) {
+                if (!checker.check(op, p, workspace).equals(policy.check(op, p, workspace))) {
+                    throw new IllegalStateException("the cached checker disagrees with Policy.check on " + op + " " + p);
+                }
+            }
         }
     }
 
@@ -97,5 +108,17 @@ public class CheckBench {
     @Benchmark
     public Verdict checkWriteAllowed() {
         return policy.check(Access.WRITE, allowedFile, workspace);
+    }
+
+    /** The cached binding-layer check, warm: an allowed read answered from the verdict cache. */
+    @Benchmark
+    public Verdict checkerReadAllowed() {
+        return checker.check(Access.READ, allowedFile, workspace);
+    }
+
+    /** The cached binding-layer check, warm: a denied read (MGS2001, with its hint) answered from the verdict cache. */
+    @Benchmark
+    public Verdict checkerReadDenied() {
+        return checker.check(Access.READ, deniedFile, workspace);
     }
 }

@@ -25,7 +25,7 @@ import java.util.Set;
  */
 public final class Ruleset {
 
-    private static final Ruleset EMPTY = new Ruleset(List.of(), new Node(0));
+    private static final Ruleset EMPTY = new Ruleset(List.of(), new Builder().freeze(0));
 
     /** Orders rules by their path (the order of {@link #rules()}). */
     private static final Comparator<Rule> BY_PATH = Comparator.comparing(Rule::path);
@@ -73,18 +73,16 @@ public final class Ruleset {
         modes.forEach((path, mode) -> merged.add(new Rule(path, mode, String.join(", ", origins.get(path)))));
         merged.sort(BY_PATH);
 
-        Node top = new Node(0);
+        Builder top = new Builder();
         for (Rule r : merged) {
-            Node n = top;
+            Builder b = top;
             Path p = r.path();
             for (int i = 0, k = p.getNameCount(); i < k; i++) {
-                int depth = i + 1;
-                n = n.children.computeIfAbsent(p.getName(i).toString(), name -> new Node(depth));
+                b = b.children.computeIfAbsent(p.getName(i).toString(), name -> new Builder());
             }
-            n.rule = r;
+            b.rule = r;
         }
-        top.settle();
-        return new Ruleset(List.copyOf(merged), top);
+        return new Ruleset(List.copyOf(merged), top.freeze(0));
     }
 
     /** Every rule, merged, sorted by path. */
@@ -99,7 +97,8 @@ public final class Ruleset {
     /** The union of the modes of every rule at or above {@code resolved}. */
     public AccessMode granted(Path resolved) {
         requireAbsolute(resolved);
-        // Walks the string form (cached by the Path) instead of getName(i), which allocates.
+        // Walks the string form (cached by the Path) by '/' offsets: no getName(i), no substring,
+        // so a lookup allocates nothing.
         String s = resolved.toString();
         Node n = root;
         int bits = n.rule == null ? 0 : n.rule.mode().bits();
@@ -112,11 +111,13 @@ public final class Ruleset {
             if (p >= len) {
                 break;
             }
-            int e = s.indexOf('/', p);
-            if (e < 0) {
-                e = len;
+            // One pass finds the component's end and hashes it the way String.hashCode would.
+            int h = 0;
+            int e = p;
+            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
+                h = 31 * h + c;
             }
-            n = n.children.get(s.substring(p, e));
+            n = n.child(s, p, e, h);
             if (n == null) {
                 break;
             }
@@ -150,9 +151,22 @@ public final class Ruleset {
         requireAbsolute(resolved);
         Node n = root;
         Rule lacking = root.rule != null && !root.rule.mode().has(needed) ? root.rule : null;
-        int k = resolved.getNameCount();
-        for (int i = 0; i < k; i++) {
-            Node child = n.children.get(resolved.getName(i).toString());
+        String s = resolved.toString();
+        int p = 0;
+        int len = s.length();
+        while (true) {
+            while (p < len && s.charAt(p) == '/') {
+                p++;
+            }
+            if (p >= len) {
+                break;
+            }
+            int h = 0;
+            int e = p;
+            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
+                h = 31 * h + c;
+            }
+            Node child = n.child(s, p, e, h);
             if (child == null) {
                 break;
             }
@@ -160,6 +174,7 @@ public final class Ruleset {
             if (n.rule != null && !n.rule.mode().has(needed)) {
                 lacking = n.rule;
             }
+            p = e;
         }
         if (lacking != null) {
             return Optional.of(lacking);
@@ -181,28 +196,82 @@ public final class Ruleset {
         return "Ruleset" + rules;
     }
 
-    /** One path component. Mutated only while {@link #of} builds it, then never again. */
-    private static final class Node {
-        final int depth;
-        final Map<String, Node> children = new HashMap<>(4);
+    /** One path component while {@link #of} builds the index; frozen into a {@link Node}. */
+    private static final class Builder {
+        final Map<String, Builder> children = new HashMap<>(4);
         Rule rule;
-        /** The shallowest rule in this subtree (then first by path); set by {@link #settle}. */
-        Rule shallowest;
 
-        Node(int depth) {
-            this.depth = depth;
-        }
-
-        Rule settle() {
+        /** The immutable node of this subtree, with its shallowest rule settled. */
+        Node freeze(int depth) {
+            int size = children.size();
+            // Open addressing at a load factor of at most 1/2: a miss ends at the first empty slot.
+            int capacity = size == 0 ? 0 : Integer.highestOneBit(Math.max(2, size) * 2 - 1) << 1;
+            String[] keys = new String[capacity];
+            Node[] nodes = new Node[capacity];
             Rule best = rule;
-            for (Node c : children.values()) {
-                Rule candidate = c.settle();
-                if (best == null || SHALLOWEST.compare(candidate, best) < 0) {
-                    best = candidate;
+            for (Map.Entry<String, Builder> c : children.entrySet()) {
+                String key = c.getKey();
+                Node child = c.getValue().freeze(depth + 1);
+                int i = spread(key.hashCode()) & (capacity - 1);
+                while (keys[i] != null) {
+                    i = (i + 1) & (capacity - 1);
+                }
+                keys[i] = key;
+                nodes[i] = child;
+                if (best == null || SHALLOWEST.compare(child.shallowest, best) < 0) {
+                    best = child.shallowest;
                 }
             }
-            shallowest = best;
-            return best;
+            return new Node(depth, keys, nodes, rule, best);
         }
+    }
+
+    /**
+     * One path component of the frozen index. Its children sit in an open-addressing table keyed
+     * by the component's name, probed with the hash of a slice of the looked-up path's string, so
+     * that a lookup compares characters in place instead of cutting a substring per component.
+     */
+    private static final class Node {
+        final int depth;
+        /** Children's names, power-of-two sized, null for an empty slot; {@link #nodes} alike. */
+        private final String[] keys;
+        private final Node[] nodes;
+        final Rule rule;
+        /** The shallowest rule in this subtree (then first by path), never null below the root. */
+        final Rule shallowest;
+
+        Node(int depth, String[] keys, Node[] nodes, Rule rule, Rule shallowest) {
+            this.depth = depth;
+            this.keys = keys;
+            this.nodes = nodes;
+            this.rule = rule;
+            this.shallowest = shallowest;
+        }
+
+        /**
+         * The child named {@code s[from, to)}, or null; {@code h} is String.hashCode's formula
+         * over that slice, so it matches the keys' own (cached) hashes.
+         */
+        Node child(String s, int from, int to, int h) {
+            String[] k = keys;
+            if (k.length == 0) {
+                return null;
+            }
+            int len = to - from;
+            int mask = k.length - 1;
+            for (int i = spread(h) & mask; ; i = (i + 1) & mask) {
+                String key = k[i];
+                if (key == null) {
+                    return null;
+                }
+                if (key.length() == len && key.hashCode() == h && s.regionMatches(from, key, 0, len)) {
+                    return nodes[i];
+                }
+            }
+        }
+    }
+
+    private static int spread(int h) {
+        return h ^ (h >>> 16);
     }
 }

@@ -49,8 +49,12 @@ public final class PathResolver {
     /** The kernel's {@code MAXSYMLINKS}: the 41st link in one resolution fails with ELOOP. */
     public static final int MAX_LINKS = 40;
 
-    /** Without a cache (null): every lookup asks the filesystem. */
-    private final Map<Path, Entry> cache;
+    /**
+     * Without a cache (null): every lookup asks the filesystem. Invalidation replaces the map
+     * rather than clearing it: a walk keeps the map it started with, so an answer it learned
+     * before an invalidation can only land in a map nobody reads any more, never in the new one.
+     */
+    private volatile Map<Path, Entry> cache;
     private final int maxEntries;
 
     /** A resolver that asks the filesystem every time. */
@@ -80,18 +84,32 @@ public final class PathResolver {
         return cache != null;
     }
 
-    /** Forgets everything remembered; a no-op without a cache. */
-    public void invalidate() {
+    /**
+     * Forgets everything remembered; a no-op without a cache. A resolution that ends after this
+     * returns and began after it was called answers from the filesystem as it is now; one running
+     * concurrently may answer either way, but what it learned is not remembered.
+     */
+    public synchronized void invalidate() {
         if (cache != null) {
-            cache.clear();
+            cache = new ConcurrentHashMap<>();
         }
     }
 
-    /** Forgets what is remembered about {@code path} and everything beneath it; a no-op without a cache. */
-    public void invalidate(Path path) {
-        if (cache != null) {
+    /**
+     * Forgets what is remembered about {@code path} and everything beneath it (the same guarantee
+     * as {@link #invalidate()} for those paths); a no-op without a cache.
+     */
+    public synchronized void invalidate(Path path) {
+        Map<Path, Entry> old = cache;
+        if (old != null) {
             Path p = path.toAbsolutePath().normalize();
-            cache.keySet().removeIf(k -> k.startsWith(p));
+            Map<Path, Entry> kept = new ConcurrentHashMap<>();
+            old.forEach((k, v) -> {
+                if (!k.startsWith(p)) {
+                    kept.put(k, v);
+                }
+            });
+            cache = kept;
         }
     }
 
