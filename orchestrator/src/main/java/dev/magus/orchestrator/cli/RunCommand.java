@@ -14,6 +14,7 @@ import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.mode.Mode;
+import dev.magus.telemetry.log.DiagnosticLogSink;
 import dev.magus.telemetry.ndjson.NdjsonSink;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,6 +47,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
     boolean stdin;
 
+    @Option(names = "--log", paramLabel = "FILE", description = "Also logs every diagnostic through SLF4J as one"
+            + " logfmt line (code= layer= op= subject= source= msg=) to FILE, at the level of its severity.")
+    Optional<Path> log;
+
     @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records for exact kernel-layer denials"
             + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.")
     boolean kernelAudit;
@@ -71,6 +76,14 @@ final class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
+        if (log.isPresent()) {
+            // slf4j-simple reads its settings once, when the first logger is made: before
+            // anything of Reactor's (which logs through SLF4J too) is loaded.
+            System.setProperty("org.slf4j.simpleLogger.logFile", log.get().toAbsolutePath().toString());
+            System.setProperty("org.slf4j.simpleLogger.log." + DiagnosticLogSink.LOGGER_NAME, "debug");
+            System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+            System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+        }
         Orchestrator.Builder builder = Orchestrator.builder(Host.fromSystem());
         OutputStream ndjson = null;
         if (events.isPresent()) {
@@ -81,6 +94,9 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.REFUSED;
             }
             builder.sink(new NdjsonSink(ndjson));
+        }
+        if (log.isPresent()) {
+            builder.sink(new DiagnosticLogSink());
         }
         AuditDenialSource audit = null;
         if (kernelAudit) {

@@ -180,6 +180,18 @@ class MagusCliIT {
     }
 
     @Test
+    void everyDiagnosticIsAlsoLoggedThroughSlf4jWhenAsked() throws IOException {
+        Path credentials = Files.createDirectories(home.resolve(".aws")).resolve("credentials");
+        Files.writeString(credentials, "x\n");
+        Path logFile = root.resolve("magus.log");
+        Result r = magus("run", "--log", logFile.toString(), "--", "cat", credentials.toString());
+        assertThat(r.status()).as("%s", r).isEqualTo(1);
+        String log = Files.readString(logFile);
+        assertThat(log).contains("INFO magus.diagnostics - code=MGS2003 layer=policy");
+        assertThat(log).contains("ERROR magus.diagnostics - code=MGS2001 layer=kernel op=read subject=" + credentials);
+    }
+
+    @Test
     void eventsOnStdoutAreNdjsonOnly() throws IOException {
         Result r = magus("run", "--events", "-", "--", "sh", "-c", "echo out; echo err >&2");
         assertThat(r.status()).as("%s", r).isZero();
