@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Single-line and multi-line reports, including formats of tools not installed here (Go). */
 class DenialParserTest {
 
-    private static final Path CWD = Path.of("/work/ws");
+    private static final Path CWD = Path.of("/home/dev/ws");
     private static final RunEvent.Stream ERR = RunEvent.Stream.STDERR;
 
     private static List<Candidate> parse(String... lines) {
@@ -33,7 +33,7 @@ class DenialParserTest {
             sh: 1: /x/tool: Permission denied                                         | EXEC    | /x/tool
             bash: /x/f: Permission denied                                             | UNKNOWN | /x/f
             bash: line 1: /x/f: Permission denied                                     | UNKNOWN | /x/f
-            bash: ./x: Permission denied                                              | EXEC    | /work/ws/./x
+            bash: ./x: Permission denied                                              | EXEC    | /home/dev/ws/./x
             touch: cannot touch '/x/n': Permission denied                             | WRITE   | /x/n
             mkdir: cannot create directory ‘/x/d’: Permission denied                  | WRITE   | /x/d
             ls: cannot open directory '/x': Permission denied                         | READ    | /x
@@ -50,7 +50,7 @@ class DenialParserTest {
             Error: spawn /x/tool EACCES                                               | EXEC    | /x/tool
             PermissionError: [Errno 13] Permission denied: '/x/f'                     | UNKNOWN | /x/f
             java.nio.file.AccessDeniedException: /x/f                                 | UNKNOWN | /x/f
-            Caused by: java.nio.file.AccessDeniedException: rel/f                     | UNKNOWN | /work/ws/rel/f
+            Caused by: java.nio.file.AccessDeniedException: rel/f                     | UNKNOWN | /home/dev/ws/rel/f
             java.io.FileNotFoundException: /x/f (Permission denied)                   | UNKNOWN | /x/f
             java.io.IOException: Cannot run program "/x/t": error=13, Permission denied | EXEC  | /x/t
             error: couldn't read `/x/m.rs`: Permission denied (os error 13)           | READ    | /x/m.rs
@@ -65,7 +65,7 @@ class DenialParserTest {
             /usr/bin/ld: cannot open output file /x/a.out: Permission denied          | WRITE   | /x/a.out
             tar: /x/d: Cannot mkdir: Permission denied                                | WRITE   | /x/d
             env: ‘/x/t’: Permission denied                                            | EXEC    | /x/t
-            tee: out.log: Permission denied                                           | WRITE   | /work/ws/out.log
+            tee: out.log: Permission denied                                           | WRITE   | /home/dev/ws/out.log
             """)
     void one_line_one_candidate(String line, AccessHint hint, String path) {
         assertThat(parse(line)).singleElement().satisfies(c -> {
