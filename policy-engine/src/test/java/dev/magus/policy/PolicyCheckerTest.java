@@ -11,12 +11,11 @@ import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.path.RandomTree;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -24,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
@@ -48,7 +46,7 @@ class PolicyCheckerTest {
         Path root = Files.createDirectories(base.resolve("x/y/tree"));
         try {
             List<String> description = new ArrayList<>();
-            List<Path> entries = buildTree(rnd, root, description);
+            List<Path> entries = RandomTree.build(rnd, NAMES, root, description);
             Policy policy = randomPolicy(rnd, root, entries);
             // One with room to spare, one so small that it keeps overflowing and starting over.
             List<PolicyChecker> checkers = List.of(PolicyChecker.of(policy), PolicyChecker.caching(policy, 4));
@@ -56,8 +54,8 @@ class PolicyCheckerTest {
             for (int i = 0; i < 40; i++) {
                 Path cwd = entries.isEmpty() || rnd.nextInt(3) == 0 ? root : entries.get(rnd.nextInt(entries.size()));
                 Path request = rnd.nextBoolean()
-                        ? Path.of(root + "/" + randomComponents(rnd, 1 + rnd.nextInt(5)))
-                        : Path.of(randomComponents(rnd, 1 + rnd.nextInt(4)));
+                        ? Path.of(root + "/" + RandomTree.components(rnd, NAMES, 1 + rnd.nextInt(5)))
+                        : Path.of(RandomTree.components(rnd, NAMES, 1 + rnd.nextInt(4)));
                 queries.add(new Path[] {request, cwd});
             }
             // Three rounds, so that answers come from memory in the later ones.
@@ -77,7 +75,7 @@ class PolicyCheckerTest {
                 }
             }
         } finally {
-            deleteTree(base);
+            RandomTree.delete(base);
         }
         Statistics.coverage(coverage -> {
             coverage.check("allowed").count(c -> c > 500);
@@ -109,59 +107,6 @@ class PolicyCheckerTest {
     private static Policy policy(Path root, List<Rule> rules) {
         return new Policy(Mode.BEST_EFFORT, root, root.resolve("home"), Ruleset.of(rules), Allowlist.EMPTY,
                 ControlFiles.of(root, List.of()), List.of());
-    }
-
-    private static List<Path> buildTree(Random rnd, Path root, List<String> description) throws IOException {
-        List<Path> dirs = new ArrayList<>(List.of(root));
-        List<Path> entries = new ArrayList<>();
-        int n = 3 + rnd.nextInt(12);
-        for (int i = 0; i < n; i++) {
-            Path parent = dirs.get(rnd.nextInt(dirs.size()));
-            Path p = parent.resolve(NAMES[rnd.nextInt(NAMES.length)]);
-            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            int kind = rnd.nextInt(10);
-            String rel = root.relativize(p).toString();
-            if (kind < 4) {
-                Files.createDirectory(p);
-                dirs.add(p);
-                description.add(rel + "/");
-            } else if (kind < 6) {
-                Files.writeString(p, "x");
-                description.add(rel);
-            } else {
-                // Relative and absolute targets, dangling ones and loops alike.
-                String target = randomComponents(rnd, 1 + rnd.nextInt(3));
-                if (rnd.nextInt(3) == 0) {
-                    target = root + "/" + target;
-                }
-                Files.createSymbolicLink(p, Path.of(target));
-                description.add(rel + " -> " + target);
-            }
-            entries.add(p);
-        }
-        return entries;
-    }
-
-    private static String randomComponents(Random rnd, int count) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < count; i++) {
-            if (i > 0) {
-                sb.append(rnd.nextInt(8) == 0 ? "//" : "/");
-            }
-            int pick = rnd.nextInt(NAMES.length + 3);
-            sb.append(pick < NAMES.length ? NAMES[pick] : pick == NAMES.length ? "." : "..");
-        }
-        return sb.toString();
-    }
-
-    private static void deleteTree(Path base) throws IOException {
-        try (Stream<Path> walk = Files.walk(base)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     // ---- invalidation, on a fixed tree: ws (rw), outside (no rule) ----

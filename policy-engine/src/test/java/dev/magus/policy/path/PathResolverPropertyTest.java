@@ -5,13 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
@@ -37,10 +34,10 @@ class PathResolverPropertyTest {
         Path root = Files.createDirectories(base.resolve("x/y/tree"));
         try {
             List<String> description = new ArrayList<>();
-            List<Path> entries = buildTree(rnd, root, description);
+            List<Path> entries = RandomTree.build(rnd, NAMES, root, description);
             List<Path> queries = new ArrayList<>(entries);
             for (int i = 0; i < 40; i++) {
-                queries.add(Path.of(root + "/" + randomComponents(rnd, 1 + rnd.nextInt(6))));
+                queries.add(Path.of(root + "/" + RandomTree.components(rnd, NAMES, 1 + rnd.nextInt(6))));
             }
             // A small cache, so that it also overflows and starts over while the tree stays put.
             PathResolver cached = PathResolver.caching(16);
@@ -51,11 +48,11 @@ class PathResolverPropertyTest {
             // Relative requests against a working directory (itself possibly a link).
             for (int i = 0; i < 15; i++) {
                 Path cwd = entries.isEmpty() || rnd.nextInt(3) == 0 ? root : entries.get(rnd.nextInt(entries.size()));
-                Path rel = Path.of(randomComponents(rnd, 1 + rnd.nextInt(4)));
+                Path rel = Path.of(RandomTree.components(rnd, NAMES, 1 + rnd.nextInt(4)));
                 check(cwd.resolve(rel), resolver.resolve(rel, cwd), rel + " in " + cwd, description);
             }
         } finally {
-            deleteTree(base);
+            RandomTree.delete(base);
         }
         // Over all tries, every kind of outcome must have been met, or the property proves little.
         Statistics.coverage(coverage -> {
@@ -83,58 +80,6 @@ class PathResolverPropertyTest {
             }
         } catch (IOException e) {
             throw new AssertionError(context, e);
-        }
-    }
-
-    private static List<Path> buildTree(Random rnd, Path root, List<String> description) throws IOException {
-        List<Path> dirs = new ArrayList<>(List.of(root));
-        List<Path> entries = new ArrayList<>();
-        int n = 3 + rnd.nextInt(12);
-        for (int i = 0; i < n; i++) {
-            Path parent = dirs.get(rnd.nextInt(dirs.size()));
-            Path p = parent.resolve(NAMES[rnd.nextInt(NAMES.length)]);
-            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            int kind = rnd.nextInt(10);
-            String rel = root.relativize(p).toString();
-            if (kind < 4) {
-                Files.createDirectory(p);
-                dirs.add(p);
-                description.add(rel + "/");
-            } else if (kind < 6) {
-                Files.writeString(p, "x");
-                description.add(rel);
-            } else {
-                String target = randomComponents(rnd, 1 + rnd.nextInt(3));
-                if (rnd.nextInt(3) == 0) {
-                    target = root + "/" + target;
-                }
-                Files.createSymbolicLink(p, Path.of(target));
-                description.add(rel + " -> " + target);
-            }
-            entries.add(p);
-        }
-        return entries;
-    }
-
-    private static String randomComponents(Random rnd, int count) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < count; i++) {
-            if (i > 0) {
-                sb.append(rnd.nextInt(8) == 0 ? "//" : "/");
-            }
-            int pick = rnd.nextInt(NAMES.length + 3);
-            sb.append(pick < NAMES.length ? NAMES[pick] : pick == NAMES.length ? "." : "..");
-        }
-        return sb.toString();
-    }
-
-    private static void deleteTree(Path base) throws IOException {
-        try (Stream<Path> walk = Files.walk(base)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }
