@@ -104,20 +104,10 @@ public final class Ruleset {
         int bits = n.rule == null ? 0 : n.rule.mode().bits();
         int p = 0;
         int len = s.length();
-        while (true) {
-            while (p < len && s.charAt(p) == '/') {
-                p++;
-            }
-            if (p >= len) {
-                break;
-            }
-            // One pass finds the component's end and hashes it the way String.hashCode would.
-            int h = 0;
-            int e = p;
-            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
-                h = 31 * h + c;
-            }
-            n = n.child(s, p, e, h);
+        while ((p = skipSlashes(s, p)) < len) {
+            long c = component(s, p);
+            int e = (int) (c >>> 32);
+            n = n.child(s, p, e, (int) c);
             if (n == null) {
                 break;
             }
@@ -154,19 +144,10 @@ public final class Ruleset {
         String s = resolved.toString();
         int p = 0;
         int len = s.length();
-        while (true) {
-            while (p < len && s.charAt(p) == '/') {
-                p++;
-            }
-            if (p >= len) {
-                break;
-            }
-            int h = 0;
-            int e = p;
-            for (char c; e < len && (c = s.charAt(e)) != '/'; e++) {
-                h = 31 * h + c;
-            }
-            Node child = n.child(s, p, e, h);
+        while ((p = skipSlashes(s, p)) < len) {
+            long c = component(s, p);
+            int e = (int) (c >>> 32);
+            Node child = n.child(s, p, e, (int) c);
             if (child == null) {
                 break;
             }
@@ -183,6 +164,27 @@ public final class Ruleset {
             return Optional.empty();
         }
         return Optional.of(n.shallowest);
+    }
+
+    private static int skipSlashes(String s, int p) {
+        while (p < s.length() && s.charAt(p) == '/') {
+            p++;
+        }
+        return p;
+    }
+
+    /**
+     * The component of {@code s} starting at {@code p}, in one pass: its end in the high 32
+     * bits, its hash (as {@link String#hashCode} would compute it) in the low 32 — packed so a
+     * lookup allocates nothing.
+     */
+    private static long component(String s, int p) {
+        int h = 0;
+        int e = p;
+        for (char c; e < s.length() && (c = s.charAt(e)) != '/'; e++) {
+            h = 31 * h + c;
+        }
+        return ((long) e << 32) | (h & 0xffffffffL);
     }
 
     private static void requireAbsolute(Path p) {
