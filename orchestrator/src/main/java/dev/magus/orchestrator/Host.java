@@ -34,16 +34,10 @@ public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os
 
     /** This process's host, from its environment and the properties bin/magus sets. */
     public static Host fromSystem() {
-        HostFacts system = HostFacts.fromSystem(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
-        // $HOME is the home every tool of the user reads (Java's user.home comes from the
-        // password file instead); it decides where the credentials we keep out live.
-        Path home = Optional.ofNullable(system.env().get("HOME")).filter(h -> h.startsWith("/")).map(Path::of)
-                .orElse(system.home());
-        HostFacts facts = HostFacts.of(system.env(), home, system.uid(), system.os(), system.installation(),
-                system.privateTemp());
+        Path tempBase = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
+        HostFacts facts = HostFacts.fromSystem(tempBase);
         Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of);
-        return new Host(facts.env(), facts.home(), facts.uid(), facts.os(), facts.installation(), launcher,
-                Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
+        return new Host(facts.env(), facts.home(), facts.uid(), facts.os(), facts.installation(), launcher, tempBase);
     }
 
     /** The same host with another environment (a test's, or a demo's). */

@@ -82,7 +82,10 @@ public record HostFacts(
      */
     public static HostFacts fromSystem(Path privateTemp) {
         Map<String, String> env = System.getenv();
-        Path home = Path.of(System.getProperty("user.home")).toAbsolutePath();
+        // $HOME is the home every tool of the user reads, so it is where the credentials kept
+        // out live; Java's user.home comes from the password file and is only the fallback.
+        Path home = Optional.ofNullable(env.get("HOME")).filter(h -> h.startsWith("/")).map(Path::of)
+                .orElse(Path.of(System.getProperty("user.home")).toAbsolutePath());
         Os os = Os.of(System.getProperty("os.name", "linux"));
         return of(env, home, currentUid(), os, installationFromSystem(), privateTemp);
     }
