@@ -72,7 +72,9 @@ public final class CpuTime {
                 LinkTree tree = LinkTree.build(Scenario.parse(s));
                 closing.add(tree);
                 PathResolver resolver = new PathResolver();
-                ops.put("resolve " + s + ", PathResolver", () -> resolver.resolve(tree.request(), tree.cwd()).hashCode());
+                PathResolver walk = PathResolver.walking();
+                ops.put("resolve " + s + ", PathResolver (kernel first)", () -> resolver.resolve(tree.request(), tree.cwd()).hashCode());
+                ops.put("resolve " + s + ", PathResolver.walking()", () -> walk.resolve(tree.request(), tree.cwd()).hashCode());
                 ops.put("resolve " + s + ", toRealPath", () -> RealPath.resolve(tree.request()).hashCode());
             }
             Map<String, String> host = HostEnvironment.of(200);
