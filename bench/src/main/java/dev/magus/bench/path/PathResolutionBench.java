@@ -55,6 +55,9 @@ public class PathResolutionBench {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         tree = LinkTree.build(Scenario.parse(scenario));
+        // As in a magus process that starts children: the natives are loaded, so the resolver
+        // takes the kernel's answer (ProcFdLookup never loads them for a resolution).
+        dev.magus.landlock.sys.Natives.init();
         resolver = new PathResolver();
         walkingResolver = PathResolver.walking();
         cachingResolver = PathResolver.caching(1024);

@@ -24,8 +24,13 @@ import java.util.Optional;
  * file and which a real name may also end with. Names are bytes to the kernel: a path that is
  * not ASCII is encoded, and an answer decoded, as UTF-8 only when that is what the JVM uses for
  * file names ({@code sun.jnu.encoding}); otherwise, or when either is not well-formed, or the
- * path holds a NUL, it says nothing. On a host without the natives ({@link Natives#init()}
- * fails) it never says anything.
+ * path holds a NUL, it says nothing.
+ *
+ * <p>It also says nothing until something else has loaded the natives ({@link Natives#ready()}):
+ * JNA's start-up (it runs {@code ldconfig -p}) costs 100-150 ms, far more than the walk it
+ * would save in a command that only checks a few paths ({@code magus check}, {@code explain}).
+ * A process that starts children has loaded them before its first spawn, so from then on its
+ * checks take the fast path.
  *
  * <p>An {@code O_PATH} descriptor opens no file: no device is touched, no permission beyond
  * search on the directories is needed, and Landlock does not check it.
@@ -48,20 +53,6 @@ public final class ProcFdLookup implements KernelLookup {
         final byte[] target = new byte[PATH_MAX + 1];
     }
 
-    /** Whether the natives could be registered, tried once on first use. */
-    private static final class Ready {
-        static final boolean NATIVES = init();
-
-        private static boolean init() {
-            try {
-                Natives.init();
-                return true;
-            } catch (RuntimeException | LinkageError unavailable) {
-                return false;
-            }
-        }
-    }
-
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
     public ProcFdLookup() {
     }
@@ -69,7 +60,7 @@ public final class ProcFdLookup implements KernelLookup {
     @Override
     public Optional<String> realPath(String absolutePath) {
         byte[] path = encode(absolutePath);
-        if (path == null || !Ready.NATIVES) {
+        if (path == null || !Natives.ready()) {
             return Optional.empty();
         }
         int fd = LibC.open(path, LibC.O_PATH | LibC.O_CLOEXEC, 0);

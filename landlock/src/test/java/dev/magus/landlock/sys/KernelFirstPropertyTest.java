@@ -41,6 +41,8 @@ class KernelFirstPropertyTest {
             System.err.println(why);
         }
         Assumptions.assumeTrue(linux, why);
+        // The lookup answers only once the natives are loaded, as in a process that spawns.
+        Natives.init();
     }
 
     @Property(tries = 150)

@@ -45,6 +45,8 @@ class ProcFdLookupTest {
             System.err.println(why);
         }
         Assumptions.assumeTrue(linux, why);
+        // The lookup answers only once the natives are loaded, as in a process that spawns.
+        Natives.init();
     }
 
     @BeforeEach
