@@ -15,7 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CI smoke of the shaded jar: each benchmark class runs one tiny benchmark, one fork, no
+ * The CI smoke of the shaded jar: each benchmark class runs one tiny benchmark (path
+ * resolution two: the kernel-first resolver and the walk alone), one fork, no
  * warm-up, one 100 ms iteration, pinned to a single parameter each, and must exit 0 and print
  * a result. No timing is asserted: the point is that the benchmarks keep compiling, their
  * fixtures keep building, and the jar keeps running. The spawn comparison runs a few rounds,
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class BenchmarksJarIT {
     private static final List<String> ONE_PER_CLASS = List.of(
             "dev.magus.bench.path.PathResolutionBench.magusResolver",
+            "dev.magus.bench.path.PathResolutionBench.magusWalk",
             "dev.magus.bench.check.CheckBench.lookupAllowed",
             "dev.magus.bench.env.EnvScrubBench.scrub",
             "dev.magus.bench.policy.PolicyBuildBench.build",
@@ -80,6 +82,8 @@ class BenchmarksJarIT {
         assertThat(run.status).as(run.output).isZero();
         assertThat(run.output).containsPattern("\\| lookup, 10000 rules \\| [0-9,]+ \\|")
                 .containsPattern("\\| scrub, 200 variables \\| [0-9,]+ \\|")
+                .containsPattern("\\| resolve c6-l2-abs, PathResolver \\(kernel first\\) \\| [0-9,]+ \\|")
+                .containsPattern("\\| resolve c6-l2-abs, PathResolver.walking\\(\\) \\| [0-9,]+ \\|")
                 .containsPattern("\\| resolve c6-l2-abs, toRealPath \\| [0-9,]+ \\|");
     }
 

@@ -17,11 +17,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Resolution of one request, three ways: magus's kernel-style {@link PathResolver} (and its
- * opt-in cache, warm), the JDK's
+ * Resolution of one request, three ways: magus's kernel-style {@link PathResolver}, the JDK's
  * {@link Path#toRealPath} ({@link RealPath}), and a naive lstat-per-component walk
- * ({@link NaiveWalk}). Every scenario's tree is built once per trial under a temp dir, checked
- * (the resolver must land where the kernel would, or the trial fails), and deleted after.
+ * ({@link NaiveWalk}). magus's resolver in its three forms: {@code new PathResolver()}
+ * ({@link #magusResolver}: the kernel's answer first, through the landlock module's
+ * {@code ProcFdLookup} on this class path, the walk when the path does not wholly exist),
+ * {@link PathResolver#walking()} ({@link #magusWalk}: the walk alone) and its opt-in cache,
+ * warm ({@link #magusResolverCached}). Every scenario's tree is built once per trial under a
+ * temp dir, checked (every resolver must land where the kernel would, or the trial fails),
+ * and deleted after.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -42,6 +46,7 @@ public class PathResolutionBench {
 
     private LinkTree tree;
     private PathResolver resolver;
+    private PathResolver walkingResolver;
     private PathResolver cachingResolver;
     private Path request;
     private Path absoluteRequest;
@@ -50,7 +55,11 @@ public class PathResolutionBench {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         tree = LinkTree.build(Scenario.parse(scenario));
+        // As in a magus process that starts children: the natives are loaded, so the resolver
+        // takes the kernel's answer (ProcFdLookup never loads them for a resolution).
+        dev.magus.landlock.sys.Natives.init();
         resolver = new PathResolver();
+        walkingResolver = PathResolver.walking();
         cachingResolver = PathResolver.caching(1024);
         request = tree.request();
         cwd = tree.cwd();
@@ -61,6 +70,9 @@ public class PathResolutionBench {
         }
         if (!cachingResolver.resolve(request, cwd).equals(r)) {
             throw new IllegalStateException(scenario + ": the caching resolver disagrees with the plain one");
+        }
+        if (!walkingResolver.resolve(request, cwd).equals(r)) {
+            throw new IllegalStateException(scenario + ": the walk disagrees with the kernel's answer");
         }
         Path viaJdk = RealPath.resolve(absoluteRequest);
         if (!viaJdk.equals(tree.expected())) {
@@ -73,9 +85,16 @@ public class PathResolutionBench {
         tree.close();
     }
 
+    /** {@code new PathResolver()}, as {@code Policy.check} uses it: the kernel's answer first. */
     @Benchmark
     public Resolution magusResolver() {
         return resolver.resolve(request, cwd);
+    }
+
+    /** The walk alone, component by component, as {@link #magusResolver} does when the kernel cannot say. */
+    @Benchmark
+    public Resolution magusWalk() {
+        return walkingResolver.resolve(request, cwd);
     }
 
     /**

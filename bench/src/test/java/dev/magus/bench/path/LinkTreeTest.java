@@ -24,6 +24,7 @@ class LinkTreeTest {
             Resolution r = new PathResolver().resolve(tree.request(), tree.cwd());
 
             assertThat(r.resolvedPath()).contains(tree.expected());
+            assertThat(PathResolver.walking().resolve(tree.request(), tree.cwd())).isEqualTo(r);
             assertThat(r.existing()).isEqualTo(s.tail() != Scenario.Tail.MISSING);
             assertThat(RealPath.resolve(absolute)).isEqualTo(tree.expected());
             assertThat(tree.request().isAbsolute()).isEqualTo(s.tail() != Scenario.Tail.CWD);

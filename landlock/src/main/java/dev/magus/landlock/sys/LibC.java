@@ -32,7 +32,7 @@ public final class LibC {
             {"posix_spawnattr_setsigmask", "2.2.5"}, {"posix_spawnattr_setpgroup", "2.2.5"},
             {"sigemptyset", "2.2.5"}, {"sigfillset", "2.2.5"},
             {"waitpid", "2.2.5"}, {"waitid", "2.2.5"}, {"kill", "2.2.5"}, {"pipe2", "2.9"},
-            {"close", "2.2.5"}, {"open", "2.2.5"}, {"read", "2.2.5"}, {"write", "2.2.5"},
+            {"close", "2.2.5"}, {"open", "2.2.5"}, {"readlink", "2.2.5"}, {"read", "2.2.5"}, {"write", "2.2.5"},
             {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
     };
 
@@ -94,6 +94,13 @@ public final class LibC {
 
     /** {@code path} is NUL-terminated bytes; {@code mode} is always passed (open is variadic). */
     public static native int open(byte[] path, int flags, int mode);
+
+    /**
+     * Up to {@code size} bytes of the target of the link {@code path} (NUL-terminated bytes) into
+     * {@code buffer}, without a NUL; the count, or -1. A result equal to {@code size} may have
+     * been cut short.
+     */
+    public static native long readlink(byte[] path, byte[] buffer, long size);
 
     public static native long read(int fd, Pointer buffer, long count);
 

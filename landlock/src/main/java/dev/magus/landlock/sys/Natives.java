@@ -67,6 +67,11 @@ public final class Natives {
         }
     }
 
+    /** Whether {@link #init()} has succeeded: the natives are usable without any start-up cost. */
+    public static boolean ready() {
+        return ready;
+    }
+
     /** {@code glibc 2.36}, after {@link #init()}. */
     public static String glibcVersion() {
         return glibcVersion;

@@ -2,11 +2,15 @@ package dev.magus.policy.path;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -36,13 +40,21 @@ import java.util.concurrent.ConcurrentHashMap;
  *       permission) is treated like a missing one.</li>
  * </ul>
  *
- * <p>Only {@code lstat}-level calls are made. A resolver made with {@code new PathResolver()}
- * caches nothing, so every answer reflects the filesystem at the time of the call. One made
- * with {@link #caching(int)} remembers what it learned about existing components (directory,
- * other file, or link and its target) and answers from memory until {@link #invalidate()}:
- * use it only where the tree is known not to change under it, and invalidate when it may
- * have (missing components are never remembered, so creating files needs no invalidation;
- * replacing, removing or re-pointing one does). Instances are thread-safe.
+ * <p>The walk makes only {@code lstat}-level calls ({@code lstat}, {@code readlink}), one or
+ * two per component. A resolver made with {@code new PathResolver()} caches nothing, so every
+ * answer reflects the filesystem at the time of the call; it first asks the installed
+ * {@link KernelLookup}, if any (found once with {@link ServiceLoader}), to let the kernel
+ * resolve the whole path in a few calls, and walks only when that gives no answer (the path
+ * does not wholly exist, or the kernel could not say). The lookup answers only where the walk
+ * would say {@code Resolved(realPath, exists=true)}, so both give the same answers; the
+ * walk stays the one definition of everything else. {@link #walking()} never asks the kernel.
+ *
+ * <p>One made with {@link #caching(int)} walks and remembers what it learned about existing
+ * components (directory, other file, or link and its target) and answers from memory until
+ * {@link #invalidate()}: use it only where the tree is known not to change under it, and
+ * invalidate when it may have (missing components are never remembered, so creating files
+ * needs no invalidation; replacing, removing or re-pointing one does). Instances are
+ * thread-safe.
  */
 public final class PathResolver {
 
@@ -56,21 +68,42 @@ public final class PathResolver {
      */
     private volatile Map<Path, Entry> cache;
     private final int maxEntries;
+    /** Whether the installed {@link KernelLookup}, if any, is asked before walking. */
+    private final boolean kernelFirst;
 
-    /** A resolver that asks the filesystem every time. */
+    /**
+     * A resolver that asks the filesystem every time: the installed {@link KernelLookup} first
+     * when there is one, the walk otherwise.
+     */
     public PathResolver() {
+        this(true);
+    }
+
+    private PathResolver(boolean kernelFirst) {
         this.cache = null;
         this.maxEntries = 0;
+        this.kernelFirst = kernelFirst;
     }
 
     private PathResolver(int maxEntries) {
         this.cache = new ConcurrentHashMap<>();
         this.maxEntries = maxEntries;
+        this.kernelFirst = false;
+    }
+
+    /**
+     * A resolver that asks the filesystem every time and only ever walks, never the kernel:
+     * the reference the kernel's answers are compared with, and what benchmarks of the walk
+     * measure.
+     */
+    public static PathResolver walking() {
+        return new PathResolver(false);
     }
 
     /**
      * A resolver that remembers up to {@code maxEntries} examined components (then forgets them
-     * all and starts over) until {@link #invalidate()}. See the class comment for when this is safe.
+     * all and starts over) until {@link #invalidate()}. It always walks, never asking the kernel:
+     * its memory is what the walk learned. See the class comment for when this is safe.
      */
     public static PathResolver caching(int maxEntries) {
         if (maxEntries < 1) {
@@ -82,6 +115,48 @@ public final class PathResolver {
     /** Whether this resolver remembers what it examined. */
     public boolean isCaching() {
         return cache != null;
+    }
+
+    /** Whether this resolver asks a {@link KernelLookup} before it walks. */
+    public boolean asksKernel() {
+        return kernelLookup() != null;
+    }
+
+    /** The lookup to ask first, or null to walk only. */
+    private KernelLookup kernelLookup() {
+        return kernelFirst ? Installed.LOOKUP : null;
+    }
+
+    /** The lookup the class path provides, looked for once, on first use. */
+    private static final class Installed {
+        static final KernelLookup LOOKUP = find();
+
+        private static KernelLookup find() {
+            try {
+                return ServiceLoader.load(KernelLookup.class, KernelLookup.class.getClassLoader())
+                        .findFirst().orElse(null);
+            } catch (ServiceConfigurationError broken) {
+                // A provider that cannot be loaded must not take resolution down: walk.
+                return null;
+            }
+        }
+    }
+
+    /**
+     * The kernel's answer for {@code absolute}, when it has one: {@code Resolved(real, true)};
+     * null to walk.
+     */
+    private static Resolution askKernel(KernelLookup lookup, String absolute) {
+        Optional<String> real = lookup.realPath(absolute);
+        if (real.isEmpty()) {
+            return null;
+        }
+        try {
+            Path p = Path.of(real.get());
+            return p.isAbsolute() ? new Resolution.Resolved(p, true) : null;
+        } catch (InvalidPathException brokenContract) {
+            return null;
+        }
     }
 
     /**
@@ -151,6 +226,19 @@ public final class PathResolver {
             return resolve(request);
         }
         Path base = cwd.toAbsolutePath();
+        KernelLookup lookup = kernelLookup();
+        if (lookup != null) {
+            // The kernel resolves the directory, then the request from where that led, as the
+            // walk does. It counts links over both (the walk restarts at the request), which
+            // differs only near ELOOP, where the kernel fails and the walk decides.
+            String rel = request.toString();
+            String dir = base.toString();
+            String whole = rel.isEmpty() ? dir : dir.endsWith("/") ? dir + rel : dir + "/" + rel;
+            Resolution known = askKernel(lookup, whole);
+            if (known != null) {
+                return known;
+            }
+        }
         Walk walk = new Walk(base.getRoot(), cache);
         if (walk.run(base.toString())) {
             return new Resolution.TooManyLinks(base.resolve(request), walk.reached);
@@ -167,8 +255,16 @@ public final class PathResolver {
         if (!absoluteRequest.isAbsolute()) {
             throw new IllegalArgumentException("request must be absolute (or give a working directory): " + absoluteRequest);
         }
+        String text = absoluteRequest.toString();
+        KernelLookup lookup = kernelLookup();
+        if (lookup != null) {
+            Resolution known = askKernel(lookup, text);
+            if (known != null) {
+                return known;
+            }
+        }
         Walk walk = new Walk(absoluteRequest.getRoot(), cache);
-        if (walk.run(absoluteRequest.toString())) {
+        if (walk.run(text)) {
             return new Resolution.TooManyLinks(absoluteRequest, walk.reached);
         }
         return walk.result();

@@ -1,5 +1,7 @@
 /**
  * Kernel-style path resolution: a requested path is walked component by component the way
- * Linux walks it, so the binding layer checks the file the operation would really reach.
+ * Linux walks it, so the binding layer checks the file the operation would really reach. A
+ * {@link dev.magus.policy.path.KernelLookup} on the class path lets the kernel itself answer
+ * for paths that exist; the walk defines everything else.
  */
 package dev.magus.policy.path;

@@ -24,7 +24,7 @@ class PathResolverPropertyTest {
     /** strerror(ELOOP), which the JDK extends with "or unable to access attributes of symbolic link". */
     private static final String ELOOP = "Too many levels of symbolic links";
 
-    private final PathResolver resolver = new PathResolver();
+    private final PathResolver resolver = PathResolver.walking();
 
     @Property(tries = 200)
     void agreesWithToRealPathOnRandomTrees(@ForAll long seed) throws IOException {

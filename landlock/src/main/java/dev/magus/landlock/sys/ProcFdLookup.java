@@ -1,0 +1,166 @@
+package dev.magus.landlock.sys;
+
+import dev.magus.policy.path.KernelLookup;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * Lets the kernel resolve an existing path in three system calls, whatever its length:
+ * {@code open(path, O_PATH|O_CLOEXEC)} follows every link exactly as any other call on the
+ * path would, {@code readlink("/proc/self/fd/N")} reads back where it led, {@code close(N)}.
+ * Installed for {@link dev.magus.policy.path.PathResolver} through META-INF/services.
+ *
+ * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly: the open
+ * fails (a missing component, ENOTDIR, ELOOP, EACCES, ENAMETOOLONG, no descriptor left), the
+ * readlink fails or fills its buffer ({@code /proc} not mounted, a path longer than
+ * {@code PATH_MAX}), the answer is not an absolute path (a file on a mount this process cannot
+ * name answers {@code (unreachable)/...}, a pipe behind a {@code /proc/self/fd} link
+ * {@code pipe:[N]}), or ends with {@code " (deleted)"}, which the kernel appends to a removed
+ * file and which a real name may also end with. Names are bytes to the kernel: a path that is
+ * not ASCII is encoded, and an answer decoded, as UTF-8 only when that is what the JVM uses for
+ * file names ({@code sun.jnu.encoding}); otherwise, or when either is not well-formed, or the
+ * path holds a NUL, it says nothing.
+ *
+ * <p>It also says nothing until something else has loaded the natives ({@link Natives#ready()}):
+ * JNA's start-up (it runs {@code ldconfig -p}) costs 100-150 ms, far more than the walk it
+ * would save in a command that only checks a few paths ({@code magus check}, {@code explain}).
+ * A process that starts children has loaded them before its first spawn, so from then on its
+ * checks take the fast path.
+ *
+ * <p>An {@code O_PATH} descriptor opens no file: no device is touched, no permission beyond
+ * search on the directories is needed, and Landlock does not check it.
+ */
+public final class ProcFdLookup implements KernelLookup {
+
+    /** The kernel's {@code PATH_MAX}, terminating NUL included. */
+    private static final int PATH_MAX = 4096;
+    private static final byte[] FD_DIR = "/proc/self/fd/".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
+    private static final boolean UTF8_NAMES = namesAreUtf8();
+
+    /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
+    private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
+
+    private static final class Buffers {
+        /** {@code /proc/self/fd/}, room for any int and a NUL. */
+        final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
+        /** One more than any answer, so a full buffer means cut short. */
+        final byte[] target = new byte[PATH_MAX + 1];
+    }
+
+    /** Public for {@link java.util.ServiceLoader}; holds nothing. */
+    public ProcFdLookup() {
+    }
+
+    @Override
+    public Optional<String> realPath(String absolutePath) {
+        byte[] path = encode(absolutePath);
+        if (path == null || !Natives.ready()) {
+            return Optional.empty();
+        }
+        int fd = LibC.open(path, LibC.O_PATH | LibC.O_CLOEXEC, 0);
+        if (fd < 0) {
+            return Optional.empty();
+        }
+        Buffers b = BUFFERS.get();
+        long n;
+        try {
+            n = LibC.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
+        } finally {
+            LibC.close(fd);
+        }
+        if (n <= 0 || n >= b.target.length || b.target[0] != '/' || endsWith(b.target, (int) n, DELETED)) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(decode(b.target, (int) n));
+    }
+
+    /** {@code text} as NUL-terminated bytes the way the JVM names files; null when it cannot be exactly. */
+    private static byte[] encode(String text) {
+        int n = text.length();
+        if (n == 0 || n >= PATH_MAX || text.charAt(0) != '/') {
+            return null;
+        }
+        byte[] bytes = new byte[n + 1];
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c == 0) {
+                return null;
+            }
+            if (c >= 0x80) {
+                return encodeUtf8(text);
+            }
+            bytes[i] = (byte) c;
+        }
+        return bytes;
+    }
+
+    private static byte[] encodeUtf8(String text) {
+        if (!UTF8_NAMES || text.indexOf(0) >= 0) {
+            return null;
+        }
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        // A lone surrogate would have been replaced by '?': another name.
+        if (!new String(bytes, StandardCharsets.UTF_8).equals(text)) {
+            return null;
+        }
+        return Arrays.copyOf(bytes, bytes.length + 1);
+    }
+
+    /** The answer as the JVM would name it; null when it is not well-formed in that encoding. */
+    private static String decode(byte[] bytes, int n) {
+        for (int i = 0; i < n; i++) {
+            if (bytes[i] < 0) {
+                return decodeUtf8(bytes, n);
+            }
+        }
+        return new String(bytes, 0, n, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String decodeUtf8(byte[] bytes, int n) {
+        if (!UTF8_NAMES) {
+            return null;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, 0, n))
+                    .toString();
+        } catch (CharacterCodingException malformed) {
+            return null;
+        }
+    }
+
+    /** {@code /proc/self/fd/<fd>} and a NUL, written into {@code link} after its prefix. */
+    private static byte[] fdLink(byte[] link, int fd) {
+        int digits = 1;
+        for (int v = fd; v >= 10; v /= 10) {
+            digits++;
+        }
+        int end = FD_DIR.length + digits;
+        link[end] = 0;
+        for (int i = end - 1, v = fd; i >= FD_DIR.length; i--, v /= 10) {
+            link[i] = (byte) ('0' + v % 10);
+        }
+        return link;
+    }
+
+    private static boolean endsWith(byte[] bytes, int n, byte[] suffix) {
+        return n >= suffix.length
+                && Arrays.equals(bytes, n - suffix.length, n, suffix, 0, suffix.length);
+    }
+
+    private static boolean namesAreUtf8() {
+        try {
+            return Charset.forName(System.getProperty("sun.jnu.encoding", "")).equals(StandardCharsets.UTF_8);
+        } catch (RuntimeException unknown) {
+            return false;
+        }
+    }
+}

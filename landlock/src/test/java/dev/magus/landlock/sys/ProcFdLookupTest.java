@@ -1,0 +1,213 @@
+package dev.magus.landlock.sys;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.policy.path.KernelLookup;
+import dev.magus.policy.path.PathResolver;
+import dev.magus.policy.path.Resolution;
+import java.io.IOException;
+import java.nio.channels.Pipe;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kernel's answers on a real filesystem, and the uncached {@link PathResolver} that asks
+ * them first: for every request it must answer exactly as the walk does, from the kernel when
+ * the path exists (the lookup says something) and from the walk when it does not or the
+ * kernel cannot say exactly (the lookup says nothing).
+ */
+class ProcFdLookupTest {
+
+    @TempDir
+    Path tmp;
+
+    Path t;
+
+    final ProcFdLookup lookup = new ProcFdLookup();
+    final PathResolver kernelFirst = new PathResolver();
+    final PathResolver walk = PathResolver.walking();
+
+    @BeforeAll
+    static void linuxOnly() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "skipped: /proc/self/fd and the natives are Linux/glibc only";
+        if (!linux) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux, why);
+        // The lookup answers only once the natives are loaded, as in a process that spawns.
+        Natives.init();
+    }
+
+    @BeforeEach
+    void realTemp() throws IOException {
+        t = tmp.toRealPath();
+    }
+
+    /** Both resolvers answer {@code expected}; returns what the lookup itself said. */
+    private Optional<String> resolvesTo(Path request, Resolution expected) {
+        assertThat(walk.resolve(request)).as("walk " + request).isEqualTo(expected);
+        assertThat(kernelFirst.resolve(request)).as("kernel first " + request).isEqualTo(expected);
+        return lookup.realPath(request.toString());
+    }
+
+    private Optional<String> resolvesTo(Path request, Path cwd, Resolution expected) {
+        assertThat(walk.resolve(request, cwd)).as("walk " + request + " in " + cwd).isEqualTo(expected);
+        assertThat(kernelFirst.resolve(request, cwd)).as("kernel first " + request + " in " + cwd).isEqualTo(expected);
+        return lookup.realPath(cwd + "/" + request);
+    }
+
+    private static Resolution existing(Path p) {
+        return new Resolution.Resolved(p, true);
+    }
+
+    private static Resolution missing(Path p) {
+        return new Resolution.Resolved(p, false);
+    }
+
+    @Test
+    void isTheInstalledLookupOfTheUncachedResolver() {
+        assertThat(ServiceLoader.load(KernelLookup.class).stream().map(ServiceLoader.Provider::type))
+                .contains(ProcFdLookup.class);
+        assertThat(kernelFirst.asksKernel()).isTrue();
+        assertThat(walk.asksKernel()).isFalse();
+        assertThat(PathResolver.caching(8).asksKernel()).isFalse();
+    }
+
+    @Test
+    void absoluteAndRelativeLinksAndChains() throws IOException {
+        Files.createDirectories(t.resolve("elsewhere"));
+        Files.writeString(t.resolve("elsewhere/f"), "x");
+        Files.createDirectories(t.resolve("ws"));
+        Files.createSymbolicLink(t.resolve("ws/abs"), t.resolve("elsewhere"));
+        Files.createSymbolicLink(t.resolve("ws/rel"), Path.of("../elsewhere/f"));
+        Files.createSymbolicLink(t.resolve("l1"), Path.of("l2"));
+        Files.createSymbolicLink(t.resolve("l2"), t.resolve("l3"));
+        Files.createSymbolicLink(t.resolve("l3"), Path.of("ws/./abs/"));
+
+        assertThat(resolvesTo(t.resolve("ws/abs/f"), existing(t.resolve("elsewhere/f"))))
+                .contains(t.resolve("elsewhere/f").toString());
+        assertThat(resolvesTo(t.resolve("ws/rel"), existing(t.resolve("elsewhere/f")))).isPresent();
+        assertThat(resolvesTo(t.resolve("l1/f"), existing(t.resolve("elsewhere/f")))).isPresent();
+        assertThat(resolvesTo(t.resolve("l1"), existing(t.resolve("elsewhere")))).isPresent();
+        assertThat(resolvesTo(Path.of("/"), existing(Path.of("/")))).contains("/");
+    }
+
+    @Test
+    void dotDotAfterALinkClimbsOutOfItsTarget() throws IOException {
+        Files.createDirectories(t.resolve("ws"));
+        Files.createDirectories(t.resolve("outside/elsewhere"));
+        Files.writeString(t.resolve("outside/x"), "secret");
+        Files.writeString(t.resolve("ws/x"), "decoy");
+        Files.createSymbolicLink(t.resolve("ws/link"), t.resolve("outside/elsewhere"));
+
+        assertThat(resolvesTo(t.resolve("ws/link/../x"), existing(t.resolve("outside/x"))))
+                .contains(t.resolve("outside/x").toString());
+        assertThat(resolvesTo(Path.of("link/../x"), t.resolve("ws"), existing(t.resolve("outside/x"))))
+                .isPresent();
+        // The working directory itself a link: the request starts from where it leads.
+        assertThat(resolvesTo(Path.of("../x"), t.resolve("ws/link"), existing(t.resolve("outside/x"))))
+                .isPresent();
+    }
+
+    @Test
+    void aDanglingLinkOrAMissingTailIsTheWalks() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        Files.createSymbolicLink(t.resolve("dangling"), Path.of("real/nothing/here"));
+
+        assertThat(resolvesTo(t.resolve("dangling"), missing(t.resolve("real/nothing/here")))).isEmpty();
+        assertThat(resolvesTo(t.resolve("real/missing/x"), missing(t.resolve("real/missing/x")))).isEmpty();
+        assertThat(resolvesTo(Path.of("missing/../x"), t.resolve("real"), missing(t.resolve("real/x")))).isEmpty();
+    }
+
+    @Test
+    void aLoopIsTheWalksTooManyLinks() throws IOException {
+        Files.createSymbolicLink(t.resolve("a"), Path.of("b"));
+        Files.createSymbolicLink(t.resolve("b"), Path.of("a"));
+
+        assertThat(lookup.realPath(t.resolve("a/x").toString())).isEmpty();
+        assertThat(walk.resolve(t.resolve("a/x"))).isInstanceOf(Resolution.TooManyLinks.class);
+        assertThat(kernelFirst.resolve(t.resolve("a/x"))).isEqualTo(walk.resolve(t.resolve("a/x")));
+        assertThat(kernelFirst.resolve(Path.of("a"), t)).isEqualTo(walk.resolve(Path.of("a"), t))
+                .isInstanceOf(Resolution.TooManyLinks.class);
+    }
+
+    @Test
+    void beneathAFileIsTheWalksNotADirectory() throws IOException {
+        Files.writeString(t.resolve("file"), "x");
+        // Path drops a trailing slash; "file/." demands a directory just the same.
+        Files.createSymbolicLink(t.resolve("slash"), Path.of("file/."));
+
+        assertThat(resolvesTo(t.resolve("file/x"), missing(t.resolve("file/x")))).isEmpty();
+        assertThat(resolvesTo(t.resolve("file/.."), missing(t.resolve("file")))).isEmpty();
+        // A target ending in "/." or "/" demands a directory (a request's own "/" is dropped by Path).
+        assertThat(resolvesTo(t.resolve("slash"), missing(t.resolve("file")))).isEmpty();
+        assertThat(lookup.realPath(t + "/file/")).isEmpty();
+        assertThat(lookup.realPath(t + "/file")).contains(t + "/file");
+    }
+
+    @Test
+    void spacesAndNamesBeyondAscii() throws IOException {
+        Assumptions.assumeTrue(Charset.forName(System.getProperty("sun.jnu.encoding")).equals(StandardCharsets.UTF_8),
+                "skipped: the JVM does not name files in UTF-8 here (sun.jnu.encoding)");
+        Path dir = Files.createDirectories(t.resolve("with space/é ü 日本"));
+        Files.writeString(dir.resolve("ñ"), "x");
+        Files.createSymbolicLink(t.resolve("ß link"), Path.of("with space/é ü 日本/ñ"));
+
+        assertThat(resolvesTo(t.resolve("ß link"), existing(dir.resolve("ñ")))).contains(dir.resolve("ñ").toString());
+        assertThat(resolvesTo(Path.of("with space/é ü 日本/../é ü 日本"), t, existing(dir))).isPresent();
+    }
+
+    @Test
+    void aNameEndingLikeARemovedFileIsTheWalks() throws IOException {
+        Files.writeString(t.resolve("x (deleted)"), "x");
+        Files.createSymbolicLink(t.resolve("to it"), Path.of("x (deleted)"));
+
+        assertThat(resolvesTo(t.resolve("x (deleted)"), existing(t.resolve("x (deleted)")))).isEmpty();
+        assertThat(resolvesTo(t.resolve("to it"), existing(t.resolve("x (deleted)")))).isEmpty();
+    }
+
+    @Test
+    void saysNothingForWhatItCannotPassToTheKernel() {
+        assertThat(lookup.realPath(t + "/a\0b")).isEmpty();
+        assertThat(lookup.realPath("relative")).isEmpty();
+        assertThat(lookup.realPath("")).isEmpty();
+        assertThat(lookup.realPath(t + "/" + "n".repeat(5000))).isEmpty();
+        // A lone surrogate has no UTF-8 form: encoding it would name another file.
+        assertThat(lookup.realPath(t + "/" + (char) 0xD800)).isEmpty();
+    }
+
+    @Test
+    void aMagicLinkToWhatIsNotAPathIsTheWalks() throws IOException {
+        // /proc/self/fd/N of a pipe opens, and reads back as "pipe:[inode]": not a path.
+        Path self = Path.of("/proc/self/fd");
+        Assumptions.assumeTrue(Files.isDirectory(self), "skipped: /proc is not mounted");
+        Pipe pipe = Pipe.open();
+        try (var source = pipe.source(); var sink = pipe.sink(); var fds = Files.list(self)) {
+            for (Path fd : fds.toList()) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (IOException gone) {
+                    continue;
+                }
+                if (target.startsWith("pipe:")) {
+                    assertThat(lookup.realPath(fd.toString())).isEmpty();
+                    assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
+                    return;
+                }
+            }
+        }
+        Assumptions.abort("skipped: no pipe among this process's descriptors");
+    }
+}

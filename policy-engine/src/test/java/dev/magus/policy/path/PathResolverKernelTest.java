@@ -1,0 +1,102 @@
+package dev.magus.policy.path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When {@link PathResolver} asks the installed {@link KernelLookup} (here the test-only
+ * {@link ScriptedKernelLookup}, found through META-INF/services like a real one) and what it
+ * does with the answer. The scripted answers name paths that do not exist, so a result equal
+ * to one can only have come from the lookup, never from the walk.
+ */
+class PathResolverKernelTest {
+
+    @TempDir
+    Path tmp;
+
+    Path t;
+
+    @BeforeEach
+    void realTemp() throws IOException {
+        t = tmp.toRealPath();
+    }
+
+    @Test
+    void theInstalledLookupIsFoundAndOnlyTheUncachedResolverAsksIt() {
+        assertThat(new PathResolver().asksKernel()).isTrue();
+        assertThat(PathResolver.walking().asksKernel()).isFalse();
+        assertThat(PathResolver.caching(8).asksKernel()).isFalse();
+    }
+
+    @Test
+    void anAbsoluteRequestIsAnsweredByTheKernelWhenItKnows() {
+        Path asked = t.resolve("link/f");
+        try (var script = ScriptedKernelLookup.script(Map.of(asked.toString(), "/nowhere/real/f"))) {
+            assertThat(new PathResolver().resolve(asked))
+                    .isEqualTo(new Resolution.Resolved(Path.of("/nowhere/real/f"), true));
+            assertThat(script.asked()).containsExactly(asked.toString());
+        }
+    }
+
+    @Test
+    void aRelativeRequestIsAskedAsTheWorkingDirectoryFollowedByTheRequest() {
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/answer"))) {
+            PathResolver resolver = new PathResolver();
+            Resolution.Resolved answer = new Resolution.Resolved(Path.of("/nowhere/answer"), true);
+            assertThat(resolver.resolve(Path.of("a/../b"), t.resolve("cwd"))).isEqualTo(answer);
+            assertThat(resolver.resolve(Path.of("x"), Path.of("/"))).isEqualTo(answer);
+            assertThat(resolver.resolve(Path.of(""), t.resolve("cwd"))).isEqualTo(answer);
+            // An absolute request ignores the working directory, with the kernel as without it.
+            assertThat(resolver.resolve(t.resolve("abs"), Path.of("/elsewhere"))).isEqualTo(answer);
+            assertThat(script.asked()).containsExactly(
+                    t + "/cwd/a/../b", "/x", t + "/cwd", t + "/abs");
+        }
+    }
+
+    @Test
+    void noAnswerFallsBackToTheWalk() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("real"));
+        try (var script = ScriptedKernelLookup.script(Map.of())) {
+            PathResolver resolver = new PathResolver();
+            assertThat(resolver.resolve(t.resolve("link/missing/x")))
+                    .isEqualTo(new Resolution.Resolved(t.resolve("real/missing/x"), false));
+            assertThat(resolver.resolve(Path.of("link"), t))
+                    .isEqualTo(new Resolution.Resolved(t.resolve("real"), true));
+            assertThat(script.asked()).containsExactly(t + "/link/missing/x", t + "/link");
+        }
+    }
+
+    @Test
+    void anAnswerThatIsNotAnAbsolutePathIsIgnored() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("pipe:[1234]"))) {
+            assertThat(new PathResolver().resolve(t.resolve("real")))
+                    .isEqualTo(new Resolution.Resolved(t.resolve("real"), true));
+            assertThat(script.asked()).hasSize(1);
+        }
+    }
+
+    @Test
+    void theWalkingAndTheCachingResolverNeverAskTheKernel() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("real"));
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/answer"))) {
+            for (PathResolver resolver : new PathResolver[] {PathResolver.walking(), PathResolver.caching(8)}) {
+                assertThat(resolver.resolve(t.resolve("link")))
+                        .isEqualTo(new Resolution.Resolved(t.resolve("real"), true));
+                assertThat(resolver.resolve(Path.of("link/missing"), t))
+                        .isEqualTo(new Resolution.Resolved(t.resolve("real/missing"), false));
+            }
+            assertThat(script.asked()).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.magus.policy.path;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The {@link KernelLookup} this module's tests install (META-INF/services under test
+ * resources): silent unless the current thread scripts it with {@link #script}, in which case
+ * it records every question and answers from the script. Per thread, so test classes running
+ * side by side cannot see each other's script.
+ */
+public final class ScriptedKernelLookup implements KernelLookup {
+
+    private static final ThreadLocal<Script> SCRIPT = new ThreadLocal<>();
+
+    /** What one test made the lookup say, and what it was asked. */
+    public static final class Script implements AutoCloseable {
+        private final Function<String, Optional<String>> answers;
+        private final List<String> asked = new ArrayList<>();
+
+        private Script(Function<String, Optional<String>> answers) {
+            this.answers = answers;
+        }
+
+        /** Every path asked, in order. */
+        public List<String> asked() {
+            return List.copyOf(asked);
+        }
+
+        @Override
+        public void close() {
+            SCRIPT.remove();
+        }
+    }
+
+    /** Until the returned script is closed, answers on this thread come from {@code answers}. */
+    public static Script script(Map<String, String> answers) {
+        return script(p -> Optional.ofNullable(answers.get(p)));
+    }
+
+    /** Until the returned script is closed, answers on this thread come from {@code answers}. */
+    public static Script script(Function<String, Optional<String>> answers) {
+        Script s = new Script(answers);
+        SCRIPT.set(s);
+        return s;
+    }
+
+    @Override
+    public Optional<String> realPath(String absolutePath) {
+        Script s = SCRIPT.get();
+        if (s == null) {
+            return Optional.empty();
+        }
+        s.asked.add(absolutePath);
+        return s.answers.apply(absolutePath);
+    }
+}
