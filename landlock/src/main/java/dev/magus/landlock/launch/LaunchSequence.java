@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.LibC;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What runs on a launch thread, and nothing else: only direct-mapped native calls on
@@ -36,13 +37,17 @@ final class LaunchSequence implements Runnable {
     Pointer shellPath;
     Pointer shellArgv;
 
-    // Outputs, read on the parent after join().
+    /** The thread waiting in {@link #awaitDone()}, woken when the outputs are written. */
+    Thread waiter;
+
+    // Outputs, read on the parent once done is true (the volatile write publishes them).
     int failedStep = STEP_NONE;
     int errno;
     int spawnResult = -1;
     boolean viaShell;
     int appliedFlags;
     Throwable crash;
+    private volatile boolean done;
 
     @Override
     public void run() {
@@ -59,6 +64,36 @@ final class LaunchSequence implements Runnable {
             spawnResult = rc;
         } catch (Throwable t) {
             crash = t;
+        } finally {
+            done = true;
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Blocks the caller until {@link #run()} has written its outputs: after {@code posix_spawn}
+     * returned, not after the launch thread ended, whose exit (the JVM's thread teardown, a
+     * few hundred microseconds) is no part of the spawn. The thread still ends right after,
+     * running nothing else. Spins for at most {@code spinNanos} first (a parked caller is
+     * woken later than a spinning one sees the flag), then parks; an interrupt does not end
+     * the wait (the child is running by then) and is kept for the caller.
+     */
+    void awaitDone(long spinNanos) {
+        if (!done && spinNanos > 0) {
+            long until = System.nanoTime() + spinNanos;
+            while (!done && System.nanoTime() - until < 0) {
+                Thread.onSpinWait();
+            }
+        }
+        boolean interrupted = false;
+        while (!done) {
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -92,16 +92,34 @@ final class SpareThreads {
     }
 
     /**
-     * Hands {@code seq} to a parked spare, which runs it and ends; the caller joins the
-     * returned thread as it would a fresh one.
+     * Takes a spare out of the pool and wakes it, so it is running (spinning for its work,
+     * {@link Spare#run()}) by the time the caller has built the spawn, instead of being woken
+     * then. The caller must {@link #handOff} or {@link #giveBack} it.
      *
-     * @return the thread now running {@code seq}, or {@code null} when no spare is ready
+     * @return the woken spare, or {@code null} when none is ready
      */
-    Thread handOff(LaunchSequence seq, String name) {
+    Spare take() {
         Spare s = ready.poll();
-        if (s == null) {
-            return null;
+        if (s != null) {
+            LockSupport.unpark(s.thread);
         }
+        return s;
+    }
+
+    /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
+    void giveBack(Spare s) {
+        if (closed || !ready.offer(s)) {
+            s.work = Spare.RETIRE;
+            LockSupport.unpark(s.thread);
+        }
+    }
+
+    /**
+     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends.
+     *
+     * @return the thread now running {@code seq}
+     */
+    Thread handOff(Spare s, LaunchSequence seq, String name) {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
@@ -121,7 +139,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare();
+            Spare s = new Spare(Launcher.SPIN_NANOS);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -182,10 +200,16 @@ final class SpareThreads {
      */
     static final class Spare implements Runnable {
         static final LaunchSequence RETIRE = new LaunchSequence();
+        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPIN_NANOS}). */
+        private final long spinNanos;
 
         volatile LaunchSequence work;
         volatile int tid;
         Thread thread;
+
+        Spare(long spinNanos) {
+            this.spinNanos = spinNanos;
+        }
 
         @Override
         public void run() {
@@ -195,6 +219,12 @@ final class SpareThreads {
                 LockSupport.park(this);
                 // An interrupt would make park return at once, forever: clear it (still unconfined here).
                 Thread.interrupted();
+                // Woken by take(): the work follows within microseconds; spinning for it saves
+                // a second wake-up, which costs a hundred microseconds or more on a VM.
+                long until = System.nanoTime() + spinNanos;
+                while (work == null && System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
             }
             if (s != RETIRE) {
                 s.run();

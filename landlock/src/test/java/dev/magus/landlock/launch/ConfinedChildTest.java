@@ -229,6 +229,9 @@ class ConfinedChildTest {
         Spawn p = Launcher.get().spawn(SpawnRequest.of(plain, List.of(), env, ws), confined);
         assertThat(((Spawn.NotStarted) p).status()).isEqualTo(126);
         assertThat(((Spawn.NotStarted) p).reason()).isEqualTo(Spawn.Reason.NOT_EXECUTABLE);
+        Spawn f = Launcher.get().spawn(SpawnRequest.of(Children.SH, List.of("-c", "true"), env, plain), confined);
+        assertThat(((Spawn.NotStarted) f).reason()).as("a file as working directory").isEqualTo(Spawn.Reason.NO_WORKING_DIRECTORY);
+        assertThat(((Spawn.NotStarted) f).status()).isEqualTo(127);
     }
 
     @Test
