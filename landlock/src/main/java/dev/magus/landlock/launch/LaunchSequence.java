@@ -25,6 +25,10 @@ final class LaunchSequence implements Runnable {
 
     // Inputs, set on the parent before start().
     boolean confine;
+    /** Set by a spare on itself: the capability cut is already made (or failed, see cutFailure). */
+    boolean capsCut;
+    /** A spare's failed cut, as {@link #cut}'s result: the sequence fails with it. */
+    long cutFailure;
     int rulesetFd = -1;
     int restrictFlags;
     CapabilityDrop caps;
@@ -102,21 +106,9 @@ final class LaunchSequence implements Runnable {
             return fail(STEP_NO_NEW_PRIVS, Native.getLastError());
         }
         if (caps.active) {
-            int[] drop = caps.bounding;
-            for (int i = 0; i < drop.length; i++) {
-                if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
-                    return fail(STEP_BOUNDING, Native.getLastError());
-                }
-            }
-            if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
-                return fail(STEP_CAPSET, Native.getLastError());
-            }
-            if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
-                int e = Native.getLastError();
-                // Kernels before 4.3 have no ambient set, hence nothing to clear.
-                if (e != Errno.EINVAL) {
-                    return fail(STEP_AMBIENT, e);
-                }
+            long r = capsCut ? cutFailure : cut(caps);
+            if (r != 0) {
+                return fail((int) (r >>> 32), (int) r);
             }
         }
         int flags = restrictFlags;
@@ -130,6 +122,36 @@ final class LaunchSequence implements Runnable {
         }
         appliedFlags = flags;
         return true;
+    }
+
+    /**
+     * Cuts the calling thread's capabilities to the plan: bounding set, then effective and
+     * permitted (inheritable emptied), then the ambient set cleared.
+     *
+     * @return 0, or the failed step in the high 32 bits and its errno in the low ones
+     */
+    static long cut(CapabilityDrop caps) {
+        int[] drop = caps.bounding;
+        for (int i = 0; i < drop.length; i++) {
+            if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
+                return failure(STEP_BOUNDING, Native.getLastError());
+            }
+        }
+        if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
+            return failure(STEP_CAPSET, Native.getLastError());
+        }
+        if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+            int e = Native.getLastError();
+            // Kernels before 4.3 have no ambient set, hence nothing to clear.
+            if (e != Errno.EINVAL) {
+                return failure(STEP_AMBIENT, e);
+            }
+        }
+        return 0;
+    }
+
+    private static long failure(int step, int e) {
+        return ((long) step << 32) | (e & 0xffffffffL);
     }
 
     private boolean fail(int step, int e) {

@@ -78,7 +78,7 @@ public final class Launcher {
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
         Natives.init();
-        this.caps = CapabilityDrop.plan(dropCapabilities);
+        this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
         warm();
         this.spares = spares != null ? spares : SpareThreads.shared();
     }
@@ -123,10 +123,12 @@ public final class Launcher {
 
     private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
         // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
-        // the process's. Magus's own threads never set no_new_privs: a caller that has it may
-        // be confined itself, and its child must inherit that, so it gets a fresh thread.
-        // Taken first: it wakes while the spawn is built below.
-        SpareThreads.Spare spare = callerMayUseSpare() ? pool.take() : null;
+        // the process's (cut). Magus's own threads never set no_new_privs: a caller that has it
+        // may be confined itself, and its child must inherit that, so it gets a fresh thread.
+        // An unconfined spawn needs no thread of its own at all. Taken first: the spare wakes
+        // while the spawn is built below.
+        boolean confined = confinement instanceof Confinement.Kernel;
+        SpareThreads.Spare spare = confined && pool.cut() == caps && callerMayUseSpare() ? pool.take() : null;
         CompiledRuleset.Lease lease = null;
         try {
             lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
@@ -205,24 +207,22 @@ public final class Launcher {
             seq.envp = args.envp;
             seq.shellPath = args.shellPath;
             seq.shellArgv = args.shellArgv;
-            seq.waiter = Thread.currentThread();
-
-            String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
-            if (spare != null) {
-                pool.handOff(spare, seq, name);
-                handedOff = true;
+            if (lease == null) {
+                // Nothing to confine (mode off): posix_spawn right here, as ProcessBuilder would;
+                // the child gets this thread's state, exactly what a fresh thread would give it.
+                seq.run();
             } else {
-                // No spare ready (several spawns at once, or a caller with no_new_privs): a fresh thread.
-                Thread t = new Thread(null, seq, name, LAUNCH_STACK);
-                t.setDaemon(true);
-                t.start();
-            }
-            // Until posix_spawn has returned; the launch thread ends right after, by itself.
-            seq.awaitDone(SPIN_NANOS);
-            if (spare != null) {
-                pool.replenish();
+                seq.waiter = Thread.currentThread();
+                startLaunchThread(seq, pool, spare);
+                handedOff = spare != null;
+                // Until posix_spawn has returned; the launch thread ends right after, by itself.
+                seq.awaitDone(SPIN_NANOS);
+                if (spare != null) {
+                    pool.replenish();
+                }
             }
         } catch (RuntimeException e) {
+
             pipes.closeParentEnds();
             throw e;
         } finally {
@@ -272,6 +272,19 @@ public final class Launcher {
             return us * 1000L;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(SPIN_PROPERTY + " must be microseconds from 0 to 100000, not '" + micros + "'");
+        }
+    }
+
+    /** Runs {@code seq} on the taken spare, or on a fresh thread when there is none. */
+    private static void startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThreads.Spare spare) {
+        String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
+        if (spare != null) {
+            pool.handOff(spare, seq, name);
+        } else {
+            // No spare ready (several spawns at once, or a caller with no_new_privs): a fresh thread.
+            Thread t = new Thread(null, seq, name, LAUNCH_STACK);
+            t.setDaemon(true);
+            t.start();
         }
     }
 

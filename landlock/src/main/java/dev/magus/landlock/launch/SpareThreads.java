@@ -10,9 +10,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Launch threads created ahead of time, so a spawn does not wait for a thread to be created
  * (most of the launcher's cost over a bare {@code posix_spawn}). A spare is a platform thread
- * that has never run anything: it parks, unconfined, until one spawn hands it a
- * {@link LaunchSequence}; it then runs that sequence (which confines it), and ends. A spare is
- * used once, so no thread ever runs anything after entering a domain.
+ * that has never run anything: it makes the pool's capability cut on itself (the same for
+ * every child of a root magus, {@link CapabilityDrop}), then parks, with no domain and without
+ * no_new_privs, until one confined spawn hands it a {@link LaunchSequence}; it then runs that
+ * sequence (no_new_privs, the domain, {@code posix_spawn}), and ends. A spare is used once, so
+ * no thread ever runs anything after entering a domain.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -27,6 +29,7 @@ final class SpareThreads {
     private static volatile SpareThreads shared;
 
     private final int capacity;
+    private final CapabilityDrop cut;
     private final ArrayBlockingQueue<Spare> ready;
     private final Thread refiller;
     private final AtomicLong handedOff = new AtomicLong();
@@ -39,10 +42,16 @@ final class SpareThreads {
      *                   off to make the pool run empty on purpose, then call {@link #refill()})
      */
     SpareThreads(int capacity, boolean autoRefill) {
+        this(capacity, autoRefill, CapabilityDrop.forProcess());
+    }
+
+    /** @param cut the capability cut every spare makes on itself; only a launcher with this same plan uses them */
+    SpareThreads(int capacity, boolean autoRefill, CapabilityDrop cut) {
         if (capacity < 0) {
             throw new IllegalArgumentException("spare launch threads: " + capacity);
         }
         this.capacity = capacity;
+        this.cut = cut;
         this.ready = new ArrayBlockingQueue<>(Math.max(1, capacity));
         if (autoRefill && capacity > 0) {
             refiller = new Thread(null, this::refillLoop, "magus-sandbox-spares", 0, false);
@@ -139,7 +148,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare(Launcher.SPIN_NANOS);
+            Spare s = new Spare(cut, Launcher.SPIN_NANOS);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -177,6 +186,11 @@ final class SpareThreads {
         return capacity;
     }
 
+    /** The capability cut the spares make on themselves. */
+    CapabilityDrop cut() {
+        return cut;
+    }
+
     /** The spares parked now (for tests: their threads and native thread ids). */
     List<Spare> parked() {
         return new ArrayList<>(ready);
@@ -202,17 +216,24 @@ final class SpareThreads {
         static final LaunchSequence RETIRE = new LaunchSequence();
         /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPIN_NANOS}). */
         private final long spinNanos;
+        private final CapabilityDrop cut;
+        /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
+        long cutResult;
 
         volatile LaunchSequence work;
         volatile int tid;
         Thread thread;
 
-        Spare(long spinNanos) {
+        Spare(CapabilityDrop cut, long spinNanos) {
+            this.cut = cut;
             this.spinNanos = spinNanos;
         }
 
         @Override
         public void run() {
+            if (cut.active) {
+                cutResult = LaunchSequence.cut(cut);
+            }
             tid = LibC.gettid();
             LaunchSequence s;
             while ((s = work) == null) {
@@ -227,6 +248,8 @@ final class SpareThreads {
                 }
             }
             if (s != RETIRE) {
+                s.capsCut = cut.active;
+                s.cutFailure = cutResult;
                 s.run();
             }
         }

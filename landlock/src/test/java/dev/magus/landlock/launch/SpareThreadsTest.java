@@ -88,7 +88,7 @@ class SpareThreadsTest {
             assertThat(parked).hasSize(1);
             SpareThreads.Spare spare = parked.get(0);
             awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
-            assertUnconfined(spare.tid);
+            ParkedSpares.assertParkedSpare(spare.tid);
             assertThat(spare.thread.isAlive()).isTrue();
 
             Children.Result r = collect(launcher.spawn(probe(), confined));
@@ -124,7 +124,7 @@ class SpareThreadsTest {
         awaitOrFail(() -> pool.parked().size() == pool.capacity(), "the refill thread to fill the pool");
         for (SpareThreads.Spare s : pool.parked()) {
             awaitOrFail(() -> s.tid != 0, "a spare to record its thread id");
-            assertUnconfined(s.tid);
+            ParkedSpares.assertParkedSpare(s.tid);
             assertThat(s.thread.getName()).startsWith("magus-sandbox-spare-");
         }
         assertThat(pool.refiller().isAlive()).isTrue();
@@ -248,7 +248,7 @@ class SpareThreadsTest {
             assertThat(pool.handedOff()).isZero();
             assertThat(pool.parked()).containsExactly(spare);
             assertThat(spare.thread.isAlive()).isTrue();
-            assertUnconfined(spare.tid);
+            ParkedSpares.assertParkedSpare(spare.tid);
             // and it is still good for a spawn: the next one uses it, confined
             assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
             assertThat(pool.handedOff()).isEqualTo(1);
@@ -292,26 +292,6 @@ class SpareThreadsTest {
         Launcher launcher = new Launcher(true, none);
         assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
         assertThat(none.handedOff()).isZero();
-    }
-
-    /**
-     * The thread has never entered the confinement sequence: no_new_privs is off and it holds
-     * the process's capability sets. The kernel grants landlock_restrict_self only with
-     * no_new_privs or CAP_SYS_ADMIN, and LaunchSequence sets no_new_privs before every restrict,
-     * so a thread with no_new_privs 0 has no domain from this launcher.
-     */
-    private static void assertUnconfined(int tid) throws IOException {
-        List<String> process = Files.readAllLines(Path.of("/proc/self/status"));
-        List<String> thread = Files.readAllLines(Path.of("/proc/self/task", Integer.toString(tid), "status"));
-        assertThat(field(thread, "NoNewPrivs")).as("NoNewPrivs of spare %s", tid).isEqualTo("0");
-        for (String caps : List.of("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")) {
-            assertThat(field(thread, caps)).as("%s of spare %s", caps, tid).isEqualTo(field(process, caps));
-        }
-    }
-
-    private static String field(List<String> status, String name) {
-        Optional<String> line = status.stream().filter(l -> l.startsWith(name + ":")).findFirst();
-        return line.map(l -> l.substring(name.length() + 1).strip()).orElse("?");
     }
 
     /** Waits (bounded, not a timing assertion) for something another thread or the kernel does. */
