@@ -32,16 +32,18 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Starts children confined while magus itself never is. Each spawn gets a short-lived
- * platform thread {@code magus-sandbox-launch-N} of its own that sets no_new_privs, cuts a root
- * child's capabilities, enters the policy's Landlock domain and calls {@code posix_spawn}; then
- * the thread ends, running nothing else, so no JVM thread ever keeps a domain. The caller waits
- * for {@code posix_spawn}'s result only, not for the thread's teardown, which finishes on its
- * own a moment later ({@code -Dmagus.launch.spin=MICROS}: how long the caller spins for the
- * result before parking). The thread is a never-used spare
- * parked in advance ({@link SpareThreads}, {@code -Dmagus.launch.spares=N}, default 2) so its
- * creation is off the spawn's path, or a fresh one when none is ready. Everything the thread
- * touches is built beforehand on the calling thread as native memory.
+ * Starts children confined while magus itself never is. Each confined spawn gets a
+ * short-lived platform thread {@code magus-sandbox-launch-N} of its own that sets
+ * no_new_privs, enters the policy's Landlock domain (a root child's capabilities cut too) and
+ * calls {@code posix_spawn}; then the thread ends, running nothing else, so no JVM thread ever
+ * keeps a domain. The thread is a never-used spare parked in advance ({@link SpareThreads},
+ * {@code -Dmagus.launch.spares=N}, default 2), which made the capability cut on itself before
+ * parking and is woken as the spawn starts, so neither its creation nor the cut nor its wake-up
+ * is on the spawn's path; a fresh thread when none is ready. The caller waits for
+ * {@code posix_spawn}'s result only, not for the thread's teardown, spinning for it up to
+ * {@code -Dmagus.launch.spin=MICROS} before parking. Everything the thread touches is built
+ * beforehand on the calling thread as native memory. An unconfined spawn (mode off) needs none
+ * of this and calls {@code posix_spawn} on the calling thread.
  *
  * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
  * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
