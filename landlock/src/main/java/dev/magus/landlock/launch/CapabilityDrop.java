@@ -16,7 +16,9 @@ import java.util.List;
  * reads {@code /proc/<pid>/environ} of unconfined root processes (magus's own JVM among
  * them), so a root magus cuts a child to {@link Capabilities#KEPT}: bounding set first
  * (needs CAP_SETPCAP), then effective and permitted, inheritable emptied (as runc does), then
- * the ambient set cleared. The launch thread ends right after, so no JVM thread keeps the cut.
+ * the ambient set cleared. A spare launch thread makes the cut as soon as it starts (it is the
+ * same for every child), so a spawn pays only for no_new_privs and the domain; a launch thread
+ * ends right after its spawn, so no JVM thread that runs anything else has the cut.
  */
 final class CapabilityDrop {
     final boolean active;
@@ -36,6 +38,26 @@ final class CapabilityDrop {
         this.data = data;
         this.headerPointer = header.getPointer();
         this.dataPointer = data[0].getPointer();
+    }
+
+    private static volatile CapabilityDrop process;
+
+    /**
+     * The plan of this process's launchers and of the spares they use, computed once (the
+     * process's capabilities do not change under magus).
+     */
+    static CapabilityDrop forProcess() {
+        CapabilityDrop p = process;
+        if (p == null) {
+            synchronized (CapabilityDrop.class) {
+                p = process;
+                if (p == null) {
+                    p = plan(true);
+                    process = p;
+                }
+            }
+        }
+        return p;
     }
 
     static CapabilityDrop plan(boolean enabled) {

@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.LibC;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What runs on a launch thread, and nothing else: only direct-mapped native calls on
@@ -24,6 +25,10 @@ final class LaunchSequence implements Runnable {
 
     // Inputs, set on the parent before start().
     boolean confine;
+    /** Set by a spare on itself: the capability cut is already made (or failed, see cutFailure). */
+    boolean capsCut;
+    /** A spare's failed cut, as {@link #cut}'s result: the sequence fails with it. */
+    long cutFailure;
     int rulesetFd = -1;
     int restrictFlags;
     CapabilityDrop caps;
@@ -36,13 +41,17 @@ final class LaunchSequence implements Runnable {
     Pointer shellPath;
     Pointer shellArgv;
 
-    // Outputs, read on the parent after join().
+    /** The thread waiting in {@link #awaitDone()}, woken when the outputs are written. */
+    Thread waiter;
+
+    // Outputs, read on the parent once done is true (the volatile write publishes them).
     int failedStep = STEP_NONE;
     int errno;
     int spawnResult = -1;
     boolean viaShell;
     int appliedFlags;
     Throwable crash;
+    private volatile boolean done;
 
     @Override
     public void run() {
@@ -59,6 +68,36 @@ final class LaunchSequence implements Runnable {
             spawnResult = rc;
         } catch (Throwable t) {
             crash = t;
+        } finally {
+            done = true;
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * Blocks the caller until {@link #run()} has written its outputs: after {@code posix_spawn}
+     * returned, not after the launch thread ended, whose exit (the JVM's thread teardown, a
+     * few hundred microseconds) is no part of the spawn. The thread still ends right after,
+     * running nothing else. Spins for at most {@code spinNanos} first (a parked caller is
+     * woken later than a spinning one sees the flag), then parks; an interrupt does not end
+     * the wait (the child is running by then) and is kept for the caller.
+     */
+    void awaitDone(long spinNanos) {
+        if (!done && spinNanos > 0) {
+            long until = System.nanoTime() + spinNanos;
+            while (!done && System.nanoTime() - until < 0) {
+                Thread.onSpinWait();
+            }
+        }
+        boolean interrupted = false;
+        while (!done) {
+            LockSupport.park(this);
+            if (Thread.interrupted()) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -67,21 +106,9 @@ final class LaunchSequence implements Runnable {
             return fail(STEP_NO_NEW_PRIVS, Native.getLastError());
         }
         if (caps.active) {
-            int[] drop = caps.bounding;
-            for (int i = 0; i < drop.length; i++) {
-                if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
-                    return fail(STEP_BOUNDING, Native.getLastError());
-                }
-            }
-            if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
-                return fail(STEP_CAPSET, Native.getLastError());
-            }
-            if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
-                int e = Native.getLastError();
-                // Kernels before 4.3 have no ambient set, hence nothing to clear.
-                if (e != Errno.EINVAL) {
-                    return fail(STEP_AMBIENT, e);
-                }
+            long r = capsCut ? cutFailure : cut(caps);
+            if (r != 0) {
+                return fail((int) (r >>> 32), (int) r);
             }
         }
         int flags = restrictFlags;
@@ -95,6 +122,36 @@ final class LaunchSequence implements Runnable {
         }
         appliedFlags = flags;
         return true;
+    }
+
+    /**
+     * Cuts the calling thread's capabilities to the plan: bounding set, then effective and
+     * permitted (inheritable emptied), then the ambient set cleared.
+     *
+     * @return 0, or the failed step in the high 32 bits and its errno in the low ones
+     */
+    static long cut(CapabilityDrop caps) {
+        int[] drop = caps.bounding;
+        for (int i = 0; i < drop.length; i++) {
+            if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
+                return failure(STEP_BOUNDING, Native.getLastError());
+            }
+        }
+        if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
+            return failure(STEP_CAPSET, Native.getLastError());
+        }
+        if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+            int e = Native.getLastError();
+            // Kernels before 4.3 have no ambient set, hence nothing to clear.
+            if (e != Errno.EINVAL) {
+                return failure(STEP_AMBIENT, e);
+            }
+        }
+        return 0;
+    }
+
+    private static long failure(int step, int e) {
+        return ((long) step << 32) | (e & 0xffffffffL);
     }
 
     private boolean fail(int step, int e) {

@@ -32,13 +32,18 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Starts children confined while magus itself never is. Each spawn gets a short-lived
- * platform thread {@code magus-sandbox-launch-N} of its own that sets no_new_privs, cuts a root
- * child's capabilities, enters the policy's Landlock domain and calls {@code posix_spawn}; then
- * the thread ends, so no JVM thread ever outlives a domain. The thread is a never-used spare
- * parked in advance ({@link SpareThreads}, {@code -Dmagus.launch.spares=N}, default 2) so its
- * creation is off the spawn's path, or a fresh one when none is ready. Everything the thread
- * touches is built beforehand on the calling thread as native memory.
+ * Starts children confined while magus itself never is. Each confined spawn gets a
+ * short-lived platform thread {@code magus-sandbox-launch-N} of its own that sets
+ * no_new_privs, enters the policy's Landlock domain (a root child's capabilities cut too) and
+ * calls {@code posix_spawn}; then the thread ends, running nothing else, so no JVM thread ever
+ * keeps a domain. The thread is a never-used spare parked in advance ({@link SpareThreads},
+ * {@code -Dmagus.launch.spares=N}, default 2), which made the capability cut on itself before
+ * parking and is woken as the spawn starts, so neither its creation nor the cut nor its wake-up
+ * is on the spawn's path; a fresh thread when none is ready. The caller waits for
+ * {@code posix_spawn}'s result only, not for the thread's teardown, spinning for it up to
+ * {@code -Dmagus.launch.spin=MICROS} before parking. Everything the thread touches is built
+ * beforehand on the calling thread as native memory. An unconfined spawn (mode off) needs none
+ * of this and calls {@code posix_spawn} on the calling thread.
  *
  * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
  * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
@@ -49,6 +54,19 @@ import reactor.core.scheduler.Schedulers;
 public final class Launcher {
     private static final AtomicLong THREADS = new AtomicLong();
     static final long LAUNCH_STACK = 256 * 1024;
+    /**
+     * System property: how long (microseconds) a caller spins for its spawn's result before
+     * parking, so it sees the result as soon as it is written instead of waiting to be
+     * rescheduled. 0 parks at once.
+     */
+    /**
+     * A spawn takes a few hundred microseconds to a millisecond; a caller spinning that long is
+     * cheaper than the wake-up it saves (100-300 microseconds on a VM). With one CPU spinning
+     * would only delay the launch thread, so there the caller parks at once.
+     */
+    static final long DEFAULT_SPIN_MICROS = Runtime.getRuntime().availableProcessors() > 1 ? 2000 : 0;
+    static final String SPIN_PROPERTY = "magus.launch.spin";
+    static final long SPIN_NANOS = spinNanos(System.getProperty(SPIN_PROPERTY));
     private static final Path SHELL = Path.of("/bin/sh");
     private static volatile Launcher instance;
 
@@ -62,7 +80,7 @@ public final class Launcher {
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
         Natives.init();
-        this.caps = CapabilityDrop.plan(dropCapabilities);
+        this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
         warm();
         this.spares = spares != null ? spares : SpareThreads.shared();
     }
@@ -106,14 +124,23 @@ public final class Launcher {
     }
 
     private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
-        if (!Files.isDirectory(request.workingDirectory())) {
-            return new Spawn.NotStarted(Spawn.Reason.NO_WORKING_DIRECTORY, 127, Errno.ENOENT,
-                    "working directory does not exist: " + request.workingDirectory(), Optional.empty());
-        }
-        CompiledRuleset.Lease lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
+        // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
+        // the process's (cut). Magus's own threads never set no_new_privs: a caller that has it
+        // may be confined itself, and its child must inherit that, so it gets a fresh thread.
+        // An unconfined spawn needs no thread of its own at all. Taken first: the spare wakes
+        // while the spawn is built below.
+        boolean confined = confinement instanceof Confinement.Kernel;
+        SpareThreads.Spare spare = confined && pool.cut() == caps && callerMayUseSpare() ? pool.take() : null;
+        CompiledRuleset.Lease lease = null;
         try {
-            return launch(request, confinement.mode(), lease, pool);
+            lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
+            SpareThreads.Spare owned = spare;
+            spare = null; // launch owns it from here: it hands it off or gives it back
+            return launch(request, confinement.mode(), lease, pool, owned);
         } finally {
+            if (spare != null) {
+                pool.giveBack(spare);
+            }
             if (lease != null) {
                 lease.close();
             }
@@ -125,11 +152,26 @@ public final class Launcher {
         return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
-    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool) {
-        Pipes pipes = Pipes.open(request.stdio());
-        NativeArgs args = NativeArgs.build(request, SHELL);
+    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
+                         SpareThreads.Spare spare) {
+        // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
+        NativeArgs args = null;
+        Pipes pipes;
+        try {
+            args = NativeArgs.build(request, SHELL);
+            pipes = Pipes.open(request.stdio());
+        } catch (RuntimeException e) {
+            if (args != null) {
+                args.close();
+            }
+            if (spare != null) {
+                pool.giveBack(spare);
+            }
+            throw e;
+        }
         boolean fileActionsReady = false;
         boolean attrReady = false;
+        boolean handedOff = false;
         LaunchSequence seq = new LaunchSequence();
         try {
             check(LibC.posix_spawn_file_actions_init(args.fileActions), "posix_spawn_file_actions_init");
@@ -167,28 +209,28 @@ public final class Launcher {
             seq.envp = args.envp;
             seq.shellPath = args.shellPath;
             seq.shellArgv = args.shellArgv;
-
-            String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
-            // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
-            // the process's. Magus's own threads never set no_new_privs: a caller that has it may
-            // be confined itself, and its child must inherit that, so it gets a fresh thread.
-            Thread t = callerMayUseSpare() ? pool.handOff(seq, name) : null;
-            boolean spare = t != null;
-            if (!spare) {
-                // No spare ready (several spawns at once): a fresh thread, as without the pool.
-                t = new Thread(null, seq, name, LAUNCH_STACK);
-                t.setDaemon(true);
-                t.start();
-            }
-            // The launch thread has ended when join returns: no thread outlives its domain.
-            joinUninterruptibly(t);
-            if (spare) {
-                pool.replenish();
+            if (lease == null) {
+                // Nothing to confine (mode off): posix_spawn right here, as ProcessBuilder would;
+                // the child gets this thread's state, exactly what a fresh thread would give it.
+                seq.run();
+            } else {
+                seq.waiter = Thread.currentThread();
+                startLaunchThread(seq, pool, spare);
+                handedOff = spare != null;
+                // Until posix_spawn has returned; the launch thread ends right after, by itself.
+                seq.awaitDone(SPIN_NANOS);
+                if (spare != null) {
+                    pool.replenish();
+                }
             }
         } catch (RuntimeException e) {
+
             pipes.closeParentEnds();
             throw e;
         } finally {
+            if (spare != null && !handedOff) {
+                pool.giveBack(spare);
+            }
             if (fileActionsReady) {
                 LibC.posix_spawn_file_actions_destroy(args.fileActions);
             }
@@ -209,10 +251,43 @@ public final class Launcher {
         }
         if (seq.spawnResult != 0) {
             pipes.closeParentEnds();
+            // Asked only now, off the path of every spawn that works: the child's chdir failed.
+            if (!Files.isDirectory(request.workingDirectory())) {
+                return new Spawn.NotStarted(Spawn.Reason.NO_WORKING_DIRECTORY, 127, Errno.ENOENT,
+                        "working directory does not exist: " + request.workingDirectory(), Optional.empty());
+            }
             return notStarted(request, seq.spawnResult, seq.viaShell, lease != null);
         }
         return new Spawn.Started(new Child(pid, lease != null, request.stdio() != Stdio.INHERIT,
                 pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
+    }
+
+    static long spinNanos(String micros) {
+        if (micros == null || micros.isBlank()) {
+            return DEFAULT_SPIN_MICROS * 1000L;
+        }
+        try {
+            long us = Long.parseLong(micros.strip());
+            if (us < 0 || us > 100_000) {
+                throw new NumberFormatException();
+            }
+            return us * 1000L;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SPIN_PROPERTY + " must be microseconds from 0 to 100000, not '" + micros + "'");
+        }
+    }
+
+    /** Runs {@code seq} on the taken spare, or on a fresh thread when there is none. */
+    private static void startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThreads.Spare spare) {
+        String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
+        if (spare != null) {
+            pool.handOff(spare, seq, name);
+        } else {
+            // No spare ready (several spawns at once, or a caller with no_new_privs): a fresh thread.
+            Thread t = new Thread(null, seq, name, LAUNCH_STACK);
+            t.setDaemon(true);
+            t.start();
+        }
     }
 
     private static boolean callerMayUseSpare() {
@@ -268,21 +343,6 @@ public final class Launcher {
     private static void check(int rc, String what) {
         if (rc != 0) {
             throw new IllegalStateException(what + " failed: " + Errno.name(rc));
-        }
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -10,9 +10,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Launch threads created ahead of time, so a spawn does not wait for a thread to be created
  * (most of the launcher's cost over a bare {@code posix_spawn}). A spare is a platform thread
- * that has never run anything: it parks, unconfined, until one spawn hands it a
- * {@link LaunchSequence}; it then runs that sequence (which confines it), and ends. A spare is
- * used once, so no thread ever runs anything after entering a domain.
+ * that has never run anything: it makes the pool's capability cut on itself (the same for
+ * every child of a root magus, {@link CapabilityDrop}), then parks, with no domain and without
+ * no_new_privs, until one confined spawn hands it a {@link LaunchSequence}; it then runs that
+ * sequence (no_new_privs, the domain, {@code posix_spawn}), and ends. A spare is used once, so
+ * no thread ever runs anything after entering a domain.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -27,6 +29,7 @@ final class SpareThreads {
     private static volatile SpareThreads shared;
 
     private final int capacity;
+    private final CapabilityDrop cut;
     private final ArrayBlockingQueue<Spare> ready;
     private final Thread refiller;
     private final AtomicLong handedOff = new AtomicLong();
@@ -39,10 +42,16 @@ final class SpareThreads {
      *                   off to make the pool run empty on purpose, then call {@link #refill()})
      */
     SpareThreads(int capacity, boolean autoRefill) {
+        this(capacity, autoRefill, CapabilityDrop.forProcess());
+    }
+
+    /** @param cut the capability cut every spare makes on itself; only a launcher with this same plan uses them */
+    SpareThreads(int capacity, boolean autoRefill, CapabilityDrop cut) {
         if (capacity < 0) {
             throw new IllegalArgumentException("spare launch threads: " + capacity);
         }
         this.capacity = capacity;
+        this.cut = cut;
         this.ready = new ArrayBlockingQueue<>(Math.max(1, capacity));
         if (autoRefill && capacity > 0) {
             refiller = new Thread(null, this::refillLoop, "magus-sandbox-spares", 0, false);
@@ -92,16 +101,34 @@ final class SpareThreads {
     }
 
     /**
-     * Hands {@code seq} to a parked spare, which runs it and ends; the caller joins the
-     * returned thread as it would a fresh one.
+     * Takes a spare out of the pool and wakes it, so it is running (spinning for its work,
+     * {@link Spare#run()}) by the time the caller has built the spawn, instead of being woken
+     * then. The caller must {@link #handOff} or {@link #giveBack} it.
      *
-     * @return the thread now running {@code seq}, or {@code null} when no spare is ready
+     * @return the woken spare, or {@code null} when none is ready
      */
-    Thread handOff(LaunchSequence seq, String name) {
+    Spare take() {
         Spare s = ready.poll();
-        if (s == null) {
-            return null;
+        if (s != null) {
+            LockSupport.unpark(s.thread);
         }
+        return s;
+    }
+
+    /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
+    void giveBack(Spare s) {
+        if (closed || !ready.offer(s)) {
+            s.work = Spare.RETIRE;
+            LockSupport.unpark(s.thread);
+        }
+    }
+
+    /**
+     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends.
+     *
+     * @return the thread now running {@code seq}
+     */
+    Thread handOff(Spare s, LaunchSequence seq, String name) {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
@@ -121,7 +148,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare();
+            Spare s = new Spare(cut, Launcher.SPIN_NANOS);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -159,6 +186,11 @@ final class SpareThreads {
         return capacity;
     }
 
+    /** The capability cut the spares make on themselves. */
+    CapabilityDrop cut() {
+        return cut;
+    }
+
     /** The spares parked now (for tests: their threads and native thread ids). */
     List<Spare> parked() {
         return new ArrayList<>(ready);
@@ -182,21 +214,42 @@ final class SpareThreads {
      */
     static final class Spare implements Runnable {
         static final LaunchSequence RETIRE = new LaunchSequence();
+        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPIN_NANOS}). */
+        private final long spinNanos;
+        private final CapabilityDrop cut;
+        /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
+        long cutResult;
 
         volatile LaunchSequence work;
         volatile int tid;
         Thread thread;
 
+        Spare(CapabilityDrop cut, long spinNanos) {
+            this.cut = cut;
+            this.spinNanos = spinNanos;
+        }
+
         @Override
         public void run() {
+            if (cut.active) {
+                cutResult = LaunchSequence.cut(cut);
+            }
             tid = LibC.gettid();
             LaunchSequence s;
             while ((s = work) == null) {
                 LockSupport.park(this);
                 // An interrupt would make park return at once, forever: clear it (still unconfined here).
                 Thread.interrupted();
+                // Woken by take(): the work follows within microseconds; spinning for it saves
+                // a second wake-up, which costs a hundred microseconds or more on a VM.
+                long until = System.nanoTime() + spinNanos;
+                while (work == null && System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
             }
             if (s != RETIRE) {
+                s.capsCut = cut.active;
+                s.cutFailure = cutResult;
                 s.run();
             }
         }

@@ -188,6 +188,25 @@ class ConfinedChildTest {
     }
 
     @Test
+    void anUnconfinedChildIsStartedOnTheCallingThreadWithItsState() throws IOException {
+        // Mode off spawns right on the caller: no launch thread, nothing set on this thread.
+        long before = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("magus-sandbox-launch-")).count();
+        Children.Result r = sh(Confinement.off(), ws, env, "cat /proc/self/status").assertOk();
+        java.util.List<String> mine = Files.readAllLines(Path.of("/proc/thread-self/status"));
+        java.util.List<String> child = r.out().lines().toList();
+        assertThat(ParkedSpares.field(child, "NoNewPrivs")).isEqualTo("0");
+        assertThat(ParkedSpares.field(mine, "NoNewPrivs")).isEqualTo("0");
+        for (String caps : java.util.List.of("CapBnd", "CapAmb")) {
+            assertThat(ParkedSpares.field(child, caps)).as(caps).isEqualTo(ParkedSpares.field(mine, caps));
+        }
+        assertThat(ParkedSpares.field(mine, "CapEff")).as("the caller keeps its capabilities")
+                .isEqualTo(ParkedSpares.field(Files.readAllLines(Path.of("/proc/self/status")), "CapEff"));
+        assertThat(Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("magus-sandbox-launch-")).count()).isLessThanOrEqualTo(before);
+    }
+
+    @Test
     void theChildCannotReadItsParentsEnvironment() {
         Children.Result control = sh(confined, ws, env, "cat /proc/self/status").assertOk();
         assertThat(control.out()).contains("NoNewPrivs:\t1");
@@ -229,6 +248,9 @@ class ConfinedChildTest {
         Spawn p = Launcher.get().spawn(SpawnRequest.of(plain, List.of(), env, ws), confined);
         assertThat(((Spawn.NotStarted) p).status()).isEqualTo(126);
         assertThat(((Spawn.NotStarted) p).reason()).isEqualTo(Spawn.Reason.NOT_EXECUTABLE);
+        Spawn f = Launcher.get().spawn(SpawnRequest.of(Children.SH, List.of("-c", "true"), env, plain), confined);
+        assertThat(((Spawn.NotStarted) f).reason()).as("a file as working directory").isEqualTo(Spawn.Reason.NO_WORKING_DIRECTORY);
+        assertThat(((Spawn.NotStarted) f).status()).isEqualTo(127);
     }
 
     @Test

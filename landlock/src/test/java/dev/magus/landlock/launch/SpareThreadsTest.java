@@ -88,7 +88,7 @@ class SpareThreadsTest {
             assertThat(parked).hasSize(1);
             SpareThreads.Spare spare = parked.get(0);
             awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
-            assertUnconfined(spare.tid);
+            ParkedSpares.assertParkedSpare(spare.tid);
             assertThat(spare.thread.isAlive()).isTrue();
 
             Children.Result r = collect(launcher.spawn(probe(), confined));
@@ -96,8 +96,8 @@ class SpareThreadsTest {
             assertThat(r.assertOk().out()).as("the child started by the spare is confined").isEqualTo("mine\ndenied\n");
             assertThat(pool.handedOff()).isEqualTo(1);
             assertThat(pool.parked()).doesNotContain(spare);
-            // join() inside spawn() returned only once the thread had ended.
-            assertThat(spare.thread.isAlive()).as("the used launch thread").isFalse();
+            // spawn() returns once posix_spawn has; the used thread then ends by itself.
+            awaitOrFail(() -> !spare.thread.isAlive(), "the used launch thread to end");
             assertThat(spare.thread.getName()).startsWith("magus-sandbox-launch-");
             Path task = Path.of("/proc/self/task", Integer.toString(spare.tid));
             awaitOrFail(() -> !Files.exists(task), "the kernel to reap the used launch thread " + spare.tid);
@@ -124,7 +124,7 @@ class SpareThreadsTest {
         awaitOrFail(() -> pool.parked().size() == pool.capacity(), "the refill thread to fill the pool");
         for (SpareThreads.Spare s : pool.parked()) {
             awaitOrFail(() -> s.tid != 0, "a spare to record its thread id");
-            assertUnconfined(s.tid);
+            ParkedSpares.assertParkedSpare(s.tid);
             assertThat(s.thread.getName()).startsWith("magus-sandbox-spare-");
         }
         assertThat(pool.refiller().isAlive()).isTrue();
@@ -157,8 +157,8 @@ class SpareThreadsTest {
             assertThat(callers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
             pool.close();
         }
-        assertThat(Thread.getAllStackTraces().keySet())
-                .noneMatch(t -> t.getName().startsWith("magus-sandbox-launch-") && t.isAlive());
+        awaitOrFail(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("magus-sandbox-launch-") && t.isAlive()), "every launch thread to end");
     }
 
     @Test
@@ -204,7 +204,7 @@ class SpareThreadsTest {
         }
         assertThat(pool.handedOff()).isZero();
         assertThat(pool.parked()).isEmpty();
-        assertThat(pool.handOff(new LaunchSequence(), "unused")).isNull();
+        assertThat(pool.take()).as("a closed pool has nothing to take").isNull();
     }
 
     @Test
@@ -233,6 +233,57 @@ class SpareThreadsTest {
     }
 
     @Test
+    void aSpareTakenForASpawnThatFailsBeforeItsHandOffIsParkedAgainUnused() throws Exception {
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            Launcher launcher = new Launcher(true, pool);
+            pool.refill();
+            SpareThreads.Spare spare = pool.parked().get(0);
+            awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
+            SpawnRequest nul = SpawnRequest.of(Children.SH, List.of("-c", "echo a" + (char) 0 + "b"), env, ws);
+
+            assertThatThrownBy(() -> launcher.spawn(nul, confined)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("NUL");
+
+            assertThat(pool.handedOff()).isZero();
+            assertThat(pool.parked()).containsExactly(spare);
+            assertThat(spare.thread.isAlive()).isTrue();
+            ParkedSpares.assertParkedSpare(spare.tid);
+            // and it is still good for a spawn: the next one uses it, confined
+            assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
+            assertThat(pool.handedOff()).isEqualTo(1);
+            awaitOrFail(() -> !spare.thread.isAlive(), "the used spare to end");
+        } finally {
+            pool.close();
+        }
+    }
+
+    @Test
+    void anInterruptedCallerStillGetsItsChildAndKeepsTheInterrupt() throws Exception {
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread caller = new Thread(() -> {
+            Thread.currentThread().interrupt();
+            Spawn s = Launcher.get().spawn(probe(), confined);
+            boolean stillInterrupted = Thread.interrupted();
+            outcome.set(stillInterrupted ? collect(s).assertOk().out() : "interrupt lost");
+        });
+        caller.start();
+        caller.join(TimeUnit.SECONDS.toMillis(60));
+        assertThat(outcome.get()).isEqualTo("mine\ndenied\n");
+    }
+
+    @Test
+    void theSpinIsConfigurable() {
+        assertThat(Launcher.spinNanos(null)).isEqualTo(Launcher.DEFAULT_SPIN_MICROS * 1000);
+        assertThat(Launcher.spinNanos(" 0 ")).isZero();
+        assertThat(Launcher.spinNanos("250")).isEqualTo(250_000);
+        for (String bad : List.of("-1", "100001", "fast")) {
+            assertThatThrownBy(() -> Launcher.spinNanos(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(Launcher.SPIN_PROPERTY);
+        }
+    }
+
+    @Test
     void aPoolOfNoSparesAlwaysCreatesAFreshThread() {
         SpareThreads none = new SpareThreads(0, true);
         none.refill();
@@ -241,26 +292,6 @@ class SpareThreadsTest {
         Launcher launcher = new Launcher(true, none);
         assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
         assertThat(none.handedOff()).isZero();
-    }
-
-    /**
-     * The thread has never entered the confinement sequence: no_new_privs is off and it holds
-     * the process's capability sets. The kernel grants landlock_restrict_self only with
-     * no_new_privs or CAP_SYS_ADMIN, and LaunchSequence sets no_new_privs before every restrict,
-     * so a thread with no_new_privs 0 has no domain from this launcher.
-     */
-    private static void assertUnconfined(int tid) throws IOException {
-        List<String> process = Files.readAllLines(Path.of("/proc/self/status"));
-        List<String> thread = Files.readAllLines(Path.of("/proc/self/task", Integer.toString(tid), "status"));
-        assertThat(field(thread, "NoNewPrivs")).as("NoNewPrivs of spare %s", tid).isEqualTo("0");
-        for (String caps : List.of("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")) {
-            assertThat(field(thread, caps)).as("%s of spare %s", caps, tid).isEqualTo(field(process, caps));
-        }
-    }
-
-    private static String field(List<String> status, String name) {
-        Optional<String> line = status.stream().filter(l -> l.startsWith(name + ":")).findFirst();
-        return line.map(l -> l.substring(name.length() + 1).strip()).orElse("?");
     }
 
     /** Waits (bounded, not a timing assertion) for something another thread or the kernel does. */

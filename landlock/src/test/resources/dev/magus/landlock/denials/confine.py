@@ -86,6 +86,16 @@ def main(argv):
             fail("landlock_add_rule " + path)
         os.close(fd)
 
+    # The command is looked up now: os.execvp would import a module lazily after the restrict,
+    # and Python's importer re-lists this script's directory (a shared temp dir) whenever its
+    # mtime changed, a read_dir the domain denies and audits before the exec.
+    exe = cmd[0]
+    if "/" not in exe:
+        for d in os.get_exec_path():
+            candidate = os.path.join(d, exe)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                exe = candidate
+                break
     if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
         fail("prctl")
     # CONFINE_LOG_NEW_EXEC=off leaves the flag out, to show what is lost without it.
@@ -95,7 +105,7 @@ def main(argv):
         fail("landlock_restrict_self")
     os.close(ruleset)
     sys.stdout.flush()
-    os.execvp(cmd[0], cmd)
+    os.execv(exe, cmd)
 
 
 if __name__ == "__main__":
