@@ -71,8 +71,9 @@ import reactor.core.scheduler.Schedulers;
  * ({@link ProbeStage}) → spawn ({@link Launcher}) →
  * stream. Each stage is a function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
- * {@link Run#result()}. Everything that blocks (the spawn, pipes, waiting) runs on
- * magus's own I/O threads, never on a non-blocking Reactor thread.
+ * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
+ * the cold form whose subscription owns the run. Everything that blocks (the spawn, pipes,
+ * waiting) runs on magus's own I/O threads, never on a non-blocking Reactor thread.
  */
 public final class Orchestrator {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
@@ -138,6 +139,40 @@ public final class Orchestrator {
         }
         IO.schedule(() -> execute(run, request, passthrough));
         return run;
+    }
+
+    /**
+     * The run as DESIGN.md's cold Flux: nothing happens until a subscription, and each
+     * subscription submits one run of {@code request} and streams its events, from Started (or a
+     * refusal's diagnostics) to Exited, then completes.
+     *
+     * <p>The subscription owns the run: cancelling it cancels the run, killing the child's whole
+     * process group with SIGKILL ({@link Run#cancel()}). Every way Reactor cancels counts:
+     * {@code dispose()}, {@code take(n)} once it has its events, {@code timeout}, an error thrown
+     * by a downstream operator. A cancellation that arrives before the spawn keeps the child from
+     * starting, or kills it as soon as it is attached. A cancelled run ends with 128+9, unless it
+     * had already ended by itself or was refused (a refused run has nothing to kill); the
+     * cancelled subscriber does not see that Exited, the builder's sinks do. Completion kills nothing: the child has
+     * already exited and been reaped by then.
+     *
+     * <p>Contrast {@link #submit(RunRequest)}: that run goes on whether or not anyone subscribes,
+     * and cancelling a subscription to its {@link Run#events()} ends only that replay.
+     */
+    public Flux<RunEvent> run(RunRequest request) {
+        return run(request, Passthrough.none());
+    }
+
+    /**
+     * {@link #run(RunRequest)}, with the child's output also going, byte for byte, to
+     * {@code passthrough}, as {@link #submit(RunRequest, Passthrough)} does.
+     */
+    public Flux<RunEvent> run(RunRequest request, Passthrough passthrough) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(passthrough, "passthrough");
+        return Flux.defer(() -> {
+            Run run = submit(request, passthrough);
+            return run.events().doOnCancel(run::cancel);
+        });
     }
 
     /** How a run ended, decided by the stages; emitted only after the run's private temp dir is gone. */

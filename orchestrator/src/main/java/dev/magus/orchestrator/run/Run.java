@@ -4,7 +4,16 @@ import dev.magus.events.RunEvent;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** A submitted run. It goes on whether or not anyone subscribes. */
+/**
+ * A submitted run ({@link dev.magus.orchestrator.Orchestrator#submit(RunRequest)}). It goes on
+ * whether or not anyone subscribes, and only {@link #cancel()} stops it: a subscriber that
+ * cancels its subscription to {@link #events()} ends its own replay and nothing else, so
+ * subscribers may come and go safely.
+ *
+ * <p>For a run owned by its subscription, the cold form DESIGN.md describes, where cancelling
+ * the subscription kills the child's whole process group, use
+ * {@link dev.magus.orchestrator.Orchestrator#run(RunRequest)} instead.
+ */
 public interface Run {
     String id();
 
@@ -19,7 +28,10 @@ public interface Run {
     /** Completes once, when the run has ended (exited, refused or cancelled). */
     Mono<RunResult> result();
 
-    /** Kills the child's whole process group; the run then ends with 128+9. Idempotent. */
+    /**
+     * Kills the child's whole process group; the run then ends with 128+9. Before the spawn it
+     * keeps the child from starting, or kills it as soon as it is attached. Idempotent.
+     */
     void cancel();
 
     /** Forwards a signal (SIGINT, SIGTERM, SIGHUP) to the child's process group while it runs. */
