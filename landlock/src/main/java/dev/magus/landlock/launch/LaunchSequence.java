@@ -41,8 +41,14 @@ final class LaunchSequence implements Runnable {
     Pointer shellPath;
     Pointer shellArgv;
 
-    /** The thread waiting in {@link #awaitDone()}, woken when the outputs are written. */
+    /** The child's ends of its pipes (-1: none), closed here right after the spawn. */
+    int childIn = -1;
+    int childOut = -1;
+    int childErr = -1;
+    /** The thread waiting in {@link #awaitDone}, woken when the outputs are written. */
     Thread waiter;
+    /** The pool's refill thread, woken after the caller (null: no spare was used). */
+    Thread refiller;
 
     // Outputs, read on the parent once done is true (the volatile write publishes them).
     int failedStep = STEP_NONE;
@@ -69,8 +75,25 @@ final class LaunchSequence implements Runnable {
         } catch (Throwable t) {
             crash = t;
         } finally {
+            // Here rather than on the caller: the caller returns as soon as it is woken.
+            release();
             done = true;
             LockSupport.unpark(waiter);
+            LockSupport.unpark(refiller);
+        }
+    }
+
+    private void release() {
+        LibC.posix_spawn_file_actions_destroy(fileActions);
+        LibC.posix_spawnattr_destroy(attr);
+        closeIfOpen(childIn);
+        closeIfOpen(childOut);
+        closeIfOpen(childErr);
+    }
+
+    private static void closeIfOpen(int fd) {
+        if (fd >= 0) {
+            LibC.close(fd);
         }
     }
 

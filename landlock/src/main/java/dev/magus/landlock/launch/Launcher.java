@@ -53,20 +53,27 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Launcher {
     private static final AtomicLong THREADS = new AtomicLong();
+    private static final long CALLER_SPIN_DEFAULT = 0;
+    private static final long SPARE_SPIN_DEFAULT = 500;
     static final long LAUNCH_STACK = 256 * 1024;
+    private static final boolean MULTI_CPU = Runtime.getRuntime().availableProcessors() > 1;
     /**
      * System property: how long (microseconds) a caller spins for its spawn's result before
-     * parking, so it sees the result as soon as it is written instead of waiting to be
-     * rescheduled. 0 parks at once.
+     * parking, so it sees the result as soon as it is written instead of waiting to be woken.
      */
-    /**
-     * A spawn takes a few hundred microseconds to a millisecond; a caller spinning that long is
-     * cheaper than the wake-up it saves (100-300 microseconds on a VM). With one CPU spinning
-     * would only delay the launch thread, so there the caller parks at once.
-     */
-    static final long DEFAULT_SPIN_MICROS = Runtime.getRuntime().availableProcessors() > 1 ? 2000 : 0;
     static final String SPIN_PROPERTY = "magus.launch.spin";
-    static final long SPIN_NANOS = spinNanos(System.getProperty(SPIN_PROPERTY));
+    static final long DEFAULT_SPIN_MICROS = MULTI_CPU ? CALLER_SPIN_DEFAULT : 0;
+    static final long SPIN_NANOS = spinNanos(SPIN_PROPERTY, System.getProperty(SPIN_PROPERTY), DEFAULT_SPIN_MICROS);
+    /**
+     * System property: how long (microseconds) a spare woken at the start of a spawn spins for
+     * its work before parking again. The work follows within the caller's preparation (tens of
+     * microseconds); spinning saves the spare a second wake-up. With one CPU it would only
+     * delay the caller, so there it parks at once.
+     */
+    static final String SPARE_SPIN_PROPERTY = "magus.launch.spare-spin";
+    static final long DEFAULT_SPARE_SPIN_MICROS = MULTI_CPU ? SPARE_SPIN_DEFAULT : 0;
+    static final long SPARE_SPIN_NANOS = spinNanos(SPARE_SPIN_PROPERTY, System.getProperty(SPARE_SPIN_PROPERTY),
+            DEFAULT_SPARE_SPIN_MICROS);
     private static final Path SHELL = Path.of("/bin/sh");
     private static volatile Launcher instance;
 
@@ -172,6 +179,8 @@ public final class Launcher {
         boolean fileActionsReady = false;
         boolean attrReady = false;
         boolean handedOff = false;
+        // Once the sequence runs, it releases the spawn structures and the child's pipe ends itself.
+        boolean sequenceReleases = false;
         LaunchSequence seq = new LaunchSequence();
         try {
             check(LibC.posix_spawn_file_actions_init(args.fileActions), "posix_spawn_file_actions_init");
@@ -209,19 +218,23 @@ public final class Launcher {
             seq.envp = args.envp;
             seq.shellPath = args.shellPath;
             seq.shellArgv = args.shellArgv;
+            seq.childIn = pipes.childIn;
+            seq.childOut = pipes.childOut;
+            seq.childErr = pipes.childErr;
             if (lease == null) {
                 // Nothing to confine (mode off): posix_spawn right here, as ProcessBuilder would;
                 // the child gets this thread's state, exactly what a fresh thread would give it.
+                sequenceReleases = true;
                 seq.run();
             } else {
                 seq.waiter = Thread.currentThread();
+                // The used spare is replaced by the refill thread, woken by the launch thread.
+                seq.refiller = spare != null ? pool.refiller() : null;
                 startLaunchThread(seq, pool, spare);
                 handedOff = spare != null;
+                sequenceReleases = true;
                 // Until posix_spawn has returned; the launch thread ends right after, by itself.
                 seq.awaitDone(SPIN_NANOS);
-                if (spare != null) {
-                    pool.replenish();
-                }
             }
         } catch (RuntimeException e) {
 
@@ -231,13 +244,17 @@ public final class Launcher {
             if (spare != null && !handedOff) {
                 pool.giveBack(spare);
             }
-            if (fileActionsReady) {
-                LibC.posix_spawn_file_actions_destroy(args.fileActions);
+            if (sequenceReleases) {
+                pipes.childEndsClosed();
+            } else {
+                if (fileActionsReady) {
+                    LibC.posix_spawn_file_actions_destroy(args.fileActions);
+                }
+                if (attrReady) {
+                    LibC.posix_spawnattr_destroy(args.attr);
+                }
+                pipes.closeChildEnds();
             }
-            if (attrReady) {
-                LibC.posix_spawnattr_destroy(args.attr);
-            }
-            pipes.closeChildEnds();
         }
         int pid = args.pid.getInt(0);
         args.close();
@@ -262,9 +279,9 @@ public final class Launcher {
                 pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
     }
 
-    static long spinNanos(String micros) {
+    static long spinNanos(String property, String micros, long defaultMicros) {
         if (micros == null || micros.isBlank()) {
-            return DEFAULT_SPIN_MICROS * 1000L;
+            return defaultMicros * 1000L;
         }
         try {
             long us = Long.parseLong(micros.strip());
@@ -273,7 +290,7 @@ public final class Launcher {
             }
             return us * 1000L;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(SPIN_PROPERTY + " must be microseconds from 0 to 100000, not '" + micros + "'");
+            throw new IllegalArgumentException(property + " must be microseconds from 0 to 100000, not '" + micros + "'");
         }
     }
 
@@ -591,6 +608,13 @@ public final class Launcher {
 
         private static byte[] nul(String s) {
             return (s + "\0").getBytes(StandardCharsets.UTF_8);
+        }
+
+        /** The child's ends were closed by the launch sequence. */
+        void childEndsClosed() {
+            childIn = -1;
+            childOut = -1;
+            childErr = -1;
         }
 
         void closeChildEnds() {

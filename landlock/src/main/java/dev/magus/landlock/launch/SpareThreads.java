@@ -138,17 +138,10 @@ final class SpareThreads {
         return s.thread;
     }
 
-    /** Asks the refill thread (never the caller, never a launch thread) to replace what was handed off. */
-    void replenish() {
-        if (refiller != null) {
-            LockSupport.unpark(refiller);
-        }
-    }
-
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare(cut, Launcher.SPIN_NANOS);
+            Spare s = new Spare(cut, Launcher.SPARE_SPIN_NANOS);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -214,7 +207,7 @@ final class SpareThreads {
      */
     static final class Spare implements Runnable {
         static final LaunchSequence RETIRE = new LaunchSequence();
-        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPIN_NANOS}). */
+        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPARE_SPIN_NANOS}). */
         private final long spinNanos;
         private final CapabilityDrop cut;
         /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
