@@ -11,14 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.statistics.Statistics;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * On random trees of directories, files and links (relative, absolute, dangling, looping,
@@ -35,14 +33,7 @@ class KernelFirstPropertyTest {
 
     @BeforeContainer
     static void linuxOnly() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        String why = "skipped: /proc/self/fd and the natives are Linux/glibc only";
-        if (!linux) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(linux, why);
-        // The lookup answers only once the natives are loaded, as in a process that spawns.
-        Natives.init();
+        KernelLookupHost.assumeLinuxAndLoadNatives();
     }
 
     @Property(tries = 150)

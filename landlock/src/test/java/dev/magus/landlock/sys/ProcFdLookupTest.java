@@ -11,7 +11,6 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Assumptions;
@@ -39,14 +38,7 @@ class ProcFdLookupTest {
 
     @BeforeAll
     static void linuxOnly() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        String why = "skipped: /proc/self/fd and the natives are Linux/glibc only";
-        if (!linux) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(linux, why);
-        // The lookup answers only once the natives are loaded, as in a process that spawns.
-        Natives.init();
+        KernelLookupHost.assumeLinuxAndLoadNatives();
     }
 
     @BeforeEach
