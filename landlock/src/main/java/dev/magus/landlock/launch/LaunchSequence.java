@@ -75,11 +75,14 @@ final class LaunchSequence implements Runnable {
         } catch (Throwable t) {
             crash = t;
         } finally {
-            // Here rather than on the caller: the caller returns as soon as it is woken.
-            release();
-            done = true;
-            LockSupport.unpark(waiter);
-            LockSupport.unpark(refiller);
+            try {
+                // Here rather than on the caller: the caller returns as soon as it is woken.
+                release();
+            } finally {
+                done = true;
+                LockSupport.unpark(waiter);
+                LockSupport.unpark(refiller);
+            }
         }
     }
 
@@ -104,8 +107,13 @@ final class LaunchSequence implements Runnable {
      * running nothing else. Spins for at most {@code spinNanos} first (a parked caller is
      * woken later than a spinning one sees the flag), then parks; an interrupt does not end
      * the wait (the child is running by then) and is kept for the caller.
+     *
+     * @param launchThread the thread running this sequence: should it end without running it
+     *                     (an error before a spare's loop), the wait ends too
+     * @return whether the sequence ran (its outputs are written and it released what it owns);
+     *         false when its thread ended without running it
      */
-    void awaitDone(long spinNanos) {
+    boolean awaitDone(long spinNanos, Thread launchThread) {
         if (!done && spinNanos > 0) {
             long until = System.nanoTime() + spinNanos;
             while (!done && System.nanoTime() - until < 0) {
@@ -113,16 +121,26 @@ final class LaunchSequence implements Runnable {
             }
         }
         boolean interrupted = false;
+        boolean ran = true;
         while (!done) {
-            LockSupport.park(this);
+            // Bounded, so that a launch thread that died without running this is noticed.
+            LockSupport.parkNanos(this, LIVENESS_CHECK_NANOS);
             if (Thread.interrupted()) {
                 interrupted = true;
+            }
+            if (!done && !launchThread.isAlive()) {
+                ran = done;
+                break;
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        return ran;
     }
+
+    /** How often a waiting caller checks that its launch thread is still alive. */
+    private static final long LIVENESS_CHECK_NANOS = 100_000_000L;
 
     private boolean confineSelf() {
         if (LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {

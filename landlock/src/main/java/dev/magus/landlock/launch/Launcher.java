@@ -53,17 +53,14 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Launcher {
     private static final AtomicLong THREADS = new AtomicLong();
-    private static final long CALLER_SPIN_DEFAULT = 0;
-    private static final long SPARE_SPIN_DEFAULT = 500;
     static final long LAUNCH_STACK = 256 * 1024;
-    private static final boolean MULTI_CPU = Runtime.getRuntime().availableProcessors() > 1;
     /**
      * System property: how long (microseconds) a caller spins for its spawn's result before
-     * parking, so it sees the result as soon as it is written instead of waiting to be woken.
+     * parking. Default 0: measured side by side on a 2-vCPU VM, a spinning caller made the
+     * spawn slower (it holds the CPU the new child needs); see bench/README.md.
      */
     static final String SPIN_PROPERTY = "magus.launch.spin";
-    static final long DEFAULT_SPIN_MICROS = MULTI_CPU ? CALLER_SPIN_DEFAULT : 0;
-    static final long SPIN_NANOS = spinNanos(SPIN_PROPERTY, System.getProperty(SPIN_PROPERTY), DEFAULT_SPIN_MICROS);
+    static final long DEFAULT_SPIN_MICROS = 0;
     /**
      * System property: how long (microseconds) a spare woken at the start of a spawn spins for
      * its work before parking again. The work follows within the caller's preparation (tens of
@@ -71,9 +68,11 @@ public final class Launcher {
      * delay the caller, so there it parks at once.
      */
     static final String SPARE_SPIN_PROPERTY = "magus.launch.spare-spin";
-    static final long DEFAULT_SPARE_SPIN_MICROS = MULTI_CPU ? SPARE_SPIN_DEFAULT : 0;
-    static final long SPARE_SPIN_NANOS = spinNanos(SPARE_SPIN_PROPERTY, System.getProperty(SPARE_SPIN_PROPERTY),
-            DEFAULT_SPARE_SPIN_MICROS);
+    static final long DEFAULT_SPARE_SPIN_MICROS = Runtime.getRuntime().availableProcessors() > 1 ? 500 : 0;
+    /** Why a spin property is invalid, or null; raised by every Launcher construction, not at class load. */
+    private static final String SPIN_SETTINGS_ERROR = spinSettingsError();
+    static final long SPIN_NANOS = spinOrDefault(SPIN_PROPERTY, DEFAULT_SPIN_MICROS);
+    static final long SPARE_SPIN_NANOS = spinOrDefault(SPARE_SPIN_PROPERTY, DEFAULT_SPARE_SPIN_MICROS);
     private static final Path SHELL = Path.of("/bin/sh");
     private static volatile Launcher instance;
 
@@ -86,6 +85,9 @@ public final class Launcher {
 
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
+        if (SPIN_SETTINGS_ERROR != null) {
+            throw new IllegalArgumentException(SPIN_SETTINGS_ERROR);
+        }
         Natives.init();
         this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
         warm();
@@ -167,7 +169,8 @@ public final class Launcher {
         try {
             args = NativeArgs.build(request, SHELL);
             pipes = Pipes.open(request.stdio());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Errors too (no memory for native buffers): the taken spare must not be lost.
             if (args != null) {
                 args.close();
             }
@@ -230,14 +233,17 @@ public final class Launcher {
                 seq.waiter = Thread.currentThread();
                 // The used spare is replaced by the refill thread, woken by the launch thread.
                 seq.refiller = spare != null ? pool.refiller() : null;
-                startLaunchThread(seq, pool, spare);
+                Thread launchThread = startLaunchThread(seq, pool, spare);
                 handedOff = spare != null;
-                sequenceReleases = true;
                 // Until posix_spawn has returned; the launch thread ends right after, by itself.
-                seq.awaitDone(SPIN_NANOS);
+                sequenceReleases = seq.awaitDone(SPIN_NANOS, launchThread);
+                if (!sequenceReleases) {
+                    throw new IllegalStateException("the launch thread " + launchThread.getName()
+                            + " ended without running its spawn");
+                }
             }
-        } catch (RuntimeException e) {
-
+        } catch (Throwable e) {
+            // Errors too (a thread that could not be created): the parent's ends must not leak.
             pipes.closeParentEnds();
             throw e;
         } finally {
@@ -279,6 +285,25 @@ public final class Launcher {
                 pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
     }
 
+    private static long spinOrDefault(String property, long defaultMicros) {
+        try {
+            return spinNanos(property, System.getProperty(property), defaultMicros);
+        } catch (IllegalArgumentException invalid) {
+            return defaultMicros * 1000L; // never used: the constructor refuses first
+        }
+    }
+
+    private static String spinSettingsError() {
+        for (String property : new String[]{SPIN_PROPERTY, SPARE_SPIN_PROPERTY}) {
+            try {
+                spinNanos(property, System.getProperty(property), 0);
+            } catch (IllegalArgumentException invalid) {
+                return invalid.getMessage();
+            }
+        }
+        return null;
+    }
+
     static long spinNanos(String property, String micros, long defaultMicros) {
         if (micros == null || micros.isBlank()) {
             return defaultMicros * 1000L;
@@ -294,17 +319,22 @@ public final class Launcher {
         }
     }
 
-    /** Runs {@code seq} on the taken spare, or on a fresh thread when there is none. */
-    private static void startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThreads.Spare spare) {
+    /** Runs {@code seq} on the taken spare, or on a fresh thread when there is none; returns that thread. */
+    private static Thread startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThreads.Spare spare) {
         String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
         if (spare != null) {
-            pool.handOff(spare, seq, name);
-        } else {
-            // No spare ready (several spawns at once, or a caller with no_new_privs): a fresh thread.
-            Thread t = new Thread(null, seq, name, LAUNCH_STACK);
-            t.setDaemon(true);
-            t.start();
+            return pool.handOff(spare, seq, name);
         }
+        // No spare ready (several spawns at once, or a caller with no_new_privs): a fresh thread.
+        Thread t = new Thread(null, seq, name, LAUNCH_STACK);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** How many launch threads this process has started (spares handed off, or fresh). */
+    static long launchThreadsStarted() {
+        return THREADS.get();
     }
 
     private static boolean callerMayUseSpare() {

@@ -147,7 +147,11 @@ final class SpareThreads {
             s.thread = t;
             t.start();
             created.incrementAndGet();
-            ready.add(s);
+            // A spare given back meanwhile may have filled the pool: then this one is not needed.
+            if (!ready.offer(s)) {
+                s.work = Spare.RETIRE;
+                LockSupport.unpark(t);
+            }
         }
     }
 

@@ -273,6 +273,7 @@ class SpareThreadsTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = TimeUnit.MINUTES) // an unclosed child end would hang collect()
     void theLaunchThreadReleasesEveryDescriptorOfItsSpawn() throws Exception {
         // The launch thread closes the child's pipe ends (and frees the spawn structures); a
         // leak of the three ends per spawn would show as 150 descriptors here.
@@ -289,6 +290,31 @@ class SpareThreadsTest {
     private static long openDescriptors() throws IOException {
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();
+        }
+    }
+
+    @Test
+    void aSpareGivenBackWhileTheRefillRunsNeverOverfillsThePool() throws Exception {
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            pool.refill();
+            SpareThreads.Spare taken = pool.take();
+            assertThat(taken).isNotNull();
+            pool.refill(); // the refill replaces it...
+            SpareThreads.Spare extra = pool.parked().get(0);
+            pool.giveBack(taken); // ...and then it comes back: one of the two must end, unused
+            assertThat(pool.parked()).hasSize(1);
+            SpareThreads.Spare retired = pool.parked().contains(taken) ? extra : taken;
+            retired.thread.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(retired.thread.isAlive()).as("the spare that did not fit").isFalse();
+            assertThat(pool.handedOff()).isZero();
+            // and a spare given back before the refill leaves the refill nothing to add
+            SpareThreads.Spare second = pool.take();
+            pool.giveBack(second);
+            pool.refill();
+            assertThat(pool.parked()).containsExactly(second);
+        } finally {
+            pool.close();
         }
     }
 
