@@ -13,7 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * was not loaded during the warm-up. A domain, no_new_privs and the capability cut all apply
  * to this thread alone, which ends as soon as {@code posix_spawn} returns; a tool that uses
  * {@code PR_SET_PDEATHSIG} (as {@code bwrap --die-with-parent} does) therefore sees its
- * "parent" die at once, because that signal follows the spawning thread, not the process.
+ * "parent" die at once, because that signal follows the spawning thread, not the process. In
+ * mode off the sequence runs on the calling thread, so that signal follows the caller's thread
+ * instead (a pooled worker may end long before the child, when the pool retires it).
  */
 final class LaunchSequence implements Runnable {
     static final int STEP_NONE = 0;

@@ -1,5 +1,8 @@
 package dev.magus.landlock.sys;
 
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 import dev.magus.policy.path.KernelLookup;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -11,17 +14,20 @@ import java.util.Optional;
 
 /**
  * Lets the kernel resolve an existing path in three system calls, whatever its length:
- * {@code open(path, O_PATH|O_CLOEXEC)} follows every link exactly as any other call on the
- * path would, {@code readlink("/proc/self/fd/N")} reads back where it led, {@code close(N)}.
- * Installed for {@link dev.magus.policy.path.PathResolver} through META-INF/services.
+ * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link exactly as
+ * any other call on the path would, {@code readlink("/proc/self/fd/N")} reads back where it
+ * led, {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
+ * META-INF/services.
  *
- * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly: the open
- * fails (a missing component, ENOTDIR, ELOOP, EACCES, ENAMETOOLONG, no descriptor left), the
- * readlink fails or fills its buffer ({@code /proc} not mounted, a path longer than
- * {@code PATH_MAX}), the answer is not an absolute path (a file on a mount this process cannot
- * name answers {@code (unreachable)/...}, a pipe behind a {@code /proc/self/fd} link
- * {@code pipe:[N]}), or ends with {@code " (deleted)"}, which the kernel appends to a removed
- * file and which a real name may also end with. Names are bytes to the kernel: a path that is
+ * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly what the
+ * walk would: the open fails (a missing component, ENOTDIR, ELOOP, EACCES, ENAMETOOLONG, no
+ * descriptor left, a kernel before 5.6 without {@code openat2}), including on a <em>magic
+ * link</em> ({@code /proc/<pid>/fd/N}, {@code cwd}, {@code root}, {@code exe}): the kernel
+ * jumps to the object behind one, which may have no name this process can reach, while the
+ * walk reads its text; the readlink fails or fills its buffer ({@code /proc} not mounted, a
+ * path longer than {@code PATH_MAX}); the answer is not an absolute path, or ends with
+ * {@code " (deleted)"}, which the kernel appends to a removed file and which a real name may
+ * also end with. Names are bytes to the kernel: a path that is
  * not ASCII is encoded, and an answer decoded, as UTF-8 only when that is what the JVM uses for
  * file names ({@code sun.jnu.encoding}); otherwise, or when either is not well-formed, or the
  * path holds a NUL, it says nothing.
@@ -46,7 +52,17 @@ public final class ProcFdLookup implements KernelLookup {
     /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
+    private static final long SYS_OPENAT2 = 437; // the same number on every architecture
+    private static final long AT_FDCWD = -100;
+    private static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    /** {@code struct open_how}: u64 flags, u64 mode, u64 resolve. */
+    private static final int OPEN_HOW = 24;
+    /** Set once openat2 says ENOSYS: this kernel cannot answer exactly, so never ask again. */
+    private static volatile boolean unsupported;
+
     private static final class Buffers {
+        /** {@code struct open_how}, then the path: native, as openat2 reads both through pointers. */
+        final Memory request = openHowAndPath();
         /** {@code /proc/self/fd/}, room for any int and a NUL. */
         final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
         /** One more than any answer, so a full buffer means cut short. */
@@ -63,11 +79,19 @@ public final class ProcFdLookup implements KernelLookup {
         if (path == null || !Natives.ready()) {
             return Optional.empty();
         }
-        int fd = LibC.open(path, LibC.O_PATH | LibC.O_CLOEXEC, 0);
-        if (fd < 0) {
+        if (unsupported || path.length > PATH_MAX) {
             return Optional.empty();
         }
         Buffers b = BUFFERS.get();
+        b.request.write(OPEN_HOW, path, 0, path.length);
+        long base = Pointer.nativeValue(b.request);
+        int fd = (int) LibC.syscall(SYS_OPENAT2, AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
+        if (fd < 0) {
+            if (Native.getLastError() == Errno.ENOSYS) {
+                unsupported = true;
+            }
+            return Optional.empty();
+        }
         long n;
         try {
             n = LibC.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
@@ -78,6 +102,14 @@ public final class ProcFdLookup implements KernelLookup {
             return Optional.empty();
         }
         return Optional.ofNullable(decode(b.target, (int) n));
+    }
+
+    private static Memory openHowAndPath() {
+        Memory m = new Memory(OPEN_HOW + PATH_MAX);
+        m.setLong(0, LibC.O_PATH | LibC.O_CLOEXEC);
+        m.setLong(8, 0);
+        m.setLong(16, RESOLVE_NO_MAGICLINKS);
+        return m;
     }
 
     /** {@code text} as NUL-terminated bytes the way the JVM names files; null when it cannot be exactly. */

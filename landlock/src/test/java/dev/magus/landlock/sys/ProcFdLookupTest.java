@@ -202,4 +202,34 @@ class ProcFdLookupTest {
         }
         Assumptions.abort("skipped: no pipe among this process's descriptors");
     }
+
+    @Test
+    void aMagicLinkIsNeverFollowedByTheKernelButReadByTheWalk() throws IOException {
+        // The kernel would jump through /proc/self/cwd and /proc/self/fd/N to the object behind
+        // them, which need not have a name this process reaches; the walk reads their text.
+        Path cwd = Path.of("/proc/self/cwd");
+        Assumptions.assumeTrue(Files.isSymbolicLink(cwd), "skipped: /proc is not mounted");
+        assertThat(lookup.realPath(cwd.toString())).as("the kernel's answer through a magic link").isEmpty();
+        assertThat(kernelFirst.resolve(cwd)).isEqualTo(walk.resolve(cwd));
+        Path file = Files.writeString(t.resolve("held"), "x");
+        try (var ch = java.nio.channels.FileChannel.open(file); var fds = Files.list(Path.of("/proc/self/fd"))) {
+            int seen = 0;
+            for (Path fd : fds.toList()) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(fd).toString();
+                } catch (IOException gone) {
+                    continue;
+                }
+                if (target.equals(file.toString())) {
+                    seen++;
+                    assertThat(lookup.realPath(fd.toString())).as(fd.toString()).isEmpty();
+                    assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
+                }
+            }
+            assertThat(seen).as("descriptors of the held file").isPositive();
+        }
+        // an ordinary link under /proc is followed: /proc/self names this process's directory
+        assertThat(lookup.realPath("/proc/self/status")).hasValueSatisfying(p -> assertThat(p).matches("/proc/[0-9]+/status"));
+    }
 }

@@ -135,7 +135,7 @@ public final class PathResolver {
             try {
                 return ServiceLoader.load(KernelLookup.class, KernelLookup.class.getClassLoader())
                         .findFirst().orElse(null);
-            } catch (ServiceConfigurationError broken) {
+            } catch (ServiceConfigurationError | RuntimeException | LinkageError broken) {
                 // A provider that cannot be loaded must not take resolution down: walk.
                 return null;
             }
@@ -147,8 +147,14 @@ public final class PathResolver {
      * null to walk.
      */
     private static Resolution askKernel(KernelLookup lookup, String absolute) {
-        Optional<String> real = lookup.realPath(absolute);
-        if (real.isEmpty()) {
+        Optional<String> real;
+        try {
+            real = lookup.realPath(absolute);
+        } catch (RuntimeException | LinkageError broken) {
+            // A lookup that breaks its contract (or whose natives are missing) costs the walk, never an answer.
+            return null;
+        }
+        if (real == null || real.isEmpty()) {
             return null;
         }
         try {

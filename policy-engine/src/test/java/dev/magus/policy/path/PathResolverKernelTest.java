@@ -37,6 +37,17 @@ class PathResolverKernelTest {
     }
 
     @Test
+    void aLookupThatBreaksCostsTheWalkNeverAnAnswer() throws IOException {
+        Path real = Files.createDirectories(t.resolve("d"));
+        try (var script = ScriptedKernelLookup.script(p -> {
+            throw new IllegalStateException("a broken provider");
+        })) {
+            assertThat(new PathResolver().resolve(real)).isEqualTo(new Resolution.Resolved(real, true));
+            assertThat(script.asked()).containsExactly(real.toString());
+        }
+    }
+
+    @Test
     void anAbsoluteRequestIsAnsweredByTheKernelWhenItKnows() {
         Path asked = t.resolve("link/f");
         try (var script = ScriptedKernelLookup.script(Map.of(asked.toString(), "/nowhere/real/f"))) {
