@@ -11,6 +11,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Assumptions;
@@ -185,19 +186,13 @@ class ProcFdLookupTest {
         Path self = Path.of("/proc/self/fd");
         Assumptions.assumeTrue(Files.isDirectory(self), "skipped: /proc is not mounted");
         Pipe pipe = Pipe.open();
-        try (var source = pipe.source(); var sink = pipe.sink(); var fds = Files.list(self)) {
-            for (Path fd : fds.toList()) {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException gone) {
-                    continue;
-                }
-                if (target.startsWith("pipe:")) {
-                    assertThat(lookup.realPath(fd.toString())).isEmpty();
-                    assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
-                    return;
-                }
+        try (var source = pipe.source(); var sink = pipe.sink()) {
+            List<Path> pipes = descriptorsTo(target -> target.startsWith("pipe:"));
+            if (!pipes.isEmpty()) {
+                Path fd = pipes.get(0);
+                assertThat(lookup.realPath(fd.toString())).isEmpty();
+                assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
+                return;
             }
         }
         Assumptions.abort("skipped: no pipe among this process's descriptors");
@@ -212,24 +207,32 @@ class ProcFdLookupTest {
         assertThat(lookup.realPath(cwd.toString())).as("the kernel's answer through a magic link").isEmpty();
         assertThat(kernelFirst.resolve(cwd)).isEqualTo(walk.resolve(cwd));
         Path file = Files.writeString(t.resolve("held"), "x");
-        try (var ch = java.nio.channels.FileChannel.open(file); var fds = Files.list(Path.of("/proc/self/fd"))) {
-            int seen = 0;
-            for (Path fd : fds.toList()) {
-                String target;
-                try {
-                    target = Files.readSymbolicLink(fd).toString();
-                } catch (IOException gone) {
-                    continue;
-                }
-                if (target.equals(file.toString())) {
-                    seen++;
-                    assertThat(lookup.realPath(fd.toString())).as(fd.toString()).isEmpty();
-                    assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
-                }
+        try (var ch = java.nio.channels.FileChannel.open(file)) {
+            List<Path> held = descriptorsTo(target -> target.equals(file.toString()));
+            assertThat(held).as("descriptors of the held file").isNotEmpty();
+            for (Path fd : held) {
+                assertThat(lookup.realPath(fd.toString())).as(fd.toString()).isEmpty();
+                assertThat(kernelFirst.resolve(fd)).isEqualTo(walk.resolve(fd));
             }
-            assertThat(seen).as("descriptors of the held file").isPositive();
         }
         // an ordinary link under /proc is followed: /proc/self names this process's directory
         assertThat(lookup.realPath("/proc/self/status")).hasValueSatisfying(p -> assertThat(p).matches("/proc/[0-9]+/status"));
+    }
+
+    /** This process's {@code /proc/self/fd/N} links whose text {@code target} accepts. */
+    private static List<Path> descriptorsTo(java.util.function.Predicate<String> target) throws IOException {
+        List<Path> found = new java.util.ArrayList<>();
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    if (target.test(Files.readSymbolicLink(fd).toString())) {
+                        found.add(fd);
+                    }
+                } catch (IOException gone) {
+                    // the descriptor was closed while we listed (the listing's own, for one)
+                }
+            }
+        }
+        return found;
     }
 }
