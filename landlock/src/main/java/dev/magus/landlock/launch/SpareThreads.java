@@ -42,16 +42,12 @@ final class SpareThreads {
      *                   off to make the pool run empty on purpose, then call {@link #refill()})
      */
     SpareThreads(int capacity, boolean autoRefill) {
-        this(capacity, autoRefill, CapabilityDrop.forProcess());
-    }
-
-    /** @param cut the capability cut every spare makes on itself; only a launcher with this same plan uses them */
-    SpareThreads(int capacity, boolean autoRefill, CapabilityDrop cut) {
         if (capacity < 0) {
             throw new IllegalArgumentException("spare launch threads: " + capacity);
         }
         this.capacity = capacity;
-        this.cut = cut;
+        // The process's plan: only a launcher with this same plan uses these spares.
+        this.cut = CapabilityDrop.forProcess();
         this.ready = new ArrayBlockingQueue<>(Math.max(1, capacity));
         if (autoRefill && capacity > 0) {
             refiller = new Thread(null, this::refillLoop, "magus-sandbox-spares", 0, false);
@@ -118,8 +114,7 @@ final class SpareThreads {
     /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
     void giveBack(Spare s) {
         if (closed || !ready.offer(s)) {
-            s.work = Spare.RETIRE;
-            LockSupport.unpark(s.thread);
+            s.retire();
         }
     }
 
@@ -149,8 +144,7 @@ final class SpareThreads {
             created.incrementAndGet();
             // A spare given back meanwhile may have filled the pool: then this one is not needed.
             if (!ready.offer(s)) {
-                s.work = Spare.RETIRE;
-                LockSupport.unpark(t);
+                s.retire();
             }
         }
     }
@@ -171,8 +165,7 @@ final class SpareThreads {
     void close() {
         closed = true;
         for (Spare s; (s = ready.poll()) != null; ) {
-            s.work = Spare.RETIRE;
-            LockSupport.unpark(s.thread);
+            s.retire();
         }
         if (refiller != null) {
             LockSupport.unpark(refiller);
@@ -224,6 +217,12 @@ final class SpareThreads {
         Spare(CapabilityDrop cut, long spinNanos) {
             this.cut = cut;
             this.spinNanos = spinNanos;
+        }
+
+        /** Ends this parked spare without running anything on it. */
+        void retire() {
+            work = RETIRE;
+            LockSupport.unpark(thread);
         }
 
         @Override

@@ -143,10 +143,14 @@ public final class PathResolver {
     }
 
     /**
-     * The kernel's answer for {@code absolute}, when it has one: {@code Resolved(real, true)};
-     * null to walk.
+     * The kernel's answer for {@code absolute}, when this resolver asks one and it has one:
+     * {@code Resolved(real, true)}; null to walk.
      */
-    private static Resolution askKernel(KernelLookup lookup, String absolute) {
+    private Resolution fromKernel(String absolute) {
+        KernelLookup lookup = kernelLookup();
+        if (lookup == null) {
+            return null;
+        }
         Optional<String> real;
         try {
             real = lookup.realPath(absolute);
@@ -232,15 +236,13 @@ public final class PathResolver {
             return resolve(request);
         }
         Path base = cwd.toAbsolutePath();
-        KernelLookup lookup = kernelLookup();
-        if (lookup != null) {
+        if (asksKernel()) {
             // The kernel resolves the directory, then the request from where that led, as the
             // walk does. It counts links over both (the walk restarts at the request), which
             // differs only near ELOOP, where the kernel fails and the walk decides.
             String rel = request.toString();
             String dir = base.toString();
-            String whole = rel.isEmpty() ? dir : dir.endsWith("/") ? dir + rel : dir + "/" + rel;
-            Resolution known = askKernel(lookup, whole);
+            Resolution known = fromKernel(rel.isEmpty() ? dir : dir.endsWith("/") ? dir + rel : dir + "/" + rel);
             if (known != null) {
                 return known;
             }
@@ -262,12 +264,9 @@ public final class PathResolver {
             throw new IllegalArgumentException("request must be absolute (or give a working directory): " + absoluteRequest);
         }
         String text = absoluteRequest.toString();
-        KernelLookup lookup = kernelLookup();
-        if (lookup != null) {
-            Resolution known = askKernel(lookup, text);
-            if (known != null) {
-                return known;
-            }
+        Resolution known = fromKernel(text);
+        if (known != null) {
+            return known;
         }
         Walk walk = new Walk(absoluteRequest.getRoot(), cache);
         if (walk.run(text)) {
