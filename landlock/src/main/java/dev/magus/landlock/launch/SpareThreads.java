@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import com.sun.jna.Memory;
 import dev.magus.landlock.sys.LibC;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,13 @@ import java.util.concurrent.locks.LockSupport;
  * no_new_privs, until one confined spawn hands it a {@link LaunchSequence}; it then runs that
  * sequence (no_new_privs, the domain, {@code posix_spawn}), and ends. A spare is used once, so
  * no thread ever runs anything after entering a domain.
+ *
+ * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
+ * alone) before waking it: the caller then parks and the spare runs where it was, instead of
+ * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
+ * CPU (80–250 µs measured on a 2-vCPU Firecracker VM, bench/README.md). The spare gives itself
+ * its own CPU mask back before {@code posix_spawn}, so the child inherits the mask it would
+ * have had without the move, never the single CPU.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -33,6 +41,7 @@ final class SpareThreads {
     private final ArrayBlockingQueue<Spare> ready;
     private final Thread refiller;
     private final AtomicLong handedOff = new AtomicLong();
+    private final AtomicLong moved = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private volatile boolean closed;
 
@@ -97,18 +106,13 @@ final class SpareThreads {
     }
 
     /**
-     * Takes a spare out of the pool and wakes it, so it is running (spinning for its work,
-     * {@link Spare#run()}) by the time the caller has built the spawn, instead of being woken
-     * then. The caller must {@link #handOff} or {@link #giveBack} it.
+     * Takes a spare out of the pool, still parked. The caller must {@link #handOff} or
+     * {@link #giveBack} it.
      *
-     * @return the woken spare, or {@code null} when none is ready
+     * @return the spare, or {@code null} when none is ready
      */
     Spare take() {
-        Spare s = ready.poll();
-        if (s != null) {
-            LockSupport.unpark(s.thread);
-        }
-        return s;
+        return ready.poll();
     }
 
     /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
@@ -119,7 +123,9 @@ final class SpareThreads {
     }
 
     /**
-     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends.
+     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends. The spare is
+     * first moved to the CPU the caller runs on (best effort: the caller may move meanwhile, and
+     * a CPU outside the spare's mask is refused), so that the caller's park gives it that CPU.
      *
      * @return the thread now running {@code seq}
      */
@@ -127,6 +133,10 @@ final class SpareThreads {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
+        if (s.moveTo(LibC.sched_getcpu())) {
+            seq.ownMask = s.ownMask;
+            moved.incrementAndGet();
+        }
         s.work = seq;
         LockSupport.unpark(s.thread);
         handedOff.incrementAndGet();
@@ -136,7 +146,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare(cut, Launcher.SPARE_SPIN_NANOS);
+            Spare s = new Spare(cut);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -190,6 +200,11 @@ final class SpareThreads {
         return handedOff.get();
     }
 
+    /** How many hand-offs moved their spare to the caller's CPU. */
+    long movedToCaller() {
+        return moved.get();
+    }
+
     long created() {
         return created.get();
     }
@@ -204,9 +219,15 @@ final class SpareThreads {
      */
     static final class Spare implements Runnable {
         static final LaunchSequence RETIRE = new LaunchSequence();
-        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPARE_SPIN_NANOS}). */
-        private final long spinNanos;
+        /** A CPU mask's size in bytes: 1 024 CPUs, glibc's {@code cpu_set_t}. */
+        static final int MASK_BYTES = 128;
         private final CapabilityDrop cut;
+        /** The spare's own CPU mask, read when it starts, given back before its spawn. */
+        final Memory ownMask = new Memory(MASK_BYTES);
+        /** One CPU: where the caller runs at the hand-off. */
+        private final Memory oneCpu = new Memory(MASK_BYTES);
+        /** Whether {@link #ownMask} was read; published by the write of {@link #tid}. */
+        private boolean maskRead;
         /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
         long cutResult;
 
@@ -214,9 +235,22 @@ final class SpareThreads {
         volatile int tid;
         Thread thread;
 
-        Spare(CapabilityDrop cut, long spinNanos) {
+        Spare(CapabilityDrop cut) {
             this.cut = cut;
-            this.spinNanos = spinNanos;
+        }
+
+        /**
+         * Restricts this parked spare to {@code cpu} (on the handing-off thread).
+         *
+         * @return whether it was moved; when not, its mask is untouched
+         */
+        boolean moveTo(int cpu) {
+            if (tid == 0 || !maskRead || cpu < 0 || cpu >= MASK_BYTES * 8) {
+                return false;
+            }
+            oneCpu.clear(MASK_BYTES);
+            oneCpu.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
+            return LibC.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
         }
 
         /** Ends this parked spare without running anything on it. */
@@ -230,18 +264,13 @@ final class SpareThreads {
             if (cut.active) {
                 cutResult = LaunchSequence.cut(cut);
             }
+            maskRead = LibC.sched_getaffinity(0, MASK_BYTES, ownMask) == 0;
             tid = LibC.gettid();
             LaunchSequence s;
             while ((s = work) == null) {
                 LockSupport.park(this);
                 // An interrupt would make park return at once, forever: clear it (still unconfined here).
                 Thread.interrupted();
-                // Woken by take(): the work follows within microseconds; spinning for it saves
-                // a second wake-up, which costs a hundred microseconds or more on a VM.
-                long until = System.nanoTime() + spinNanos;
-                while (work == null && System.nanoTime() - until < 0) {
-                    Thread.onSpinWait();
-                }
             }
             if (s != RETIRE) {
                 s.capsCut = cut.active;

@@ -7,6 +7,7 @@ import static dev.magus.landlock.launch.Children.systemPlus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.jna.Memory;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.policy.fs.AccessMode;
@@ -339,6 +340,57 @@ class SpareThreadsTest {
         Launcher launcher = new Launcher(true, none);
         assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
         assertThat(none.handedOff()).isZero();
+    }
+
+    @Test
+    void theHandOffMovesTheSpareToTheCallersCpuButTheChildKeepsTheSparesMask() throws Exception {
+        SpareThreads pool = new SpareThreads(1, false);
+        Memory callerMask = new Memory(SpareThreads.Spare.MASK_BYTES);
+        assertThat(LibC.sched_getaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask)).isZero();
+        try {
+            pool.refill(); // the spare gets this thread's mask, as the refill thread's would be
+            String spareMask = allowedCpus("/proc/self/task/" + LibC.gettid() + "/status");
+            int[] cpus = cpus(callerMask);
+            Launcher launcher = new Launcher(true, pool);
+            boolean narrowed = cpus.length > 1;
+            if (narrowed) {
+                // The caller on one CPU: a child that inherited the hand-off's move would have only that one.
+                Memory one = new Memory(SpareThreads.Spare.MASK_BYTES);
+                one.clear(SpareThreads.Spare.MASK_BYTES);
+                one.setByte(cpus[0] / 8, (byte) (1 << (cpus[0] % 8)));
+                assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, one)).isZero();
+            } else {
+                System.out.println("SpareThreadsTest: one CPU only, so the child's mask cannot differ from the"
+                        + " caller's; the test still checks the move and the child's mask");
+            }
+            long moved = pool.movedToCaller();
+            SpawnRequest request = new SpawnRequest(Children.SH,
+                    List.of("sh", "-c", "grep Cpus_allowed_list /proc/self/status"), env, ws, Stdio.NULL_INPUT);
+            String out = collect(launcher.spawn(request, confined)).assertOk().out();
+            assertThat(pool.movedToCaller()).as("spares moved to the caller's CPU").isEqualTo(moved + 1);
+            assertThat(out.strip()).as("the child's CPUs").isEqualTo(spareMask);
+            if (narrowed) {
+                assertThat(out.strip()).isNotEqualTo("Cpus_allowed_list:\t" + cpus[0]);
+            }
+        } finally {
+            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            pool.close();
+        }
+    }
+
+    private static String allowedCpus(String status) throws IOException {
+        return Files.readAllLines(Path.of(status)).stream().filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .findFirst().orElseThrow();
+    }
+
+    private static int[] cpus(Memory mask) {
+        List<Integer> on = new ArrayList<>();
+        for (int c = 0; c < SpareThreads.Spare.MASK_BYTES * 8; c++) {
+            if ((mask.getByte(c / 8) & (1 << (c % 8))) != 0) {
+                on.add(c);
+            }
+        }
+        return on.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Waits (bounded, not a timing assertion) for something another thread or the kernel does. */
