@@ -164,7 +164,8 @@ final class LaunchSequence implements Runnable {
     /**
      * Gives this thread its own CPU mask back, so the child inherits that mask and not the one
      * CPU of the hand-off; every CPU (which the kernel narrows to those allowed) should the mask
-     * have become invalid meanwhile (a cpuset shrunk). A child is never started on one CPU.
+     * have become invalid meanwhile (a cpuset shrunk). Should both fail, the spawn is refused
+     * rather than started on the hand-off's CPU.
      */
     private boolean restoreAffinity() {
         if (LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ownMask) == 0

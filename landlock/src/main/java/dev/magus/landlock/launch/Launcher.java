@@ -40,8 +40,9 @@ import reactor.core.scheduler.Schedulers;
  * {@code -Dmagus.launch.spares=N}, default 2), which made the capability cut on itself before
  * parking, so neither its creation nor the cut is on the spawn's path; a fresh thread when none
  * is ready. The spare is moved to the caller's CPU when it is handed the spawn, and gives that
- * CPU back to the caller as soon as {@code posix_spawn} returns: on a VM, waking a thread on an
- * idle CPU costs a hundred microseconds or more, a switch on the same CPU a few. The caller waits for
+ * CPU back to the caller once {@code posix_spawn} has returned and the spawn structures are
+ * freed: on a VM, waking a thread on an idle CPU costs a hundred microseconds or more, a switch
+ * on the same CPU a few. The caller waits for
  * {@code posix_spawn}'s result only, not for the thread's teardown, spinning for it up to
  * {@code -Dmagus.launch.spin=MICROS} before parking. Everything the thread touches is built
  * beforehand on the calling thread as native memory. An unconfined spawn (mode off) needs none
@@ -259,6 +260,12 @@ public final class Launcher {
         if (seq.crash != null) {
             pipes.closeParentEnds();
             throw new IllegalStateException("launch thread failed", seq.crash);
+        }
+        if (seq.failedStep == LaunchSequence.STEP_AFFINITY) {
+            pipes.closeParentEnds();
+            // Not a confinement failure: the child would only have been started on one CPU.
+            throw new IllegalStateException("the launch thread could not take its CPU mask back (sched_setaffinity: "
+                    + Errno.name(seq.errno) + "); " + request.executable() + " was not started");
         }
         if (seq.failedStep != LaunchSequence.STEP_NONE) {
             pipes.closeParentEnds();

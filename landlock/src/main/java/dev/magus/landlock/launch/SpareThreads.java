@@ -20,9 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
  * alone) before waking it: the caller then parks and the spare runs where it was, instead of
  * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
- * CPU (80–250 µs measured on a 2-vCPU Firecracker VM, bench/README.md). The spare gives itself
- * its own CPU mask back before {@code posix_spawn}, so the child inherits the mask it would
- * have had without the move, never the single CPU.
+ * CPU (80–250 µs measured on a 2-vCPU Firecracker VM, bench/README.md). The caller reads the
+ * spare's mask right before the move, and the spare sets it back before {@code posix_spawn},
+ * so the child inherits the mask it would have had without the move.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -124,8 +124,8 @@ final class SpareThreads {
 
     /**
      * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends. The spare is
-     * first moved to the CPU the caller runs on (best effort: the caller may move meanwhile, and
-     * a CPU outside the spare's mask is refused), so that the caller's park gives it that CPU.
+     * first moved to the CPU the caller runs on (best effort: the caller may move meanwhile), so
+     * that the caller's park gives it that CPU; see {@link Spare#moveTo}.
      *
      * @return the thread now running {@code seq}
      */
@@ -152,6 +152,8 @@ final class SpareThreads {
             s.thread = t;
             t.start();
             created.incrementAndGet();
+            // Offered once it has published its thread id: only then can a hand-off move it.
+            s.awaitStarted();
             // A spare given back meanwhile may have filled the pool: then this one is not needed.
             if (!ready.offer(s)) {
                 s.retire();
@@ -222,12 +224,10 @@ final class SpareThreads {
         /** A CPU mask's size in bytes: 1 024 CPUs, glibc's {@code cpu_set_t}. */
         static final int MASK_BYTES = 128;
         private final CapabilityDrop cut;
-        /** The spare's own CPU mask, read when it starts, given back before its spawn. */
+        /** The spare's CPU mask, read by the hand-off just before the move, given back before its spawn. */
         final Memory ownMask = new Memory(MASK_BYTES);
         /** One CPU: where the caller runs at the hand-off. */
         private final Memory oneCpu = new Memory(MASK_BYTES);
-        /** Whether {@link #ownMask} was read; published by the write of {@link #tid}. */
-        private boolean maskRead;
         /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
         long cutResult;
 
@@ -240,17 +240,40 @@ final class SpareThreads {
         }
 
         /**
-         * Restricts this parked spare to {@code cpu} (on the handing-off thread).
+         * Restricts this parked spare to {@code cpu} (on the handing-off thread), after reading
+         * its mask into {@link #ownMask}: its mask now, not when it started, since the process's
+         * may have been narrowed meanwhile ({@code taskset -a}, a cpuset). Not moved when it
+         * has not started yet, when {@code cpu} is not one it may use or is its only one, or
+         * when its mask does not fit {@value #MASK_BYTES} bytes (more than 1 024 CPUs).
          *
          * @return whether it was moved; when not, its mask is untouched
          */
         boolean moveTo(int cpu) {
-            if (tid == 0 || !maskRead || cpu < 0 || cpu >= MASK_BYTES * 8) {
+            if (tid == 0 || cpu < 0 || cpu >= MASK_BYTES * 8
+                    || LibC.sched_getaffinity(tid, MASK_BYTES, ownMask) != 0
+                    || (ownMask.getByte(cpu / 8) & (1 << (cpu % 8))) == 0
+                    || cpuCount(ownMask) < 2) {
                 return false;
             }
             oneCpu.clear(MASK_BYTES);
             oneCpu.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
             return LibC.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
+        }
+
+        static int cpuCount(Memory mask) {
+            int n = 0;
+            for (long i = 0; i < MASK_BYTES; i += Long.BYTES) {
+                n += Long.bitCount(mask.getLong(i));
+            }
+            return n;
+        }
+
+        /** Waits (at most a second) until the started thread has published {@link #tid}. */
+        void awaitStarted() {
+            long until = System.nanoTime() + 1_000_000_000L;
+            while (tid == 0 && thread.isAlive() && System.nanoTime() - until < 0) {
+                Thread.yield();
+            }
         }
 
         /** Ends this parked spare without running anything on it. */
@@ -264,7 +287,6 @@ final class SpareThreads {
             if (cut.active) {
                 cutResult = LaunchSequence.cut(cut);
             }
-            maskRead = LibC.sched_getaffinity(0, MASK_BYTES, ownMask) == 0;
             tid = LibC.gettid();
             LaunchSequence s;
             while ((s = work) == null) {
