@@ -438,13 +438,16 @@ public final class Launcher {
                 continue; // same code path minus the dup2s; not worth writing to magus's terminal
             }
             warmPool.refill();
+            warmPool.awaitStarted();
             drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c, warmPool));
         }
         if (script != null && Files.isExecutable(SHELL)) {
             warmPool.refill();
+            warmPool.awaitStarted();
             drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c, warmPool));
         }
         warmPool.refill();
+        warmPool.awaitStarted();
         drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c, warmPool));
         drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd), c, fresh));
     }

@@ -152,8 +152,6 @@ final class SpareThreads {
             s.thread = t;
             t.start();
             created.incrementAndGet();
-            // Offered once it has published its thread id: only then can a hand-off move it.
-            s.awaitStarted();
             // A spare given back meanwhile may have filled the pool: then this one is not needed.
             if (!ready.offer(s)) {
                 s.retire();
@@ -170,6 +168,20 @@ final class SpareThreads {
                 // reports the failure to the caller; try again at the next hand-off.
             }
             LockSupport.park(this);
+        }
+    }
+
+    /**
+     * Waits (at most a second) until every parked spare has published its thread id, which a
+     * hand-off needs to move it; for the warm-up and tests, which must take the moved path. The
+     * refill thread does not wait: it would hold a CPU while the child it follows starts.
+     */
+    void awaitStarted() {
+        long until = System.nanoTime() + 1_000_000_000L;
+        for (Spare s : ready) {
+            while (s.tid == 0 && s.thread.isAlive() && System.nanoTime() - until < 0) {
+                LockSupport.parkNanos(50_000);
+            }
         }
     }
 
@@ -268,13 +280,7 @@ final class SpareThreads {
             return n;
         }
 
-        /** Waits (at most a second) until the started thread has published {@link #tid}. */
-        void awaitStarted() {
-            long until = System.nanoTime() + 1_000_000_000L;
-            while (tid == 0 && thread.isAlive() && System.nanoTime() - until < 0) {
-                Thread.yield();
-            }
-        }
+
 
         /** Ends this parked spare without running anything on it. */
         void retire() {

@@ -353,6 +353,7 @@ class SpareThreadsTest {
             int[] cpus = cpus(callerMask);
             Launcher launcher = new Launcher(true, pool);
             pool.refill();
+            pool.awaitStarted();
             boolean narrowed = cpus.length > 1;
             if (narrowed) {
                 // The caller on one CPU: a child that inherited the hand-off's move would have only that one.
@@ -388,6 +389,7 @@ class SpareThreadsTest {
             int last = cpus[cpus.length - 1];
             // As `taskset -a -p` would do to the whole process after the spare started: spare and caller on one CPU.
             pool.refill();
+            pool.awaitStarted();
             SpareThreads.Spare spare = pool.parked().get(0);
             assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
             assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
@@ -395,6 +397,7 @@ class SpareThreadsTest {
 
             // The caller on a CPU the spare may not use (on two CPUs, also the spare's only CPU): not moved.
             pool.refill();
+            pool.awaitStarted();
             spare = pool.parked().get(0);
             assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
             assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
