@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import dev.magus.landlock.sys.Errno;
@@ -9,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * What runs on a launch thread, and nothing else: only direct-mapped native calls on
- * memory the parent built, primitive fields, no allocation of native memory, no class that
- * was not loaded during the warm-up. A domain, no_new_privs and the capability cut all apply
+ * memory the parent built, primitive fields, {@code LockSupport.unpark} and
+ * {@code Thread.yield}, no allocation of native memory, no class that was not loaded during
+ * the warm-up. A domain, no_new_privs and the capability cut all apply
  * to this thread alone, which ends as soon as {@code posix_spawn} returns; a tool that uses
  * {@code PR_SET_PDEATHSIG} (as {@code bwrap --die-with-parent} does) therefore sees its
  * "parent" die at once, because that signal follows the spawning thread, not the process. In
@@ -24,6 +26,9 @@ final class LaunchSequence implements Runnable {
     static final int STEP_CAPSET = 3;
     static final int STEP_AMBIENT = 4;
     static final int STEP_RESTRICT = 5;
+    static final int STEP_AFFINITY = 6;
+    /** Every CPU: the kernel keeps those the thread may use. Built here, never on a launch thread. */
+    private static final Memory ALL_CPUS = allCpus();
 
     // Inputs, set on the parent before start().
     boolean confine;
@@ -51,6 +56,11 @@ final class LaunchSequence implements Runnable {
     Thread waiter;
     /** The pool's refill thread, woken after the caller (null: no spare was used). */
     Thread refiller;
+    /**
+     * The spare's own CPU mask when the hand-off moved it to the caller's CPU (null: not
+     * moved): given back before anything else, and the CPU given to the caller after the spawn.
+     */
+    Pointer ownMask;
 
     // Outputs, read on the parent once done is true (the volatile write publishes them).
     int failedStep = STEP_NONE;
@@ -64,6 +74,9 @@ final class LaunchSequence implements Runnable {
     @Override
     public void run() {
         try {
+            if (ownMask != null && !restoreAffinity()) {
+                return;
+            }
             if (confine && !confineSelf()) {
                 return;
             }
@@ -83,6 +96,10 @@ final class LaunchSequence implements Runnable {
             } finally {
                 done = true;
                 LockSupport.unpark(waiter);
+                if (ownMask != null) {
+                    // The caller parked on this CPU: let it run before this thread's teardown.
+                    Thread.yield();
+                }
                 LockSupport.unpark(refiller);
             }
         }
@@ -143,6 +160,28 @@ final class LaunchSequence implements Runnable {
 
     /** How often a waiting caller checks that its launch thread is still alive. */
     private static final long LIVENESS_CHECK_NANOS = 100_000_000L;
+
+    /**
+     * Gives this thread its own CPU mask back, so the child inherits that mask and not the one
+     * CPU of the hand-off; every CPU (which the kernel narrows to those allowed) should the mask
+     * have become invalid meanwhile (a cpuset shrunk). Should both fail, the spawn is refused
+     * rather than started on the hand-off's CPU.
+     */
+    private boolean restoreAffinity() {
+        if (LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ownMask) == 0
+                || LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ALL_CPUS) == 0) {
+            return true;
+        }
+        return fail(STEP_AFFINITY, Native.getLastError());
+    }
+
+    private static Memory allCpus() {
+        Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
+        for (int i = 0; i < SpareThreads.Spare.MASK_BYTES; i++) {
+            m.setByte(i, (byte) 0xff);
+        }
+        return m;
+    }
 
     private boolean confineSelf() {
         if (LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -215,6 +254,8 @@ final class LaunchSequence implements Runnable {
                 return "prctl(PR_CAP_AMBIENT_CLEAR_ALL)";
             case STEP_RESTRICT:
                 return "landlock_restrict_self";
+            case STEP_AFFINITY:
+                return "sched_setaffinity";
             default:
                 return "launch";
         }

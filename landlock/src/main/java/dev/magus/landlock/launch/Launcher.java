@@ -38,8 +38,11 @@ import reactor.core.scheduler.Schedulers;
  * calls {@code posix_spawn}; then the thread ends, running nothing else, so no JVM thread ever
  * keeps a domain. The thread is a never-used spare parked in advance ({@link SpareThreads},
  * {@code -Dmagus.launch.spares=N}, default 2), which made the capability cut on itself before
- * parking and is woken as the spawn starts, so neither its creation nor the cut nor its wake-up
- * is on the spawn's path; a fresh thread when none is ready. The caller waits for
+ * parking, so neither its creation nor the cut is on the spawn's path; a fresh thread when none
+ * is ready. The spare is moved to the caller's CPU when it is handed the spawn, and gives that
+ * CPU back to the caller once {@code posix_spawn} has returned and the spawn structures are
+ * freed: on a VM, waking a thread on an idle CPU costs a hundred microseconds or more, a switch
+ * on the same CPU a few. The caller waits for
  * {@code posix_spawn}'s result only, not for the thread's teardown, spinning for it up to
  * {@code -Dmagus.launch.spin=MICROS} before parking. Everything the thread touches is built
  * beforehand on the calling thread as native memory. An unconfined spawn (mode off) needs none
@@ -61,18 +64,9 @@ public final class Launcher {
      */
     static final String SPIN_PROPERTY = "magus.launch.spin";
     static final long DEFAULT_SPIN_MICROS = 0;
-    /**
-     * System property: how long (microseconds) a spare woken at the start of a spawn spins for
-     * its work before parking again. The work follows within the caller's preparation (tens of
-     * microseconds); spinning saves the spare a second wake-up. With one CPU it would only
-     * delay the caller, so there it parks at once.
-     */
-    static final String SPARE_SPIN_PROPERTY = "magus.launch.spare-spin";
-    static final long DEFAULT_SPARE_SPIN_MICROS = Runtime.getRuntime().availableProcessors() > 1 ? 500 : 0;
-    /** Why a spin property is invalid, or null; raised by every Launcher construction, not at class load. */
+    /** Why the spin property is invalid, or null; raised by every Launcher construction, not at class load. */
     private static final String SPIN_SETTINGS_ERROR = spinSettingsError();
     static final long SPIN_NANOS = spinOrDefault(SPIN_PROPERTY, DEFAULT_SPIN_MICROS);
-    static final long SPARE_SPIN_NANOS = spinOrDefault(SPARE_SPIN_PROPERTY, DEFAULT_SPARE_SPIN_MICROS);
     private static final Path SHELL = Path.of("/bin/sh");
     private static volatile Launcher instance;
 
@@ -136,8 +130,7 @@ public final class Launcher {
         // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
         // the process's (cut). Magus's own threads never set no_new_privs: a caller that has it
         // may be confined itself, and its child must inherit that, so it gets a fresh thread.
-        // An unconfined spawn needs no thread of its own at all. Taken first: the spare wakes
-        // while the spawn is built below.
+        // An unconfined spawn needs no thread of its own at all.
         boolean confined = confinement instanceof Confinement.Kernel;
         SpareThreads.Spare spare = confined && pool.cut() == caps && callerMayUseSpare() ? pool.take() : null;
         CompiledRuleset.Lease lease = null;
@@ -268,6 +261,12 @@ public final class Launcher {
             pipes.closeParentEnds();
             throw new IllegalStateException("launch thread failed", seq.crash);
         }
+        if (seq.failedStep == LaunchSequence.STEP_AFFINITY) {
+            pipes.closeParentEnds();
+            // Not a confinement failure: the child would only have been started on one CPU.
+            throw new IllegalStateException("the launch thread could not take its CPU mask back (sched_setaffinity: "
+                    + Errno.name(seq.errno) + "); " + request.executable() + " was not started");
+        }
         if (seq.failedStep != LaunchSequence.STEP_NONE) {
             pipes.closeParentEnds();
             throw confinementFailed(mode, request, seq);
@@ -294,14 +293,12 @@ public final class Launcher {
     }
 
     private static String spinSettingsError() {
-        for (String property : new String[]{SPIN_PROPERTY, SPARE_SPIN_PROPERTY}) {
-            try {
-                spinNanos(property, System.getProperty(property), 0);
-            } catch (IllegalArgumentException invalid) {
-                return invalid.getMessage();
-            }
+        try {
+            spinNanos(SPIN_PROPERTY, System.getProperty(SPIN_PROPERTY), 0);
+            return null;
+        } catch (IllegalArgumentException invalid) {
+            return invalid.getMessage();
         }
-        return null;
     }
 
     static long spinNanos(String property, String micros, long defaultMicros) {
@@ -441,13 +438,16 @@ public final class Launcher {
                 continue; // same code path minus the dup2s; not worth writing to magus's terminal
             }
             warmPool.refill();
+            warmPool.awaitStarted();
             drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c, warmPool));
         }
         if (script != null && Files.isExecutable(SHELL)) {
             warmPool.refill();
+            warmPool.awaitStarted();
             drain(spawn(SpawnRequest.of(script, List.of(), env, cwd), c, warmPool));
         }
         warmPool.refill();
+        warmPool.awaitStarted();
         drain(spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c, warmPool));
         drain(spawn(SpawnRequest.of(exe, noArgs, env, cwd), c, fresh));
     }

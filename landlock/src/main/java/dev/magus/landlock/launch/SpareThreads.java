@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import com.sun.jna.Memory;
 import dev.magus.landlock.sys.LibC;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,13 @@ import java.util.concurrent.locks.LockSupport;
  * no_new_privs, until one confined spawn hands it a {@link LaunchSequence}; it then runs that
  * sequence (no_new_privs, the domain, {@code posix_spawn}), and ends. A spare is used once, so
  * no thread ever runs anything after entering a domain.
+ *
+ * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
+ * alone) before waking it: the caller then parks and the spare runs where it was, instead of
+ * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
+ * CPU (80–250 µs measured on a 2-vCPU Firecracker VM, bench/README.md). The caller reads the
+ * spare's mask right before the move, and the spare sets it back before {@code posix_spawn},
+ * so the child inherits the mask it would have had without the move.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -33,6 +41,7 @@ final class SpareThreads {
     private final ArrayBlockingQueue<Spare> ready;
     private final Thread refiller;
     private final AtomicLong handedOff = new AtomicLong();
+    private final AtomicLong moved = new AtomicLong();
     private final AtomicLong created = new AtomicLong();
     private volatile boolean closed;
 
@@ -97,18 +106,13 @@ final class SpareThreads {
     }
 
     /**
-     * Takes a spare out of the pool and wakes it, so it is running (spinning for its work,
-     * {@link Spare#run()}) by the time the caller has built the spawn, instead of being woken
-     * then. The caller must {@link #handOff} or {@link #giveBack} it.
+     * Takes a spare out of the pool, still parked. The caller must {@link #handOff} or
+     * {@link #giveBack} it.
      *
-     * @return the woken spare, or {@code null} when none is ready
+     * @return the spare, or {@code null} when none is ready
      */
     Spare take() {
-        Spare s = ready.poll();
-        if (s != null) {
-            LockSupport.unpark(s.thread);
-        }
-        return s;
+        return ready.poll();
     }
 
     /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
@@ -119,7 +123,9 @@ final class SpareThreads {
     }
 
     /**
-     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends.
+     * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends. The spare is
+     * first moved to the CPU the caller runs on (best effort: the caller may move meanwhile), so
+     * that the caller's park gives it that CPU; see {@link Spare#moveTo}.
      *
      * @return the thread now running {@code seq}
      */
@@ -127,6 +133,10 @@ final class SpareThreads {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
+        if (s.moveTo(LibC.sched_getcpu())) {
+            seq.ownMask = s.ownMask;
+            moved.incrementAndGet();
+        }
         s.work = seq;
         LockSupport.unpark(s.thread);
         handedOff.incrementAndGet();
@@ -136,7 +146,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare(cut, Launcher.SPARE_SPIN_NANOS);
+            Spare s = new Spare(cut);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -158,6 +168,20 @@ final class SpareThreads {
                 // reports the failure to the caller; try again at the next hand-off.
             }
             LockSupport.park(this);
+        }
+    }
+
+    /**
+     * Waits (at most a second) until every parked spare has published its thread id, which a
+     * hand-off needs to move it; for the warm-up and tests, which must take the moved path. The
+     * refill thread does not wait: it would hold a CPU while the child it follows starts.
+     */
+    void awaitStarted() {
+        long until = System.nanoTime() + 1_000_000_000L;
+        for (Spare s : ready) {
+            while (s.tid == 0 && s.thread.isAlive() && System.nanoTime() - until < 0) {
+                LockSupport.parkNanos(50_000);
+            }
         }
     }
 
@@ -190,6 +214,11 @@ final class SpareThreads {
         return handedOff.get();
     }
 
+    /** How many hand-offs moved their spare to the caller's CPU. */
+    long movedToCaller() {
+        return moved.get();
+    }
+
     long created() {
         return created.get();
     }
@@ -204,9 +233,13 @@ final class SpareThreads {
      */
     static final class Spare implements Runnable {
         static final LaunchSequence RETIRE = new LaunchSequence();
-        /** How long a woken spare spins for its work before parking again (see {@link Launcher#SPARE_SPIN_NANOS}). */
-        private final long spinNanos;
+        /** A CPU mask's size in bytes: 1 024 CPUs, glibc's {@code cpu_set_t}. */
+        static final int MASK_BYTES = 128;
         private final CapabilityDrop cut;
+        /** The spare's CPU mask, read by the hand-off just before the move, given back before its spawn. */
+        final Memory ownMask = new Memory(MASK_BYTES);
+        /** One CPU: where the caller runs at the hand-off. */
+        private final Memory oneCpu = new Memory(MASK_BYTES);
         /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
         long cutResult;
 
@@ -214,10 +247,40 @@ final class SpareThreads {
         volatile int tid;
         Thread thread;
 
-        Spare(CapabilityDrop cut, long spinNanos) {
+        Spare(CapabilityDrop cut) {
             this.cut = cut;
-            this.spinNanos = spinNanos;
         }
+
+        /**
+         * Restricts this parked spare to {@code cpu} (on the handing-off thread), after reading
+         * its mask into {@link #ownMask}: its mask now, not when it started, since the process's
+         * may have been narrowed meanwhile ({@code taskset -a}, a cpuset). Not moved when it
+         * has not started yet, when {@code cpu} is not one it may use or is its only one, or
+         * when its mask does not fit {@value #MASK_BYTES} bytes (more than 1 024 CPUs).
+         *
+         * @return whether it was moved; when not, its mask is untouched
+         */
+        boolean moveTo(int cpu) {
+            if (tid == 0 || cpu < 0 || cpu >= MASK_BYTES * 8
+                    || LibC.sched_getaffinity(tid, MASK_BYTES, ownMask) != 0
+                    || (ownMask.getByte(cpu / 8) & (1 << (cpu % 8))) == 0
+                    || cpuCount(ownMask) < 2) {
+                return false;
+            }
+            oneCpu.clear(MASK_BYTES);
+            oneCpu.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
+            return LibC.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
+        }
+
+        static int cpuCount(Memory mask) {
+            int n = 0;
+            for (long i = 0; i < MASK_BYTES; i += Long.BYTES) {
+                n += Long.bitCount(mask.getLong(i));
+            }
+            return n;
+        }
+
+
 
         /** Ends this parked spare without running anything on it. */
         void retire() {
@@ -236,12 +299,6 @@ final class SpareThreads {
                 LockSupport.park(this);
                 // An interrupt would make park return at once, forever: clear it (still unconfined here).
                 Thread.interrupted();
-                // Woken by take(): the work follows within microseconds; spinning for it saves
-                // a second wake-up, which costs a hundred microseconds or more on a VM.
-                long until = System.nanoTime() + spinNanos;
-                while (work == null && System.nanoTime() - until < 0) {
-                    Thread.onSpinWait();
-                }
             }
             if (s != RETIRE) {
                 s.capsCut = cut.active;

@@ -34,6 +34,7 @@ public final class LibC {
             {"waitpid", "2.2.5"}, {"waitid", "2.2.5"}, {"kill", "2.2.5"}, {"pipe2", "2.9"},
             {"close", "2.2.5"}, {"open", "2.2.5"}, {"readlink", "2.2.5"}, {"read", "2.2.5"}, {"write", "2.2.5"},
             {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
+            {"sched_getcpu", "2.6"}, {"sched_getaffinity", "2.3.4"}, {"sched_setaffinity", "2.3.4"},
     };
 
     static void register(NativeLibrary libc) {
@@ -114,6 +115,15 @@ public final class LibC {
     public static native int gettid();
 
     public static native String gnu_get_libc_version();
+
+    /** The CPU the calling thread runs on (may change right after), or -1. */
+    public static native int sched_getcpu();
+
+    /** Thread {@code tid}'s (0: the caller's) CPU mask, {@code size} bytes; 0 or -1. */
+    public static native int sched_getaffinity(int tid, long size, Pointer mask);
+
+    /** Sets thread {@code tid}'s (0: the caller's) CPU mask; 0 or -1. */
+    public static native int sched_setaffinity(int tid, long size, Pointer mask);
 
     // <fcntl.h>, <sys/wait.h>, <sys/prctl.h>, <spawn.h> on Linux (same on x86_64 and aarch64).
     public static final int O_RDONLY = 0;

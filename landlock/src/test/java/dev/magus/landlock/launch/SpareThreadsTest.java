@@ -6,7 +6,9 @@ import static dev.magus.landlock.launch.Children.rule;
 import static dev.magus.landlock.launch.Children.systemPlus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.jna.Memory;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.policy.fs.AccessMode;
@@ -339,6 +341,115 @@ class SpareThreadsTest {
         Launcher launcher = new Launcher(true, none);
         assertThat(collect(launcher.spawn(probe(), confined)).assertOk().out()).isEqualTo("mine\ndenied\n");
         assertThat(none.handedOff()).isZero();
+    }
+
+    @Test
+    void theHandOffMovesTheSpareToTheCallersCpuButTheChildKeepsTheSparesMask() throws Exception {
+        Memory callerMask = callerMaskOrSkip();
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            pool.refill(); // the spare gets this thread's mask, as the refill thread's would be
+            String spareMask = allowedCpus("/proc/self/task/" + LibC.gettid() + "/status");
+            int[] cpus = cpus(callerMask);
+            Launcher launcher = new Launcher(true, pool);
+            pool.refill();
+            pool.awaitStarted();
+            boolean narrowed = cpus.length > 1;
+            if (narrowed) {
+                // The caller on one CPU: a child that inherited the hand-off's move would have only that one.
+                assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+            } else {
+                System.out.println("SpareThreadsTest: one CPU only, so no spare is moved (it could only be moved"
+                        + " where it is) and the child's mask cannot differ from the caller's; checking both");
+            }
+            long moved = pool.movedToCaller();
+            String out = childCpus(launcher);
+            assertThat(pool.movedToCaller()).as("spares moved to the caller's CPU").isEqualTo(moved + (narrowed ? 1 : 0));
+            assertThat(out).as("the child's CPUs").isEqualTo(spareMask);
+            if (narrowed) {
+                assertThat(out).isNotEqualTo("Cpus_allowed_list:\t" + cpus[0]);
+            }
+        } finally {
+            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            pool.close();
+        }
+    }
+
+    @Test
+    void aMaskNarrowedAfterTheSpareStartedIsTheOneTheChildGets() throws Exception {
+        Memory callerMask = callerMaskOrSkip();
+        int[] cpus = cpus(callerMask);
+        if (cpus.length < 2) {
+            System.out.println("SpareThreadsTest: skipped, one CPU only: there is no narrower mask to give");
+            assumeTrue(false, "one CPU only");
+        }
+        SpareThreads pool = new SpareThreads(1, false);
+        try {
+            Launcher launcher = new Launcher(true, pool);
+            int last = cpus[cpus.length - 1];
+            // As `taskset -a -p` would do to the whole process after the spare started: spare and caller on one CPU.
+            pool.refill();
+            pool.awaitStarted();
+            SpareThreads.Spare spare = pool.parked().get(0);
+            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(childCpus(launcher)).as("the child's CPUs after the narrowing").isEqualTo("Cpus_allowed_list:\t" + last);
+
+            // The caller on a CPU the spare may not use (on two CPUs, also the spare's only CPU): not moved.
+            pool.refill();
+            pool.awaitStarted();
+            spare = pool.parked().get(0);
+            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+            long moved = pool.movedToCaller();
+            assertThat(childCpus(launcher)).as("the child of a spare kept off the caller's CPU")
+                    .isEqualTo("Cpus_allowed_list:\t" + last);
+            assertThat(pool.movedToCaller()).as("spares moved to a CPU outside their mask").isEqualTo(moved);
+        } finally {
+            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            pool.close();
+        }
+    }
+
+    /** This thread's CPU mask; skips (saying why) on a machine whose mask does not fit 1 024 CPUs. */
+    private static Memory callerMaskOrSkip() {
+        Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
+        boolean fits = LibC.sched_getaffinity(0, SpareThreads.Spare.MASK_BYTES, m) == 0;
+        if (!fits) {
+            System.out.println("SpareThreadsTest: skipped, this machine's CPU mask does not fit 1 024 CPUs,"
+                    + " so spares are never moved");
+        }
+        assumeTrue(fits, "CPU mask larger than 1 024 CPUs");
+        return m;
+    }
+
+    private static Memory mask(int cpu) {
+        Memory one = new Memory(SpareThreads.Spare.MASK_BYTES);
+        one.clear(SpareThreads.Spare.MASK_BYTES);
+        one.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
+        return one;
+    }
+
+    /** Spawns a confined child that prints its Cpus_allowed_list line. */
+    private String childCpus(Launcher launcher) {
+        SpawnRequest request = new SpawnRequest(Children.SH,
+                List.of("sh", "-c", "grep Cpus_allowed_list /proc/self/status"), env, ws, Stdio.NULL_INPUT);
+        return collect(launcher.spawn(request, confined)).assertOk().out().strip();
+    }
+
+    private static String allowedCpus(String status) throws IOException {
+        return Files.readAllLines(Path.of(status)).stream().filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .findFirst().orElseThrow();
+    }
+
+    private static int[] cpus(Memory mask) {
+        List<Integer> on = new ArrayList<>();
+        for (int c = 0; c < SpareThreads.Spare.MASK_BYTES * 8; c++) {
+            if ((mask.getByte(c / 8) & (1 << (c % 8))) != 0) {
+                on.add(c);
+            }
+        }
+        return on.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Waits (bounded, not a timing assertion) for something another thread or the kernel does. */
