@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -499,15 +498,27 @@ public final class Launcher {
         }
 
         static NativeArgs build(SpawnRequest request, Path shell) {
-            List<byte[]> argv = new ArrayList<>();
-            for (String a : request.argv()) {
-                argv.add(cString(a));
+            // Plain loops and arrays, no lambda or string concatenation: a process spawns too
+            // rarely for this to be compiled, and the interpreter makes each of those costly.
+            List<String> args = request.argv();
+            int argc = args.size();
+            byte[][] argv = new byte[argc][];
+            for (int i = 0; i < argc; i++) {
+                argv[i] = bytes(args.get(i));
             }
-            List<byte[]> envp = new ArrayList<>();
-            request.environment().forEach((k, v) -> envp.add(cString(k + "=" + v)));
-            byte[] path = cString(request.executable().toString());
-            byte[] cwd = cString(request.workingDirectory().toString());
-            byte[] shellPath = cString(shell.toString());
+            Map<String, String> env = request.environment();
+            int envc = env.size();
+            byte[][] names = new byte[envc][];
+            byte[][] values = new byte[envc][];
+            int j = 0;
+            for (Map.Entry<String, String> e : env.entrySet()) {
+                names[j] = bytes(e.getKey());
+                values[j] = bytes(e.getValue());
+                j++;
+            }
+            byte[] path = bytes(request.executable().toString());
+            byte[] cwd = bytes(request.workingDirectory().toString());
+            byte[] shellPath = bytes(shell.toString());
 
             long off = 0;
             long[] o = new long[11];
@@ -522,70 +533,72 @@ public final class Launcher {
             o[4] = off;
             off += LibC.SIGSET_SIZE;
             o[7] = off;
-            off += 8L * (argv.size() + 1);
+            off += 8L * (argc + 1);
             o[8] = off;
-            off += 8L * (envp.size() + 1);
+            off += 8L * (envc + 1);
             o[10] = off;
-            off += 8L * (argv.size() + 2);
+            off += 8L * (argc + 2);
             long strings = off;
-            long total = strings + path.length + cwd.length + shellPath.length;
+            // Every string is followed by its NUL, which clear() has written.
+            long total = strings + path.length + cwd.length + shellPath.length + 3;
             for (byte[] b : argv) {
-                total += b.length;
+                total += b.length + 1;
             }
-            for (byte[] b : envp) {
-                total += b.length;
+            for (int i = 0; i < envc; i++) {
+                total += names[i].length + values[i].length + 2;
             }
             Memory m = new Memory(total);
             m.clear();
+            long base = Pointer.nativeValue(m);
             long s = strings;
             o[5] = s;
-            m.write(s, path, 0, path.length);
-            s += path.length;
+            s = put(m, s, path);
             o[6] = s;
-            m.write(s, cwd, 0, cwd.length);
-            s += cwd.length;
+            s = put(m, s, cwd);
             o[9] = s;
-            m.write(s, shellPath, 0, shellPath.length);
-            s += shellPath.length;
-            long base = Pointer.nativeValue(m);
-            long[] argvAt = new long[argv.size()];
-            for (int i = 0; i < argv.size(); i++) {
+            s = put(m, s, shellPath);
+            long[] argvAt = new long[argc];
+            for (int i = 0; i < argc; i++) {
                 argvAt[i] = s;
-                m.write(s, argv.get(i), 0, argv.get(i).length);
-                s += argv.get(i).length;
+                s = put(m, s, argv[i]);
             }
-            for (int i = 0; i < envp.size(); i++) {
+            for (int i = 0; i < envc; i++) {
                 m.setLong(o[8] + 8L * i, base + s);
-                m.write(s, envp.get(i), 0, envp.get(i).length);
-                s += envp.get(i).length;
+                m.write(s, names[i], 0, names[i].length);
+                m.setByte(s + names[i].length, (byte) '=');
+                s = put(m, s + names[i].length + 1, values[i]);
             }
-            m.setLong(o[8] + 8L * envp.size(), 0);
-            for (int i = 0; i < argvAt.length; i++) {
+            m.setLong(o[8] + 8L * envc, 0);
+            for (int i = 0; i < argc; i++) {
                 m.setLong(o[7] + 8L * i, base + argvAt[i]);
             }
-            m.setLong(o[7] + 8L * argvAt.length, 0);
+            m.setLong(o[7] + 8L * argc, 0);
             // /bin/sh <executable> <argv[1..]>: how execvp runs a script without #!.
             m.setLong(o[10], base + o[9]);
             m.setLong(o[10] + 8, base + o[5]);
-            for (int i = 1; i < argvAt.length; i++) {
+            for (int i = 1; i < argc; i++) {
                 m.setLong(o[10] + 8L * (i + 1), base + argvAt[i]);
             }
-            m.setLong(o[10] + 8L * (argvAt.length + 1), 0);
+            m.setLong(o[10] + 8L * (argc + 1), 0);
             return new NativeArgs(m, o);
+        }
+
+        /** Writes {@code b} at {@code at}; returns where the next string starts, after its NUL. */
+        private static long put(Memory m, long at, byte[] b) {
+            m.write(at, b, 0, b.length);
+            return at + b.length + 1;
         }
 
         void close() {
             memory.close();
         }
 
-        private static byte[] cString(String s) {
+        /** {@code s} in UTF-8, without the NUL it gets in native memory. */
+        private static byte[] bytes(String s) {
             if (s.indexOf('\0') >= 0) {
                 throw new IllegalArgumentException("NUL in an argument, path or environment entry");
             }
-            byte[] b = s.getBytes(StandardCharsets.UTF_8);
-            byte[] z = new byte[b.length + 1];
-            System.arraycopy(b, 0, z, 0, b.length);
-            return z;
+            return s.getBytes(StandardCharsets.UTF_8);
         }
     }
 

@@ -222,6 +222,17 @@ class ConfinedChildTest {
     }
 
     @Test
+    void argumentsAndEnvironmentArriveByteForByte() {
+        java.util.Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("EMPTY", "");
+        e.put("UNI", "ünï ✓=x");
+        String script = "for a; do printf '[%s]' \"$a\"; done; printf '|%s|%s|' \"$EMPTY\" \"$UNI\"; env | grep -c '^EMPTY=$'";
+        Children.Result r = Children.run(SpawnRequest.of(Children.SH, List.of("-c", script, "sh", "", "a b", "é", "--"), e, ws),
+                confined).assertOk();
+        assertThat(r.out()).isEqualTo("[][a b][é][--]||ünï ✓=x|1\n");
+    }
+
+    @Test
     void aScriptWithoutShebangRunsThroughSh() throws IOException {
         Path script = ws.resolve("build");
         Files.writeString(script, "echo from-script \"$1\"\n");
