@@ -16,18 +16,23 @@ if [[ ! -e "$tracing/trace" ]]; then
   mount -t tracefs nodev "$tracing"
 fi
 if [[ ! -f "$jar" ]]; then
-  echo "building $jar ..." >&2
-  (cd "$here/.." && mvn -o -q -B -pl bench -am package -DskipTests)
+  # Not built here: as root, Maven would use root's repository and leave root-owned files.
+  echo "sched-trace.sh: $jar is missing; build it first, as yourself: mvn -o -q -B -pl bench -am package -DskipTests" >&2
+  exit 2
 fi
 rounds=(--rounds 100 --warmup 20)
 [[ $# -gt 0 ]] && rounds=("$@")
 old_events="$(cat "$tracing/set_event")"
 old_on="$(cat "$tracing/tracing_on")"
+# "1408", "7 (expanded: 1408)" before the buffer was first used, or "X" when CPUs differ.
 old_size="$(cat "$tracing/buffer_size_kb")"
+old_size="${old_size%% *}"
 restore() {
+  # Every step, even when one fails: never leave tracing half put back.
+  set +e
   echo 0 > "$tracing/tracing_on"
   echo "$old_events" > "$tracing/set_event"
-  echo "$old_size" > "$tracing/buffer_size_kb"
+  [[ "$old_size" =~ ^[0-9]+$ ]] && echo "$old_size" > "$tracing/buffer_size_kb"
   echo "$old_on" > "$tracing/tracing_on"
 }
 trap restore EXIT

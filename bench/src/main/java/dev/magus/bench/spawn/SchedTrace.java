@@ -1,6 +1,7 @@
 package dev.magus.bench.spawn;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,10 +65,15 @@ public final class SchedTrace {
                 Double.parseDouble(m.group(4)) * 1e6, m.group(5), m.group(6)));
     }
 
-    /** One spawn handed to a launch thread; times in µs, NaN where the trace lacks the event. */
+    /**
+     * One spawn handed to a launch thread; times in µs. When the caller was not parked by the
+     * time the launch thread finished (it needed no wake-up), {@code callerParked} is false and
+     * {@code runToWakeCaller} / {@code wakeCallerToRun} are NaN; {@code runToCallerRuns} counts
+     * either way.
+     */
     record Handed(double wakeToRun, double runToClone, double cloneToRelease, double releaseToRun,
-                  double runToWakeCaller, double wakeCallerToRun, double total,
-                  boolean childOnLaunchCpu, boolean launchStayed, boolean callerOnLaunchCpu) {
+                  double runToWakeCaller, double wakeCallerToRun, double runToCallerRuns, double total,
+                  boolean callerParked, boolean childOnLaunchCpu, boolean launchStayed, boolean callerOnLaunchCpu) {
     }
 
     /** One spawn on the calling thread: child created, vfork released, parent running again. */
@@ -79,7 +85,7 @@ public final class SchedTrace {
      *                  is placed on another CPU that was idle (the wake-up is an interrupt to it)
      * @param localWakes the same, when it is placed on the waker's own CPU
      */
-    record Summary(List<Handed> handed, List<Direct> direct, double[] idleWakes, double[] localWakes) {
+    record Summary(List<Handed> handed, int launchThreads, List<Direct> direct, double[] idleWakes, double[] localWakes) {
     }
 
     static Summary analyse(List<Event> events) {
@@ -91,12 +97,14 @@ public final class SchedTrace {
             }
         }
         List<Handed> handed = new ArrayList<>();
+        int launchThreads = 0;
         for (Map.Entry<Integer, Integer> c : created.entrySet()) {
             if (c.getValue() == 1) {
+                launchThreads++;
                 handedSpawn(events, c.getKey()).ifPresent(handed::add);
             }
         }
-        return new Summary(handed, directSpawns(events, created), wakes(events, true), wakes(events, false));
+        return new Summary(handed, launchThreads, directSpawns(events), wakes(events, true), wakes(events, false));
     }
 
     /** Wake-up latencies, from each {@code sched_waking} to the task's next {@code sched_wakeup}. */
@@ -133,46 +141,54 @@ public final class SchedTrace {
         if (clone < 0) {
             return Optional.empty();
         }
-        // Backwards from the clone: the launch thread switched in, and who woke it before that.
-        int run = -1;
+        // The hand-off: the last wake-up of the launch thread before its clone; then its first
+        // switch-in after that (a preemption in between stays in "it runs -> child created").
         int wake = -1;
         for (int i = clone - 1; i >= 0; i--) {
             Event e = events.get(i);
-            if (run < 0 && e.name().equals("sched_switch") && e.nextPid() == launch) {
-                run = i;
-            } else if (run >= 0 && e.name().equals("sched_waking") && e.targetPid() == launch) {
+            if (e.name().equals("sched_waking") && e.targetPid() == launch) {
                 wake = i;
                 break;
             }
         }
-        if (run < 0 || wake < 0) {
+        int run = wake < 0 ? -1 : runs(events, wake + 1, launch);
+        if (run < 0 || run > clone) {
             return Optional.empty();
         }
         int caller = events.get(wake).pid();
         Event cloned = events.get(clone);
         int child = cloned.targetPid();
         int release = find(events, clone + 1, e -> e.pid() == child && e.name().equals("sched_waking") && e.targetPid() == launch);
-        int run2 = release < 0 ? -1 : find(events, release + 1, e -> e.name().equals("sched_switch") && e.nextPid() == launch);
-        int wakeCaller = run2 < 0 ? -1 : find(events, run2, e -> e.pid() == launch && e.name().equals("sched_waking") && e.targetPid() == caller);
-        int callerRun = wakeCaller < 0 ? -1 : find(events, wakeCaller + 1, e -> e.name().equals("sched_switch") && e.nextPid() == caller);
+        int run2 = release < 0 ? -1 : runs(events, release + 1, launch);
+        if (run2 < 0) {
+            return Optional.empty();
+        }
+        // The caller runs again next: woken by the launch thread if it had parked, or simply
+        // switched in (it was still runnable, or had not parked yet).
+        int callerRun = runs(events, run2 + 1, caller);
         if (callerRun < 0) {
             return Optional.empty();
         }
+        int wakeCaller = find(events, run2, e -> e.pid() == launch && e.name().equals("sched_waking") && e.targetPid() == caller);
+        boolean parked = wakeCaller >= 0 && wakeCaller < callerRun;
         double t0 = events.get(wake).micros();
         Event r = events.get(run);
         Event r2 = events.get(run2);
         Event cr = events.get(callerRun);
+        double toWake = parked ? events.get(wakeCaller).micros() - r2.micros() : Double.NaN;
+        double wakeToCaller = parked ? cr.micros() - events.get(wakeCaller).micros() : Double.NaN;
         return Optional.of(new Handed(r.micros() - t0, cloned.micros() - r.micros(),
                 events.get(release).micros() - cloned.micros(), r2.micros() - events.get(release).micros(),
-                events.get(wakeCaller).micros() - r2.micros(), cr.micros() - events.get(wakeCaller).micros(),
-                cr.micros() - t0, cloned.targetCpu() == r.cpu(), r2.cpu() == r.cpu(), cr.cpu() == r2.cpu()));
+                toWake, wakeToCaller, cr.micros() - r2.micros(), cr.micros() - t0, parked,
+                cloned.cpu() == r.cpu() && cloned.targetCpu() == cloned.cpu(), r2.cpu() == r.cpu(), cr.cpu() == r2.cpu()));
     }
 
-    private static List<Direct> directSpawns(List<Event> events, Map<Integer, Integer> launchers) {
+    private static List<Direct> directSpawns(List<Event> events) {
         List<Direct> out = new ArrayList<>();
         for (int i = 0; i < events.size(); i++) {
             Event e = events.get(i);
-            if (!e.name().equals("sched_wakeup_new") || e.comm().startsWith(LAUNCH_THREAD) || !e.comm().equals("java")) {
+            // The caller of SpawnCompare is the JVM's main thread, whose native name is "java".
+            if (!e.name().equals("sched_wakeup_new") || !e.comm().equals("java")) {
                 continue;
             }
             int parent = e.pid();
@@ -183,13 +199,28 @@ public final class SchedTrace {
                 continue;
             }
             int release = find(events, i + 1, f -> f.pid() == child && f.name().equals("sched_waking") && f.targetPid() == parent, 400);
-            int run = release < 0 ? -1 : find(events, release + 1, f -> f.name().equals("sched_switch") && f.nextPid() == parent, 400);
+            int run = release < 0 ? -1 : runs(events, release + 1, parent, 400);
             if (run >= 0) {
                 out.add(new Direct(events.get(release).micros() - e.micros(),
                         events.get(run).micros() - events.get(release).micros(), events.get(run).cpu() == e.cpu()));
             }
         }
         return out;
+    }
+
+    /**
+     * The first event from {@code from} on that shows {@code pid} running: its switch-in, any
+     * event it emits itself, or its wake-up on an idle CPU (emitted by the idle task of the CPU it
+     * lands on, which switches to it at once; the trace sometimes lacks that switch line).
+     */
+    static int runs(List<Event> events, int from, int pid) {
+        return runs(events, from, pid, Integer.MAX_VALUE);
+    }
+
+    private static int runs(List<Event> events, int from, int pid, int within) {
+        return find(events, from, e -> (e.name().equals("sched_switch") && e.nextPid() == pid)
+                || e.pid() == pid
+                || (e.name().equals("sched_wakeup") && e.pid() == 0 && e.targetPid() == pid && e.targetCpu() == e.cpu()), within);
     }
 
     private static int find(List<Event> events, int from, java.util.function.Predicate<Event> p) {
@@ -209,17 +240,27 @@ public final class SchedTrace {
     static String report(Summary s) {
         StringBuilder b = new StringBuilder();
         List<Handed> h = s.handed();
+        b.append(String.format(Locale.ROOT, "launch threads (created one task each): %d; spawns followed to the caller running again: %d%n",
+                s.launchThreads(), h.size()));
         b.append(String.format(Locale.ROOT, "spawns handed to a launch thread: %d (medians, µs; p90 in brackets)%n", h.size()));
         if (!h.isEmpty()) {
+            List<Handed> parked = h.stream().filter(Handed::callerParked).toList();
             Map<String, double[]> cols = new LinkedHashMap<>();
             cols.put("caller wakes launch thread -> it runs", h.stream().mapToDouble(Handed::wakeToRun).toArray());
             cols.put("it runs -> child created (affinity, no_new_privs, restrict, posix_spawn set-up)", h.stream().mapToDouble(Handed::runToClone).toArray());
             cols.put("child created -> vfork released (exec)", h.stream().mapToDouble(Handed::cloneToRelease).toArray());
             cols.put("vfork released -> launch thread runs again", h.stream().mapToDouble(Handed::releaseToRun).toArray());
-            cols.put("launch thread runs again -> wakes the caller", h.stream().mapToDouble(Handed::runToWakeCaller).toArray());
-            cols.put("caller woken -> caller runs", h.stream().mapToDouble(Handed::wakeCallerToRun).toArray());
+            cols.put("launch thread runs again -> caller runs (woken or not)", h.stream().mapToDouble(Handed::runToCallerRuns).toArray());
+            cols.put("  caller parked (" + parked.size() + "): launch thread runs again -> wakes it", parked.stream().mapToDouble(Handed::runToWakeCaller).toArray());
+            cols.put("  caller parked (" + parked.size() + "): caller woken -> caller runs", parked.stream().mapToDouble(Handed::wakeCallerToRun).toArray());
             cols.put("total: caller wakes launch thread -> caller runs", h.stream().mapToDouble(Handed::total).toArray());
-            cols.forEach((k, v) -> b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", k, median(v), p90(v))));
+            cols.forEach((k, v) -> {
+                if (v.length == 0) {
+                    b.append(String.format(Locale.ROOT, "  %-82s    none%n", k));
+                } else {
+                    b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", k, median(v), p90(v)));
+                }
+            });
             b.append(String.format(Locale.ROOT, "  child created on the launch thread's CPU: %d of %d%n",
                     h.stream().filter(Handed::childOnLaunchCpu).count(), h.size()));
             b.append(String.format(Locale.ROOT, "  launch thread back on the same CPU after the vfork: %d of %d%n",
@@ -272,8 +313,14 @@ public final class SchedTrace {
             System.exit(2);
         }
         List<Event> events;
-        try (Stream<String> lines = Files.lines(Path.of(args[0]))) {
+        // Latin-1: every byte is a character. A task name cut to 15 bytes may split a UTF-8 one.
+        try (Stream<String> lines = Files.lines(Path.of(args[0]), StandardCharsets.ISO_8859_1)) {
             events = lines.map(SchedTrace::parse).flatMap(Optional::stream).toList();
+        }
+        if (events.isEmpty()) {
+            System.err.println("SchedTrace: no line of " + args[0] + " reads as a tracefs event line"
+                    + " (\"comm-pid [cpu] flags seconds.micros: event: fields\"); was irq-info off, or another trace_clock set?");
+            System.exit(1);
         }
         System.out.print(report(analyse(events)));
     }

@@ -31,9 +31,13 @@ public record SpawnRequest(Path executable, List<String> argv, Map<String, Strin
         }
         // Sorted, so the child's environment does not depend on a map's iteration order.
         environment = java.util.Collections.unmodifiableMap(new TreeMap<>(environment));
-        for (String k : environment.keySet()) {
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            String k = e.getKey();
             if (k.isEmpty() || k.indexOf('=') >= 0 || k.indexOf('\0') >= 0) {
                 throw new IllegalArgumentException("bad environment variable name: '" + k + "'");
+            }
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("environment variable " + k + " has no value (null)");
             }
         }
     }
