@@ -93,13 +93,14 @@ public final class PolicyBuilder {
         List<Rule> rules = new ArrayList<>();
         List<PolicyNote> notes = new ArrayList<>();
         for (Candidate c : core(root, gitDirs)) {
-            if (c.origin().equals(INSTALLATION) && resolveExisting(c.path())
-                    .filter(p -> Locations.isHomeOrAncestor(p, home)).isPresent()) {
+            Resolution r = resolver.resolve(c.path());
+            if (c.origin().equals(INSTALLATION) && r.existing()
+                    && Locations.isHomeOrAncestor(r.resolvedPath().orElseThrow(), home)) {
                 notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(),
                         c.path() + " is the home directory or an ancestor of it; $HOME is never granted as a whole"));
                 continue;
             }
-            grant(c, rules, notes);
+            grant(c, r, rules, notes);
         }
         for (SandboxAllow a : declared.allow()) {
             Location location = Locations.locate(a, host, root);
@@ -174,10 +175,6 @@ public final class PolicyBuilder {
                             + " grants as a whole; run magus from a project directory, or put a magus.yaml at the project's root",
                     root.toString(), Operation.NONE, Layer.POLICY, "workspace root"));
         }
-    }
-
-    private void grant(Candidate c, List<Rule> rules, List<PolicyNote> notes) {
-        grant(c, resolver.resolve(c.path()), rules, notes);
     }
 
     private static void grant(Candidate c, Resolution r, List<Rule> rules, List<PolicyNote> notes) {

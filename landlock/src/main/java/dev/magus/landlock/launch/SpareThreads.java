@@ -20,9 +20,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
  * alone) before waking it: the caller then parks and the spare runs where it was, instead of
  * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
- * CPU (74–86 µs median, against 2 µs on the same CPU, on a 2-vCPU Firecracker VM; bench/README.md). The caller reads the
- * spare's mask right before the move, and the spare sets it back before {@code posix_spawn},
- * so the child inherits the mask it would have had without the move.
+ * CPU (74–86 µs median, against 2 µs on the same CPU, on a 2-vCPU Firecracker VM;
+ * bench/README.md). The caller reads the spare's mask right before the move, and the spare sets
+ * it back before {@code posix_spawn}, so the child inherits the mask it would have had without
+ * the move.
  *
  * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
  * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
@@ -279,8 +280,6 @@ final class SpareThreads {
             }
             return n;
         }
-
-
 
         /** Ends this parked spare without running anything on it. */
         void retire() {

@@ -75,11 +75,12 @@ public final class ProcFdLookup implements KernelLookup {
 
     @Override
     public Optional<String> realPath(String absolutePath) {
-        byte[] path = encode(absolutePath);
-        if (path == null || !Natives.ready()) {
+        // The cheap refusals first: where the natives are not loaded, every lookup ends here.
+        if (unsupported || !Natives.ready()) {
             return Optional.empty();
         }
-        if (unsupported || path.length > PATH_MAX) {
+        byte[] path = encode(absolutePath);
+        if (path == null || path.length > PATH_MAX) {
             return Optional.empty();
         }
         Buffers b = BUFFERS.get();

@@ -25,7 +25,7 @@ import java.util.Set;
  */
 public final class Ruleset {
 
-    private static final Ruleset EMPTY = new Ruleset(List.of(), new Builder().freeze(0));
+    private static final Ruleset EMPTY = new Ruleset(List.of(), new Builder().freeze());
 
     /** Orders rules by their path (the order of {@link #rules()}). */
     private static final Comparator<Rule> BY_PATH = Comparator.comparing(Rule::path);
@@ -82,7 +82,7 @@ public final class Ruleset {
             }
             b.rule = r;
         }
-        return new Ruleset(List.copyOf(merged), top.freeze(0));
+        return new Ruleset(List.copyOf(merged), top.freeze());
     }
 
     /** Every rule, merged, sorted by path. */
@@ -160,7 +160,7 @@ public final class Ruleset {
         if (lacking != null) {
             return Optional.of(lacking);
         }
-        if (n.depth == 0) {
+        if (n == root) {
             return Optional.empty();
         }
         return Optional.of(n.shallowest);
@@ -204,7 +204,7 @@ public final class Ruleset {
         Rule rule;
 
         /** The immutable node of this subtree, with its shallowest rule settled. */
-        Node freeze(int depth) {
+        Node freeze() {
             int size = children.size();
             // Open addressing at a load factor of at most 1/2: a miss ends at the first empty slot.
             int capacity = size == 0 ? 0 : Integer.highestOneBit(Math.max(2, size) * 2 - 1) << 1;
@@ -213,7 +213,7 @@ public final class Ruleset {
             Rule best = rule;
             for (Map.Entry<String, Builder> c : children.entrySet()) {
                 String key = c.getKey();
-                Node child = c.getValue().freeze(depth + 1);
+                Node child = c.getValue().freeze();
                 int i = spread(key.hashCode()) & (capacity - 1);
                 while (keys[i] != null) {
                     i = (i + 1) & (capacity - 1);
@@ -224,7 +224,7 @@ public final class Ruleset {
                     best = child.shallowest;
                 }
             }
-            return new Node(depth, keys, nodes, rule, best);
+            return new Node(keys, nodes, rule, best);
         }
     }
 
@@ -234,7 +234,6 @@ public final class Ruleset {
      * that a lookup compares characters in place instead of cutting a substring per component.
      */
     private static final class Node {
-        final int depth;
         /** Children's names, power-of-two sized, null for an empty slot; {@link #nodes} alike. */
         private final String[] keys;
         private final Node[] nodes;
@@ -242,8 +241,7 @@ public final class Ruleset {
         /** The shallowest rule in this subtree (then first by path), never null below the root. */
         final Rule shallowest;
 
-        Node(int depth, String[] keys, Node[] nodes, Rule rule, Rule shallowest) {
-            this.depth = depth;
+        Node(String[] keys, Node[] nodes, Rule rule, Rule shallowest) {
             this.keys = keys;
             this.nodes = nodes;
             this.rule = rule;
