@@ -319,8 +319,7 @@ public final class Orchestrator {
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
                     // Never silent: the run goes on, and the person sees that denials may be missing.
-                    run.journal().output(RunEvent.Stream.STDERR,
-                            "magus: kernel-layer denials are no longer reported for this run: " + e);
+                    say(run, passthrough, "magus: kernel-layer denials are no longer reported for this run: " + e);
                     return Mono.empty();
                 })
                 .cache();
