@@ -239,7 +239,7 @@ public final class Orchestrator {
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         boolean sandboxed = config.mode() != Mode.OFF;
-        Path privateTemp = sandboxed ? createPrivateTemp() : null;
+        Path privateTemp = sandboxed ? Trees.createPrivateTemp(host.tempBase()) : null;
         attempt.privateTemp = privateTemp;
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
@@ -387,12 +387,6 @@ public final class Orchestrator {
                 }
             });
         }
-    }
-
-    private Path createPrivateTemp() throws IOException {
-        Files.createDirectories(host.tempBase());
-        // createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
-        return Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
     }
 
     private Path writeGitConfig(Path privateTemp) throws IOException {

@@ -2,6 +2,7 @@ package dev.magus.orchestrator.cli;
 
 import dev.magus.env.MagusVariables;
 import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Trees;
 import dev.magus.orchestrator.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
@@ -63,7 +64,7 @@ record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source,
         }
     }
 
-    static final String TEMP_PATTERN = "magus-run-*";
+    static final String TEMP_PATTERN = Trees.PRIVATE_TEMP_PREFIX + "*";
     private static final String TEMP_ORIGIN = "core:temp";
 
     /**
@@ -81,18 +82,14 @@ record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source,
         }
         Path temp = null;
         try {
-            Files.createDirectories(host.tempBase());
-            temp = Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
+            temp = Trees.createPrivateTemp(host.tempBase());
             return new EffectivePolicy(config, file, source, PolicyStage.build(config, host.facts(temp)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a private temp dir under " + host.tempBase(), e);
         } finally {
             if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException e) {
-                    // An empty 0700 directory left behind harms nobody; the answer still stands.
-                }
+                // As a run's: what cannot be removed stays behind, and the answer still stands.
+                Trees.deleteQuietly(temp);
             }
         }
     }
