@@ -239,7 +239,7 @@ public final class Orchestrator {
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         boolean sandboxed = config.mode() != Mode.OFF;
-        Path privateTemp = sandboxed ? createPrivateTemp() : null;
+        Path privateTemp = sandboxed ? Trees.createPrivateTemp(host.tempBase()) : null;
         attempt.privateTemp = privateTemp;
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
@@ -319,8 +319,7 @@ public final class Orchestrator {
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
                     // Never silent: the run goes on, and the person sees that denials may be missing.
-                    run.journal().output(RunEvent.Stream.STDERR,
-                            "magus: kernel-layer denials are no longer reported for this run: " + e);
+                    say(run, passthrough, "magus: kernel-layer denials are no longer reported for this run: " + e);
                     return Mono.empty();
                 })
                 .cache();
@@ -388,12 +387,6 @@ public final class Orchestrator {
                 }
             });
         }
-    }
-
-    private Path createPrivateTemp() throws IOException {
-        Files.createDirectories(host.tempBase());
-        // createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
-        return Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
     }
 
     private Path writeGitConfig(Path privateTemp) throws IOException {

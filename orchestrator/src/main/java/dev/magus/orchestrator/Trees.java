@@ -7,9 +7,21 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Removing the directories magus made for one run (a private temp dir, the demo's world). */
+/** Making and removing the directories magus makes for one run (a private temp dir, the demo's world). */
 public final class Trees {
+    /** How every run's private temp dir under the temp base is named: this, then a random part. */
+    public static final String PRIVATE_TEMP_PREFIX = "magus-run-";
+
     private Trees() {
+    }
+
+    /**
+     * A new private temp dir for one run under {@code tempBase} (created if missing), by its
+     * real path. createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
+     */
+    public static Path createPrivateTemp(Path tempBase) throws IOException {
+        Files.createDirectories(tempBase);
+        return Files.createTempDirectory(tempBase, PRIVATE_TEMP_PREFIX).toRealPath();
     }
 
     /**

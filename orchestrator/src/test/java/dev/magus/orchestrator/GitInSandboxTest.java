@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -86,8 +85,8 @@ class GitInSandboxTest {
                 "git commit -q -m 'a real file'",
                 "echo '--- global'",
                 "git config --global --list")).build());
-        List<RunEvent> events = run.events().collectList().block(Duration.ofSeconds(60));
-        RunResult result = run.result().block(Duration.ofSeconds(60));
+        List<RunEvent> events = TestHost.events(run);
+        RunResult result = run.result().block(TestHost.DEADLINE);
         String all = TestHost.text(events);
         assertThat(result.status()).as("confined git; output:\n%s", all).isZero();
         assertThat(all).doesNotContain("fatal").doesNotContain(FAKE_TOKEN);
@@ -103,8 +102,8 @@ class GitInSandboxTest {
     @Test
     void theChildCannotReadTheRealGlobalConfigEvenByName() {
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "cat", t.home.resolve(".gitconfig").toString()).build());
-        List<RunEvent> events = run.events().collectList().block(Duration.ofSeconds(60));
-        assertThat(run.result().block(Duration.ofSeconds(60)).status()).isNotZero();
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isNotZero();
         assertThat(TestHost.text(events)).doesNotContain(FAKE_TOKEN);
     }
 }

@@ -75,7 +75,7 @@ final class CapabilityDrop {
         long effective = combine(data, 0);
         long permitted = combine(data, 1);
         boolean root = LibC.geteuid() == 0 || LibC.getuid() == 0;
-        boolean needed = root || ((effective | permitted) & ~Capabilities.KEPT) != 0;
+        boolean needed = Capabilities.cutNeeded(root, effective | permitted);
         if (!enabled || !needed) {
             return new CapabilityDrop(false, new int[0], header, data);
         }

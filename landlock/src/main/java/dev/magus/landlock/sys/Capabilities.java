@@ -41,6 +41,14 @@ public final class Capabilities {
     public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FSETID, FOWNER, NET_RAW, SETGID, SETUID,
             SETFCAP, SETPCAP, NET_BIND_SERVICE, SYS_CHROOT, KILL, AUDIT_WRITE);
 
+    /**
+     * Whether a magus cuts its children's capabilities to {@link #KEPT}: when it runs as root,
+     * or holds (effective or permitted, in {@code held}) any capability beyond that set.
+     */
+    public static boolean cutNeeded(boolean root, long held) {
+        return root || (held & ~KEPT) != 0;
+    }
+
     public static long bits(int... caps) {
         long b = 0;
         for (int c : caps) {

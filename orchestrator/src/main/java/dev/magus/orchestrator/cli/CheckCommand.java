@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
  * <p>Exit 0 and {@code allowed: <resolved path>} when allowed; exit 1 with the diagnostic's
  * line, the nearest rule and the YAML that would allow it when denied; 127 when an exec's
  * unqualified name is not found on PATH (as {@code magus run}); 125 when the workspace's
- * configuration is refused (MGS2004); 2 for an unknown operation.
+ * configuration is refused (MGS2004) and for an unknown operation (a usage error, as every
+ * command line magus cannot act on).
  */
 @Command(name = "check", description = "Tells whether the workspace's policy allows an access (exit 0 allowed, 1 denied).")
 final class CheckCommand implements Callable<Integer> {
@@ -70,8 +71,9 @@ final class CheckCommand implements Callable<Integer> {
     private int check(PrintWriter out, PrintWriter err) {
         Optional<Access> parsed = operation(op);
         if (parsed.isEmpty()) {
-            // Checked here rather than by a picocli converter: the command line's exit-code
-            // mapper turns parameter errors into 1, which is "denied" for this command.
+            // A usage error: 125 (ExitCodes.USAGE), as picocli's parameter errors are mapped,
+            // never 1, which is "denied" for this command. Checked here so the message names
+            // the operations there are.
             err.println("magus check: unknown operation '" + op + "' (expected read, write or exec)");
             spec.commandLine().usage(err);
             return ExitCodes.USAGE;
@@ -126,7 +128,7 @@ final class CheckCommand implements Callable<Integer> {
         return DENIED;
     }
 
-    /** {@code read}, {@code write}, {@code exec}; anything else is a usage error (exit 2). */
+    /** {@code read}, {@code write}, {@code exec}; anything else is a usage error (exit 125, {@link ExitCodes#USAGE}). */
     static Optional<Access> operation(String value) {
         return switch (value) {
             case "read" -> Optional.of(Access.READ);

@@ -65,7 +65,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             List<String> failures = world.verdicts(List.copyOf(lines));
             out.println();
-            long denials = result == null ? 0 : result.count(dev.magus.events.Code.MGS2001)
+            long denials = result.count(dev.magus.events.Code.MGS2001)
                     + result.count(dev.magus.events.Code.MGS2002) + result.count(dev.magus.events.Code.MGS2007);
             out.println("magus demo: " + denials + " boundaries hit and refused; secrets in the environment dropped"
                     + " (MGS2003).");

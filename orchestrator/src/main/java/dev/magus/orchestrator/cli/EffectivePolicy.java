@@ -1,7 +1,7 @@
 package dev.magus.orchestrator.cli;
 
-import dev.magus.env.MagusVariables;
 import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Trees;
 import dev.magus.orchestrator.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
@@ -11,16 +11,9 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.mode.Mode;
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Optional;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The policy a {@code magus run} started in {@code cwd} would get, computed by the run
@@ -31,12 +24,16 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * paths that do not exist; so one is created (0700, as a run does) for the build and deleted
  * right after. Its rule is shown as {@code <temp base>/magus-run-*}: every run gets a new one.
  *
- * @param config the resolved configuration (workspace root, mode)
- * @param file   the workspace's magus.yaml, when there is one
+ * @param config the resolved configuration (workspace root and file, mode)
  * @param source where the effective mode came from
  * @param policy the policy, or off
  */
-record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source, PolicyOrOff policy) {
+record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) {
+
+    /** The workspace's magus.yaml, when there is one. */
+    Optional<Path> file() {
+        return config.workspaceFile();
+    }
 
     /** Where the effective mode came from. */
     enum ModeSource {
@@ -63,7 +60,7 @@ record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source,
         }
     }
 
-    static final String TEMP_PATTERN = "magus-run-*";
+    static final String TEMP_PATTERN = Trees.PRIVATE_TEMP_PREFIX + "*";
     private static final String TEMP_ORIGIN = "core:temp";
 
     /**
@@ -74,25 +71,20 @@ record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source,
         RunRequest.Builder b = RunRequest.builder(cwd, "magus");
         flag.ifPresent(b::sandbox);
         RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env());
-        Optional<Path> file = ConfigStage.findWorkspaceFile(config.workingDir());
-        ModeSource source = source(config, host.env(), flag, file);
+        ModeSource source = source(config, flag);
         if (config.mode() == Mode.OFF) {
-            return new EffectivePolicy(config, file, source, PolicyOrOff.off());
+            return new EffectivePolicy(config, source, PolicyOrOff.off());
         }
         Path temp = null;
         try {
-            Files.createDirectories(host.tempBase());
-            temp = Files.createTempDirectory(host.tempBase(), "magus-run-").toRealPath();
-            return new EffectivePolicy(config, file, source, PolicyStage.build(config, host.facts(temp)));
+            temp = Trees.createPrivateTemp(host.tempBase());
+            return new EffectivePolicy(config, source, PolicyStage.build(config, host.facts(temp)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a private temp dir under " + host.tempBase(), e);
         } finally {
             if (temp != null) {
-                try {
-                    Files.deleteIfExists(temp);
-                } catch (IOException e) {
-                    // An empty 0700 directory left behind harms nobody; the answer still stands.
-                }
+                // As a run's: what cannot be removed stays behind, and the answer still stands.
+                Trees.deleteQuietly(temp);
             }
         }
     }
@@ -105,27 +97,14 @@ record EffectivePolicy(RunConfig config, Optional<Path> file, ModeSource source,
         return temp ? shown + "/" + TEMP_PATTERN : shown;
     }
 
-    private static ModeSource source(RunConfig config, Map<String, String> env, Optional<Mode> flag, Optional<Path> file) {
+    private static ModeSource source(RunConfig config, Optional<Mode> flag) {
         if (flag.isPresent()) {
             return ModeSource.FLAG;
         }
-        Optional<String> floor = Optional.ofNullable(env.get(MagusVariables.SANDBOX)).filter(v -> !v.isEmpty());
         WorkspaceConfig ws = config.config();
-        if (floor.isPresent() && Mode.parse(floor.get(), MagusVariables.SANDBOX).compareTo(ws.mode()) > 0) {
+        if (config.floor().filter(floor -> floor.compareTo(ws.mode()) > 0).isPresent()) {
             return ModeSource.FLOOR;
         }
-        return file.isPresent() && declaresMode(file.get()) ? ModeSource.WORKSPACE : ModeSource.DEFAULT;
-    }
-
-    /** Whether magus.yaml writes {@code sandbox.mode} at all (off written out is not the default). */
-    private static boolean declaresMode(Path file) {
-        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
-            return root instanceof Map<?, ?> top && top.get("sandbox") instanceof Map<?, ?> sandbox
-                    && sandbox.containsKey("mode");
-        } catch (IOException | RuntimeException e) {
-            // The file already parsed once (ConfigStage read it); if it cannot be read again, say default.
-            return false;
-        }
+        return ws.modeDeclared() ? ModeSource.WORKSPACE : ModeSource.DEFAULT;
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.cli;
 
+import dev.magus.events.Diagnostic;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.policy.mode.Mode;
@@ -22,17 +23,17 @@ record KernelLayer(String kind, String summary, List<String> unenforced, Optiona
         Decision d = Decision.decide(mode, abi);
         if (d instanceof Decision.Confine c) {
             return new KernelLayer("confine", "children confined by Landlock ABI " + c.abi()
-                    + " and the binding checks", c.unenforced(), c.warning().map(w -> w.code().name() + " " + w.message()));
+                    + " and the binding checks", c.unenforced(), c.warning().map(Diagnostic::oneLine));
         }
         if (d instanceof Decision.Refuse r) {
             return new KernelLayer("refuse", "refused before any child starts", AbiRights.unenforced(Math.max(abi, 0)),
-                    Optional.of(r.diagnostic().code().name() + " " + r.diagnostic().message()));
+                    Optional.of(r.diagnostic().oneLine()));
         }
         Decision.Unconfined u = (Decision.Unconfined) d;
         if (mode == Mode.OFF) {
             return new KernelLayer("unconfined", "no sandbox: nothing is checked", List.of(), Optional.empty());
         }
         return new KernelLayer("unconfined", "binding checks only: children are not confined", AbiRights.unenforced(0),
-                u.warning().map(w -> w.code().name() + " " + w.message()));
+                u.warning().map(Diagnostic::oneLine));
     }
 }

@@ -101,7 +101,7 @@ final class PolicyCommand implements Callable<Integer> {
         int abi = context.probe().abi();
         KernelLayer kernel = KernelLayer.of(effective.config().mode(), abi);
         if (json) {
-            out.println(json(effective, host, abi, kernel));
+            out.println(json(effective, abi, kernel));
         } else {
             text(effective, host, abi, kernel).forEach(out::println);
         }
@@ -109,7 +109,7 @@ final class PolicyCommand implements Callable<Integer> {
         return 0;
     }
 
-    static String json(EffectivePolicy effective, Host host, int abi, KernelLayer kernel) {
+    static String json(EffectivePolicy effective, int abi, KernelLayer kernel) {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("mode", effective.config().mode().spelling());

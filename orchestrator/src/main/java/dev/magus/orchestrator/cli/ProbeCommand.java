@@ -80,7 +80,7 @@ final class ProbeCommand implements Callable<Integer> {
                     }
                 }
             }
-            boolean dropped = root || (held & ~Capabilities.KEPT) != 0;
+            boolean dropped = Capabilities.cutNeeded(root, held);
             String summary = dropped
                     ? (root ? "magus runs as root: " : "magus holds privileged capabilities: ")
                             + "children are cut to Docker's default set minus mknod (no CAP_SYS_ADMIN, no CAP_PERFMON)"

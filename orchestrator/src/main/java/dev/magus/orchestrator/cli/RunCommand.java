@@ -108,16 +108,16 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCodes.REFUSED;
             }
         }
-        Optional<LiveView> view = ui && ndjson != out
+        boolean ndjsonOnStdout = ndjson == out;
+        Optional<LiveView> view = ui && !ndjsonOnStdout
                 ? LiveView.open(command, HumanLines::line, d -> HumanLines.shown(d, verbose))
                 : Optional.empty();
         // The child's bytes go through unchanged (binary output, partial lines) unless the live
         // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
-        boolean ndjsonOnStdout = ndjson == out;
         boolean raw = view.isEmpty() && !ndjsonOnStdout;
         Run run = builder.build().submit(request, raw ? Passthrough.of(out, err) : Passthrough.none());
         Signals.forward(run);
-        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, out, err, raw, ndjsonOnStdout)));
+        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
         out.flush();
@@ -125,7 +125,7 @@ final class RunCommand implements Callable<Integer> {
         if (audit != null) {
             audit.close();
         }
-        if (ndjson != null && ndjson != out) {
+        if (ndjson != null && !ndjsonOnStdout) {
             ndjson.close();
         }
         return result == null ? ExitCodes.REFUSED : result.status();
@@ -150,10 +150,12 @@ final class RunCommand implements Callable<Integer> {
         return b.build();
     }
 
-    private void show(RunEvent e, PrintStream out, PrintStream err, boolean raw, boolean ndjsonOnStdout) {
-        if (e instanceof RunEvent.Output o && !raw && !ndjsonOnStdout) {
-            (o.stream() == RunEvent.Stream.STDOUT ? out : err).println(o.line());
-        } else if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
+    /**
+     * Without the live view, only diagnostics are printed from the events: the child's output
+     * either went through the pass-through or belongs to the NDJSON on stdout.
+     */
+    private void show(RunEvent e, PrintStream err) {
+        if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
             err.println(HumanLines.line(d.diagnostic()));
         }
     }

@@ -64,10 +64,11 @@ import org.yaml.snakeyaml.nodes.Tag;
  * ({@code allow}, {@code env}) "when the policy is built", by {@link #sandbox()}, so a
  * workspace that runs with the sandbox off is not stopped by a declaration it does not use.
  *
- * @param mode    the workspace's {@code sandbox.mode} (off when absent)
- * @param section the workspace layer's declaration, or why it cannot be honored
+ * @param mode         the workspace's {@code sandbox.mode} (off when absent)
+ * @param modeDeclared whether the file writes {@code sandbox.mode} at all (off written out is not the default)
+ * @param section      the workspace layer's declaration, or why it cannot be honored
  */
-public record WorkspaceConfig(Mode mode, Section section) {
+public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) {
 
     /** The {@code allow} and {@code env} part of the section, checked at load, refused (if at all) when used. */
     public sealed interface Section permits Declared, Refused {
@@ -112,7 +113,7 @@ public record WorkspaceConfig(Mode mode, Section section) {
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
     /** A workspace without a sandbox section: off, nothing declared. */
-    public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, new Declared(SandboxDecl.empty(DeclLayer.workspace())));
+    public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, false, new Declared(SandboxDecl.empty(DeclLayer.workspace())));
 
     public WorkspaceConfig {
         Objects.requireNonNull(mode, "mode");
@@ -178,14 +179,15 @@ public record WorkspaceConfig(Mode mode, Section section) {
 
             Mode mode = Mode.OFF;
             NodeTuple modeTuple = keys.get("mode");
-            if (modeTuple != null) {
+            boolean declared = modeTuple != null;
+            if (declared) {
                 Node v = modeTuple.getValueNode();
                 mode = Mode.parse(scalar(v, "sandbox.mode"), position(v) + " sandbox.mode");
             }
             try {
-                return new WorkspaceConfig(mode, new Declared(declaration(keys)));
+                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)));
             } catch (SandboxException e) {
-                return new WorkspaceConfig(mode, new Refused(e.diagnostic().withDetail("file", file.toString())));
+                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail("file", file.toString())));
             }
         }
 

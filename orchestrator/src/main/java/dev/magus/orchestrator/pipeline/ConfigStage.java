@@ -32,7 +32,7 @@ public final class ConfigStage {
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
         Mode mode = Mode.effective(floor, request.sandbox(), config.mode());
         boolean nested = Optional.ofNullable(hostEnv.get(RUN_ID)).filter(v -> !v.isEmpty()).isPresent();
-        return new RunConfig(runId, request, cwd, root, config, mode, nested);
+        return new RunConfig(runId, request, cwd, root, file, config, floor, mode, nested);
     }
 
     /** The nearest {@code magus.yaml} at or above {@code dir}. */

@@ -23,23 +23,17 @@ public final class OutputPump {
     private OutputPump() {
     }
 
-    public static void pump(InputStream in, Consumer<String> line) {
-        pump(in, Optional.empty(), line);
-    }
-
     /**
-     * {@link #pump(InputStream, Consumer)}, also copying every byte read to {@code raw} as it
-     * is read (flushed each time). A failing {@code raw} is dropped; the pipe keeps draining.
+     * Hands every line of {@code in} to {@code line}, also copying every byte read to
+     * {@code raw}, if given, as it is read (flushed each time). A failing {@code raw} is
+     * dropped; the pipe keeps draining.
      */
     public static void pump(InputStream in, Optional<OutputStream> raw, Consumer<String> line) {
-        pumpLines(raw.<InputStream>map(r -> new Tee(in, r)).orElse(in), line);
-    }
-
-    private static void pumpLines(InputStream in, Consumer<String> line) {
+        InputStream source = raw.<InputStream>map(r -> new Tee(in, r)).orElse(in);
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, decoder), 16 * 1024)) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(source, decoder), 16 * 1024)) {
             StringBuilder sb = new StringBuilder();
             int c;
             while ((c = r.read()) >= 0) {

@@ -20,20 +20,20 @@ class ProbeCommandTest {
     @TempDir
     Path dir;
 
-    private static boolean linux() {
+    private static final String NEEDS_LINUX = "the host probe reads Linux's /proc and Landlock";
+
+    /** Skips the test off Linux, saying why once. */
+    private static void assumeLinux() {
         boolean linux = System.getProperty("os.name", "").toLowerCase().contains("linux");
         if (!linux) {
-            System.err.println("ProbeCommandTest: skipped, the host probe reads Linux's /proc and Landlock");
+            System.err.println("SKIP ProbeCommandTest: " + NEEDS_LINUX);
         }
-        return linux;
+        Assumptions.assumeTrue(linux, NEEDS_LINUX);
     }
 
     @Test
     void textOnThisHostHasEveryFactAndEveryMode() {
-        if (!(linux())) {
-            System.err.println("SKIP ProbeCommandTest: " + "the host probe reads Linux's /proc and Landlock");
-        }
-        Assumptions.assumeTrue(linux(), "the host probe reads Linux's /proc and Landlock");
+        assumeLinux();
         Host host = Cli.fakeHost(dir, Map.of());
         Cli.Result r = Cli.run(Cli.realKernel(host, dir), "probe");
 
@@ -51,10 +51,7 @@ class ProbeCommandTest {
 
     @Test
     void jsonOnThisHostFollowsItsSchema() throws IOException {
-        if (!(linux())) {
-            System.err.println("SKIP ProbeCommandTest: " + "the host probe reads Linux's /proc and Landlock");
-        }
-        Assumptions.assumeTrue(linux(), "the host probe reads Linux's /proc and Landlock");
+        assumeLinux();
         Host host = Cli.fakeHost(dir, Map.of());
         Cli.Result r = Cli.run(Cli.realKernel(host, dir), "probe", "--json");
 

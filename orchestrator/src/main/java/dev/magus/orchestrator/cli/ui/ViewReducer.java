@@ -73,8 +73,9 @@ public final class ViewReducer {
                     counts, s.denials(), s.deniedTotal(), s.lines(), s.ending());
         }
         List<ViewState.Denial> denials = new ArrayList<>(keep);
+        Optional<String> allowYaml = Optional.ofNullable(d.details().get(ALLOW_YAML)).filter(y -> !y.isBlank());
         denials.add(new ViewState.Denial(d.code(), path(d), d.operation(), d.layer(),
-                Optional.ofNullable(d.details().get(ALLOW_YAML)).filter(y -> !y.isBlank())));
+                allowYaml, allowYaml.map(YamlHint::oneLine)));
         denials.addAll(s.denials().subList(0, Math.min(keep - 1, s.denials().size())));
         return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
                 counts, denials, s.deniedTotal() + 1, s.lines(), s.ending());

@@ -64,8 +64,11 @@ public record ViewState(
      * @param layer     binding (magus's own check) or kernel (Landlock)
      * @param allowYaml the {@code magus.yaml} snippet that would allow it; empty when no
      *                  declaration can (a control file, a symlink loop)
+     * @param allowHint {@code allowYaml} on one line, as the status area shows it; made once
+     *                  with the denial rather than on every redraw
      */
-    public record Denial(Code code, String path, Operation right, Layer layer, Optional<String> allowYaml) {
+    public record Denial(Code code, String path, Operation right, Layer layer, Optional<String> allowYaml,
+            Optional<String> allowHint) {
     }
 
     /** How the run ended: DESIGN.md's exit status, the signal (0 when none) and the duration. */

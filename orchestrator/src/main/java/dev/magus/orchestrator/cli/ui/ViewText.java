@@ -54,8 +54,8 @@ public final class ViewText {
                     .style(DENIED).append(" denied ").append(String.format("%-5s", d.right().label()))
                     .style(AttributedStyle.DEFAULT).append(" ").append(layer(d.layer())).append(" ")
                     .append(d.path()).style(LABEL).append("  ").append(d.code().name()).append("  allow: ");
-            d.allowYaml().ifPresentOrElse(
-                    y -> b.style(HINT).append(YamlHint.oneLine(y)),
+            d.allowHint().ifPresentOrElse(
+                    h -> b.style(HINT).append(h),
                     () -> b.append("no declaration can allow this"));
             out.add(b.toAttributedString());
         }

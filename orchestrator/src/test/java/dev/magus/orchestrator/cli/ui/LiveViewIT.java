@@ -3,6 +3,7 @@ package dev.magus.orchestrator.cli.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.policy.LookPath;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +64,7 @@ class LiveViewIT {
 
     @Test
     void showsStatusWhileOutputScrollsThenASummary() throws Exception {
-        Optional<Path> tmux = onPath("tmux");
+        Optional<Path> tmux = LookPath.find("tmux", System.getenv().getOrDefault("PATH", ""), Path.of("").toAbsolutePath());
         skipUnless(tmux.isPresent(), "tmux is not on PATH: the live view needs a real terminal to be tested in");
         int abi = LandlockProbe.kernel().abi();
         skipUnless(abi >= 3, "Landlock ABI " + abi + " here: mode required (and its kernel denials) needs 3 or newer");
@@ -149,14 +149,6 @@ class LiveViewIT {
             System.err.println("LiveViewIT skipped: " + reason);
         }
         Assumptions.assumeTrue(condition, reason);
-    }
-
-    private static Optional<Path> onPath(String program) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, program))
-                .filter(Files::isExecutable)
-                .findFirst();
     }
 
     /** One private tmux server (its own socket file), so no session of the person running the tests is touched. */
