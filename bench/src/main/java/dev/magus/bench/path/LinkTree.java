@@ -32,10 +32,10 @@ public final class LinkTree implements AutoCloseable {
 
     public static LinkTree build(Scenario s) {
         try {
-            Path root = Files.createTempDirectory("magus-bench-tree-").toRealPath();
-            Path base = Files.createDirectories(root.resolve("base/b1/b2"));
-            Path realDir = Files.createDirectories(root.resolve("real"));
-            Path chainDir = Files.createDirectories(root.resolve("chain"));
+            Path root = Trees.tempRoot("magus-bench-tree-");
+            Path base = Trees.dirs(root.resolve("base/b1/b2"));
+            Path realDir = Trees.dirs(root.resolve("real"));
+            Path chainDir = Trees.dirs(root.resolve("chain"));
             int[] links = s.linksPerComponent();
             int existing = s.tail() == Scenario.Tail.MISSING ? s.components() - 2 : s.components();
 
