@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
  *   <li>(a) a plain unconfined {@link ProcessBuilder};</li>
  *   <li>(b) magus's confined launcher under a Landlock ruleset (read-only system dirs, a
  *       writable workspace);</li>
- *   <li>(b0) the same launcher unconfined (its fresh launch thread without Landlock), to show
- *       what the thread alone costs;</li>
+ *   <li>(b0) the same launcher unconfined (mode off: {@code posix_spawn} on the calling thread,
+ *       no launch thread), to show what the launcher costs without the thread and Landlock;</li>
  *   <li>(c) bubblewrap with a comparable read-only/writable setup, when {@code bwrap} is on PATH;</li>
  *   <li>(d) {@code posix_spawn} on the calling thread through JNA, unconfined: the floor.</li>
  * </ul>
