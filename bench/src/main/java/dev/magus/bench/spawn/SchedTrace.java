@@ -300,8 +300,7 @@ public final class SchedTrace {
     private static double percentile(double[] v, int p) {
         double[] s = v.clone();
         Arrays.sort(s);
-        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
+        return SpawnCompare.Stats.percentile(s, p);
     }
 
     public static void main(String[] args) throws IOException {

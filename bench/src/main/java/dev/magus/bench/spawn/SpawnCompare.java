@@ -326,6 +326,11 @@ public final class SpawnCompare {
 
         /** Nearest rank. */
         static double percentile(long[] sorted, int p) {
+            return percentile(Arrays.stream(sorted).asDoubleStream().toArray(), p);
+        }
+
+        /** Nearest rank, of values sorted ascending; NaN when there are none. Also SchedTrace's. */
+        static double percentile(double[] sorted, int p) {
             if (sorted.length == 0) {
                 return Double.NaN;
             }
