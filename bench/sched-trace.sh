@@ -11,14 +11,14 @@ if [[ $(id -u) -ne 0 ]]; then
   echo "sched-trace.sh: needs root (it records scheduler events through tracefs)" >&2
   exit 2
 fi
-tracing=/sys/kernel/tracing
-if [[ ! -e "$tracing/trace" ]]; then
-  mount -t tracefs nodev "$tracing"
-fi
 if [[ ! -f "$jar" ]]; then
   # Not built here: as root, Maven would use root's repository and leave root-owned files.
   echo "sched-trace.sh: $jar is missing; build it first, as yourself: mvn -o -q -B -pl bench -am package -DskipTests" >&2
   exit 2
+fi
+tracing=/sys/kernel/tracing
+if [[ ! -e "$tracing/trace" ]]; then
+  mount -t tracefs nodev "$tracing"
 fi
 rounds=(--rounds 100 --warmup 20)
 [[ $# -gt 0 ]] && rounds=("$@")
@@ -41,7 +41,9 @@ echo 16384 > "$tracing/buffer_size_kb"
 echo 'sched:sched_switch sched:sched_waking sched:sched_wakeup sched:sched_wakeup_new sched:sched_migrate_task sched:sched_process_exec' > "$tracing/set_event"
 echo > "$tracing/trace"
 echo 1 > "$tracing/tracing_on"
-"${JAVA:-java}" -Xms256m -Xmx256m -cp "$jar" dev.magus.bench.spawn.SpawnCompare "${rounds[@]}"
+# The jar is there (checked above), so spawn-compare.sh only runs it, with $JAVA and, unless
+# SPAWN_COMPARE_JAVA_OPTS says otherwise, the same 256 MB heap as before.
+"$here/spawn-compare.sh" "${rounds[@]}"
 echo 0 > "$tracing/tracing_on"
 cp "$tracing/trace" "$out"
 echo

@@ -5,8 +5,6 @@ import dev.magus.bench.env.HostEnvironment;
 import dev.magus.bench.path.LinkTree;
 import dev.magus.bench.path.RealPath;
 import dev.magus.bench.path.Scenario;
-import dev.magus.env.Allowlist;
-import dev.magus.env.platform.Platform;
 import dev.magus.env.scrub.Scrubber;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyChecker;
@@ -80,7 +78,7 @@ public final class CpuTime {
                 ops.put("resolve " + s + ", toRealPath", () -> RealPath.resolve(tree.request()).hashCode());
             }
             Map<String, String> host = HostEnvironment.of(200);
-            Scrubber scrubber = Scrubber.of(Platform.LINUX, Allowlist.parse(HostEnvironment.PASSTHROUGH, "bench"));
+            Scrubber scrubber = HostEnvironment.scrubber();
             ops.put("scrub, 200 variables", () -> scrubber.scrub(host).dropped());
 
             System.out.printf(Locale.ROOT, "%d s per measurement after %d s of warm-up, one thread%n%n", (long) seconds, (long) seconds);

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * resolution two: the kernel-first resolver and the walk alone), one fork, no
  * warm-up, one 100 ms iteration, pinned to a single parameter each, and must exit 0 and print
  * a result. No timing is asserted: the point is that the benchmarks keep compiling, their
- * fixtures keep building, and the jar keeps running. The spawn comparison runs a few rounds,
- * the CPU-time cross-check a few milliseconds per operation.
+ * fixtures keep building, and the jar keeps running. The spawn comparison runs three rounds
+ * after one of warm-up, the CPU-time cross-check 50 ms of warm-up and 50 ms measured per
+ * operation ({@code CpuTime 0.05}).
  */
 class BenchmarksJarIT {
     private static final List<String> ONE_PER_CLASS = List.of(

@@ -1,13 +1,11 @@
 package dev.magus.bench.env;
 
-import dev.magus.env.Allowlist;
 import dev.magus.env.child.ChildEnv;
 import dev.magus.env.child.ChildEnvRequest;
 import dev.magus.env.child.ChildEnvironment;
 import dev.magus.env.child.EnvMode;
 import dev.magus.env.child.SandboxDirs;
 import dev.magus.env.overlay.Overlay;
-import dev.magus.env.platform.Platform;
 import dev.magus.env.proc.ProcAccess;
 import dev.magus.env.scrub.Scrubbed;
 import dev.magus.env.scrub.Scrubber;
@@ -43,7 +41,7 @@ public class EnvScrubBench {
     @Setup
     public void setUp() {
         host = HostEnvironment.of(variables);
-        scrubber = Scrubber.of(Platform.LINUX, Allowlist.parse(HostEnvironment.PASSTHROUGH, "bench"));
+        scrubber = HostEnvironment.scrubber();
         Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
         SandboxDirs dirs = new SandboxDirs(tmp.resolve("magus-run-bench"), tmp.resolve("magus-cache"), tmp.resolve("magus-state"));
         Overlay overlay = Overlay.empty().set("GOFLAGS", "-count=1").unset("LC_ALL");

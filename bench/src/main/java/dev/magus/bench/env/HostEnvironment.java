@@ -1,5 +1,8 @@
 package dev.magus.bench.env;
 
+import dev.magus.env.Allowlist;
+import dev.magus.env.platform.Platform;
+import dev.magus.env.scrub.Scrubber;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,11 @@ public final class HostEnvironment {
             {"GITHUB_TOKEN", "ghp_FAKEFAKEFAKEFAKE"}, {"NPM_TOKEN", "npm_FAKEFAKEFAKE"},
             {"ANTHROPIC_API_KEY", "sk-ant-FAKE"}, {"VAULT_TOKEN", "hvs.FAKE"}, {"SSH_AUTH_SOCK", "/tmp/ssh-FAKE/agent.1"},
     };
+
+    /** The benchmarks' scrubber: Linux, the {@link #PASSTHROUGH} patterns, allowlist source {@code bench}. */
+    public static Scrubber scrubber() {
+        return Scrubber.of(Platform.LINUX, Allowlist.parse(PASSTHROUGH, "bench"));
+    }
 
     public static Map<String, String> of(int size) {
         Map<String, String> env = new LinkedHashMap<>();

@@ -22,24 +22,20 @@ public final class LinkTree implements AutoCloseable {
     private final Path request;
     private final Path cwd;
     private final Path expected;
-    private final Path existingPrefix;
-    private final List<String> missingTail;
 
-    private LinkTree(Path root, Path request, Path cwd, Path expected, Path existingPrefix, List<String> missingTail) {
+    private LinkTree(Path root, Path request, Path cwd, Path expected) {
         this.root = root;
         this.request = request;
         this.cwd = cwd;
         this.expected = expected;
-        this.existingPrefix = existingPrefix;
-        this.missingTail = List.copyOf(missingTail);
     }
 
     public static LinkTree build(Scenario s) {
         try {
-            Path root = Files.createTempDirectory("magus-bench-tree-").toRealPath();
-            Path base = Files.createDirectories(root.resolve("base/b1/b2"));
-            Path realDir = Files.createDirectories(root.resolve("real"));
-            Path chainDir = Files.createDirectories(root.resolve("chain"));
+            Path root = Trees.tempRoot("magus-bench-tree-");
+            Path base = Trees.dirs(root.resolve("base/b1/b2"));
+            Path realDir = Trees.dirs(root.resolve("real"));
+            Path chainDir = Trees.dirs(root.resolve("chain"));
             int[] links = s.linksPerComponent();
             int existing = s.tail() == Scenario.Tail.MISSING ? s.components() - 2 : s.components();
 
@@ -76,19 +72,14 @@ public final class LinkTree implements AutoCloseable {
                 }
                 dir = target;
             }
-            Path existingPrefix = dir;
-            List<String> missing = new ArrayList<>();
+            Path expected = dir;
             for (int i = existing; i < s.components(); i++) {
-                missing.add("m" + i);
                 requested.add("m" + i);
-            }
-            Path expected = existingPrefix;
-            for (String m : missing) {
-                expected = expected.resolve(m);
+                expected = expected.resolve("m" + i);
             }
             String joined = String.join("/", requested);
             Path request = s.tail() == Scenario.Tail.CWD ? Path.of(joined) : base.resolve(joined);
-            return new LinkTree(root, request, base, expected, existingPrefix, missing);
+            return new LinkTree(root, request, base, expected);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -106,16 +97,6 @@ public final class LinkTree implements AutoCloseable {
     /** Where the kernel would land: what every correct resolver must answer. */
     public Path expected() {
         return expected;
-    }
-
-    /** The real directory or file the existing part of the request reaches. */
-    public Path existingPrefix() {
-        return existingPrefix;
-    }
-
-    /** The components after {@link #existingPrefix()} that do not exist, as written. */
-    public List<String> missingTail() {
-        return missingTail;
     }
 
     @Override

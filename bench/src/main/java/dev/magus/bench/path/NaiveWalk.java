@@ -24,16 +24,8 @@ public final class NaiveWalk {
         Path p = absolute.getRoot();
         int n = absolute.getNameCount();
         for (int i = 0; i < n; i++) {
-            String name = absolute.getName(i).toString();
-            if (name.equals(".")) {
-                continue;
-            }
-            if (name.equals("..")) {
-                Path parent = p.getParent();
-                p = parent == null ? p : parent;
-                continue;
-            }
-            p = p.resolve(name);
+            // An absolute path after normalize() holds no "." or "..": nothing here to step over.
+            p = p.resolve(absolute.getName(i).toString());
             BasicFileAttributes a;
             try {
                 a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);

@@ -21,8 +21,9 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class PolicyMemoryBench {
-    private static final Path WORKSPACE = Path.of("/srv/magus-bench/ws");
-    private static final Path HOME = Path.of("/home/magus-bench");
+    /** The fixture's workspace and home; RetainedSize builds its policies on the same ones. */
+    static final Path WORKSPACE = Path.of("/srv/magus-bench/ws");
+    static final Path HOME = Path.of("/home/magus-bench");
 
     @Param({"10000"})
     public int rules;

@@ -22,8 +22,8 @@ public final class RetainedSize {
     public static void main(String[] args) throws InterruptedException {
         int rules = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int copies = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-        Path ws = Path.of("/srv/magus-bench/ws");
-        Path home = Path.of("/home/magus-bench");
+        Path ws = PolicyMemoryBench.WORKSPACE;
+        Path home = PolicyMemoryBench.HOME;
 
         // Warm the classes and their statics so they are not counted as the policies' size.
         SyntheticPolicy.policy(rules, ws, home);

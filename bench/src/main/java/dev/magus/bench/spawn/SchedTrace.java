@@ -254,13 +254,7 @@ public final class SchedTrace {
             cols.put("  caller parked (" + parked.size() + "): launch thread runs again -> wakes it", parked.stream().mapToDouble(Handed::runToWakeCaller).toArray());
             cols.put("  caller parked (" + parked.size() + "): caller woken -> caller runs", parked.stream().mapToDouble(Handed::wakeCallerToRun).toArray());
             cols.put("total: caller wakes launch thread -> caller runs", h.stream().mapToDouble(Handed::total).toArray());
-            cols.forEach((k, v) -> {
-                if (v.length == 0) {
-                    b.append(String.format(Locale.ROOT, "  %-82s    none%n", k));
-                } else {
-                    b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", k, median(v), p90(v)));
-                }
-            });
+            cols.forEach((k, v) -> row(b, k, v, false));
             b.append(String.format(Locale.ROOT, "  child created on the launch thread's CPU: %d of %d%n",
                     h.stream().filter(Handed::childOnLaunchCpu).count(), h.size()));
             b.append(String.format(Locale.ROOT, "  launch thread back on the same CPU after the vfork: %d of %d%n",
@@ -269,26 +263,29 @@ public final class SchedTrace {
                     h.stream().filter(Handed::callerOnLaunchCpu).count(), h.size()));
         }
         b.append(String.format(Locale.ROOT, "wake-ups, sched_waking -> sched_wakeup (every task; medians, µs; p90 in brackets)%n"));
-        wakeLine(b, "onto another CPU that was idle (an interrupt wakes it)", s.idleWakes());
-        wakeLine(b, "onto the waker's own CPU", s.localWakes());
+        row(b, "onto another CPU that was idle (an interrupt wakes it)", s.idleWakes(), true);
+        row(b, "onto the waker's own CPU", s.localWakes(), true);
         List<Direct> d = s.direct();
         b.append(String.format(Locale.ROOT, "posix_spawn on the calling thread (the floor and mode off; not ProcessBuilder): %d (medians, µs; p90 in brackets)%n", d.size()));
         if (!d.isEmpty()) {
             double[] c = d.stream().mapToDouble(Direct::cloneToRelease).toArray();
             double[] r = d.stream().mapToDouble(Direct::releaseToRun).toArray();
-            b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", "child created -> vfork released (exec)", median(c), p90(c)));
-            b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", "vfork released -> parent runs again", median(r), p90(r)));
+            row(b, "child created -> vfork released (exec)", c, false);
+            row(b, "vfork released -> parent runs again", r, false);
             b.append(String.format(Locale.ROOT, "  parent runs again on the CPU it spawned from: %d of %d%n",
                     d.stream().filter(Direct::parentStayed).count(), d.size()));
         }
         return b.toString();
     }
 
-    private static void wakeLine(StringBuilder b, String what, double[] v) {
+    /** One report row: median and [p90] of {@code v} in µs, or "none"; with the count in parentheses when asked. */
+    private static void row(StringBuilder b, String what, double[] v, boolean withCount) {
         if (v.length == 0) {
             b.append(String.format(Locale.ROOT, "  %-82s    none%n", what));
-        } else {
+        } else if (withCount) {
             b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]  (%d)%n", what, median(v), p90(v), v.length));
+        } else {
+            b.append(String.format(Locale.ROOT, "  %-82s %7.0f  [%7.0f]%n", what, median(v), p90(v)));
         }
     }
 
@@ -303,8 +300,7 @@ public final class SchedTrace {
     private static double percentile(double[] v, int p) {
         double[] s = v.clone();
         Arrays.sort(s);
-        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
+        return SpawnCompare.Stats.percentile(s, p);
     }
 
     public static void main(String[] args) throws IOException {

@@ -7,6 +7,7 @@ import dev.magus.landlock.launch.Confinement;
 import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.policy.LookPath;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.mode.Mode;
@@ -25,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Side-by-side spawn cost of {@code /bin/true}, in one JVM, interleaved (each round runs every
@@ -34,8 +36,8 @@ import java.util.TreeMap;
  *   <li>(a) a plain unconfined {@link ProcessBuilder};</li>
  *   <li>(b) magus's confined launcher under a Landlock ruleset (read-only system dirs, a
  *       writable workspace);</li>
- *   <li>(b0) the same launcher unconfined (its fresh launch thread without Landlock), to show
- *       what the thread alone costs;</li>
+ *   <li>(b0) the same launcher unconfined (mode off: {@code posix_spawn} on the calling thread,
+ *       no launch thread), to show what the launcher costs without the thread and Landlock;</li>
  *   <li>(c) bubblewrap with a comparable read-only/writable setup, when {@code bwrap} is on PATH;</li>
  *   <li>(d) {@code posix_spawn} on the calling thread through JNA, unconfined: the floor.</li>
  * </ul>
@@ -246,18 +248,17 @@ public final class SpawnCompare {
         return sb.toString();
     }
 
+    /**
+     * {@code name} on this JVM's PATH, through {@link LookPath}. Empty PATH entries are skipped
+     * (LookPath would read them as the working directory), and a relative entry gives a relative
+     * path (resolved against {@code Path.of("")}, the JVM's working directory).
+     */
     static Optional<Path> onPath(String name) {
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        for (String dir : path.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
+        String dirs = Arrays.stream(path.split(File.pathSeparator))
+                .filter(dir -> !dir.isEmpty())
+                .collect(Collectors.joining(File.pathSeparator));
+        return dirs.isEmpty() ? Optional.empty() : LookPath.find(name, dirs, Path.of(""));
     }
 
     // --- report ----------------------------------------------------------------------------
@@ -325,6 +326,11 @@ public final class SpawnCompare {
 
         /** Nearest rank. */
         static double percentile(long[] sorted, int p) {
+            return percentile(Arrays.stream(sorted).asDoubleStream().toArray(), p);
+        }
+
+        /** Nearest rank, of values sorted ascending; NaN when there are none. Also SchedTrace's. */
+        static double percentile(double[] sorted, int p) {
             if (sorted.length == 0) {
                 return Double.NaN;
             }
