@@ -104,7 +104,15 @@ public final class Orchestrator {
         this.host = b.host;
         this.probe = b.probe;
         this.clock = b.clock;
-        this.sinks = List.copyOf(b.sinks);
+        List<Consumer<RunEvent>> all = new ArrayList<>(b.sinks);
+        // The metrics sink is made per build, never added to the builder's own list: a second
+        // build() of the same builder would otherwise count every run twice.
+        b.registry.ifPresent(r -> {
+            MetricsSink metrics = new MetricsSink(r, b.clock);
+            metrics.landlockAbi(b.probe.abi());
+            all.add(metrics);
+        });
+        this.sinks = List.copyOf(all);
         this.audit = b.audit;
         boolean nested = host.env().containsKey(ConfigStage.RUN_ID);
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
@@ -499,11 +507,6 @@ public final class Orchestrator {
         }
 
         public Orchestrator build() {
-            registry.ifPresent(r -> {
-                MetricsSink metrics = new MetricsSink(r, clock);
-                metrics.landlockAbi(probe.abi());
-                sinks.add(metrics);
-            });
             return new Orchestrator(this);
         }
     }
