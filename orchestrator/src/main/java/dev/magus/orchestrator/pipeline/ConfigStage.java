@@ -1,11 +1,22 @@
 package dev.magus.orchestrator.pipeline;
 
 import dev.magus.env.MagusVariables;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import dev.magus.orchestrator.IoFailures;
 import dev.magus.orchestrator.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.mode.Mode;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.Optional;
 
@@ -20,7 +31,8 @@ public final class ConfigStage {
 
     /**
      * @throws dev.magus.events.SandboxException MGS2004 for a bad mode in the flag, the variable
-     *         or the file, or a malformed magus.yaml; MGS2010 for a flag weaker than the floor
+     *         or the file, a malformed or unreadable magus.yaml; MGS2010 for a flag weaker than
+     *         the floor
      */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv) {
         Path cwd = request.workingDir().toAbsolutePath().normalize();
@@ -35,12 +47,28 @@ public final class ConfigStage {
         return new RunConfig(runId, request, cwd, root, file, config, floor, mode, nested);
     }
 
-    /** The nearest {@code magus.yaml} at or above {@code dir}. */
+    /**
+     * The nearest directory entry named {@code magus.yaml} at or above {@code dir}, whatever
+     * its kind: the name is looked at, not followed. A dangling link, a directory or a fifo of
+     * that name is found here and refused when read; skipping it would run the workspace as if
+     * it declared nothing, with the sandbox off.
+     *
+     * @throws SandboxException MGS2004 when whether the entry exists cannot be told (a directory
+     *         on the way that cannot be searched)
+     */
     public static Optional<Path> findWorkspaceFile(Path dir) {
         for (Path d = dir; d != null; d = d.getParent()) {
             Path candidate = d.resolve(WORKSPACE_FILE);
-            if (Files.isRegularFile(candidate)) {
+            try {
+                Files.readAttributes(candidate, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 return Optional.of(candidate);
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                // not here: look further up
+            } catch (IOException e) {
+                throw new SandboxException(Diagnostic.of(Code.MGS2004,
+                        "cannot tell whether " + candidate + " exists: " + IoFailures.reason(e)
+                                + "; magus does not guess that a workspace declares nothing",
+                        "", Operation.NONE, Layer.POLICY, WORKSPACE_FILE).withDetail("file", candidate.toString()));
             }
         }
         return Optional.empty();
