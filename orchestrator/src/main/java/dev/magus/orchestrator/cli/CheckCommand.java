@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.cli;
 
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.policy.Locations;
@@ -44,7 +45,7 @@ final class CheckCommand implements Callable<Integer> {
     String path;
 
     @Option(names = "--cwd", paramLabel = "DIR", description = "Checks as if started in DIR (its workspace, and relative paths from it).")
-    Optional<Path> cwd;
+    Optional<String> cwd;
 
     private final CliContext context;
 
@@ -74,22 +75,24 @@ final class CheckCommand implements Callable<Integer> {
             // A usage error: 125 (ExitCodes.USAGE), as picocli's parameter errors are mapped,
             // never 1, which is "denied" for this command. Checked here so the message names
             // the operations there are.
-            err.println("magus check: unknown operation '" + op + "' (expected read, write or exec)");
+            err.println("magus check: unknown operation " + Echo.quoted(op) + " (expected read, write or exec)");
             spec.commandLine().usage(err);
             return ExitCodes.USAGE;
         }
         Access operation = parsed.get();
         Host host = context.host().get();
         Path started = context.cwd().get();
-        Path dir = cwd.map(started::resolve).orElse(started).toAbsolutePath().normalize();
         EffectivePolicy effective;
+        Path dir;
+        Path target;
         try {
+            dir = cwd.map(c -> started.resolve(Flags.path(c, "--cwd"))).orElse(started).toAbsolutePath().normalize();
+            target = Flags.path(path, "PATH");
             effective = EffectivePolicy.of(host, dir, Optional.empty());
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        Path target = Path.of(path);
         if (operation == Access.EXEC && !path.contains("/")) {
             String pathVar = host.env().getOrDefault("PATH", "/usr/bin:/bin");
             Optional<Path> found = LookPath.find(path, pathVar, dir);
