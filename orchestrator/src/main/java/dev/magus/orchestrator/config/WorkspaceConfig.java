@@ -157,7 +157,11 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) 
                 root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(text));
             } catch (MarkedYAMLException e) {
                 Mark mark = Optional.ofNullable(e.getProblemMark()).orElse(e.getContextMark());
-                throw p.error(mark, "", "malformed YAML: " + Optional.ofNullable(e.getProblem()).orElse(e.getMessage()));
+                // The context says what was being read ("expected a single document in the stream"),
+                // the problem what was found there; alone, "but found another document" says little.
+                String problem = Optional.ofNullable(e.getProblem()).orElse(e.getMessage());
+                String context = e.getContext() == null || e.getContext().isBlank() ? "" : e.getContext() + ", ";
+                throw p.error(mark, "", "malformed YAML: " + context + problem);
             } catch (ReaderException e) {
                 // A character YAML does not allow (NUL, most control characters): where it is, and which.
                 throw p.error(at(text, e.getPosition()), "", "malformed YAML: character "

@@ -143,6 +143,9 @@ class WorkspaceConfigTest {
         Diagnostic d = error("sandbox:\n  mode: best-effort\n   allow: []\n", "magus.yaml:3:9");
         assertThat(d.message()).startsWith("malformed YAML: ");
         error("sandbox:\n  allow: [/x\n", "magus.yaml:3:1");
+        // What was being read, then what was found: a second document is no place to hide a setting.
+        Diagnostic two = error("sandbox: {mode: required}\n---\nsandbox: {mode: off}\n", "magus.yaml:2:1");
+        assertThat(two.message()).isEqualTo("malformed YAML: expected a single document in the stream, but found another document");
     }
 
     @Test
