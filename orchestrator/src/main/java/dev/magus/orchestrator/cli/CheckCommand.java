@@ -97,15 +97,15 @@ final class CheckCommand implements Callable<Integer> {
             String pathVar = host.env().getOrDefault("PATH", "/usr/bin:/bin");
             Optional<Path> found = LookPath.find(path, pathVar, dir);
             if (found.isEmpty()) {
-                err.println("magus: " + path + ": not found on PATH (" + pathVar + ")");
+                err.println(Echo.visible("magus: " + path + ": not found on PATH (" + pathVar + ")"));
                 return ExitCodes.NOT_FOUND;
             }
             target = found.get();
-            out.println(path + " is " + target + " (first match on PATH); checking that file");
+            out.println(Echo.visible(path + " is " + target + " (first match on PATH); checking that file"));
         }
         Verdict verdict = effective.policy().check(operation, target, dir);
         if (verdict instanceof Verdict.Allowed allowed) {
-            out.println("allowed: " + allowed.resolved());
+            out.println(Echo.visible("allowed: " + allowed.resolved()));
             if (effective.config().mode() == Mode.OFF) {
                 out.println("note: the sandbox is off (" + effective.source().describe()
                         + "), so every check passes; set sandbox.mode in magus.yaml to turn it on");
@@ -117,16 +117,16 @@ final class CheckCommand implements Callable<Integer> {
         out.println(HumanLines.line(d));
         Map<String, String> details = d.details();
         if (details.containsKey("control_file")) {
-            out.println("control file: " + details.get("control_file")
+            out.println(Echo.visible("control file: " + details.get("control_file"))
                     + " (binding layer only: no declaration allows writing it)");
         }
         if (details.containsKey("nearest_rule")) {
-            out.println("nearest rule: " + details.get("nearest_rule"));
+            out.println(Echo.visible("nearest rule: " + details.get("nearest_rule")));
         }
         if (details.containsKey("allow_yaml")) {
             out.println("if this access is legitimate, add to " + effective.file()
                     .map(f -> Locations.display(f, home)).orElse("magus.yaml") + ":");
-            details.get("allow_yaml").lines().forEach(l -> out.println("  " + l));
+            details.get("allow_yaml").lines().forEach(l -> out.println(Echo.visible("  " + l)));
         }
         return DENIED;
     }
