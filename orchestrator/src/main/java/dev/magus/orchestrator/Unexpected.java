@@ -17,7 +17,7 @@ public final class Unexpected {
         if (shown.length() > 300) {
             shown = shown.substring(0, 300) + "…";
         }
-        return "magus: nothing was run: an unexpected failure in magus itself (a bug; please report it with this line): "
+        return "magus: an unexpected failure in magus itself (a bug; please report it with this line): "
                 + shown;
     }
 }
