@@ -217,7 +217,7 @@ public final class Orchestrator {
         } catch (IOException | RuntimeException | Error e) {
             // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
             attempt.flush(run.journal());
-            say(run, passthrough, "magus: internal error: " + e);
+            say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
@@ -247,11 +247,11 @@ public final class Orchestrator {
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         boolean sandboxed = config.mode() != Mode.OFF;
-        Path privateTemp = sandboxed ? Trees.createPrivateTemp(host.tempBase()) : null;
+        Path privateTemp = sandboxed ? HostDirs.createPrivateTemp(host) : null;
         attempt.privateTemp = privateTemp;
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
-            Files.createDirectories(facts.magusCacheDir());
+            HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
         Overlay overlay = EnvStage.overlay(request);
@@ -397,9 +397,15 @@ public final class Orchestrator {
         }
     }
 
-    private Path writeGitConfig(Path privateTemp) throws IOException {
+    private Path writeGitConfig(Path privateTemp) {
         String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
-        return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        try {
+            return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        } catch (IOException e) {
+            // A full temp dir: the run cannot have its files, so it does not start.
+            throw HostDirs.tempFailure(host, "cannot write the run's git config in its private temp dir " + privateTemp,
+                    IoFailures.reason(e));
+        }
     }
 
     /** The run object handed to callers. */

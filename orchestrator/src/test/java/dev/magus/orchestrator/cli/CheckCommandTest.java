@@ -151,4 +151,11 @@ class CheckCommandTest {
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.out()).startsWith("magus: MGS2009 ");
     }
+
+    @Test
+    void aPathWithControlCharactersIsShownNotSent() {
+        Cli.Result r = check(ws, "read", "out\u001b[2J.txt");
+        assertThat(r.status()).isEqualTo(0);
+        assertThat(r.out()).isEqualTo("allowed: " + ws.resolve("out") + "\\x1b[2J.txt\n");
+    }
 }

@@ -187,6 +187,20 @@ class PolicyCommandTest {
         assertThat(decl.err()).startsWith("magus: MGS2004 ");
     }
 
+    @Test
+    void controlCharactersFromMagusYamlOrTheEnvironmentAreShownNotSent() throws IOException {
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n  allow:\n    - path: \"~/t\\e[2Jools\"\n"
+                + "    - env: GOCACHE\n");
+        Files.createDirectories(host.home().resolve("t\u001b[2Jools"));
+        host = host.withEnv(Map.of("HOME", host.home().toString(), "PATH", "/usr/bin:/bin", "GOCACHE", "\u001b]0;x\u0007"),
+                host.home());
+        Cli.Result r = run("policy");
+
+        assertThat(r.status()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("~/t\\x1b[2Jools").contains("$GOCACHE=\\x1b]0;x\\x07")
+                .doesNotContain("\u001b").doesNotContain("\u0007");
+    }
+
     private static List<String> texts(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
