@@ -322,13 +322,13 @@ class SpareThreadsTest {
 
     @Test
     void theSpinIsConfigurable() {
-        String p = Launcher.SPIN_PROPERTY;
-        assertThat(Launcher.spinNanos(p, null, 7)).isEqualTo(7_000);
-        assertThat(Launcher.spinNanos(p, " 0 ", 7)).isZero();
-        assertThat(Launcher.spinNanos(p, "250", 7)).isEqualTo(250_000);
+        String p = LaunchSpin.PROPERTY;
+        assertThat(LaunchSpin.nanos(p, null, 7)).isEqualTo(7_000);
+        assertThat(LaunchSpin.nanos(p, " 0 ", 7)).isZero();
+        assertThat(LaunchSpin.nanos(p, "250", 7)).isEqualTo(250_000);
         for (String bad : List.of("-1", "100001", "fast")) {
-            assertThatThrownBy(() -> Launcher.spinNanos(p, bad, 7)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining(Launcher.SPIN_PROPERTY);
+            assertThatThrownBy(() -> LaunchSpin.nanos(p, bad, 7)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(LaunchSpin.PROPERTY);
         }
     }
 
