@@ -75,6 +75,25 @@ public final class Launcher implements Spawner {
         return l;
     }
 
+    /**
+     * A {@link Spawner} for the process's launcher that creates it at its first spawn, not
+     * now: building a pipeline must not load the natives or run the warm-up, which a command
+     * that never spawns (a check, a refusal) would pay for nothing.
+     */
+    public static Spawner deferred() {
+        return Deferred.INSTANCE;
+    }
+
+    /** An enum, not a lambda: nothing to link on the first spawn. */
+    private enum Deferred implements Spawner {
+        INSTANCE;
+
+        @Override
+        public Spawn spawn(SpawnRequest request, Confinement confinement) {
+            return get().spawn(request, confinement);
+        }
+    }
+
     /** The parked launch threads this launcher hands spawns to. */
     SpareThreads spares() {
         return spares;
