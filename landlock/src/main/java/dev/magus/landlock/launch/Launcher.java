@@ -5,6 +5,7 @@ import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.mode.Mode;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
@@ -40,6 +41,8 @@ import reactor.core.scheduler.Schedulers;
  * order and owns the process's instance.
  */
 public final class Launcher implements Spawner {
+    private static final Syscalls SYS = Natives.syscalls();
+
     private static final AtomicLong THREADS = new AtomicLong();
     static final long LAUNCH_STACK = 256 * 1024;
     private static volatile Launcher instance;
@@ -54,7 +57,7 @@ public final class Launcher implements Spawner {
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
         LaunchSpin.requireValid();
-        Natives.init();
+        Natives.require();
         this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
         WarmUp.run(this);
         this.spares = spares != null ? spares : SpareThreads.shared();
@@ -257,6 +260,6 @@ public final class Launcher implements Spawner {
     }
 
     private static boolean callerMayUseSpare() {
-        return LibC.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
+        return SYS.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
     }
 }

@@ -4,6 +4,8 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +21,8 @@ import java.util.Map;
  * too rarely for this to be compiled, and the interpreter makes each of those costly.
  */
 final class NativeArgs {
+    private static final Syscalls SYS = Natives.syscalls();
+
     /** How {@code execvp} runs a script without {@code #!}, and so does the launcher. */
     static final Path SHELL = Path.of("/bin/sh");
     /** Room for the child's pid ({@code pid_t}), kept 16 bytes so what follows stays aligned. */
@@ -154,37 +158,37 @@ final class NativeArgs {
      *                               for {@link #destroySpawnStructures()}
      */
     void initSpawnStructures(Stdio stdio, Pipes pipes) {
-        check(LibC.posix_spawn_file_actions_init(fileActions), "posix_spawn_file_actions_init");
+        check(SYS.posix_spawn_file_actions_init(fileActions), "posix_spawn_file_actions_init");
         fileActionsReady = true;
         if (stdio != Stdio.INHERIT) {
-            check(LibC.posix_spawn_file_actions_adddup2(fileActions, pipes.childIn, 0), "adddup2");
-            check(LibC.posix_spawn_file_actions_adddup2(fileActions, pipes.childOut, 1), "adddup2");
-            check(LibC.posix_spawn_file_actions_adddup2(fileActions, pipes.childErr, 2), "adddup2");
+            check(SYS.posix_spawn_file_actions_adddup2(fileActions, pipes.childIn, 0), "adddup2");
+            check(SYS.posix_spawn_file_actions_adddup2(fileActions, pipes.childOut, 1), "adddup2");
+            check(SYS.posix_spawn_file_actions_adddup2(fileActions, pipes.childErr, 2), "adddup2");
         }
-        check(LibC.posix_spawn_file_actions_addchdir_np(fileActions, cwd), "addchdir_np");
+        check(SYS.posix_spawn_file_actions_addchdir_np(fileActions, cwd), "addchdir_np");
         // Not optional: the JVM holds descriptors without O_CLOEXEC, and a child would read through them.
-        check(LibC.posix_spawn_file_actions_addclosefrom_np(fileActions, 3), "addclosefrom_np");
-        check(LibC.posix_spawnattr_init(attr), "posix_spawnattr_init");
+        check(SYS.posix_spawn_file_actions_addclosefrom_np(fileActions, 3), "addclosefrom_np");
+        check(SYS.posix_spawnattr_init(attr), "posix_spawnattr_init");
         attrReady = true;
         short flags = (short) (LibC.POSIX_SPAWN_SETSIGDEF | LibC.POSIX_SPAWN_SETSIGMASK);
         if (stdio != Stdio.INHERIT) {
             // A session of its own: no controlling terminal to inject keystrokes into, and a group to kill.
             flags |= LibC.POSIX_SPAWN_SETSID;
         }
-        check(LibC.posix_spawnattr_setflags(attr, flags), "posix_spawnattr_setflags");
-        LibC.sigfillset(sigDefault);
-        LibC.sigemptyset(sigMask);
-        check(LibC.posix_spawnattr_setsigdefault(attr, sigDefault), "setsigdefault");
-        check(LibC.posix_spawnattr_setsigmask(attr, sigMask), "setsigmask");
+        check(SYS.posix_spawnattr_setflags(attr, flags), "posix_spawnattr_setflags");
+        SYS.sigfillset(sigDefault);
+        SYS.sigemptyset(sigMask);
+        check(SYS.posix_spawnattr_setsigdefault(attr, sigDefault), "setsigdefault");
+        check(SYS.posix_spawnattr_setsigmask(attr, sigMask), "setsigmask");
     }
 
     /** Destroys what {@link #initSpawnStructures} made, for a spawn whose launch sequence never ran. */
     void destroySpawnStructures() {
         if (fileActionsReady) {
-            LibC.posix_spawn_file_actions_destroy(fileActions);
+            SYS.posix_spawn_file_actions_destroy(fileActions);
         }
         if (attrReady) {
-            LibC.posix_spawnattr_destroy(attr);
+            SYS.posix_spawnattr_destroy(attr);
         }
     }
 
@@ -208,7 +212,7 @@ final class NativeArgs {
 
     private static void check(int rc, String what) {
         if (rc != 0) {
-            throw new IllegalStateException(what + " failed: " + Errno.name(rc));
+            throw new IllegalStateException(what + " failed: " + Errno.describe(rc));
         }
     }
 }

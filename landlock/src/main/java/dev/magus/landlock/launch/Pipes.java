@@ -1,9 +1,10 @@
 package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  * gets its ends only through the spawn's {@code dup2}s.
  */
 final class Pipes {
+    private static final Syscalls SYS = Natives.syscalls();
+
     int childIn = -1;
     int childOut = -1;
     int childErr = -1;
@@ -33,9 +36,9 @@ final class Pipes {
                 p.childIn = fds.getInt(0);
                 p.parentIn = fds.getInt(4);
             } else {
-                int devNull = LibC.open(nul("/dev/null"), LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
+                int devNull = SYS.open(nul("/dev/null"), LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
                 if (devNull < 0) {
-                    throw new IllegalStateException("open /dev/null: " + Errno.name(Native.getLastError()));
+                    throw new IllegalStateException("open /dev/null: " + Errno.describe(SYS.errno()));
                 }
                 p.childIn = devNull;
             }
@@ -54,8 +57,8 @@ final class Pipes {
     }
 
     private static void pipe(Memory fds) {
-        if (LibC.pipe2(fds, LibC.O_CLOEXEC) != 0) {
-            throw new IllegalStateException("pipe2 failed: " + Errno.name(Native.getLastError()));
+        if (SYS.pipe2(fds, LibC.O_CLOEXEC) != 0) {
+            throw new IllegalStateException("pipe2 failed: " + Errno.describe(SYS.errno()));
         }
     }
 
@@ -102,7 +105,7 @@ final class Pipes {
 
     private static int closeIfOpen(int fd) {
         if (fd >= 0) {
-            LibC.close(fd);
+            SYS.close(fd);
         }
         return -1;
     }

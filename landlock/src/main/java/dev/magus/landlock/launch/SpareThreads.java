@@ -1,7 +1,8 @@
 package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
-import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -31,6 +32,8 @@ import java.util.concurrent.locks.LockSupport;
  * (several at once) creates a fresh launch thread as before.
  */
 final class SpareThreads {
+    private static final Syscalls SYS = Natives.syscalls();
+
     /** System property: how many spares to keep parked (0 turns the pool off). */
     static final String PROPERTY = "magus.launch.spares";
     static final int DEFAULT_CAPACITY = 2;
@@ -134,7 +137,7 @@ final class SpareThreads {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
-        if (s.moveTo(LibC.sched_getcpu())) {
+        if (s.moveTo(SYS.sched_getcpu())) {
             seq.ownMask = s.ownMask;
             moved.incrementAndGet();
         }
@@ -263,14 +266,14 @@ final class SpareThreads {
          */
         boolean moveTo(int cpu) {
             if (tid == 0 || cpu < 0 || cpu >= MASK_BYTES * 8
-                    || LibC.sched_getaffinity(tid, MASK_BYTES, ownMask) != 0
+                    || SYS.sched_getaffinity(tid, MASK_BYTES, ownMask) != 0
                     || (ownMask.getByte(cpu / 8) & (1 << (cpu % 8))) == 0
                     || cpuCount(ownMask) < 2) {
                 return false;
             }
             oneCpu.clear(MASK_BYTES);
             oneCpu.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
-            return LibC.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
+            return SYS.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
         }
 
         static int cpuCount(Memory mask) {
@@ -292,7 +295,7 @@ final class SpareThreads {
             if (cut.active) {
                 cutResult = LaunchSequence.cut(cut);
             }
-            tid = LibC.gettid();
+            tid = SYS.gettid();
             LaunchSequence s;
             while ((s = work) == null) {
                 LockSupport.park(this);

@@ -36,14 +36,14 @@ final class SpawnFailures {
         if (seq.failedStep == LaunchSequence.STEP_AFFINITY) {
             // Not a confinement failure: the child would only have been started on one CPU.
             return new IllegalStateException("the launch thread could not take its CPU mask back (sched_setaffinity: "
-                    + Errno.name(seq.errno) + "); " + request.executable() + " was not started");
+                    + Errno.describe(seq.errno) + "); " + request.executable() + " was not started");
         }
         return confinementFailed(mode, request, seq);
     }
 
     /** A child never starts with less confinement than its decision promised. */
     private static SandboxException confinementFailed(Mode mode, SpawnRequest request, LaunchSequence seq) {
-        String what = LaunchSequence.stepName(seq.failedStep) + " failed: " + Errno.name(seq.errno);
+        String what = LaunchSequence.stepName(seq.failedStep) + " failed: " + Errno.describe(seq.errno);
         String hint = seq.errno == Errno.E2BIG ? " (too many nested Landlock domains)" : "";
         Code code = mode == Mode.REQUIRED ? Code.MGS2012 : Code.MGS2004;
         return new SandboxException(Diagnostic.of(code,
@@ -81,7 +81,7 @@ final class SpawnFailures {
             return new Spawn.NotStarted(Spawn.Reason.EXEC_DENIED, 126, errno, d.message(), Optional.of(d));
         }
         return new Spawn.NotStarted(Spawn.Reason.NOT_EXECUTABLE, 126, errno,
-                "cannot execute " + exe + suffix + ": " + Errno.name(errno), Optional.empty());
+                "cannot execute " + exe + suffix + ": " + Errno.describe(errno), Optional.empty());
     }
 
     /** The {@code #!} interpreter of a script, read by magus (which is not confined). */

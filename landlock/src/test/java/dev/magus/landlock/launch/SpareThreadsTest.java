@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.jna.Memory;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.mode.Mode;
 import java.io.IOException;
@@ -19,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and a burst that finds the pool empty still starts every child confined.
  */
 class SpareThreadsTest {
+    private static final Syscalls SYS = Natives.syscalls();
+
     private static final String SECRET = "aws_secret_access_key = AKIAFAKEFAKEFAKE";
 
     @TempDir
@@ -172,7 +175,7 @@ class SpareThreadsTest {
             AtomicReference<Object> result = new AtomicReference<>();
             Thread caller = new Thread(() -> {
                 // Possibly confined by its embedder: its child must inherit that, not a spare's state.
-                LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
                 try {
                     result.set(collect(launcher.spawn(probe(), confined)));
                 } catch (Throwable e) {
@@ -349,7 +352,7 @@ class SpareThreadsTest {
         SpareThreads pool = new SpareThreads(1, false);
         try {
             pool.refill(); // the spare gets this thread's mask, as the refill thread's would be
-            String spareMask = allowedCpus("/proc/self/task/" + LibC.gettid() + "/status");
+            String spareMask = allowedCpus("/proc/self/task/" + SYS.gettid() + "/status");
             int[] cpus = cpus(callerMask);
             Launcher launcher = new Launcher(true, pool);
             pool.refill();
@@ -357,7 +360,7 @@ class SpareThreadsTest {
             boolean narrowed = cpus.length > 1;
             if (narrowed) {
                 // The caller on one CPU: a child that inherited the hand-off's move would have only that one.
-                assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+                assertThat(SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
             } else {
                 System.out.println("SpareThreadsTest: one CPU only, so no spare is moved (it could only be moved"
                         + " where it is) and the child's mask cannot differ from the caller's; checking both");
@@ -370,7 +373,7 @@ class SpareThreadsTest {
                 assertThat(out).isNotEqualTo("Cpus_allowed_list:\t" + cpus[0]);
             }
         } finally {
-            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
             pool.close();
         }
     }
@@ -391,22 +394,22 @@ class SpareThreadsTest {
             pool.refill();
             pool.awaitStarted();
             SpareThreads.Spare spare = pool.parked().get(0);
-            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
-            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(SYS.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
             assertThat(childCpus(launcher)).as("the child's CPUs after the narrowing").isEqualTo("Cpus_allowed_list:\t" + last);
 
             // The caller on a CPU the spare may not use (on two CPUs, also the spare's only CPU): not moved.
             pool.refill();
             pool.awaitStarted();
             spare = pool.parked().get(0);
-            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
-            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+            assertThat(SYS.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            assertThat(SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
             long moved = pool.movedToCaller();
             assertThat(childCpus(launcher)).as("the child of a spare kept off the caller's CPU")
                     .isEqualTo("Cpus_allowed_list:\t" + last);
             assertThat(pool.movedToCaller()).as("spares moved to a CPU outside their mask").isEqualTo(moved);
         } finally {
-            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
             pool.close();
         }
     }
@@ -414,7 +417,7 @@ class SpareThreadsTest {
     /** This thread's CPU mask; skips (saying why) on a machine whose mask does not fit 1 024 CPUs. */
     private static Memory callerMaskOrSkip() {
         Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
-        boolean fits = LibC.sched_getaffinity(0, SpareThreads.Spare.MASK_BYTES, m) == 0;
+        boolean fits = SYS.sched_getaffinity(0, SpareThreads.Spare.MASK_BYTES, m) == 0;
         if (!fits) {
             System.out.println("SpareThreadsTest: skipped, this machine's CPU mask does not fit 1 024 CPUs,"
                     + " so spares are never moved");
