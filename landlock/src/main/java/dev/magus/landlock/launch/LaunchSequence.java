@@ -170,16 +170,16 @@ final class LaunchSequence implements Runnable {
      * rather than started on the hand-off's CPU.
      */
     private boolean restoreAffinity() {
-        if (SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ownMask) == 0
-                || SYS.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ALL_CPUS) == 0) {
+        if (SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, ownMask) == 0
+                || SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, ALL_CPUS) == 0) {
             return true;
         }
         return fail(STEP_AFFINITY, SYS.errno());
     }
 
     private static Memory allCpus() {
-        Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
-        for (int i = 0; i < SpareThreads.Spare.MASK_BYTES; i++) {
+        Memory m = new Memory(SpareThread.MASK_BYTES);
+        for (int i = 0; i < SpareThread.MASK_BYTES; i++) {
             m.setByte(i, (byte) 0xff);
         }
         return m;

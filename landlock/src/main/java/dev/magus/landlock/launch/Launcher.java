@@ -128,11 +128,11 @@ public final class Launcher implements Spawner {
         // may be confined itself, and its child must inherit that, so it gets a fresh thread.
         // An unconfined spawn needs no thread of its own at all.
         boolean confined = confinement instanceof Confinement.Kernel;
-        SpareThreads.Spare spare = confined && pool.cut() == caps && callerMayUseSpare() ? pool.take() : null;
+        SpareThread spare = confined && pool.cut() == caps && callerMayUseSpare() ? pool.take() : null;
         CompiledRuleset.Lease lease = null;
         try {
             lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
-            SpareThreads.Spare owned = spare;
+            SpareThread owned = spare;
             spare = null; // launch owns it from here: it hands it off or gives it back
             return launch(request, confinement.mode(), lease, pool, owned);
         } finally {
@@ -151,7 +151,7 @@ public final class Launcher implements Spawner {
     }
 
     private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
-                         SpareThreads.Spare spare) {
+                         SpareThread spare) {
         // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
         NativeArgs args = null;
         Pipes pipes;
@@ -242,7 +242,7 @@ public final class Launcher implements Spawner {
     }
 
     /** Runs {@code seq} on the taken spare, or on a fresh thread when there is none; returns that thread. */
-    private static Thread startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThreads.Spare spare) {
+    private static Thread startLaunchThread(LaunchSequence seq, SpareThreads pool, SpareThread spare) {
         String name = "magus-sandbox-launch-" + THREADS.incrementAndGet();
         if (spare != null) {
             return pool.handOff(spare, seq, name);
