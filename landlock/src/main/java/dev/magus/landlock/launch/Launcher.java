@@ -41,12 +41,11 @@ import reactor.core.scheduler.Schedulers;
  * order and owns the process's instance.
  */
 public final class Launcher implements Spawner {
-    private static final Syscalls SYS = Natives.syscalls();
-
     private static final AtomicLong THREADS = new AtomicLong();
     static final long LAUNCH_STACK = 256 * 1024;
     private static volatile Launcher instance;
 
+    private final Syscalls sys;
     private final CapabilityDrop caps;
     private final SpareThreads spares;
 
@@ -57,7 +56,7 @@ public final class Launcher implements Spawner {
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
         LaunchSpin.requireValid();
-        Natives.require();
+        this.sys = Natives.require();
         this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
         WarmUp.run(this);
         this.spares = spares != null ? spares : SpareThreads.shared();
@@ -81,7 +80,8 @@ public final class Launcher implements Spawner {
     /**
      * A {@link Spawner} for the process's launcher that creates it at its first spawn, not
      * now: building a pipeline must not load the natives or run the warm-up, which a command
-     * that never spawns (a check, a refusal) would pay for nothing.
+     * that never spawns (a check, a refusal) would pay for nothing. (Nothing in this class's
+     * initialisation loads them either.)
      */
     public static Spawner deferred() {
         return Deferred.INSTANCE;
@@ -259,7 +259,7 @@ public final class Launcher implements Spawner {
         return THREADS.get();
     }
 
-    private static boolean callerMayUseSpare() {
-        return SYS.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
+    private boolean callerMayUseSpare() {
+        return sys.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
     }
 }
