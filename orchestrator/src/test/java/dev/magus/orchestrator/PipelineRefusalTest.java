@@ -31,6 +31,7 @@ import reactor.test.StepVerifier;
  * run on every Linux host, through a {@link RecordingSpawner} (the real launcher behind it where
  * Landlock is, a fake that confines nothing where it is not), which also says that a refused run
  * never reached the spawn. {@code -Dmagus.test.landlock=absent} plays a host without Landlock.
+ * The three tests that start a child still need Linux; the refusals need nothing.
  */
 class PipelineRefusalTest {
     @TempDir
@@ -123,6 +124,7 @@ class PipelineRefusalTest {
 
     @Test
     void withoutTheKernelLayerStartedComesFirstThenLinesAndDiagnosticsThenExitedOnce() {
+        TestHost.assumeChildren();
         t.mode("best-effort");
         Run run = t.orchestrator(LandlockProbe.fixed(0), spawner).submit(sh("echo out; echo err >&2; exit 3"));
         List<RunEvent> middle = new ArrayList<>();
@@ -157,6 +159,7 @@ class PipelineRefusalTest {
 
     @Test
     void mgs2005IsShownOnceAcrossFiftyRunsOfOneInvocation() {
+        TestHost.assumeChildren();
         t.mode("best-effort");
         AtomicLong sinkSaw = new AtomicLong();
         Consumer<RunEvent> sink = e -> {
@@ -179,6 +182,7 @@ class PipelineRefusalTest {
 
     @Test
     void aNestedMagusNeverShowsMgs2005() {
+        TestHost.assumeChildren();
         t.mode("best-effort");
         t.env.put("MAGUS_RUN_ID", "parent-1");
         t.env.put("MAGUS_SANDBOX", "best-effort");

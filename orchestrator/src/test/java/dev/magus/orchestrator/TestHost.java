@@ -71,6 +71,19 @@ final class TestHost {
         return probe().abi() >= 3;
     }
 
+    /**
+     * Skips, saying why on stderr, unless this host can start children at all (Linux with
+     * glibc): a test that needs a child but no kernel layer, run by {@link RecordingSpawner}.
+     */
+    static void assumeChildren() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "pipeline test skipped: starting a child needs Linux (os " + System.getProperty("os.name") + ")";
+        if (!linux) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux, why);
+    }
+
     /** Skips, saying why on stderr, unless this host runs confined children (Linux, Landlock ABI 3+). */
     static int assumeLandlock() {
         int abi = probe().abi();
