@@ -17,6 +17,7 @@ import dev.magus.landlock.launch.Exit;
 import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.pipeline.ConfigStage;
@@ -68,7 +69,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
  * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
- * ({@link ProbeStage}) → spawn ({@link Launcher}) →
+ * ({@link ProbeStage}) → spawn ({@link Spawner}, the {@link Launcher} unless the builder says otherwise) →
  * stream. Each stage is a function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
@@ -81,6 +82,7 @@ public final class Orchestrator {
 
     private final Host host;
     private final LandlockProbe probe;
+    private final Spawner spawner;
     private final Clock clock;
     private final List<Consumer<RunEvent>> sinks;
     private final LandlockWarningOnce warningOnce;
@@ -103,6 +105,7 @@ public final class Orchestrator {
     private Orchestrator(Builder b) {
         this.host = b.host;
         this.probe = b.probe;
+        this.spawner = b.spawner;
         this.clock = b.clock;
         List<Consumer<RunEvent>> all = new ArrayList<>(b.sinks);
         // The metrics sink is made per build, never added to the builder's own list: a second
@@ -289,7 +292,7 @@ public final class Orchestrator {
                 denials = Optional.of(confirmer(policy));
             }
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = Launcher.get().spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -469,6 +472,7 @@ public final class Orchestrator {
     public static final class Builder {
         private final Host host;
         private LandlockProbe probe = LandlockProbe.kernel();
+        private Spawner spawner = Launcher.deferred();
         private Clock clock = Clock.systemUTC();
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
         private Optional<AuditDenialSource> audit = Optional.empty();
@@ -480,6 +484,15 @@ public final class Orchestrator {
 
         public Builder probe(LandlockProbe p) {
             this.probe = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /**
+         * What starts the children: the process's {@link Launcher} (created at the first spawn)
+         * unless set. Tests give a fake here to run the pipeline on hosts without Landlock.
+         */
+        public Builder spawner(Spawner s) {
+            this.spawner = Objects.requireNonNull(s);
             return this;
         }
 
