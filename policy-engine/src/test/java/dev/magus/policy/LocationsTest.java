@@ -49,10 +49,10 @@ class LocationsTest {
     @Test
     void anUnsetOrEmptyVariableFallsBackToPathUnderBase() {
         Path expected = home().resolve(".cache/go-build");
-        assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of())).isEqualTo(new Location.At(expected, "userCache/go-build"));
+        assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of())).isEqualTo(new Location.At(expected, "userCache/go-build", Optional.of(home().resolve(".cache"))));
         assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of("GOCACHE", ""))).isInstanceOf(Location.At.class);
         assertThat(locate(spell("GOCACHE", "xdgCache", "go-build"), Map.of("XDG_CACHE_HOME", "/xdg/cache")))
-                .isEqualTo(new Location.At(Path.of("/xdg/cache/go-build"), "xdgCache/go-build"));
+                .isEqualTo(new Location.At(Path.of("/xdg/cache/go-build"), "xdgCache/go-build", Optional.of(Path.of("/xdg/cache"))));
     }
 
     @Test
@@ -67,22 +67,24 @@ class LocationsTest {
                 "home", home().resolve("t"),
                 "workspace", tmp.resolve("ws/t"));
         expected.forEach((base, path) -> assertThat(locate(spell(null, base, "t"), Map.of()))
-                .as(base).isEqualTo(new Location.At(path, base + "/t")));
+                .as(base).isEqualTo(new Location.At(path, base + "/t",
+                        base.equals("workspace") ? Optional.empty() : Optional.of(path.getParent()))));
         assertThat(locate(spell(null, "xdgState", "t"), Map.of("XDG_STATE_HOME", "/state")))
-                .isEqualTo(new Location.At(Path.of("/state/t"), "xdgState/t"));
+                .isEqualTo(new Location.At(Path.of("/state/t"), "xdgState/t", Optional.of(Path.of("/state"))));
         assertThat(locate(spell(null, "userConfig", "t"), Map.of("XDG_CONFIG_HOME", "/conf")))
-                .isEqualTo(new Location.At(Path.of("/conf/t"), "userConfig/t"));
+                .isEqualTo(new Location.At(Path.of("/conf/t"), "userConfig/t", Optional.of(Path.of("/conf"))));
     }
 
     @Test
     void macosUserBasesAreFixedDirectories() {
         HostFacts mac = HostFacts.of(Map.of("XDG_CACHE_HOME", "/xdg"), home(), 501, HostFacts.Os.MACOS, List.of(), tmp.resolve("run"));
         assertThat(Locations.locate(spell(null, "userCache", "t"), mac, tmp))
-                .isEqualTo(new Location.At(home().resolve("Library/Caches/t"), "userCache/t"));
+                .isEqualTo(new Location.At(home().resolve("Library/Caches/t"), "userCache/t", Optional.of(home().resolve("Library/Caches"))));
         assertThat(Locations.locate(spell(null, "userConfig", "t"), mac, tmp))
-                .isEqualTo(new Location.At(home().resolve("Library/Application Support/t"), "userConfig/t"));
+                .isEqualTo(new Location.At(home().resolve("Library/Application Support/t"), "userConfig/t",
+                        Optional.of(home().resolve("Library/Application Support"))));
         assertThat(Locations.locate(spell(null, "xdgCache", "t"), mac, tmp))
-                .isEqualTo(new Location.At(Path.of("/xdg/t"), "xdgCache/t"));
+                .isEqualTo(new Location.At(Path.of("/xdg/t"), "xdgCache/t", Optional.of(Path.of("/xdg"))));
         assertThat(mac.userCacheDir()).isEqualTo(home().resolve("Library/Caches"));
     }
 
@@ -107,10 +109,12 @@ class LocationsTest {
             assertThat(locate(spell("GOCACHE", null, null), Map.of("GOCACHE", value))).as(value)
                     .isInstanceOfSatisfying(Location.GrantsNothing.class, g -> assertThat(g.why()).contains("home directory"));
         }
-        assertThat(locate(spell(null, null, "~"), Map.of())).isInstanceOf(Location.GrantsNothing.class);
-        assertThat(locate(spell(null, null, "~/x/.."), Map.of())).isInstanceOf(Location.GrantsNothing.class);
+        // A declared path is located as written: whether it is home or above is decided once it is
+        // resolved the way the kernel walks it (~/x/.. is not home when x is a link), see PolicyBuilderTest.
+        assertThat(locate(spell(null, null, "~"), Map.of())).isEqualTo(new Location.At(home(), "~"));
+        assertThat(locate(spell(null, null, "~/x/.."), Map.of())).isEqualTo(new Location.At(home().resolve("x/.."), "~/x/.."));
         assertThat(locate(allow(DeclLayer.workspace(), null, null, "$HOME"), Map.of("HOME", home)))
-                .isInstanceOf(Location.GrantsNothing.class);
+                .isEqualTo(new Location.At(home(), "$HOME"));
         // A sibling of home that merely shares a prefix is not an ancestor.
         assertThat(locate(spell("GOCACHE", null, null), Map.of("GOCACHE", home + "2"))).isInstanceOf(Location.At.class);
     }
