@@ -33,6 +33,12 @@ import java.util.Optional;
  * <p>The core is the operating system, the workspace, magus's own cache, installation and
  * private temp dir, and the git directories. It knows no toolchain, and never grants
  * {@code $HOME}, {@code /tmp}, {@code /var/tmp}, {@code $TMPDIR}, {@code /opt} or {@code /run}.
+ *
+ * <p>A run may write the workspace and the other write grants, and the next run's policy is
+ * built from what is there; so no location is believed that a confined child could have
+ * redirected: the git dirs only as {@link GitDirs} accepts them, and no rule whose resolution
+ * goes through a symbolic link inside a writable location to somewhere outside it. Each such
+ * refusal is a {@link PolicyNote}, never an error: the run goes on with less.
  */
 public final class PolicyBuilder {
     /** The operating system's programs and libraries. */
