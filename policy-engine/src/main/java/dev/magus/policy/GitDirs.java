@@ -66,7 +66,7 @@ public final class GitDirs {
             "/mnt", "/media", "/System", "/Library", "/private", "/Users", "/Applications", "/Volumes")
             .stream().map(Path::of).toList();
     /** Kernel interfaces, runtime state and configuration: nothing beneath them is a git dir to grant. */
-    static final List<Path> NEVER_BENEATH = List.of("/proc", "/sys", "/dev", "/run", "/boot", "/etc")
+    static final List<Path> NEVER_BENEATH = List.of("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/private/etc")
             .stream().map(Path::of).toList();
 
     /** Enough for any {@code .git}, {@code gitdir} or {@code commondir} line; a config is read up to {@link #MAX_CONFIG}. */

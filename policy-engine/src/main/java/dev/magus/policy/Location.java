@@ -12,10 +12,11 @@ public sealed interface Location permits Location.At, Location.GrantsNothing {
      *             out of the directory the kernel resolved, not out of the name written, so
      *             only the resolver may take it (the specification, "How paths are resolved")
      * @param how  where it came from: {@code $GOCACHE}, {@code xdgCache/go-build}, {@code ~/x}
-     * @param base the directory of a base the path is under ({@code ~/.cache} for
-     *             {@code xdgCache}, the value of {@code $XDG_CACHE_HOME} when set), which must
-     *             not resolve to home or an ancestor of it either; empty without a base and for
-     *             the {@code workspace} base
+     * @param base the directory of a base the path is under when a variable gave it (the
+     *             value of {@code $XDG_CACHE_HOME} for {@code xdgCache}), which must not resolve
+     *             to home or an ancestor of it either, as it must not be one as written; empty
+     *             without a base and for a base's fixed directory ({@code ~/.cache}, {@code ~}
+     *             for {@code home}, the workspace)
      */
     record At(Path path, String how, Optional<Path> base) implements Location {
         public At {

@@ -57,10 +57,11 @@ public final class Locations {
                         return nothing(variable.get(), value.get(), host);
                     }
                     dir = fromVar.get();
+                    // Judged as written above; once resolved it must not be home or above either.
+                    under = Optional.of(dir);
                 } else {
                     dir = host.home().resolve(base.homeRelativeDefault(macos).orElseThrow());
                 }
-                under = Optional.of(dir);
             }
             location = dir.resolve(path);
             how = base.spelling() + "/" + path;

@@ -49,7 +49,7 @@ class LocationsTest {
     @Test
     void anUnsetOrEmptyVariableFallsBackToPathUnderBase() {
         Path expected = home().resolve(".cache/go-build");
-        assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of())).isEqualTo(new Location.At(expected, "userCache/go-build", Optional.of(home().resolve(".cache"))));
+        assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of())).isEqualTo(new Location.At(expected, "userCache/go-build"));
         assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of("GOCACHE", ""))).isInstanceOf(Location.At.class);
         assertThat(locate(spell("GOCACHE", "xdgCache", "go-build"), Map.of("XDG_CACHE_HOME", "/xdg/cache")))
                 .isEqualTo(new Location.At(Path.of("/xdg/cache/go-build"), "xdgCache/go-build", Optional.of(Path.of("/xdg/cache"))));
@@ -67,8 +67,7 @@ class LocationsTest {
                 "home", home().resolve("t"),
                 "workspace", tmp.resolve("ws/t"));
         expected.forEach((base, path) -> assertThat(locate(spell(null, base, "t"), Map.of()))
-                .as(base).isEqualTo(new Location.At(path, base + "/t",
-                        base.equals("workspace") ? Optional.empty() : Optional.of(path.getParent()))));
+                .as(base).isEqualTo(new Location.At(path, base + "/t")));
         assertThat(locate(spell(null, "xdgState", "t"), Map.of("XDG_STATE_HOME", "/state")))
                 .isEqualTo(new Location.At(Path.of("/state/t"), "xdgState/t", Optional.of(Path.of("/state"))));
         assertThat(locate(spell(null, "userConfig", "t"), Map.of("XDG_CONFIG_HOME", "/conf")))
@@ -79,10 +78,9 @@ class LocationsTest {
     void macosUserBasesAreFixedDirectories() {
         HostFacts mac = HostFacts.of(Map.of("XDG_CACHE_HOME", "/xdg"), home(), 501, HostFacts.Os.MACOS, List.of(), tmp.resolve("run"));
         assertThat(Locations.locate(spell(null, "userCache", "t"), mac, tmp))
-                .isEqualTo(new Location.At(home().resolve("Library/Caches/t"), "userCache/t", Optional.of(home().resolve("Library/Caches"))));
+                .isEqualTo(new Location.At(home().resolve("Library/Caches/t"), "userCache/t"));
         assertThat(Locations.locate(spell(null, "userConfig", "t"), mac, tmp))
-                .isEqualTo(new Location.At(home().resolve("Library/Application Support/t"), "userConfig/t",
-                        Optional.of(home().resolve("Library/Application Support"))));
+                .isEqualTo(new Location.At(home().resolve("Library/Application Support/t"), "userConfig/t"));
         assertThat(Locations.locate(spell(null, "xdgCache", "t"), mac, tmp))
                 .isEqualTo(new Location.At(Path.of("/xdg/t"), "xdgCache/t", Optional.of(Path.of("/xdg"))));
         assertThat(mac.userCacheDir()).isEqualTo(home().resolve("Library/Caches"));

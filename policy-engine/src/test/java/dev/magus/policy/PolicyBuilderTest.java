@@ -226,6 +226,12 @@ class PolicyBuilderTest {
         assertThat(p.ruleset().granted(h.root.resolve("home"))).isEqualTo(AccessMode.NONE);
         assertThat(ruleAt(p, opt)).as("rules %s, notes %s", p.rules(), p.notes()).contains(AccessMode.RX);
 
+        // The base home is ~ by definition: a path under it is granted as ever.
+        SandboxAllow modCache = SandboxAllow.declare(Optional.empty(), Optional.empty(), Optional.of("home"),
+                Optional.of("go/pkg/mod"), Optional.of("rw"), DeclLayer.spell("go"), Site.of("spell:go", "sandbox.allow[1]"));
+        Path mod = FakeHost.mkdirs(h.home.resolve("go/pkg/mod"));
+        assertThat(ruleAt(build(h.facts(), declared(modCache)), mod)).contains(AccessMode.RW);
+
         // A base that resolves to home grants nothing under it either.
         SandboxAllow goBuild = SandboxAllow.declare(Optional.empty(), Optional.empty(), Optional.of("xdgCache"),
                 Optional.of("go-build"), Optional.of("rw"), DeclLayer.spell("go"), Site.of("spell:go", "sandbox.allow[0]"));
