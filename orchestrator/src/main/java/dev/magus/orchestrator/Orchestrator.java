@@ -277,11 +277,14 @@ public final class Orchestrator {
 
         Spawn spawn;
         Optional<DenialConfirmer> denials = Optional.empty();
+        // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
+        Launcher launcher = Launcher.get();
         try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
             confinement.warning().ifPresent(attempt.pending::add);
-            if (run.cancelled()) {
+            int cancelledBy = run.beginSpawn();
+            if (cancelledBy != 0) {
                 attempt.flush(run.journal());
-                return new Ending(128 + Child.SIGKILL, Child.SIGKILL);
+                return new Ending(128 + cancelledBy, cancelledBy);
             }
             if (confinement instanceof Confinement.Kernel && !recursive) {
                 // Only Landlock's refusals are worth inferring from the child's output; a nested
@@ -289,7 +292,7 @@ public final class Orchestrator {
                 denials = Optional.of(confirmer(policy));
             }
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = Launcher.get().spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = launcher.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -301,6 +304,9 @@ public final class Orchestrator {
             return Ending.refused(ns.status());
         }
         Child child = ((Spawn.Started) spawn).child();
+        // First, before anything that takes time: a signal queued since beginSpawn reaches the
+        // group now.
+        run.attach(child);
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
@@ -318,7 +324,6 @@ public final class Orchestrator {
      */
     private Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
             Path cwd) {
-        run.attach(child);
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
@@ -408,12 +413,21 @@ public final class Orchestrator {
         }
     }
 
-    /** The run object handed to callers. */
+    /**
+     * The run object handed to callers. A signal's effect depends on how far the run has got,
+     * and each step is taken under one lock so that no signal falls between two of them: before
+     * the spawn is decided, the first signal cancels the run (no child starts; it ends with
+     * 128+N); from the decision until the child is attached, signals are queued and sent to its
+     * group the moment it is; after that they go straight to the group, until it is reaped.
+     */
     static final class RunHandle implements Run {
         private final RunJournal journal;
         private final Flux<RunEvent> events;
-        private volatile Child child;
-        private volatile boolean cancelled;
+        private Child child;
+        private boolean spawning;
+        /** The signal that cancelled the run before its spawn, or 0. */
+        private int cancelledBy;
+        private final List<Integer> queued = new ArrayList<>();
 
         RunHandle(String id, Clock clock, LandlockWarningOnce once) {
             this.journal = new RunJournal(id, clock);
@@ -424,15 +438,29 @@ public final class Orchestrator {
             return journal;
         }
 
-        boolean cancelled() {
-            return cancelled;
+        /**
+         * Decides to spawn: from here a signal waits for the child instead of cancelling.
+         *
+         * @return the signal that cancelled the run already, or 0 when the spawn may go ahead
+         */
+        synchronized int beginSpawn() {
+            if (cancelledBy == 0) {
+                spawning = true;
+            }
+            return cancelledBy;
         }
 
-        void attach(Child c) {
+        /** The child is running: what was queued since {@link #beginSpawn()} reaches its group now, in order. */
+        synchronized void attach(Child c) {
             this.child = c;
-            if (cancelled) {
-                c.killGroup(Child.SIGKILL);
+            if (cancelledBy != 0) {
+                // Attached without beginSpawn: whatever started it, a cancelled run has no child.
+                c.killGroup(cancelledBy);
             }
+            for (int signal : queued) {
+                c.killGroup(signal);
+            }
+            queued.clear();
         }
 
         @Override
@@ -452,15 +480,20 @@ public final class Orchestrator {
 
         @Override
         public void cancel() {
-            cancelled = true;
             signal(Child.SIGKILL);
         }
 
         @Override
-        public void signal(int signal) {
-            Child c = child;
-            if (c != null) {
-                c.killGroup(signal);
+        public synchronized void signal(int signal) {
+            if (signal <= 0 || signal > 64) {
+                throw new IllegalArgumentException("not a signal: " + signal);
+            }
+            if (child != null) {
+                child.killGroup(signal);
+            } else if (spawning) {
+                queued.add(signal);
+            } else if (cancelledBy == 0) {
+                cancelledBy = signal;
             }
         }
     }
