@@ -94,8 +94,8 @@ final class Signals {
         held.clear();
     }
 
-    /** On the JVM's signal thread. */
-    private static void on(int signal) {
+    /** On the JVM's signal thread (and a test's). */
+    static void on(int signal) {
         synchronized (Signals.class) {
             switch (state) {
                 case HOLD -> {
