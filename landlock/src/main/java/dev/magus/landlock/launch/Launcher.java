@@ -95,6 +95,11 @@ public final class Launcher implements Spawner {
         public Spawn spawn(SpawnRequest request, Confinement confinement) {
             return get().spawn(request, confinement);
         }
+
+        @Override
+        public void prepare() {
+            get();
+        }
     }
 
     /** The parked launch threads this launcher hands spawns to. */

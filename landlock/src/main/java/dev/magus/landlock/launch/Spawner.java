@@ -20,4 +20,12 @@ public interface Spawner {
      *                                           confinement than its decision promised
      */
     Spawn spawn(SpawnRequest request, Confinement confinement);
+
+    /**
+     * Loads and warms what {@link #spawn} needs, so that the spawn itself is short. The pipeline
+     * calls it before it decides to spawn: a signal that arrives meanwhile still cancels the run
+     * instead of waiting in a queue for a slow first spawn.
+     */
+    default void prepare() {
+    }
 }

@@ -8,6 +8,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // First: from here no SIGINT, SIGTERM or SIGHUP is lost (see Signals).
+        Signals.install();
         System.exit(execute(args));
     }
 

@@ -9,7 +9,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
-import dev.magus.landlock.launch.Child;
 import dev.magus.orchestrator.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.cli.ui.LiveView;
@@ -30,7 +29,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -95,6 +93,11 @@ final class RunCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws IOException {
+        // From here a signal is kept for the run instead of ending magus (see Signals).
+        int signalled = Signals.hold();
+        if (signalled != 0) {
+            return signalled;
+        }
         PrintStream out = System.out;
         PrintWriter err = spec.commandLine().getErr();
         RunRequest request;
@@ -235,23 +238,6 @@ final class RunCommand implements Callable<Integer> {
                 err.println(HumanLines.line(Diagnostic.of(Code.MGS2004, "cannot write events to " + Echo.quoted(file) + ": "
                         + reason + "; no further events are written there (the run goes on)",
                         "", Operation.NONE, Layer.POLICY, "--events")));
-            }
-        }
-    }
-
-    /** SIGINT, SIGTERM and SIGHUP reach the child's group: it runs in a session of its own, away from the terminal. */
-    static final class Signals {
-        private Signals() {
-        }
-
-        @SuppressWarnings("restriction")
-        static void forward(Run run) {
-            for (Map.Entry<String, Integer> s : Map.of("INT", Child.SIGINT, "TERM", Child.SIGTERM, "HUP", Child.SIGHUP).entrySet()) {
-                try {
-                    sun.misc.Signal.handle(new sun.misc.Signal(s.getKey()), sig -> run.signal(s.getValue()));
-                } catch (IllegalArgumentException e) {
-                    // the JVM keeps this signal for itself here; the default then applies
-                }
             }
         }
     }
