@@ -43,6 +43,12 @@ final class Cli {
                 if (cls == ProbeCommand.class) {
                     return (K) new ProbeCommand(context);
                 }
+                if (cls == JobCommand.class) {
+                    return (K) new JobCommand(context);
+                }
+                if (cls == LeaseCommand.class) {
+                    return (K) new LeaseCommand(context);
+                }
                 return defaults.create(cls);
             }
         };

@@ -84,7 +84,7 @@ public record WriteGlob(String text, List<String> segments) {
     }
 
     private static SandboxException refuse(String text, String source, String why) {
-        return new SandboxException(Diagnostic.of(Code.MGS2004, "write path '" + text + "' " + why, text,
+        return new SandboxException(Diagnostic.of(Code.MGS2004, "write path '" + text + "' (" + source + ") " + why, text,
                 Operation.NONE, Layer.POLICY, source));
     }
 

@@ -405,7 +405,7 @@ public final class JobStore implements AutoCloseable {
     }
 
     private SandboxException unknown(JobId id, String what) {
-        return refuse("has no job " + id + " (" + file + ")", what);
+        return refuse("no job " + id + " in " + file, what);
     }
 
     private static SandboxException refuse(String message, String source) {
