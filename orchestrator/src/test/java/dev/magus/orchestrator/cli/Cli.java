@@ -27,6 +27,15 @@ final class Cli {
     }
 
     static Result run(CliContext context, String... args) {
+        return run(context, false, args);
+    }
+
+    /** As {@link #run(CliContext, String...)}, parsed with {@code bin/magus}'s own settings ({@link Main#configure}). */
+    static Result runAsMain(CliContext context, String... args) {
+        return run(context, true, args);
+    }
+
+    private static Result run(CliContext context, boolean asMain, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
@@ -52,7 +61,11 @@ final class Cli {
                 return defaults.create(cls);
             }
         };
-        int status = new CommandLine(new MagusCommand(), factory)
+        CommandLine commandLine = new CommandLine(new MagusCommand(), factory);
+        if (asMain) {
+            Main.configure(commandLine);
+        }
+        int status = commandLine
                 .setExitCodeExceptionMapper(new ExitCodes())
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))

@@ -31,7 +31,8 @@ class JobAndLeaseCommandTest {
     }
 
     private Cli.Result run(String... args) {
-        return Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), args);
+        // bin/magus's parser settings: options after a positional (show 2 --json) must still parse.
+        return Cli.runAsMain(Cli.context(host, ws, LandlockProbe.fixed(7)), args);
     }
 
     private Cli.Result ok(String... args) {
