@@ -41,6 +41,7 @@ class LeaseStateConfinedTest {
         Host host = t.host();
         state = StateDir.of(host.env(), host.home());
         Path cacheDir = host.facts(host.tempBase()).magusCacheDir();
+        Files.createDirectories(t.workspace.resolve("src"));
         try (JobStore store = JobStore.open(state.jobsDb())) {
             Job parent = store.add(Optional.empty(), List.of());
             child = store.add(Optional.of(parent.id()), List.of(WriteGlob.parse("src/**", "test")));
@@ -63,7 +64,7 @@ class LeaseStateConfinedTest {
                 "try marker-remove 'rm -f " + marker.file() + "'",
                 "try marker-new 'echo job=1 > " + marker.file().getParent().resolve("forged.lease") + "'",
                 "try markers-dir 'mkdir \"$MAGUS_STATE_DIR/checkouts/forged\"'",
-                "try workspace 'echo ok > " + t.workspace.resolve("written") + "'");
+                "try workspace 'echo ok > " + t.workspace.resolve("src/written") + "'");
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", script).build());
         List<RunEvent> events = TestHost.events(run);
         List<String> out = TestHost.lines(events, RunEvent.Stream.STDOUT);
@@ -71,7 +72,7 @@ class LeaseStateConfinedTest {
         assertThat(out).as(TestHost.text(events)).contains("state=" + state.dir());
         assertThat(out).as(TestHost.text(events)).contains("db-append=refused", "db-truncate=refused", "db-remove=refused",
                 "db-wal=refused", "marker-rewrite=refused", "marker-remove=refused", "marker-new=refused", "markers-dir=refused");
-        assertThat(out).as("the same run may write its workspace: the refusals are the state dir's")
+        assertThat(out).as("the same run may write its job's paths: the refusals are the state dir's")
                 .contains("workspace=allowed");
         assertThat(Files.readAllBytes(state.jobsDb())).isEqualTo(dbBefore);
         assertThat(Files.readString(marker.file())).isEqualTo(markerBefore);

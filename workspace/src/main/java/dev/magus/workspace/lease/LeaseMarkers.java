@@ -122,8 +122,13 @@ public final class LeaseMarkers {
      * ancestor, so a nested workspace inside a leased checkout is held to the same job.
      */
     public Optional<Marker> covering(Path resolvedDir) {
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+        try {
+            Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (IOException e) {
+            // Not "no lease": a lease that cannot be read must not become the full grant.
+            throw refuse("cannot read the leases in " + dir + ": " + e, dir);
         }
         for (Path p = resolvedDir; p != null; p = p.getParent()) {
             Optional<Marker> m = find(p);
