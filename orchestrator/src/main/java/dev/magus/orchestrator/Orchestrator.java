@@ -17,6 +17,7 @@ import dev.magus.landlock.launch.Exit;
 import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.pipeline.ConfigStage;
@@ -68,7 +69,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
  * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
- * ({@link ProbeStage}) → spawn ({@link Launcher}) →
+ * ({@link ProbeStage}) → spawn ({@link Spawner}, the {@link Launcher} unless the builder says otherwise) →
  * stream. Each stage is a function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
@@ -81,6 +82,7 @@ public final class Orchestrator {
 
     private final Host host;
     private final LandlockProbe probe;
+    private final Spawner spawner;
     private final Clock clock;
     private final List<Consumer<RunEvent>> sinks;
     private final LandlockWarningOnce warningOnce;
@@ -103,6 +105,7 @@ public final class Orchestrator {
     private Orchestrator(Builder b) {
         this.host = b.host;
         this.probe = b.probe;
+        this.spawner = b.spawner;
         this.clock = b.clock;
         List<Consumer<RunEvent>> all = new ArrayList<>(b.sinks);
         // The metrics sink is made per build, never added to the builder's own list: a second
@@ -217,7 +220,7 @@ public final class Orchestrator {
         } catch (IOException | RuntimeException | Error e) {
             // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
             attempt.flush(run.journal());
-            say(run, passthrough, "magus: internal error: " + e);
+            say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
@@ -247,11 +250,11 @@ public final class Orchestrator {
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         boolean sandboxed = config.mode() != Mode.OFF;
-        Path privateTemp = sandboxed ? Trees.createPrivateTemp(host.tempBase()) : null;
+        Path privateTemp = sandboxed ? HostDirs.createPrivateTemp(host) : null;
         attempt.privateTemp = privateTemp;
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
-            Files.createDirectories(facts.magusCacheDir());
+            HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
         Overlay overlay = EnvStage.overlay(request);
@@ -289,7 +292,7 @@ public final class Orchestrator {
                 denials = Optional.of(confirmer(policy));
             }
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = Launcher.get().spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -397,9 +400,15 @@ public final class Orchestrator {
         }
     }
 
-    private Path writeGitConfig(Path privateTemp) throws IOException {
+    private Path writeGitConfig(Path privateTemp) {
         String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
-        return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        try {
+            return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        } catch (IOException e) {
+            // A full temp dir: the run cannot have its files, so it does not start.
+            throw HostDirs.tempFailure(host, "cannot write the run's git config in its private temp dir " + privateTemp,
+                    IoFailures.reason(e));
+        }
     }
 
     /** The run object handed to callers. */
@@ -463,6 +472,7 @@ public final class Orchestrator {
     public static final class Builder {
         private final Host host;
         private LandlockProbe probe = LandlockProbe.kernel();
+        private Spawner spawner = Launcher.deferred();
         private Clock clock = Clock.systemUTC();
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
         private Optional<AuditDenialSource> audit = Optional.empty();
@@ -474,6 +484,15 @@ public final class Orchestrator {
 
         public Builder probe(LandlockProbe p) {
             this.probe = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /**
+         * What starts the children: the process's {@link Launcher} (created at the first spawn)
+         * unless set. Tests give a fake here to run the pipeline on hosts without Landlock.
+         */
+        public Builder spawner(Spawner s) {
+            this.spawner = Objects.requireNonNull(s);
             return this;
         }
 

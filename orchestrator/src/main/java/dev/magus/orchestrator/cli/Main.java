@@ -13,18 +13,24 @@ public final class Main {
 
     /** Runs the command line and returns its exit status (for tests and for main). */
     public static int execute(String... args) {
-        return configure(new CommandLine(new MagusCommand())).execute(args);
+        return commandLine(CommandLine.defaultFactory()).execute(args);
     }
 
-    /** The parser settings of {@code bin/magus}, shared with the tests' in-process command line. */
-    static CommandLine configure(CommandLine commandLine) {
-        commandLine.setCaseInsensitiveEnumValuesAllowed(false)
-                // `magus run ls -la`: everything after the command is the command's, not magus's.
-                .setStopAtPositional(true)
-                .setExitCodeExceptionMapper(new ExitCodes());
-        // No command follows their positionals, so `magus job show 2 --json` is an option.
-        commandLine.getSubcommands().get("job").setStopAtPositional(false);
-        commandLine.getSubcommands().get("lease").setStopAtPositional(false);
-        return commandLine;
+    /**
+     * The command line as {@code bin/magus} runs it, its commands made by {@code factory} (a
+     * test's hands them a fake host): the exit statuses of {@link ExitCodes}, and
+     * {@link Failures} in place of picocli's own handlers, which print stack traces.
+     */
+    static CommandLine commandLine(CommandLine.IFactory factory) {
+        Failures failures = new Failures();
+        CommandLine cl = new CommandLine(new MagusCommand(), factory)
+                .setCaseInsensitiveEnumValuesAllowed(false)
+                .setExitCodeExceptionMapper(new ExitCodes())
+                .setExecutionExceptionHandler(failures)
+                .setParameterExceptionHandler(failures);
+        // `magus run ls -la`: everything after the command is the command's, not magus's. Only
+        // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
+        cl.getSubcommands().get("run").setStopAtPositional(true);
+        return cl;
     }
 }

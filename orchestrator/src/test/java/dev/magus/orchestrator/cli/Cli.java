@@ -18,7 +18,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
-/** Runs the command line in-process with captured output and an injected (fake) host. */
+/**
+ * Runs the command line in-process with captured output and an injected (fake) host. A run's
+ * child output still goes to the test's own stdout and stderr; magus's lines are captured.
+ */
 final class Cli {
     private Cli() {
     }
@@ -27,15 +30,6 @@ final class Cli {
     }
 
     static Result run(CliContext context, String... args) {
-        return run(context, false, args);
-    }
-
-    /** As {@link #run(CliContext, String...)}, parsed with {@code bin/magus}'s own settings ({@link Main#configure}). */
-    static Result runAsMain(CliContext context, String... args) {
-        return run(context, true, args);
-    }
-
-    private static Result run(CliContext context, boolean asMain, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
@@ -52,6 +46,12 @@ final class Cli {
                 if (cls == ProbeCommand.class) {
                     return (K) new ProbeCommand(context);
                 }
+                if (cls == RunCommand.class) {
+                    return (K) new RunCommand(context);
+                }
+                if (cls == DemoCommand.class) {
+                    return (K) new DemoCommand(context);
+                }
                 if (cls == JobCommand.class) {
                     return (K) new JobCommand(context);
                 }
@@ -61,12 +61,8 @@ final class Cli {
                 return defaults.create(cls);
             }
         };
-        CommandLine commandLine = new CommandLine(new MagusCommand(), factory);
-        if (asMain) {
-            Main.configure(commandLine);
-        }
-        int status = commandLine
-                .setExitCodeExceptionMapper(new ExitCodes())
+        // Main's own command line, handlers and all: only the commands' host and streams are the test's.
+        int status = Main.commandLine(factory)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

@@ -31,8 +31,8 @@ class JobAndLeaseCommandTest {
     }
 
     private Cli.Result run(String... args) {
-        // bin/magus's parser settings: options after a positional (show 2 --json) must still parse.
-        return Cli.runAsMain(Cli.context(host, ws, LandlockProbe.fixed(7)), args);
+        // Main's own command line: options after a positional (show 2 --json) must still parse.
+        return Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), args);
     }
 
     private Cli.Result ok(String... args) {
