@@ -135,6 +135,8 @@ public record HostFacts(
         }
         Optional.ofNullable(System.getProperty("jna.boot.library.path")).filter(s -> !s.isEmpty())
                 .map(s -> Path.of(s).toAbsolutePath()).ifPresent(out::add);
+        Optional.ofNullable(System.getProperty("org.sqlite.lib.path")).filter(s -> !s.isEmpty())
+                .map(s -> Path.of(s).toAbsolutePath()).ifPresent(out::add);
         out.add(Path.of(System.getProperty("java.home")).toAbsolutePath());
         return List.copyOf(new ArrayList<>(out));
     }

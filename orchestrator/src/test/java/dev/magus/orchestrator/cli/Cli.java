@@ -52,6 +52,12 @@ final class Cli {
                 if (cls == DemoCommand.class) {
                     return (K) new DemoCommand(context);
                 }
+                if (cls == JobCommand.class) {
+                    return (K) new JobCommand(context);
+                }
+                if (cls == LeaseCommand.class) {
+                    return (K) new LeaseCommand(context);
+                }
                 return defaults.create(cls);
             }
         };

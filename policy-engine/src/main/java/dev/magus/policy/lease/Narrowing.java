@@ -1,0 +1,122 @@
+package dev.magus.policy.lease;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.fs.Ruleset;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/** What a lease does to a run's write grant: nothing, a narrower grant, or a refusal (fail closed). */
+public sealed interface Narrowing {
+
+    /**
+     * The grant stays as the layers built it: no lease, a root job, an ended job, a job without
+     * write_paths.
+     *
+     * @param why one line for {@code magus policy}
+     */
+    record Unchanged(String why) implements Narrowing {
+        public Unchanged {
+            Objects.requireNonNull(why, "why");
+        }
+    }
+
+    /**
+     * The lease cannot be honored, so the run must not start: never the full grant instead.
+     *
+     * @param diagnostic an MGS2004 naming the job, the store or the rule in the way
+     */
+    record Refused(Diagnostic diagnostic) implements Narrowing {
+        public Refused {
+            Objects.requireNonNull(diagnostic, "diagnostic");
+        }
+
+        public SandboxException exception() {
+            return new SandboxException(diagnostic);
+        }
+    }
+
+    /**
+     * The narrowed grant.
+     *
+     * @param job     the leased job
+     * @param scope   the checkout, cache, temp and state dirs it was computed for
+     * @param ruleset the rules for the kernel: inside the checkout, write only on what the globs
+     *                were given (see {@link GlobGrant}), plus the cache and private temp dirs
+     * @param globs   per glob, what the kernel got and how exact it is
+     */
+    record Narrowed(LeaseJob job, LeaseScope scope, Ruleset ruleset, List<GlobGrant> globs) implements Narrowing {
+        public Narrowed {
+            Objects.requireNonNull(job, "job");
+            Objects.requireNonNull(scope, "scope");
+            Objects.requireNonNull(ruleset, "ruleset");
+            globs = List.copyOf(globs);
+        }
+
+        /**
+         * The binding layer's write check on a resolved path: inside the checkout (and outside the
+         * cache and temp dirs) exactly what a glob covers; elsewhere the narrowed rules.
+         */
+        public boolean permitsWrite(Path resolved) {
+            if (LeaseNarrowing.within(resolved, scope.cacheDir()) || LeaseNarrowing.within(resolved, scope.privateTemp())
+                    || !LeaseNarrowing.within(resolved, scope.checkout())) {
+                return ruleset.permits(resolved, Access.WRITE);
+            }
+            List<String> rel = LeaseNarrowing.components(scope.checkout().relativize(resolved));
+            return job.writePaths().stream().anyMatch(g -> g.covers(rel));
+        }
+
+        /** Whether a refused write at {@code resolved} is this lease's doing: it lies in the checkout. */
+        public boolean explains(Path resolved) {
+            return LeaseNarrowing.within(resolved, scope.checkout())
+                    && !LeaseNarrowing.within(resolved, scope.cacheDir())
+                    && !LeaseNarrowing.within(resolved, scope.privateTemp());
+        }
+
+        /** A binding-layer MGS2002 for a write the lease refuses, naming the job. */
+        public Diagnostic denial(Path requested, Path resolved) {
+            Map<String, String> details = new TreeMap<>(names());
+            details.put("requested", requested.toString());
+            return new Diagnostic(Code.MGS2002, "write denied: " + resolved + " is outside the write_paths of job "
+                    + job.id() + " (the lease on " + scope.checkout() + ")", resolved.toString(), Operation.WRITE,
+                    Layer.BINDING, "binding", details);
+        }
+
+        /** A refusal from either layer, with the job named when this lease caused it. */
+        public Diagnostic attribute(Diagnostic d) {
+            if (d.code() != Code.MGS2002 || d.subject().isEmpty() || !d.subject().startsWith("/")
+                    || !explains(Path.of(d.subject()))) {
+                return d;
+            }
+            Diagnostic out = d;
+            for (Map.Entry<String, String> e : names().entrySet()) {
+                out = out.withDetail(e.getKey(), e.getValue());
+            }
+            return out;
+        }
+
+        private Map<String, String> names() {
+            Map<String, String> m = new TreeMap<>();
+            m.put("job", job.id());
+            m.put("lease", scope.checkout().toString());
+            m.put("write_paths", job.writePaths().stream().map(WriteGlob::text).collect(Collectors.joining(" ")));
+            return m;
+        }
+
+        /** Every glob whose kernel rules differ from the glob, for {@code magus policy}. */
+        public List<GlobGrant> inexact() {
+            List<GlobGrant> out = new ArrayList<>();
+            globs.stream().filter(g -> g.enforcement() != Enforcement.EXACT).forEach(out::add);
+            return out;
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.magus.workspace;
+
+import dev.magus.env.MagusVariables;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * magus's state dir: the job store and the lease markers. {@code MAGUS_STATE_DIR} when set
+ * (a sandboxed run hands it to its children, so a nested magus finds the same lease), else
+ * {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}; relative values are
+ * ignored, as for every XDG variable.
+ *
+ * <p>It is never inside a run's write grant: the core footprint grants the cache dir and the
+ * workspace, not this; a lease whose grant would reach it is refused.
+ *
+ * @param dir absolute
+ */
+public record StateDir(Path dir) {
+    public StateDir {
+        Objects.requireNonNull(dir, "dir");
+        if (!dir.isAbsolute()) {
+            throw new IllegalArgumentException("state dir must be absolute: " + dir);
+        }
+        dir = dir.normalize();
+    }
+
+    public static StateDir of(Map<String, String> env, Path home) {
+        Optional<Path> carried = absolute(env.get(MagusVariables.STATE_DIR));
+        if (carried.isPresent()) {
+            return new StateDir(carried.get());
+        }
+        Path base = absolute(env.get("XDG_STATE_HOME")).orElse(home.resolve(".local/state"));
+        return new StateDir(base.resolve("magus"));
+    }
+
+    private static Optional<Path> absolute(String value) {
+        return Optional.ofNullable(value).filter(v -> v.startsWith("/")).map(Path::of);
+    }
+
+    /** The job store. */
+    public Path jobsDb() {
+        return dir.resolve("jobs.db");
+    }
+
+    /** The lease markers of the magus whose cache dir is {@code cacheDir}. */
+    public Path checkouts(Path cacheDir) {
+        return dir.resolve("checkouts").resolve(Hashes.of(cacheDir.toAbsolutePath().normalize().toString()));
+    }
+}

@@ -1,0 +1,138 @@
+package dev.magus.workspace.lease;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.events.Code;
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.fs.Rule;
+import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.lease.Narrowing;
+import dev.magus.policy.lease.Tree;
+import dev.magus.policy.lease.WriteGlob;
+import dev.magus.workspace.StateDir;
+import dev.magus.workspace.jobs.Job;
+import dev.magus.workspace.jobs.JobId;
+import dev.magus.workspace.jobs.JobStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** From marker and store to the narrowing, failing closed. */
+class LeaseLookupTest {
+    @TempDir
+    Path dir;
+    StateDir state;
+    Path cache;
+    Path ws;
+    Path temp;
+    Ruleset core;
+    LeaseLookup lookup;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        dir = dir.toRealPath();
+        state = new StateDir(dir.resolve("state/magus"));
+        cache = Files.createDirectories(dir.resolve("cache/magus"));
+        ws = Files.createDirectories(dir.resolve("ws"));
+        Files.createDirectories(ws.resolve("src"));
+        temp = Files.createDirectories(dir.resolve("tmp/run"));
+        core = Ruleset.of(List.of(new Rule(ws, AccessMode.RWX, "core:workspace"), new Rule(cache, AccessMode.RW, "core:cache"),
+                new Rule(temp, AccessMode.RWX, "core:temp")));
+        lookup = new LeaseLookup(state, cache);
+    }
+
+    private Narrowing narrowing() {
+        return lookup.narrowing(core, ws, temp, Tree.real());
+    }
+
+    private Job child(String... globs) {
+        try (JobStore store = JobStore.open(state.jobsDb())) {
+            Job root = store.add(Optional.empty(), List.of());
+            return store.add(Optional.of(root.id()), java.util.Arrays.stream(globs).map(g -> WriteGlob.parse(g, "t")).toList());
+        }
+    }
+
+    @Test
+    void aLiveDelegatedJobNarrows() {
+        Job job = child("src/**");
+        new LeaseMarkers(state, cache).acquire(ws, job.id());
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Narrowed.class, n -> {
+            assertThat(n.job().id()).isEqualTo(job.id().toString());
+            assertThat(n.ruleset().permits(ws.resolve("README"), Access.WRITE)).isFalse();
+            assertThat(n.ruleset().permits(ws.resolve("src/x"), Access.WRITE)).isTrue();
+        });
+    }
+
+    @Test
+    void nothingChangesWithoutALeaseWithoutAStoreForAnUnknownJobARootJobOrAnEndedJob() {
+        assertThat(narrowing()).isInstanceOf(Narrowing.Unchanged.class);
+        assertThat(Files.exists(state.jobsDb())).as("a lookup never creates the store").isFalse();
+
+        new LeaseMarkers(state, cache).acquire(ws, new JobId(5));
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Unchanged.class,
+                u -> assertThat(u.why()).contains("no job store"));
+
+        Job job = child("src/**");
+        assertThat(job.id()).isNotEqualTo(new JobId(5));
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Unchanged.class,
+                u -> assertThat(u.why()).contains("job 5").contains("does not have"));
+
+        new LeaseMarkers(state, cache).release(ws);
+        new LeaseMarkers(state, cache).acquire(ws, job.parent().orElseThrow());
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Unchanged.class, u -> assertThat(u.why()).contains("root job"));
+
+        new LeaseMarkers(state, cache).release(ws);
+        new LeaseMarkers(state, cache).acquire(ws, job.id());
+        try (JobStore store = JobStore.open(state.jobsDb())) {
+            store.end(job.id(), false);
+        }
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Unchanged.class, u -> assertThat(u.why()).contains("ended"));
+    }
+
+    @Test
+    void aCorruptStoreRefusesTheRunInsteadOfWideningIt() throws IOException {
+        Job job = child("src/**");
+        new LeaseMarkers(state, cache).acquire(ws, job.id());
+        Files.writeString(state.jobsDb(), "garbage".repeat(1000));
+        Files.deleteIfExists(state.dir().resolve("jobs.db-wal"));
+        Files.deleteIfExists(state.dir().resolve("jobs.db-shm"));
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Refused.class, r -> {
+            assertThat(r.diagnostic().code()).isEqualTo(Code.MGS2004);
+            assertThat(r.diagnostic().message()).contains(state.jobsDb().toString());
+        });
+    }
+
+    @Test
+    void aLockedStoreThatNeedsMigratingRefusesTheRun() throws Exception {
+        Files.createDirectories(state.dir());
+        new LeaseMarkers(state, cache).acquire(ws, new JobId(1));
+        try (Connection holder = DriverManager.getConnection("jdbc:sqlite:" + state.jobsDb());
+             Statement s = holder.createStatement()) {
+            s.execute("BEGIN EXCLUSIVE");
+            s.execute("CREATE TABLE squat (x)");
+            // Waits out the store's busy timeout, then refuses.
+            Narrowing n = narrowing();
+            assertThat(n).isInstanceOfSatisfying(Narrowing.Refused.class,
+                    r -> assertThat(r.diagnostic().message()).contains(state.jobsDb().toString()).contains("locked"));
+            s.execute("ROLLBACK");
+        }
+    }
+
+    @Test
+    void aGarbledMarkerRefusesTheRun() throws IOException {
+        Job job = child("src/**");
+        Marker m = new LeaseMarkers(state, cache).acquire(ws, job.id());
+        Files.writeString(m.file(), "job=\n");
+        assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Refused.class,
+                r -> assertThat(r.diagnostic().message()).contains(m.file().toString()));
+    }
+}
