@@ -83,6 +83,16 @@ class PolicyCheckTest {
     }
 
     @Test
+    void theJvmsOwnProbesAreBenignAndSaySo() {
+        // /proc/self resolves to this JVM's pid, as it would to the child's.
+        Diagnostic core = denied(Access.WRITE, Path.of("/proc/self/coredump_filter"), Code.MGS2002);
+        assertThat(core.details()).containsEntry(DenialAdvice.CLASS, "benign").doesNotContainKey("allow_yaml");
+        assertThat(core.message()).contains("(benign: the JVM sets its own core-dump filter");
+        Diagnostic perf = denied(Access.WRITE, Path.of("/tmp/hsperfdata_someone/4242"), Code.MGS2002);
+        assertThat(perf.details()).containsEntry(DenialAdvice.CLASS, "benign");
+    }
+
+    @Test
     void aCredentialStoreIsCalledAnAttackAndNothingIsSuggested() {
         Diagnostic d = denied(Access.READ, h.home.resolve(".npmrc"), Code.MGS2001);
         assertThat(d.message()).startsWith("read denied: ~/.npmrc is outside every read rule; this looks like an attack");
