@@ -55,7 +55,8 @@ class KernelDenialsInRunsTest {
             assertThat(d.code()).isEqualTo(Code.MGS2001);
             assertThat(d.subject()).isEqualTo(secret.toString());
             assertThat(d.source()).isEqualTo("inferred:stderr");
-            assertThat(d.details()).containsKey("allow_yaml");
+            // A credential: called an attack, with nothing to paste.
+            assertThat(d.details()).containsEntry("class", "attack").doesNotContainKey("allow_yaml");
         });
     }
 

@@ -1,65 +1,62 @@
 package dev.magus.policy;
 
 import dev.magus.policy.fs.AccessMode;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * The {@code magus.yaml} snippet that would allow a denied access, for the diagnostic's
- * {@code allow_yaml} detail and {@code magus explain}. It names what a user would declare: the
- * directory holding the file rather than the file, but never a directory so wide it would
- * grant nothing (home, its ancestors, {@code /}), where it names the path itself instead.
+ * The {@code magus.yaml} snippet of a {@link DenialAdvice.Hint}, for the diagnostic's
+ * {@code allow_yaml} detail, the live view and {@code magus explain}. It must work when pasted:
+ * a path starting with {@code ~} is quoted ({@code path: ~} alone is YAML's null, and a quoted
+ * one can never become it), and what the hint cannot say in YAML (that it widens an existing
+ * rule, that the directory must be created first) it says in comments, which paste harmlessly.
  */
 public final class AllowHint {
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./~+@-]+");
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./+@-]+");
 
     private AllowHint() {
-    }
-
-    /** The path a user would declare to allow access to {@code resolved}. */
-    public static Path suggestedPath(Path resolved, Path home) {
-        Path dir;
-        if (Files.isDirectory(resolved, LinkOption.NOFOLLOW_LINKS)) {
-            dir = resolved;
-        } else if (Files.exists(resolved, LinkOption.NOFOLLOW_LINKS)) {
-            dir = resolved.getParent();
-        } else {
-            // A path still to be created: the directory that exists, or the first one the tool
-            // will create under home (~/.newtool rather than all of ~).
-            Path missing = resolved;
-            dir = resolved.getParent();
-            while (dir != null && !Files.isDirectory(dir)) {
-                missing = dir;
-                dir = dir.getParent();
-            }
-            if (dir != null && Locations.isHomeOrAncestor(dir, home)) {
-                dir = missing;
-            }
-        }
-        if (dir == null || Locations.isHomeOrAncestor(dir, home) || dir.getNameCount() == 0) {
-            return resolved;
-        }
-        return dir;
     }
 
     /**
      * <pre>
      * sandbox:
      *   allow:
-     *     - path: ~/.cache/tool
+     *     - path: "~/.cache/tool"
      *       mode: rw
      * </pre>
      */
-    public static String yaml(Path path, AccessMode mode, Path home) {
-        return "sandbox:\n  allow:\n    - path: " + scalar(Locations.display(path, home)) + "\n      mode: " + mode.declared() + "\n";
+    public static String yaml(DenialAdvice.Hint hint, Path home) {
+        StringBuilder out = new StringBuilder("sandbox:\n  allow:\n");
+        hint.upgrades().ifPresent(r -> out.append("    # widens ").append(Locations.display(r.path(), home)).append(' ')
+                .append(r.mode().declared()).append(" (").append(r.origin()).append(") to ")
+                .append(hint.mode().declared()).append('\n'));
+        if (hint.missing()) {
+            out.append("    # ").append(Locations.display(hint.path(), home))
+                    .append(" does not exist yet: create it first, a rule for a missing path is skipped\n");
+        }
+        return out.append("    - path: ").append(scalar(Locations.display(hint.path(), home))).append("\n      mode: ")
+                .append(hint.mode().declared()).append('\n').toString();
     }
 
-    private static String scalar(String text) {
+    /** The same for a plain path and mode (no rule widened, the path exists). */
+    public static String yaml(Path path, AccessMode mode, Path home) {
+        return yaml(new DenialAdvice.Hint(path, mode, java.util.Optional.empty(), false), home);
+    }
+
+    static String scalar(String text) {
         if (PLAIN.matcher(text).matches() && !text.startsWith("-") && !text.startsWith("@")) {
             return text;
         }
-        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        StringBuilder q = new StringBuilder("\"");
+        for (char c : text.toCharArray()) {
+            if (c == '\\' || c == '"') {
+                q.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7f) {
+                q.append(String.format("\\x%02x", (int) c));
+            } else {
+                q.append(c);
+            }
+        }
+        return q.append('"').toString();
     }
 }

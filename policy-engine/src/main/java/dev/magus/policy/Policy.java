@@ -6,13 +6,14 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
 import dev.magus.policy.path.Traced;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ public record Policy(
 
     private static final PathResolver RESOLVER = new PathResolver();
     private static final String SOURCE = "binding";
+    /** The detail holding the YAML that allows a refused access, when one safely can. */
+    public static final String ALLOW_YAML = "allow_yaml";
 
     public Policy {
         Objects.requireNonNull(mode, "mode");
@@ -161,13 +164,20 @@ public record Policy(
         Map<String, String> details = new TreeMap<>();
         details.put("requested", requested.toString());
         details.put("nearest_rule", ruleset.nearest(resolved, op).map(this::describe).orElse("none"));
-        AccessMode needed = switch (op) {
-            case READ -> AccessMode.R;
-            case WRITE -> AccessMode.RW;
-            case EXEC -> AccessMode.RX;
-        };
-        details.put("allow_yaml", AllowHint.yaml(AllowHint.suggestedPath(resolved, home), needed, home));
-        return new Diagnostic(code, op.operation().label() + " denied: " + shown + via + " is " + what,
+        DenialAdvice advice = DenialAdvice.classify(op, resolved, home, ruleset,
+                p -> Files.exists(p, LinkOption.NOFOLLOW_LINKS), Files::isDirectory);
+        details.put(DenialAdvice.CLASS, advice.label());
+        String said = "";
+        if (advice instanceof DenialAdvice.Hint hint) {
+            details.put(ALLOW_YAML, AllowHint.yaml(hint, home));
+        } else if (advice instanceof DenialAdvice.AttackLike attack) {
+            details.put("attack", attack.why());
+            said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";
+        } else if (advice instanceof DenialAdvice.Benign benign) {
+            details.put("benign", benign.why());
+            said = " (benign: " + benign.why() + ")";
+        }
+        return new Diagnostic(code, op.operation().label() + " denied: " + shown + via + " is " + what + said,
                 resolved.toString(), op.operation(), Layer.BINDING, SOURCE, details);
     }
 

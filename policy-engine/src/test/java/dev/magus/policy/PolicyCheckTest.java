@@ -71,13 +71,35 @@ class PolicyCheckTest {
     }
 
     @Test
-    void aReadOutsideIsMgs2001WithNearestRuleAndTheYamlToAllowIt() {
-        Diagnostic d = denied(Access.READ, h.home.resolve(".npmrc"), Code.MGS2001);
-        assertThat(d.subject()).isEqualTo(h.home.resolve(".npmrc").toString());
-        assertThat(d.message()).isEqualTo("read denied: ~/.npmrc is outside every read rule");
+    void aReadOutsideIsMgs2001WithNearestRuleAndTheYamlToAllowIt() throws IOException {
+        FakeHost.write(h.home.resolve(".toolrc"), "x\n");
+        Diagnostic d = denied(Access.READ, h.home.resolve(".toolrc"), Code.MGS2001);
+        assertThat(d.subject()).isEqualTo(h.home.resolve(".toolrc").toString());
+        assertThat(d.message()).isEqualTo("read denied: ~/.toolrc is outside every read rule");
         // A file right under home is declared as itself: its directory would grant nothing.
-        assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: ~/.npmrc\n      mode: ro\n");
-        assertThat(d.details()).containsEntry("nearest_rule", "~/.cache/magus rw (core:cache)");
+        assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: \"~/.toolrc\"\n      mode: ro\n");
+        assertThat(d.details()).containsEntry("nearest_rule", "~/.cache/magus rw (core:cache)")
+                .containsEntry(DenialAdvice.CLASS, "hint");
+    }
+
+    @Test
+    void theJvmsOwnProbesAreBenignAndSaySo() {
+        // /proc/self resolves to this JVM's pid, as it would to the child's.
+        Diagnostic core = denied(Access.WRITE, Path.of("/proc/self/coredump_filter"), Code.MGS2002);
+        assertThat(core.details()).containsEntry(DenialAdvice.CLASS, "benign").doesNotContainKey("allow_yaml");
+        assertThat(core.message()).contains("(benign: the JVM sets its own core-dump filter");
+        Diagnostic perf = denied(Access.WRITE, Path.of("/tmp/hsperfdata_someone/4242"), Code.MGS2002);
+        assertThat(perf.details()).containsEntry(DenialAdvice.CLASS, "benign");
+    }
+
+    @Test
+    void aCredentialStoreIsCalledAnAttackAndNothingIsSuggested() {
+        Diagnostic d = denied(Access.READ, h.home.resolve(".npmrc"), Code.MGS2001);
+        assertThat(d.message()).startsWith("read denied: ~/.npmrc is outside every read rule; this looks like an attack");
+        assertThat(d.details()).doesNotContainKey("allow_yaml").containsEntry(DenialAdvice.CLASS, "attack")
+                .containsKey("attack");
+        assertThat(denied(Access.WRITE, h.home.resolve(".bashrc"), Code.MGS2002).details())
+                .doesNotContainKey("allow_yaml").containsEntry(DenialAdvice.CLASS, "attack");
     }
 
     @Test
@@ -85,14 +107,17 @@ class PolicyCheckTest {
         FakeHost.mkdirs(h.home.resolve(".cache/tool"));
         Diagnostic d = denied(Access.WRITE, h.home.resolve(".cache/tool/ab/cd"), Code.MGS2002);
         assertThat(d.message()).isEqualTo("write denied: ~/.cache/tool/ab/cd is outside every write rule");
-        assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: ~/.cache/tool\n      mode: rw\n");
+        assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: \"~/.cache/tool\"\n      mode: rw\n");
         // Read-only grant: the nearest rule is the one lacking the bit.
         Diagnostic tool = denied(Access.WRITE, tools.resolve("new"), Code.MGS2002);
         assertThat(tool.details().get("nearest_rule")).isEqualTo(tools + " rx (workspace:sandbox.allow[0])");
-        assertThat(tool.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: " + tools + "\n      mode: rw\n");
+        // ... and the hint widens that rule rather than adding a narrower one beside it.
+        assertThat(tool.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    # widens " + tools
+                + " rx (workspace:sandbox.allow[0]) to rwx\n    - path: " + tools + "\n      mode: rwx\n");
         // A new directory under home is declared as that directory, never as all of ~.
         Diagnostic fresh = denied(Access.WRITE, h.home.resolve(".newtool/cache/x"), Code.MGS2002);
-        assertThat(fresh.details().get("allow_yaml")).contains("path: ~/.newtool\n");
+        assertThat(fresh.details().get("allow_yaml")).contains("path: \"~/.newtool\"\n")
+                .contains("# ~/.newtool does not exist yet: create it first");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.infer.KernelDenials;
+import dev.magus.landlock.denials.infer.ProcCwd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -45,7 +46,7 @@ public final class KernelDenialStream {
             Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
-            KernelDenials inferred = new KernelDenials(policy, cwd);
+            KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd));
             Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
             if (audit.isEmpty()) {
                 return fromOutput;

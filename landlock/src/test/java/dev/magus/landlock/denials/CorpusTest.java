@@ -57,7 +57,8 @@ class CorpusTest {
     @Test
     void the_corpus_covers_the_tools_the_issue_names() throws IOException {
         List<String> names = corpus().stream().map(Entry::name).toList();
-        for (String tool : List.of("cat", "sh", "bash", "python3", "node", "java", "git", "gcc")) {
+        for (String tool : List.of("cat", "cp", "rsync", "tar", "sed", "mktemp", "sort", "perl", "curl", "sh", "bash",
+                "python3", "node", "java", "git", "gcc", "make", "mvn", "cargo")) {
             assertThat(names).as("a captured run of " + tool).anyMatch(n -> n.startsWith(tool));
         }
     }

@@ -47,6 +47,17 @@ public record Fixture(Path home, Path ws) {
                     """);
             write(ws.resolve("w.sh"), "echo y > " + home.resolve("out") + "\n");
             write(home.resolve("m.go"), "package main\n\nfunc main() {}\n");
+            write(home.resolve(".bashrc"), "# a shell startup file a payload appends to\n");
+            write(home.resolve("pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId>"
+                    + "<artifactId>x</artifactId><version>1</version></project>\n");
+            write(ws.resolve("append.pl"), "open(my $f, '>>', '" + home.resolve(".bashrc")
+                    + "') or die \"Can't open " + home.resolve(".bashrc") + ": $!\";\n");
+            StringBuilder lines = new StringBuilder();
+            for (int i = 30000; i > 0; i--) {
+                lines.append(i).append('\n');
+            }
+            write(ws.resolve("lines.txt"), lines.toString());
+            Files.createDirectories(ws.resolve("sub/deep"));
             return new Fixture(home, ws);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

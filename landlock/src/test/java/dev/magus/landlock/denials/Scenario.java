@@ -2,19 +2,26 @@ package dev.magus.landlock.denials;
 
 import dev.magus.events.Operation;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One tool run against the fixture: argv and expectations use {@code ${HOME}}/{@code ${WS}}.
  * {@code op} NONE means the run must yield no diagnostic.
  */
-public record Scenario(String name, List<String> argv, List<String> grants, Operation op, String path) {
+public record Scenario(String name, List<String> argv, List<String> grants, Operation op, String path,
+        Map<String, String> files) {
 
     static Scenario of(String name, Operation op, String path, String... argv) {
-        return new Scenario(name, List.of(argv), List.of(), op, path);
+        return new Scenario(name, List.of(argv), List.of(), op, path, Map.of());
     }
 
     Scenario grants(String... more) {
-        return new Scenario(name, argv, List.of(more), op, path);
+        return new Scenario(name, argv, List.of(more), op, path, files);
+    }
+
+    /** A file this run alone needs (git's other runs would report it too), removed after it. */
+    Scenario with(String file, String text) {
+        return new Scenario(name, argv, grants, op, path, Map.of(file, text));
     }
 
     static final String CREDS = "${HOME}/.aws/credentials";
@@ -80,6 +87,24 @@ public record Scenario(String name, List<String> argv, List<String> grants, Oper
                 of("cargo read", r, "${HOME}/crate/Cargo.toml", "cargo", "build", "--offline",
                         "--manifest-path", "${HOME}/crate/Cargo.toml"),
                 of("rustc read", r, "${HOME}/m.c", "rustc", "--out-dir", "${WS}/tmp", "${HOME}/m.c"),
-                of("go read", r, "${HOME}/m.go", "go", "vet", "${HOME}/m.go"));
+                of("go read", r, "${HOME}/m.go", "go", "vet", "${HOME}/m.go"),
+                of("rsync read", r, CREDS, "rsync", CREDS, "${WS}/tmp/c"),
+                of("rsync dir read", r, "${HOME}/.aws", "rsync", "-a", "${HOME}/.aws/", "${WS}/tmp/aws/"),
+                of("rsync write", w, "${HOME}", "rsync", "${WS}/m.c", "${HOME}/m2.c").grants("r:${HOME}"),
+                of("rsync mkdir", w, "${HOME}/np", "rsync", "-a", "${WS}/np/", "${HOME}/np/").grants("r:${HOME}"),
+                of("perl read", r, CREDS, "perl", "-e",
+                        "open(my $f, '<', '" + CREDS + "') or die \"Cannot open " + CREDS + ": $!\""),
+                of("perl append", w, "${HOME}/.bashrc", "perl", "append.pl"),
+                of("perl -n read", r, CREDS, "perl", "-ne", "print", CREDS),
+                of("perl inplace", w, "${HOME}/m.c", "perl", "-pi", "-e", "s/a/b/", "${HOME}/m.c").grants("r:${HOME}"),
+                of("curl read", r, CREDS, "curl", "-sS", "file://" + CREDS),
+                of("curl write", w, "${HOME}/dl.c", "curl", "-o", "${HOME}/dl.c", "file://${WS}/m.c"),
+                of("sed -i temp", w, "${HOME}", "sed", "-i", "s/a/b/", "${HOME}/m.c").grants("r:${HOME}"),
+                of("sort temp", w, "${HOME}", "sort", "-S", "1k", "-T", "${HOME}", "${WS}/lines.txt").grants("r:${HOME}"),
+                of("mktemp template", w, "${HOME}", "mktemp", "${HOME}/tmp.XXXXXX"),
+                of("mktemp dir", w, "${HOME}", "mktemp", "-d", "-p", "${HOME}"),
+                of("mvn pom", r, "${HOME}/pom.xml", "mvn", "-B", "-o", "-q", "-f", "${HOME}/pom.xml", "validate"),
+                of("cargo gitconfig", r, "${HOME}/.gitconfig", "cargo", "new", "--vcs", "git", "${WS}/tmp/newcrate")
+                        .with("${HOME}/.gitconfig", "[user]\n\tname = fixture\n"));
     }
 }

@@ -7,6 +7,8 @@ import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.infer.DenialParser;
 import dev.magus.landlock.denials.infer.KernelDenials;
+import dev.magus.landlock.denials.infer.ProcCwd;
+import dev.magus.events.Operation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,7 +74,7 @@ class ToolCorpusTest {
         return Scenario.all().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> runScenario(s)));
     }
 
-    private void runScenario(Scenario s) {
+    private void runScenario(Scenario s) throws IOException {
         assumeLandlock();
         Optional<Path> tool = resolve(s.argv().get(0));
         if (tool.isEmpty()) {
@@ -86,7 +88,7 @@ class ToolCorpusTest {
         argv.add(name.equals("python3") || name.equals("java") ? tool.get().toString() : name);
         s.argv().stream().skip(1).map(fixture::expand).forEach(argv::add);
 
-        List<String> grants = new ArrayList<>(s.grants());
+        List<String> grants = new ArrayList<>(s.grants().stream().map(fixture::expand).toList());
         Map<String, String> env = new HashMap<>();
         env.put("HOME", fixture.home().toString());
         env.put("TMPDIR", fixture.ws().resolve("tmp").toString());
@@ -103,7 +105,20 @@ class ToolCorpusTest {
 
         ProcessBuilder pb = new ProcessBuilder(Confinement.command(fixture.ws(), grants, argv))
                 .directory(fixture.ws().toFile());
-        Confinement.Output out = Confinement.run(pb, root, env);
+        List<Path> made = new ArrayList<>();
+        Confinement.Output out;
+        try {
+            for (Map.Entry<String, String> f : s.files().entrySet()) {
+                Path file = Path.of(fixture.expand(f.getKey()));
+                Files.writeString(file, f.getValue());
+                made.add(file);
+            }
+            out = Confinement.run(pb, root, env);
+        } finally {
+            for (Path f : made) {
+                Files.deleteIfExists(f);
+            }
+        }
 
         StringBuilder corpus = new StringBuilder();
         corpus.append("=== ").append(s.name()).append(" | ").append(s.op()).append(" | ").append(s.path()).append('\n');
@@ -127,6 +142,44 @@ class ToolCorpusTest {
         assertThat(d.details()).containsKey("allow_yaml").containsKey(KernelDenials.EVIDENCE);
         // The fake secret itself never travels in a diagnostic.
         assertThat(d.toString()).doesNotContain("AKIAFAKE");
+    }
+
+    /**
+     * A build script {@code cd}s and then names a path relative to where it went: read live,
+     * the line is resolved against the shell's working directory at that moment, not the one
+     * the run started in (from which the same words lead nowhere the policy refuses).
+     */
+    @Test
+    void a_relative_path_after_cd_is_resolved_against_the_childs_live_cwd(@TempDir Path dir) throws Exception {
+        assumeLandlock();
+        Fixture f = Fixture.create(dir);
+        // The shell stays alive after the refusal, as a build goes on after one failed step.
+        List<String> argv = List.of("sh", "-c", "cd sub/deep && cat ../../../home/.aws/credentials; sleep 60");
+        Process p = new ProcessBuilder(Confinement.command(f.ws(), List.of(), argv)).directory(f.ws().toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        PrefixConfirmer policy = new PrefixConfirmer(f.home());
+        KernelDenials denials = new KernelDenials(policy, f.ws(), new ProcCwd(p.pid(), f.ws()));
+        KernelDenials fromStart = new KernelDenials(new PrefixConfirmer(f.home()), f.ws());
+        List<Diagnostic> found = new ArrayList<>();
+        List<Diagnostic> foundFromStart = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        try (java.io.BufferedReader err = new java.io.BufferedReader(
+                new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while (found.isEmpty() && (line = err.readLine()) != null) {
+                lines.add(line);
+                found.addAll(denials.accept(RunEvent.Stream.STDERR, line));
+                foundFromStart.addAll(fromStart.accept(RunEvent.Stream.STDERR, line));
+            }
+        } finally {
+            p.destroyForcibly();
+        }
+        assertThat(lines).as("the child really was refused").anyMatch(l -> l.endsWith("Permission denied"));
+        assertThat(found).as("from the live cwd, in %s", lines).hasSize(1);
+        assertThat(found.get(0).operation()).isEqualTo(Operation.READ);
+        assertThat(found.get(0).subject()).isEqualTo(f.home().resolve(".aws/credentials").toString());
+        assertThat(foundFromStart).as("the start directory leads elsewhere: why the live cwd is needed").isEmpty();
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Severity;
+import dev.magus.policy.DenialAdvice;
 import java.util.Set;
 
 /**
@@ -41,8 +42,14 @@ final class HumanLines {
         return "magus: " + d.code().name() + " " + source + message + layer + "; see 'magus explain " + d.code().name() + "'";
     }
 
-    /** Debug diagnostics (MGS2008) only show when asked for. */
+    /**
+     * Debug diagnostics (MGS2008) and known harmless runtime probes (a denial the policy classed
+     * {@code benign}, such as every JVM's {@code /proc/self/coredump_filter}) only show when asked
+     * for; they are still events, counted and logged, never dropped.
+     */
     static boolean shown(Diagnostic d, boolean verbose) {
-        return verbose || d.severity() != Severity.DEBUG;
+        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DenialAdvice.CLASS));
     }
+
+    private static final String BENIGN = new DenialAdvice.Benign("").label();
 }

@@ -50,12 +50,23 @@ class CheckCommandTest {
     }
 
     @Test
-    void aCredentialReadIsDeniedWithMgs2001TheNearestRuleAndTheYamlThatAllowsIt() {
+    void aCredentialReadIsDeniedWithMgs2001AndCalledAnAttackWithNothingToPaste() {
         Cli.Result r = check(ws, "read", host.home().resolve(".aws/credentials").toString());
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.out()).startsWith("magus: MGS2001 read denied: ~/.aws/credentials is outside every read rule")
+        assertThat(r.out()).startsWith("magus: MGS2001 read denied: ~/.aws/credentials is outside every read rule;"
+                        + " this looks like an attack")
                 .contains("nearest rule: ")
-                .contains("- path: ~/.aws").contains("mode: ro")
+                .doesNotContain("path:").doesNotContain("add to ");
+    }
+
+    @Test
+    void aToolCacheReadIsDeniedWithTheNearestRuleAndTheYamlThatAllowsIt() throws Exception {
+        Files.createDirectories(host.home().resolve(".cache/tool"));
+        Cli.Result r = check(ws, "read", host.home().resolve(".cache/tool/index").toString());
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.out()).startsWith("magus: MGS2001 read denied: ~/.cache/tool/index is outside every read rule")
+                .contains("nearest rule: ")
+                .contains("- path: \"~/.cache/tool\"").contains("mode: ro")
                 .contains("add to " + ws.resolve("magus.yaml"));
     }
 
@@ -63,7 +74,10 @@ class CheckCommandTest {
     void aWriteOutsideIsMgs2002() {
         Cli.Result r = check(ws, "write", host.home().resolve(".bashrc").toString());
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.out()).startsWith("magus: MGS2002 write denied: ~/.bashrc").contains("mode: rw");
+        assertThat(r.out()).startsWith("magus: MGS2002 write denied: ~/.bashrc").contains("looks like an attack")
+                .doesNotContain("mode: rw");
+        Cli.Result build = check(ws, "write", host.home().resolve("build/out.bin").toString());
+        assertThat(build.out()).startsWith("magus: MGS2002 write denied: ~/build/out.bin").contains("mode: rw");
     }
 
     @Test

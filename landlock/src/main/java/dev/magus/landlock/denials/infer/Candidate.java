@@ -3,25 +3,37 @@ package dev.magus.landlock.denials.infer;
 import dev.magus.events.RunEvent;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A path a child reported as refused, before the policy confirms it.
  *
- * @param hint   the access the message implies
- * @param path   absolute: a relative path is resolved against the child's working directory
- *               (lexically only; the policy resolves links and {@code ..} as the kernel does)
- * @param stream the stream the line came on
- * @param line   the line without ANSI colour codes
+ * @param hint      the access the message implies
+ * @param path      absolute: a relative path is resolved against the child's working directory
+ *                  (lexically only; the policy resolves links and {@code ..} as the kernel does)
+ * @param stream    the stream the line came on
+ * @param line      the line without ANSI colour codes
+ * @param mustExist the message does not say the errno (curl's {@code Couldn't open file}), so
+ *                  only a path that exists can have been refused by the sandbox: a missing one
+ *                  failed with ENOENT before Landlock was asked
+ * @param diedAt    where a script said it died (Perl), when its message is the author's own
+ *                  words and the line of the script tells the access better than they do
  */
-public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line) {
+public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
+        Optional<DenialParser.ScriptLine> diedAt) {
     public Candidate {
         Objects.requireNonNull(hint, "hint");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(line, "line");
+        Objects.requireNonNull(diedAt, "diedAt");
         if (!path.isAbsolute()) {
             throw new IllegalArgumentException("candidate path must be absolute: " + path);
         }
+    }
+
+    public Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line) {
+        this(hint, path, stream, line, false, Optional.empty());
     }
 
     /** What makes two candidates the same question to the policy. */
@@ -30,5 +42,10 @@ public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, Stri
     }
 
     record Key(AccessHint hint, Path path) {
+    }
+
+    /** What of the named path a message is about. */
+    enum Target {
+        PATH, PARENT, EXISTING
     }
 }

@@ -76,6 +76,44 @@ public final class DenialParser {
     private static final Pattern GENERIC = Pattern.compile(
             "^(?<prefix>\\S.*?): (?<p>" + QUOTED + "|[^:]+?): Permission denied$");
 
+    /**
+     * Tools whose message names a temporary file or a template in a directory, where the
+     * file's name is random (or a template) and the directory is what was refused a create.
+     * Matched before {@link #VERB}, which would take "temporary file in" for the path.
+     */
+    private static final Pattern TEMP_IN_DIR = Pattern.compile(
+            "(?:cannot create temporary file in|couldn't create temporary directory in)"
+                    + " (?<p>" + QUOTED + "|.+?): Permission denied$");
+    private static final Pattern TEMP_FILE = Pattern.compile(
+            "(?:couldn't open temporary file|cannot create temporary file|couldn't create temporary file"
+                    + "|failed to create (?:file|directory) via template|mkstemp)"
+                    + " (?<p>" + QUOTED + "|.+?)(?: failed)?: Permission denied(?: \\(13\\))?$");
+    /** rsync: {@code rsync: [sender] send_files failed to open "/x": Permission denied (13)}. */
+    private static final Pattern RSYNC = Pattern.compile(
+            "^rsync: (?:\\[\\w+\\] )?(?<verb>[\\w ]*?) ?(?<p>\"[^\"]+\")(?: -> (?<p2>\"[^\"]+\"))?"
+                    + "(?: failed)?: Permission denied \\(13\\)$");
+    /** Perl's {@code Can't do inplace edit on /x: Cannot make temp name: Permission denied.} */
+    private static final Pattern PERL_INPLACE = Pattern.compile(
+            "^Can't do inplace edit on (?<p>.+?): Cannot make temp name: Permission denied$");
+    /** Perl's {@code die}: the message, then where it died, and a full stop. */
+    private static final Pattern PERL_AT = Pattern.compile(
+            "^(?<body>.*Permission denied)(?: at (?<script>\\S+) line (?<n>\\d+)(?:, <[^>]*> (?:line|chunk) \\d+)?)?\\.$");
+    /** curl reading a {@code file://} URL; the errno is not said, so the file must exist. */
+    private static final Pattern CURL_READ = Pattern.compile("^curl: \\(37\\) Couldn't open file (?<p>.+)$");
+    /**
+     * curl's {@code -o} target, from its warning; the {@code (23) Failure writing output} after
+     * it names no path. curl wraps a warning at 79 columns into several {@code Warning: } lines,
+     * each piece keeping the blank it broke at (or cut mid-word), so the pieces concatenate back.
+     */
+    private static final Pattern CURL_WRITE = Pattern.compile(
+            "^Failed to (?:open|create) the file (?<p>.+?): Permission denied$");
+    private static final String CURL_WARNING = "Warning: ";
+    private static final Pattern MAVEN_POM = Pattern.compile(
+            "Non-readable POM (?<p>\\S.*?): .*\\(Permission denied\\)");
+    /** libgit2 (cargo) says "is locked" for any EACCES on opening a file it reads. */
+    private static final Pattern LIBGIT2_LOCKED = Pattern.compile(
+            "failed open - (?<p>" + QUOTED + ") is locked: Permission denied");
+
     // --- multi-line context ---
 
     private static final Pattern DUMP_EACCES = Pattern.compile(
@@ -117,6 +155,7 @@ public final class DenialParser {
         String rustPath = "";
         AccessHint rustHint = AccessHint.UNKNOWN;
         long pyExecUntil = -1;
+        StringBuilder curlWarning;
     }
 
     private final Map<RunEvent.Stream, StreamContext> contexts = new EnumMap<>(RunEvent.Stream.class);
@@ -128,7 +167,15 @@ public final class DenialParser {
      * @param stream the stream it came on
      * @param cwd    the child's working directory, absolute, for relative paths
      */
-    public synchronized List<Candidate> parse(String line, RunEvent.Stream stream, Path cwd) {
+    public List<Candidate> parse(String line, RunEvent.Stream stream, Path cwd) {
+        return parse(line, stream, () -> cwd);
+    }
+
+    /**
+     * As {@link #parse(String, RunEvent.Stream, Path)}, with the working directory asked
+     * only when a candidate's path is relative.
+     */
+    public synchronized List<Candidate> parse(String line, RunEvent.Stream stream, Cwd cwd) {
         StreamContext ctx = contexts.computeIfAbsent(stream, s -> new StreamContext());
         ctx.line++;
         String clean = strip(line);
@@ -158,12 +205,58 @@ public final class DenialParser {
             }
         }
 
+        int warning = text.indexOf(CURL_WARNING);
+        if (warning >= 0) {
+            String piece = text.substring(warning + CURL_WARNING.length());
+            if (ctx.curlWarning != null && warning == 0) {
+                ctx.curlWarning.append(piece);
+            } else {
+                ctx.curlWarning = new StringBuilder(piece);
+            }
+            Matcher w = CURL_WRITE.matcher(ctx.curlWarning);
+            if (w.matches()) {
+                ctx.curlWarning = null;
+                sink.add(AccessHint.WRITE, w.group("p"));
+                return List.copyOf(out);
+            }
+        } else {
+            ctx.curlWarning = null;
+        }
+
         // Every single-line report carries one of these; most lines carry none.
         boolean interesting = text.contains("ermission denied") || text.contains("EACCES")
-                || text.contains("error=13") || text.contains("AccessDenied");
+                || text.contains("error=13") || text.contains("AccessDenied") || text.startsWith("curl: (37)");
         Matcher m;
+        ScriptLine diedAt = null;
+        if (interesting && text.endsWith(".") && (m = PERL_AT.matcher(text)).matches()) {
+            text = m.group("body");
+            if (m.group("script") != null && !m.group("script").equals("-e")) {
+                diedAt = new ScriptLine(m.group("script"), Integer.parseInt(m.group("n")));
+            }
+        }
         if (!interesting) {
             // Only the multi-line context below may apply.
+        } else if ((m = RSYNC.matcher(text)).matches()) {
+            String verb = m.group("verb");
+            if (verb.contains("mkstemp")) {
+                sink.addParent(AccessHint.WRITE, m.group("p"));
+            } else {
+                AccessHint hint = rsyncVerb(verb);
+                sink.add(hint, m.group("p"));
+                sink.add(hint, m.group("p2"));
+            }
+        } else if ((m = TEMP_IN_DIR.matcher(text)).find()) {
+            sink.add(AccessHint.WRITE, m.group("p"));
+        } else if ((m = TEMP_FILE.matcher(text)).find()) {
+            sink.addParent(AccessHint.WRITE, m.group("p"));
+        } else if ((m = PERL_INPLACE.matcher(text)).find()) {
+            sink.add(AccessHint.WRITE, m.group("p"));
+        } else if ((m = CURL_READ.matcher(text)).matches()) {
+            sink.addExisting(AccessHint.READ, m.group("p"));
+        } else if ((m = MAVEN_POM.matcher(text)).find()) {
+            sink.add(AccessHint.READ, m.group("p"));
+        } else if ((m = LIBGIT2_LOCKED.matcher(text)).find()) {
+            sink.add(AccessHint.READ, m.group("p"));
         } else if ((m = NODE.matcher(text)).find()) {
             AccessHint hint = nodeSyscall(m.group("sys"));
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
@@ -204,6 +297,11 @@ public final class DenialParser {
             sink.add(tarVerb(m.group("verb")), m.group("p"));
         } else if ((m = VERB.matcher(text)).find()) {
             AccessHint hint = verbHint(m.group("verb"), m.group("mode"));
+            if (diedAt != null) {
+                // A script's own words ("Can't open"): its open call says which way it opened.
+                sink.addFromScript(hint, m.group("p"), diedAt);
+                return List.copyOf(out);
+            }
             sink.add(hint, m.group("p"));
             sink.add(hint, m.group("p2"));
         } else if ((m = GENERIC.matcher(text)).matches()) {
@@ -274,6 +372,19 @@ public final class DenialParser {
         };
     }
 
+    private static AccessHint rsyncVerb(String verb) {
+        if (verb.contains("mkdir") || verb.contains("rename") || verb.contains("symlink") || verb.contains("link")
+                || verb.contains("unlink") || verb.contains("delete") || verb.contains("rmdir")
+                || verb.contains("mknod") || verb.contains("chmod") || verb.contains("set times")) {
+            return AccessHint.WRITE;
+        }
+        if (verb.contains("open") || verb.contains("stat") || verb.contains("readlink") || verb.contains("read")
+                || verb.contains("chdir") || verb.contains("change_dir")) {
+            return AccessHint.READ;
+        }
+        return AccessHint.UNKNOWN;
+    }
+
     private static AccessHint tarVerb(String verb) {
         return switch (verb) {
             case "mkdir", "create", "write", "utime" -> AccessHint.WRITE;
@@ -337,8 +448,36 @@ public final class DenialParser {
         return AccessHint.UNKNOWN;
     }
 
-    private record Sink(List<Candidate> out, RunEvent.Stream stream, String line, Path cwd) {
+    /**
+     * Where a script died, as Perl says it ({@code at x.pl line 1.}); the line's {@code open}
+     * tells a read from a write when the message is the script author's own words.
+     */
+    public record ScriptLine(String script, int line) {
+    }
+
+    /** Words with a space and no quote, followed by a path: a message fragment, never a path. */
+    private static final Pattern PHRASE = Pattern.compile("^[A-Za-z][\\w'-]*(?: [\\w'-]+)* (?:/|['\"`\u2018]).*");
+
+    private record Sink(List<Candidate> out, RunEvent.Stream stream, String line, Cwd cwd) {
         void add(AccessHint hint, String raw) {
+            emit(hint, raw, Candidate.Target.PATH, null);
+        }
+
+        /** A temporary file or template: its directory is what was refused. */
+        void addParent(AccessHint hint, String raw) {
+            emit(hint, raw, Candidate.Target.PARENT, null);
+        }
+
+        /** A message without an errno: only a file that exists can have been refused. */
+        void addExisting(AccessHint hint, String raw) {
+            emit(hint, raw, Candidate.Target.EXISTING, null);
+        }
+
+        void addFromScript(AccessHint hint, String raw, ScriptLine at) {
+            emit(hint, raw, Candidate.Target.PATH, at);
+        }
+
+        private void emit(AccessHint hint, String raw, Candidate.Target target, ScriptLine at) {
             if (raw == null) {
                 return;
             }
@@ -346,14 +485,37 @@ public final class DenialParser {
             if (p.isEmpty() || p.startsWith("~") || p.indexOf('\0') >= 0) {
                 return;
             }
+            if (p.equals(raw.strip()) && (PHRASE.matcher(p).matches() || (p.contains(" ") && !p.contains("/")))) {
+                // "temporary file /x/y", "file via template '/x'", "temporary file": an unquoted
+                // verb phrase, not a path (a path with blanks is quoted, or has a slash).
+                return;
+            }
             try {
-                Path path = cwd.resolve(p);
+                Path given = Path.of(p);
+                Path path = given.isAbsolute() ? given : cwd.get().resolve(given);
+                if (target == Candidate.Target.PARENT) {
+                    path = path.getParent();
+                    if (path == null) {
+                        return;
+                    }
+                }
                 if (path.isAbsolute()) {
-                    out.add(new Candidate(hint, path, stream, line));
+                    out.add(new Candidate(hint, path, stream, line, target == Candidate.Target.EXISTING,
+                            java.util.Optional.ofNullable(at)));
                 }
             } catch (InvalidPathException e) {
                 // Not a path after all (a message fragment); nothing was refused there.
             }
         }
+    }
+
+    /**
+     * The child's working directory, asked only when a line names a relative path: for a
+     * live child it is a readlink of {@code /proc/<pid>/cwd}, which no line without a denial
+     * should pay for.
+     */
+    @FunctionalInterface
+    public interface Cwd {
+        Path get();
     }
 }

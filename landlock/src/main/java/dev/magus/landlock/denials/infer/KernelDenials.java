@@ -5,7 +5,10 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.DenialConfirmer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +18,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Source 1 for one run: the child's output lines in, confirmed kernel-layer diagnostics out.
@@ -36,8 +41,15 @@ public final class KernelDenials {
     /** The detail key holding the output line that gave the denial away. */
     public static final String EVIDENCE = "evidence";
 
+    /** A Perl {@code open} whose mode writes: {@code >}, {@code >>}, {@code +<}, or a sysopen for writing. */
+    private static final Pattern PERL_WRITE_OPEN = Pattern.compile(
+            "\\bopen\\s*\\(?[^;]*?['\"]\\s*(?:\\+?>|\\+<)|\\bsysopen\\b.*\\bO_(?:WRONLY|RDWR|APPEND|CREAT)\\b");
+    private static final Pattern PERL_READ_OPEN = Pattern.compile("\\bopen\\s*\\(?[^;]*?['\"]\\s*<");
+    private static final long MAX_SCRIPT_BYTES = 1 << 20;
+
     private final DenialConfirmer confirmer;
     private final Path cwd;
+    private final DenialParser.Cwd liveCwd;
     private final DenialParser parser;
     private final Function<Path, List<Operation>> unknownOrder;
     private final Set<Key> reported = new HashSet<>();
@@ -48,11 +60,27 @@ public final class KernelDenials {
      * @param cwd       the child's working directory, absolute
      */
     public KernelDenials(DenialConfirmer confirmer, Path cwd) {
-        this(confirmer, cwd, new DenialParser(), KernelDenials::unknownOrder);
+        this(confirmer, cwd, () -> cwd);
+    }
+
+    /**
+     * @param confirmer the run's policy check
+     * @param cwd       the directory the child started in, absolute
+     * @param liveCwd   the child's working directory now (it may have changed it since), asked
+     *                  only for a line that names a relative path
+     */
+    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd) {
+        this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder);
     }
 
     KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser parser,
             Function<Path, List<Operation>> unknownOrder) {
+        this(confirmer, cwd, () -> cwd, parser, unknownOrder);
+    }
+
+    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
+            Function<Path, List<Operation>> unknownOrder) {
+        this.liveCwd = Objects.requireNonNull(liveCwd, "liveCwd");
         this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
         this.cwd = Objects.requireNonNull(cwd, "cwd");
         if (!cwd.isAbsolute()) {
@@ -69,7 +97,15 @@ public final class KernelDenials {
 
     /** The diagnostics one line gives away: usually none, never one already reported. */
     public synchronized List<Diagnostic> accept(RunEvent.Stream stream, String line) {
-        List<Candidate> candidates = parser.parse(line, stream, cwd);
+        Path[] once = new Path[1];
+        DenialParser.Cwd memo = () -> {
+            if (once[0] == null) {
+                Path live = liveCwd.get();
+                once[0] = live != null && live.isAbsolute() ? live : cwd;
+            }
+            return once[0];
+        };
+        List<Candidate> candidates = parser.parse(line, stream, memo);
         if (candidates.isEmpty()) {
             return List.of();
         }
@@ -78,7 +114,7 @@ public final class KernelDenials {
             if (!asked.add(c.key())) {
                 continue;
             }
-            confirm(c).ifPresent(d -> {
+            confirm(c, memo).ifPresent(d -> {
                 if (reported.add(new Key(d.operation(), d.subject()))) {
                     out.add(d);
                 }
@@ -87,8 +123,12 @@ public final class KernelDenials {
         return List.copyOf(out);
     }
 
-    private Optional<Diagnostic> confirm(Candidate c) {
-        List<Operation> order = c.hint() == AccessHint.UNKNOWN ? unknownOrder.apply(c.path()) : c.hint().operations();
+    private Optional<Diagnostic> confirm(Candidate c, DenialParser.Cwd childCwd) {
+        if (c.mustExist() && !Files.exists(c.path())) {
+            return Optional.empty();
+        }
+        AccessHint hint = c.diedAt().map(at -> fromScript(at, c.hint(), childCwd)).orElse(c.hint());
+        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(c.path()) : hint.operations();
         for (Operation op : order) {
             Optional<Diagnostic> refused = confirmer.confirm(op, c.path(), cwd);
             if (refused.isPresent()) {
@@ -99,6 +139,37 @@ public final class KernelDenials {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The access a script's own line shows. Perl's {@code die "Can't open $f: $!"} reads the
+     * same for {@code <} and {@code >>}; the {@code open} at the line it names does not. The
+     * script is read only when the policy lets the child read it too, so no output can make
+     * magus look into a file the child itself could not.
+     */
+    private AccessHint fromScript(DenialParser.ScriptLine at, AccessHint said, DenialParser.Cwd childCwd) {
+        if (said == AccessHint.EXEC) {
+            return said;
+        }
+        try {
+            Path script = childCwd.get().resolve(at.script());
+            if (confirmer.confirm(Operation.READ, script, cwd).isPresent() || !Files.isRegularFile(script)
+                    || Files.size(script) > MAX_SCRIPT_BYTES) {
+                return said;
+            }
+            try (Stream<String> lines = Files.lines(script)) {
+                Optional<String> text = lines.skip(Math.max(0, at.line() - 1)).findFirst();
+                if (text.isPresent() && PERL_WRITE_OPEN.matcher(text.get()).find()) {
+                    return AccessHint.WRITE;
+                }
+                if (text.isPresent() && PERL_READ_OPEN.matcher(text.get()).find()) {
+                    return AccessHint.READ;
+                }
+            }
+        } catch (IOException | UncheckedIOException | InvalidPathException e) {
+            // The script is gone or unreadable as text: the message's own words decide.
+        }
+        return said;
     }
 
     /** The order to ask the policy in when the message leaves the access open. */

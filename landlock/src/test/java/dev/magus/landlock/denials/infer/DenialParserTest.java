@@ -66,6 +66,21 @@ class DenialParserTest {
             tar: /x/d: Cannot mkdir: Permission denied                                | WRITE   | /x/d
             env: ‘/x/t’: Permission denied                                            | EXEC    | /x/t
             tee: out.log: Permission denied                                           | WRITE   | /home/dev/ws/out.log
+            rsync: [sender] send_files failed to open "/x/f": Permission denied (13)  | READ    | /x/f
+            rsync: [sender] opendir "/x/d/." failed: Permission denied (13)           | READ    | /x/d/.
+            rsync: [Receiver] mkdir "/x/d" failed: Permission denied (13)             | WRITE   | /x/d
+            rsync: [receiver] mkstemp "/x/.f.Ab12Cd" failed: Permission denied (13)   | WRITE   | /x
+            Cannot open /x/f: Permission denied at -e line 1.                         | READ    | /x/f
+            Can't open /x/f: Permission denied.                                       | READ    | /x/f
+            Can't open /x/f: Permission denied at x.pl line 3, <STDIN> line 2.        | READ    | /x/f
+            Can't do inplace edit on /x/f: Cannot make temp name: Permission denied.  | WRITE   | /x/f
+            curl: (37) Couldn't open file /x/f                                        | READ    | /x/f
+            sed: couldn't open temporary file /x/sedA07drW: Permission denied         | WRITE   | /x
+            sort: cannot create temporary file in '/x': Permission denied             | WRITE   | /x
+            mktemp: failed to create file via template ‘/x/tmp.XXXXXX’: Permission denied | WRITE | /x
+            mktemp: failed to create directory via template ‘/x/t.XXX’: Permission denied | WRITE | /x
+            [FATAL] Non-readable POM /x/pom.xml: /x/pom.xml (Permission denied) @     | READ    | /x/pom.xml
+              failed open - '/x/.gitconfig' is locked: Permission denied; class=Os (2); code=Locked (-14) | READ | /x/.gitconfig
             """)
     void one_line_one_candidate(String line, AccessHint hint, String path) {
         assertThat(parse(line)).singleElement().satisfies(c -> {
@@ -89,9 +104,66 @@ class DenialParserTest {
             all tests passed
             cat: ~/.ssh/id_rsa: Permission denied
             ssh: connect to host example.invalid port 22: Permission denied
+            x: couldn't open temporary file: Permission denied
+            x: cannot open temporary file /x/y: Permission denied
+            x: failed to open file via template /x/y: Permission denied
+            Permission denied at -e line 1.
+            curl: (23) Failure writing output to destination
             """)
     void lines_that_name_no_refused_path_give_nothing(String line) {
         assertThat(parse(line)).isEmpty();
+    }
+
+    @Test
+    void curl_wraps_its_warning_and_the_pieces_join_back() {
+        assertThat(parse("  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0"
+                        + "Warning: Failed to open the file /x/dl.c: ", "Warning: Permission denied"))
+                .singleElement().satisfies(c -> {
+                    assertThat(c.hint()).isEqualTo(AccessHint.WRITE);
+                    assertThat(c.path()).isEqualTo(Path.of("/x/dl.c"));
+                });
+        // Cut mid-word when a piece has no blank to break at.
+        assertThat(parse("Warning: Failed to open the file /x/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                "Warning: bbb: Permission denied"))
+                .extracting(Candidate::path)
+                .containsExactly(Path.of("/x/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaabbb"));
+        assertThat(parse("Warning: Failed to open the file /x/a: ", "other", "Warning: Permission denied")).isEmpty();
+    }
+
+    @Test
+    void a_verb_phrase_is_never_taken_for_a_path() {
+        for (String line : List.of("x: couldn't open temporary file /x/y: Permission denied",
+                "x: cannot create temporary file in '/x': Permission denied",
+                "x: failed to create file via template ‘/x/t.XX’: Permission denied",
+                "x: could not write lock file /x/l: Permission denied")) {
+            assertThat(parse(line)).as(line).allSatisfy(c -> assertThat(c.path().toString())
+                    .startsWith("/x").doesNotContain(" "));
+        }
+    }
+
+    @Test
+    void a_relative_path_asks_the_live_cwd_and_an_absolute_one_does_not() {
+        DenialParser parser = new DenialParser();
+        int[] asked = new int[1];
+        DenialParser.Cwd live = () -> {
+            asked[0]++;
+            return Path.of("/w/sub");
+        };
+        assertThat(parser.parse("cat: ../x: Permission denied", ERR, live))
+                .extracting(Candidate::path).containsExactly(Path.of("/w/sub/../x"));
+        assertThat(asked[0]).isEqualTo(1);
+        parser.parse("cat: /x: Permission denied", ERR, live);
+        parser.parse("compiling 12 files", ERR, live);
+        assertThat(asked[0]).as("no readlink for a line without a relative path").isEqualTo(1);
+    }
+
+    @Test
+    void perl_names_the_script_line_it_died_at() {
+        assertThat(parse("Can't open /x/.bashrc: Permission denied at x.pl line 1."))
+                .singleElement().satisfies(c -> assertThat(c.diedAt())
+                        .contains(new DenialParser.ScriptLine("x.pl", 1)));
+        assertThat(parse("Cannot open /x/f: Permission denied at -e line 1.")).singleElement()
+                .satisfies(c -> assertThat(c.diedAt()).isEmpty());
     }
 
     @Test

@@ -41,6 +41,43 @@ class KernelDenialsTest {
     }
 
     @Test
+    void perl_saying_open_is_a_write_when_its_line_appends() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Files.writeString(home.resolve(".bashrc"), "# rc\n");
+        Files.writeString(ws.resolve("x.pl"), "use strict;\nopen(my $f, '>>', $ENV{HOME} . '/.bashrc') or die \"Can't open $!\";\n");
+        Files.writeString(ws.resolve("r.pl"), "open(my $f, '<', '/x') or die;\n");
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), ws);
+        assertThat(denials.accept(ERR, "Can't open " + home.resolve(".bashrc") + ": Permission denied at x.pl line 2."))
+                .extracting(Diagnostic::code).containsExactly(Code.MGS2002);
+        KernelDenials reading = new KernelDenials(new PrefixConfirmer(home), ws);
+        assertThat(reading.accept(ERR, "Can't open " + home.resolve(".bashrc") + ": Permission denied at r.pl line 1."))
+                .extracting(Diagnostic::code).containsExactly(Code.MGS2001);
+    }
+
+    @Test
+    void a_script_the_child_cannot_read_is_not_read_for_it() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Files.writeString(home.resolve("x.pl"), "open(my $f, '>>', '/x') or die;\n");
+        Files.writeString(home.resolve("f"), "x");
+        PrefixConfirmer policy = new PrefixConfirmer(home);
+        KernelDenials denials = new KernelDenials(policy, root);
+        assertThat(denials.accept(ERR, "Can't open " + home.resolve("f") + ": Permission denied at "
+                + home.resolve("x.pl") + " line 1.")).extracting(Diagnostic::code).containsExactly(Code.MGS2001);
+        assertThat(policy.asked()).contains("READ " + home.resolve("x.pl"));
+    }
+
+    @Test
+    void a_message_without_an_errno_is_only_believed_for_a_file_that_exists() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Files.writeString(home.resolve("f"), "x");
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(denials.accept(ERR, "curl: (37) Couldn't open file " + home.resolve("missing"))).isEmpty();
+        assertThat(denials.accept(ERR, "curl: (37) Couldn't open file " + home.resolve("f")))
+                .extracting(Diagnostic::code).containsExactly(Code.MGS2001);
+    }
+
+    @Test
     void the_policy_decides_and_nothing_is_invented() {
         PrefixConfirmer allowsAll = new PrefixConfirmer();
         KernelDenials denials = new KernelDenials(allowsAll, root);

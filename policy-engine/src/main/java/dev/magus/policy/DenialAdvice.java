@@ -1,0 +1,279 @@
+package dev.magus.policy;
+
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.fs.AccessMode;
+import dev.magus.policy.fs.Rule;
+import dev.magus.policy.fs.Ruleset;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * What to tell a person about one refused access: it is a known harmless probe, it looks like
+ * an attack, or here is the declaration that lets the retry pass. The one place that decides,
+ * so the diagnostic, {@code magus explain}, the live view and {@code magus learn} never
+ * disagree on whether pasting a hint is safe.
+ *
+ * <p>Pure: the filesystem is asked only through the two predicates (whether a path exists,
+ * whether it is a directory), because a hint has to name a path the policy builder will not
+ * skip, and the tests ask about hosts that are not this one.
+ */
+public sealed interface DenialAdvice {
+
+    /** The detail key a diagnostic carries its class in: {@code benign}, {@code attack} or {@code hint}. */
+    String CLASS = "class";
+
+    /** {@code benign}, {@code attack} or {@code hint}: the value of {@link #CLASS}. */
+    String label();
+
+    /** A runtime's probe every child of it makes and that fails harmlessly (the JVM's, say). */
+    record Benign(String why) implements DenialAdvice {
+        @Override
+        public String label() {
+            return "benign";
+        }
+    }
+
+    /**
+     * The access is what a credential theft or a persistence hook does (or asks for a grant
+     * so wide it would allow one): the line says so and nothing is suggested.
+     */
+    record AttackLike(String why) implements DenialAdvice {
+        @Override
+        public String label() {
+            return "attack";
+        }
+    }
+
+    /**
+     * The declaration that allows the access.
+     *
+     * @param path     where to declare it: an existing directory (or file), never one the rule
+     *                 would be skipped for, unless no existing one is safe ({@code missing})
+     * @param mode     the mode to declare; for an upgrade, the union with what the rule had
+     * @param upgrades the existing rule this widens the mode of, when the access falls inside it
+     * @param missing  {@code path} does not exist yet; the hint says to create it first
+     */
+    record Hint(Path path, AccessMode mode, Optional<Rule> upgrades, boolean missing) implements DenialAdvice {
+        public Hint {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(upgrades, "upgrades");
+        }
+
+        @Override
+        public String label() {
+            return "hint";
+        }
+    }
+
+    /** Credential stores under home: reading one is what a supply-chain payload does first. */
+    List<String> CREDENTIAL_STORES = List.of(".ssh", ".aws", ".gnupg", ".config/gh", ".git-credentials", ".npmrc",
+            ".pypirc", ".docker/config.json", ".netrc", ".m2/settings.xml", ".m2/settings-security.xml",
+            ".gradle/gradle.properties", ".kube", ".azure", ".config/gcloud", ".vault-token", ".password-store",
+            ".local/share/keyrings", ".gem/credentials", ".config/git/credentials", ".pgpass", ".my.cnf",
+            ".terraform.d/credentials.tfrc.json", ".config/hub", ".yarnrc.yml", ".cargo/credentials",
+            ".cargo/credentials.toml");
+
+    /** Files a shell (or a desktop session) runs at the next login: a write there is persistence. */
+    List<String> STARTUP_FILES = List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+            ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
+            ".config/fish", ".xprofile", ".xinitrc", ".xsessionrc", ".config/autostart", ".config/environment.d",
+            ".pam_environment", ".config/systemd/user");
+
+    /** Configuration git follows later (aliases, hooks paths): writable means code run outside the sandbox. */
+    List<String> WRITE_ONLY_SENSITIVE = List.of(".gitconfig", ".config/git/config");
+
+    /** The core's devices; anything else under /dev is never suggested. */
+    Set<String> DEVICES = Set.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
+
+    Pattern JVM_PERF_DATA = Pattern.compile("hsperfdata_[^/]*");
+    Pattern PROC_PID = Pattern.compile("/proc/(?:\\d+|self|thread-self)(?:/task/\\d+)?");
+
+    /**
+     * @param op       the refused access
+     * @param resolved the refused path, resolved
+     * @param home     the user's home
+     * @param rules    the policy's rules, for the rule a hint should widen
+     * @param exists   whether a path exists (without following a final link)
+     * @param isDir    whether a path is a directory
+     */
+    static DenialAdvice classify(Access op, Path resolved, Path home, Ruleset rules, Predicate<Path> exists,
+            Predicate<Path> isDir) {
+        Optional<String> benign = benign(op, resolved);
+        if (benign.isPresent()) {
+            return new Benign(benign.get());
+        }
+        Optional<String> attack = attackLike(op, resolved, home);
+        if (attack.isPresent()) {
+            return new AttackLike(attack.get());
+        }
+        AccessMode needed = needed(op);
+        Optional<Hint> upgrade = upgrade(op, resolved, home, rules, needed, exists, isDir);
+        if (upgrade.isPresent()) {
+            return upgrade.get();
+        }
+        Path at;
+        if (isDir.test(resolved)) {
+            at = resolved;
+        } else if (exists.test(resolved)) {
+            at = resolved.getParent() == null ? resolved : resolved.getParent();
+        } else {
+            // A rule for a missing path is skipped: the nearest directory that exists.
+            at = resolved.getParent();
+            while (at != null && !isDir.test(at)) {
+                at = at.getParent();
+            }
+            if (at == null) {
+                at = resolved;
+            }
+        }
+        // Too wide (home, /, a directory holding a credential store): step back down towards the path.
+        while (!at.equals(resolved) && unsafeToGrant(at, op, home, exists)) {
+            at = at.resolve(at.relativize(resolved).getName(0));
+        }
+        if (unsafeToGrant(at, op, home, exists)) {
+            return new AttackLike("no declaration narrower than " + Locations.display(at, home) + " exists,"
+                    + " and that one would grant a credential store or a startup file");
+        }
+        return new Hint(at, needed, Optional.empty(), !exists.test(at));
+    }
+
+    /** A known harmless probe, and why it is harmless. */
+    static Optional<String> benign(Access op, Path resolved) {
+        Path parent = resolved.getParent();
+        if (parent != null && PROC_PID.matcher(parent.toString()).matches()
+                && resolved.getFileName().toString().equals("coredump_filter")) {
+            return Optional.of("the JVM sets its own core-dump filter at start; it runs the same without");
+        }
+        for (Path p = resolved; p != null && p.getFileName() != null; p = p.getParent()) {
+            if (JVM_PERF_DATA.matcher(p.getFileName().toString()).matches()) {
+                return Optional.of("the JVM's performance-data file for jps/jstat; it runs the same without"
+                        + " (-XX:-UsePerfData stops the probe)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Why this access looks like an attack, when it does. */
+    static Optional<String> attackLike(Access op, Path resolved, Path home) {
+        if (resolved.getNameCount() == 0) {
+            return Optional.of("it asks for / itself: no build needs the whole filesystem");
+        }
+        if (Locations.isHomeOrAncestor(resolved, home)) {
+            return Optional.of("it asks for the home directory (or above it), which holds every credential"
+                    + " store; $HOME is never granted as a whole");
+        }
+        Optional<String> entry = sensitiveEntry(resolved, home, op);
+        if (entry.isPresent()) {
+            return entry;
+        }
+        if (resolved.startsWith("/etc")) {
+            return Optional.of("a build writes nothing under /etc; a planted file there is read by the system");
+        }
+        if (resolved.startsWith("/proc") || resolved.startsWith("/sys")) {
+            return Optional.of("it reaches into the kernel's view of processes and devices ("
+                    + resolved.getName(0) + "), which no declaration should widen");
+        }
+        if (resolved.startsWith("/dev") && !DEVICES.contains(resolved.toString())) {
+            return Optional.of("a device beyond the ones every tool uses");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> sensitiveEntry(Path resolved, Path home, Access op) {
+        if (!resolved.startsWith(home)) {
+            return Optional.empty();
+        }
+        for (String e : CREDENTIAL_STORES) {
+            if (resolved.startsWith(home.resolve(e))) {
+                return Optional.of("~/" + e + " is a credential store: reading it is the first step of a"
+                        + " credential theft");
+            }
+        }
+        for (String e : STARTUP_FILES) {
+            if (resolved.startsWith(home.resolve(e))) {
+                return Optional.of("~/" + e + " runs at the next login: " + (op == Access.READ
+                        ? "no build reads it" : "writing it is how a payload persists"));
+            }
+        }
+        if (op != Access.READ) {
+            for (String e : WRITE_ONLY_SENSITIVE) {
+                if (resolved.startsWith(home.resolve(e))) {
+                    return Optional.of("~/" + e + " is configuration git follows later, outside any sandbox");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether granting {@code op} on all of {@code dir} would hand over something sensitive. */
+    private static boolean unsafeToGrant(Path dir, Access op, Path home, Predicate<Path> exists) {
+        if (attackLike(op, dir, home).isPresent()) {
+            return true;
+        }
+        if (!dir.startsWith(home)) {
+            return false;
+        }
+        for (String e : CREDENTIAL_STORES) {
+            Path p = home.resolve(e);
+            if (p.startsWith(dir) && exists.test(p)) {
+                return true;
+            }
+        }
+        for (String e : STARTUP_FILES) {
+            Path p = home.resolve(e);
+            if (p.startsWith(dir) && exists.test(p) && op != Access.READ) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The rule to widen instead of a new, narrower one: a declared rule (never a core one such
+     * as {@code /usr rx}) that contains the path and lacks only the bit. Without it a hint for
+     * {@code ~/.m2/repository/org/apache/commons rw} fixes one directory of a tree the user had
+     * already declared as {@code ~/.m2 ro}. When widening all of it would grant a credential
+     * store that sits inside, the hint widens the child on the way to the path instead. A
+     * writable rule is never made executable: a directory a build writes and runs from is where
+     * a dropped binary runs.
+     */
+    private static Optional<Hint> upgrade(Access op, Path resolved, Path home, Ruleset rules, AccessMode needed,
+            Predicate<Path> exists, Predicate<Path> isDir) {
+        Optional<Rule> nearest = rules.nearest(resolved, op);
+        if (nearest.isEmpty()) {
+            return Optional.empty();
+        }
+        Rule r = nearest.get();
+        if (r.origin().startsWith("core") || !resolved.startsWith(r.path()) || r.mode().has(op)
+                || op == Access.EXEC && r.mode().has(Access.WRITE)
+                || resolved.equals(r.path()) && !isDir.test(resolved)) {
+            return Optional.empty();
+        }
+        AccessMode mode = r.mode().union(needed);
+        if (!unsafeToGrant(r.path(), op, home, exists)) {
+            return Optional.of(new Hint(r.path(), mode, Optional.of(r), false));
+        }
+        if (resolved.equals(r.path())) {
+            return Optional.empty();
+        }
+        Path child = r.path().resolve(r.path().relativize(resolved).getName(0));
+        if (isDir.test(child) && !unsafeToGrant(child, op, home, exists)) {
+            return Optional.of(new Hint(child, mode, Optional.empty(), false));
+        }
+        return Optional.empty();
+    }
+
+    private static AccessMode needed(Access op) {
+        return switch (op) {
+            case READ -> AccessMode.R;
+            case WRITE -> AccessMode.RW;
+            case EXEC -> AccessMode.RX;
+        };
+    }
+}
