@@ -10,7 +10,7 @@ final class HumanLines {
     }
 
     static String line(Diagnostic d) {
-        String layer = d.layer() == Layer.KERNEL ? " [kernel]" : "";
+        String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT ? " [" + d.layer().label() + "]" : "";
         return "magus: " + d.code().name() + " " + d.message() + layer + "; see 'magus explain " + d.code().name() + "'";
     }
 
