@@ -17,8 +17,8 @@ import java.util.Optional;
 /**
  * Lists a directory with {@code getdents64}, which returns each name with its type
  * ({@code d_type}), so walking a tree costs a few system calls per directory and none per
- * file: {@code open(O_DIRECTORY|O_NOFOLLOW)}, {@code fstatat(fd, "", AT_EMPTY_PATH)} for the
- * directory's own stamp, {@code getdents64} until it returns 0, {@code close}. Java's
+ * file: {@code open(O_DIRECTORY|O_NOFOLLOW)}, {@code getdents64} until it returns 0,
+ * {@code close}. Java's
  * {@code DirectoryStream} gives names only, and {@code Files.walkFileTree} stats every entry.
  * Installed for the control-file audit through META-INF/services.
  *
@@ -38,7 +38,6 @@ public final class GetdentsReader implements DirectoryReader {
     private static final int O_NOFOLLOW = X86_64 ? 0x20000 : 0x8000;
     private static final long AT_FDCWD = -100;
     private static final long AT_SYMLINK_NOFOLLOW = 0x100;
-    private static final long AT_EMPTY_PATH = 0x1000;
 
     // struct stat offsets: {dev, ino, nlink, mode, size, mtime sec, mtime nsec, ctime sec, ctime nsec}
     private static final int ST_DEV = 0;
@@ -66,13 +65,6 @@ public final class GetdentsReader implements DirectoryReader {
         final byte[] direntBytes = new byte[DIRENT_BUFFER];
         final Memory stat = new Memory(STAT_SIZE);
         final Memory path = new Memory(PATH_MAX + 1);
-        final Memory empty = zero();
-
-        private static Memory zero() {
-            Memory m = new Memory(8);
-            m.clear();
-            return m;
-        }
     }
 
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
@@ -114,10 +106,6 @@ public final class GetdentsReader implements DirectoryReader {
             return Optional.empty();
         }
         try {
-            if (LibC.syscall(SYS_NEWFSTATAT, fd, Pointer.nativeValue(b.empty), Pointer.nativeValue(b.stat), AT_EMPTY_PATH) != 0) {
-                return Optional.empty();
-            }
-            Stamp stamp = stamp(b.stat);
             List<Entry> entries = new ArrayList<>();
             while (true) {
                 long n = LibC.syscall(SYS_GETDENTS64, fd, Pointer.nativeValue(b.dirents), DIRENT_BUFFER, 0);
@@ -130,7 +118,7 @@ public final class GetdentsReader implements DirectoryReader {
                 b.dirents.read(0, b.direntBytes, 0, (int) n);
                 parse(b.direntBytes, (int) n, entries);
             }
-            return Optional.of(new Listing(stamp, entries));
+            return Optional.of(new Listing(entries));
         } finally {
             LibC.close(fd);
         }
@@ -154,7 +142,7 @@ public final class GetdentsReader implements DirectoryReader {
             if (!dot && !dotdot) {
                 String name = decode(buf, nameStart, len);
                 if (name != null) {
-                    out.add(new Entry(name, kind(type)));
+                    out.add(new Entry(name, kind(type), littleEndianLong(buf, off)));
                 }
             }
             if (reclen <= 0) {
@@ -162,6 +150,15 @@ public final class GetdentsReader implements DirectoryReader {
             }
             off += reclen;
         }
+    }
+
+    /** {@code d_ino}: the platforms this runs on (x86_64, aarch64 Linux) are little-endian. */
+    private static long littleEndianLong(byte[] b, int at) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = v << 8 | (b[at + i] & 0xff);
+        }
+        return v;
     }
 
     private static Kind kind(int type) {

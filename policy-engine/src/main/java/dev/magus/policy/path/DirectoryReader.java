@@ -29,8 +29,8 @@ public interface DirectoryReader {
         UNKNOWN
     }
 
-    /** One name in a directory. */
-    record Entry(String name, Kind kind) {
+    /** One name in a directory, with its inode ({@code d_ino}) as the listing gives it. */
+    record Entry(String name, Kind kind, long ino) {
         public Entry {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(kind, "kind");
@@ -66,10 +66,13 @@ public interface DirectoryReader {
         }
     }
 
-    /** A directory's own stamp, taken on the descriptor the names were read from, and its names. */
-    record Listing(Stamp stamp, List<Entry> entries) {
+    /**
+     * A directory's names. No stamp of its own: a walk that stamped every directory as it
+     * listed it would pay one more system call per directory, and the audit compares times
+     * with the moment its walk ended instead.
+     */
+    record Listing(List<Entry> entries) {
         public Listing {
-            Objects.requireNonNull(stamp, "stamp");
             entries = List.copyOf(entries);
         }
     }

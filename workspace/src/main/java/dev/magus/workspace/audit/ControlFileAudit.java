@@ -62,9 +62,29 @@ public final class ControlFileAudit {
         return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"));
     }
 
+    /**
+     * The last walk of each workspace this process audited, so that the next run's walk lists
+     * only the directories whose times moved since (see {@link Scan#rescan}): a server or a
+     * program that runs many commands pays the full walk once. Bounded; values are immutable.
+     */
+    private static final java.util.Map<List<Path>, Scan.Walk> LAST = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<List<Path>, Scan.Walk> eldest) {
+                    return size() > 16;
+                }
+            });
+
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
-        return new Baseline(new Scan(names, reader).before(roots, gitRoots));
+        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, Optional.ofNullable(LAST.get(roots)));
+        LAST.put(roots, walk);
+        return new Baseline(walk);
+    }
+
+    /** Forgets the last walks, so that the next {@link #before} walks everything (for benchmarks and tests). */
+    public static void forgetWalks() {
+        LAST.clear();
     }
 
     /** What one run's audit found, and the diagnostics that say so. */
@@ -101,12 +121,16 @@ public final class ControlFileAudit {
 
         /** The control entries now, without comparing or restoring anything. */
         public Snapshot current() {
-            return Snapshot.of(new Scan(names, reader).after(walk, roots));
+            return Snapshot.of(new Scan(names, reader).rescan(walk, roots).controls());
         }
 
         /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
         public Report after(ControlFilesAction action) {
-            List<Change> changes = Comparison.between(snapshot, current());
+            Scan.Walk now = new Scan(names, reader).rescan(walk, roots);
+            // What the next run starts from: this walk, whose end precedes any restore below, so
+            // the directories restoring writes to are listed again next time.
+            LAST.put(roots, now);
+            List<Change> changes = Comparison.between(snapshot, Snapshot.of(now.controls()));
             if (changes.isEmpty()) {
                 return new Report(List.of(), List.of());
             }
@@ -146,8 +170,8 @@ public final class ControlFileAudit {
         } else {
             done = c instanceof Change.Created ? "removed again" : "restored";
         }
-        String beneath = c instanceof Change.Created cr && cr.beneath() > 0 ? " with " + cr.beneath() + " entries beneath it"
-                : c instanceof Change.Removed rm && rm.beneath() > 0 ? " with " + rm.beneath() + " entries beneath it" : "";
+        int folded = c instanceof Change.Created cr ? cr.beneath() : c instanceof Change.Removed rm ? rm.beneath() : 0;
+        String beneath = folded == 0 ? "" : " with " + folded + (folded == 1 ? " entry" : " entries") + " beneath it";
         String message = "write to a control file: " + shown + " was " + c.verb() + beneath
                 + (what.isEmpty() ? "" : " (" + what + ")") + " during the run; " + done;
         Diagnostic d = new Diagnostic(Code.MGS2002, message, c.path().toString(), Operation.WRITE, Layer.AUDIT, "audit",
@@ -161,6 +185,9 @@ public final class ControlFileAudit {
     }
 
     private static String what(Change c) {
+        if (c instanceof Change.Created cr && !(cr.now() instanceof Node.File)) {
+            return "a " + cr.now().kind() + (cr.now() instanceof Node.Link l ? " to " + l.target() : "");
+        }
         if (c instanceof Change.Changed ch) {
             String aspects = ch.aspects().stream().sorted().map(Change.Aspect::word).collect(Collectors.joining(", "));
             if (ch.aspects().contains(Change.Aspect.TYPE)) {

@@ -66,13 +66,14 @@ public final class Readers {
             Path dir = Path.of(absolutePath);
             try (DirectoryStream<Path> names = Files.newDirectoryStream(dir)) {
                 for (Path p : names) {
-                    Kind kind = stat(p.toString()).map(Stamp::kind).orElse(Kind.UNKNOWN);
-                    entries.add(new Entry(p.getFileName().toString(), kind));
+                    Optional<Stamp> st = stat(p.toString());
+                    entries.add(new Entry(p.getFileName().toString(), st.map(Stamp::kind).orElse(Kind.UNKNOWN),
+                            st.map(Stamp::ino).orElse(0L)));
                 }
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
             }
-            return Optional.of(new Listing(stamp.get(), entries));
+            return Optional.of(new Listing(entries));
         }
 
         private static long nanos(Object time) {

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -27,32 +28,37 @@ import java.util.Set;
  * entries, and after the run finds what changed without walking it all again.
  *
  * <p><b>Before the run</b> every directory is listed once through the {@link DirectoryReader}
- * (one {@code getdents64} per directory with the native reader: names and their types, never a
- * stat per file) and stamped (its own {@code statx} on the open descriptor). Only the control
- * entries themselves are read: content, mode, link target.
+ * (with the native reader {@code open}, {@code getdents64} and {@code close}: names and their
+ * types, never a stat per file, not even one per directory). Only the control entries
+ * themselves are read: content, mode, link target. The walk notes when it ended.
  *
- * <p><b>After the run</b> each directory is stamped again, and only a directory whose stamp
- * moved is listed again: creating, removing or renaming a name in a directory changes its
- * mtime and ctime. A name that was not there is classified, a new directory is walked whole.
- * A directory whose inode changed was replaced and is walked whole; one that is gone takes its
- * subtree with it. Every control entry recorded before is read again, and every control
- * directory is listed whole again (they are small: hooks, agent settings). So an unchanged
- * workspace costs one stat per directory plus the control files.
+ * <p><b>After the run</b> each directory the walk listed is stamped ({@code lstat}), and only
+ * one whose mtime or ctime is not older than the end of the walk (less {@link #SLACK_NANOS})
+ * is listed again: creating, removing or renaming a name in a directory sets both to the
+ * time of the change, which came after the walk, since the child started after it; a
+ * directory renamed or created has its own ctime set too. In a directory listed again every
+ * control name is recorded, and every directory the walk did not know (a new one, or one moved
+ * in) is walked whole. A directory that is gone, or is no longer a directory, takes its subtree
+ * with it. Every control entry recorded before is read again, and every control directory is
+ * listed whole again (they are small: hooks, agent settings). So an unchanged workspace costs
+ * one {@code lstat} per directory plus the control files.
  *
- * <p>The stamp is (inode, mtime, ctime, nlink, size). ctime cannot be set from user space,
- * so a child that puts a directory's mtime back with {@code touch -d} still moves its ctime.
- * What remains is the timestamp granularity: a filesystem whose clock ticks coarsely (ext4
- * without multigrain timestamps stamps with the kernel's tick, a few milliseconds; FAT, two
- * seconds) gives a directory changed by the child the same times it had if it was also
- * changed in the same tick just before the walk. A directory whose mtime or ctime lies within
- * {@link #RACY_NANOS} of the end of the walk is therefore <em>racy</em>, as git calls its own
- * case, and is listed again after the run whatever its stamp says. Renaming a name over
- * another ({@code mv a .envrc} when {@code .envrc} exists) changes the directory's times as
- * well, and the content of a control file is compared anyway.
+ * <p>Why times and not a comparison of before and after stamps: a stamp per directory before
+ * the run would cost a system call per directory more, and the times say the same thing.
+ * ctime cannot be set from user space, so a child that puts a directory's mtime back with
+ * {@code touch -d} still moves its ctime. Timestamps come from the kernel's coarse clock,
+ * which may lag the wall clock by a tick (milliseconds); FAT stamps to two seconds; so the
+ * threshold is the end of the walk less {@link #SLACK_NANOS}, and a directory changed in those
+ * two seconds before the run is listed again too, whoever changed it. What remains: the
+ * comparison trusts the host's clock. A clock stepped back by more than the slack during the
+ * run (by someone allowed to set it), or a network filesystem whose server clock lags this
+ * host's by more than that, can stamp a change older than the walk; then a name created by the
+ * run in an existing directory is missed (a control file that existed before is still
+ * compared by content).
  */
 final class Scan {
-    /** A directory changed this close to the end of the walk is listed again after the run. */
-    static final long RACY_NANOS = 2_000_000_000L;
+    /** A directory whose times are this close to the end of the walk, or later, is listed again after the run. */
+    static final long SLACK_NANOS = 2_000_000_000L;
 
     private final ControlNames names;
     private final DirectoryReader reader;
@@ -62,32 +68,39 @@ final class Scan {
         this.reader = reader;
     }
 
-    /** A directory the walk listed: where, its parent's index, its stamp and names. */
-    record Dir(Path path, String text, int parent, Stamp stamp, List<Entry> entries, boolean insideGit) {
+    /** A directory the walk listed: where, its parent's index, and its inode (0 when unknown). */
+    record Dir(Path path, String text, int parent, long ino, boolean insideGit) {
     }
 
     /** What the before-walk found: control entries, the directories listed, and when it ended. */
     record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, long endNanos) {
     }
 
-    /** Where control entries are recorded, and directories too when the walk keeps them. */
-    private final class Sink {
+    /** Where a walk records control entries and the directories it listed. */
+    private static final class Sink {
         final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
         final Set<Path> wholeDirs = new HashSet<>();
-        final List<Dir> dirs;
+        final List<Dir> dirs = new ArrayList<>();
 
-        Sink(boolean keepDirs) {
-            this.dirs = keepDirs ? new ArrayList<>() : null;
+        /** The walk, ended now. */
+        Walk walk() {
+            Instant end = Instant.now();
+            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs),
+                    end.getEpochSecond() * 1_000_000_000L + end.getNano());
         }
     }
 
     /**
-     * Walks {@code roots}: the workspace root first, then each git dir outside it.
+     * Walks {@code roots}: the workspace root first, then each git dir outside it; from
+     * {@code previous}, a walk of the same roots, only what changed since it ({@link #rescan}).
      *
      * @param gitRoots which of the roots are git dirs (their own node is a control entry)
      */
-    Walk before(List<Path> roots, Set<Path> gitRoots) {
-        Sink sink = new Sink(true);
+    Walk before(List<Path> roots, Set<Path> gitRoots, Optional<Walk> previous) {
+        if (previous.isPresent()) {
+            return rescan(previous.get(), roots);
+        }
+        Sink sink = new Sink();
         for (Path root : roots) {
             boolean git = gitRoots.contains(root);
             if (git) {
@@ -95,106 +108,107 @@ final class Scan {
             }
             walk(root, git, -1, sink);
         }
-        return new Walk(sink.controls, sink.dirs, sink.wholeDirs, System.currentTimeMillis() * 1_000_000L);
+        return sink.walk();
     }
 
-    /** The control entries as they are now, finding new names from the stamps of {@code walk}'s directories. */
-    Map<Path, Snapshot.Recorded> after(Walk walk, List<Path> roots) {
-        Sink sink = new Sink(false);
+    /**
+     * The workspace now, from {@code walk} and the times of its directories: each directory is
+     * stamped, and listed again only when its times say it changed since {@code walk} ended;
+     * a name it did not have is classified, a directory it did not know walked whole. Every
+     * control entry of {@code walk} is read again, through real directories only.
+     */
+    Walk rescan(Walk walk, List<Path> roots) {
+        Sink sink = new Sink();
         List<Dir> dirs = walk.dirs();
-        boolean[] gone = new boolean[dirs.size()];
+        Set<Path> known = new HashSet<>(dirs.size() * 2);
+        for (Dir d : dirs) {
+            known.add(d.path());
+        }
+        long threshold = walk.endNanos() - SLACK_NANOS;
+        // The index of each old directory in the new walk; -1 when it is gone (and so is its subtree).
+        int[] now = new int[dirs.size()];
         for (int i = 0; i < dirs.size(); i++) {
             Dir d = dirs.get(i);
-            if (d.parent() >= 0 && gone[d.parent()]) {
-                gone[i] = true;
+            now[i] = -1;
+            int parent = d.parent() < 0 ? -1 : now[d.parent()];
+            if (d.parent() >= 0 && parent < 0) {
                 continue;
             }
-            Optional<Stamp> now = reader.stat(d.text());
-            if (now.isEmpty() || now.get().kind() != Kind.DIRECTORY) {
-                gone[i] = true;
+            Optional<Stamp> st = reader.stat(d.text());
+            if (st.isEmpty() || st.get().kind() != Kind.DIRECTORY) {
                 continue;
             }
-            Stamp was = d.stamp();
-            Stamp is = now.get();
-            if (is.ino() != was.ino() || is.dev() != was.dev()) {
-                // Replaced by another directory of the same name: everything in it is new.
-                gone[i] = true;
-                walk(d.path(), d.insideGit(), -1, sink);
+            if (d.ino() != 0 && st.get().ino() != d.ino()) {
+                // Another directory now has this name (one moved in keeps its old times, and
+                // so may its subdirectories): everything in it is new.
+                walk(d.path(), d.insideGit(), parent, sink);
                 continue;
             }
-            boolean racy = Math.max(was.mtimeNanos(), was.ctimeNanos()) >= walk.endNanos() - RACY_NANOS;
-            if (!racy && is.mtimeNanos() == was.mtimeNanos() && is.ctimeNanos() == was.ctimeNanos()
-                    && is.nlink() == was.nlink() && is.size() == was.size()) {
+            now[i] = sink.dirs.size();
+            sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.insideGit()));
+            if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold) {
                 continue;
             }
             Optional<Listing> listing = reader.list(d.text());
             if (listing.isEmpty()) {
-                gone[i] = true;
                 continue;
-            }
-            Map<String, Kind> old = new HashMap<>(d.entries().size() * 2);
-            for (Entry e : d.entries()) {
-                old.put(e.name(), e.kind());
             }
             for (Entry e : listing.get().entries()) {
                 Kind k = kind(d.text(), e);
-                Kind before = old.get(e.name());
-                if (before == null || before != k) {
-                    visit(d.path(), d.text(), e.name(), k, d.insideGit(), sink, -1, null);
+                if (k == Kind.DIRECTORY && known.contains(d.path().resolve(e.name()))) {
+                    // Known: stamped in its own turn (it comes after its parent); recorded here if a control entry.
+                    Path child = d.path().resolve(e.name());
+                    names.classify(child, e.name()).ifPresent(c -> record(child, c, sink));
+                    continue;
                 }
+                visit(d.path(), d.text(), e, k, d.insideGit(), sink, now[i], null);
             }
         }
-        // Every control entry of before, read again, safely: through real directories only.
         AncestorCheck ancestors = new AncestorCheck(roots);
-        for (Map.Entry<Path, Snapshot.Recorded> e : walk.controls().entrySet()) {
-            Path p = e.getKey();
+        for (Path p : walk.controls().keySet()) {
             if (sink.controls.containsKey(p) || !ancestors.realDirectoriesUpTo(p)) {
                 continue;
             }
             Optional<Stamp> st = reader.stat(p.toString());
-            if (st.isEmpty()) {
-                continue;
-            }
             Optional<ControlNames.Control> c = names.control(p);
-            if (c.isEmpty()) {
-                continue;
+            if (st.isPresent() && c.isPresent()) {
+                record(p, st.get(), c.get(), sink);
             }
-            record(p, st.get(), c.get(), sink);
         }
-        return sink.controls;
+        return sink.walk();
     }
 
     /** Lists {@code dir} and everything beneath it that is not git's data, recording control entries. */
     private void walk(Path dir, boolean insideGit, int parent, Sink sink) {
         Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {dir, dir.toString(), insideGit, parent});
+        stack.push(new Object[] {dir, dir.toString(), insideGit, parent, reader.stat(dir.toString()).map(Stamp::ino).orElse(0L)});
         while (!stack.isEmpty()) {
             Object[] top = stack.pop();
             Path path = (Path) top[0];
             String text = (String) top[1];
             boolean git = (Boolean) top[2];
             int up = (Integer) top[3];
+            long ino = (Long) top[4];
             Optional<Listing> listing = reader.list(text);
             if (listing.isEmpty()) {
                 continue;
             }
-            int index = -1;
-            if (sink.dirs != null) {
-                index = sink.dirs.size();
-                sink.dirs.add(new Dir(path, text, up, listing.get().stamp(), listing.get().entries(), git));
-            }
+            int index = sink.dirs.size();
+            sink.dirs.add(new Dir(path, text, up, ino, git));
             for (Entry e : listing.get().entries()) {
-                visit(path, text, e.name(), kind(text, e), git, sink, index, stack);
+                visit(path, text, e, kind(text, e), git, sink, index, stack);
             }
         }
     }
 
     /**
-     * One name in a listing: recorded when it is a control entry; a directory is walked
-     * (pushed on {@code stack}, or walked at once when there is none), unless it is git's data.
+     * One name in a listing of the directory at {@code index}: recorded when it is a control
+     * entry; a directory is walked (pushed on {@code stack}, or walked at once when there is
+     * none), unless it is git's data.
      */
-    private void visit(Path dir, String dirText, String name, Kind kind, boolean insideGit, Sink sink, int index,
+    private void visit(Path dir, String dirText, Entry entry, Kind kind, boolean insideGit, Sink sink, int index,
             Deque<Object[]> stack) {
+        String name = entry.name();
         Path child = null;
         if (names.candidate(name)) {
             child = dir.resolve(name);
@@ -221,9 +235,9 @@ final class Scan {
         }
         String childText = dirText.endsWith("/") ? dirText + name : dirText + "/" + name;
         if (stack != null) {
-            stack.push(new Object[] {child, childText, insideGit, index});
+            stack.push(new Object[] {child, childText, insideGit, index, entry.ino()});
         } else {
-            walk(child, insideGit, -1, sink);
+            walk(child, insideGit, index, sink);
         }
     }
 
