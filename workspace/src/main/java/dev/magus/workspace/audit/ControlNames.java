@@ -18,11 +18,45 @@ import java.util.Set;
  * enough: {@code match} finds a control file at the first component that is one of those
  * names, and everything beneath a matched directory is recorded without asking again
  * ({@link Control#wholeSubtree}), except beneath {@code .git} and a git dir, where only
- * git's own entries are control files and the walk goes on asking.
+ * git's own entries are control files and the walk goes on asking (skipping git's data where
+ * nothing beneath it can match: {@link Place}).
  */
 final class ControlNames {
-    /** Beneath {@code .git} (or a git dir) the walk never enters git's data: nothing there is a control file. */
+    /** git's data directories, which the walk does not enter where nothing beneath them can be a control file. */
     private static final Set<String> GIT_DATA = Set.of("objects", "refs", "logs", "lfs");
+
+    /**
+     * Where in a git dir a listed directory is, so that the walk skips git's data exactly
+     * where {@link ControlFiles#match} would find nothing beneath it: {@code objects},
+     * {@code refs}, {@code logs} and {@code lfs} right beneath {@code .git} (or a git dir), and
+     * at any depth of a submodule's git dir ({@code .git/modules/<name>/...}), but not beneath
+     * {@code .git/worktrees/}, where a worktree may be named {@code objects}.
+     */
+    enum Place {
+        /** Not in a git dir. */
+        WORKTREE,
+        /** {@code .git} itself, or a git dir given by path. */
+        GIT_DIR,
+        /** Elsewhere beneath a git dir. */
+        INSIDE,
+        /** {@code .git/modules} itself. */
+        MODULES,
+        /** Beneath {@code .git/modules/}. */
+        SUBMODULE;
+
+        /** Where the directory {@code name} listed here is; empty when the walk skips it. */
+        Optional<Place> child(String name) {
+            String n = name.toLowerCase(Locale.ROOT);
+            return switch (this) {
+                case WORKTREE -> Optional.of(WORKTREE);
+                case GIT_DIR -> n.equals("modules") ? Optional.of(MODULES)
+                        : GIT_DATA.contains(n) ? Optional.empty() : Optional.of(INSIDE);
+                case INSIDE -> Optional.of(INSIDE);
+                case MODULES -> Optional.of(SUBMODULE);
+                case SUBMODULE -> GIT_DATA.contains(n) ? Optional.empty() : Optional.of(SUBMODULE);
+            };
+        }
+    }
 
     private final ControlFiles files;
     private final Set<String> candidates;
@@ -50,11 +84,6 @@ final class ControlNames {
 
     boolean candidate(String name) {
         return candidates.contains(name.toLowerCase(Locale.ROOT));
-    }
-
-    /** Whether a walk beneath {@code .git} skips the directory {@code name}. */
-    static boolean gitData(String name) {
-        return GIT_DATA.contains(name.toLowerCase(Locale.ROOT));
     }
 
     /** The control entry {@code path} (named {@code name}) is, asking only for candidates. */

@@ -69,7 +69,7 @@ final class Scan {
     }
 
     /** A directory the walk listed: where, its parent's index, and its inode (0 when unknown). */
-    record Dir(Path path, String text, int parent, long ino, boolean insideGit) {
+    record Dir(Path path, String text, int parent, long ino, ControlNames.Place place) {
     }
 
     /** What the before-walk found: control entries, the directories listed, and when it ended. */
@@ -106,7 +106,7 @@ final class Scan {
             if (git) {
                 names.control(root).ifPresent(c -> record(root, c, sink));
             }
-            walk(root, git, -1, sink);
+            walk(root, git ? ControlNames.Place.GIT_DIR : ControlNames.Place.WORKTREE, -1, sink);
         }
         return sink.walk();
     }
@@ -141,11 +141,11 @@ final class Scan {
             if (d.ino() != 0 && st.get().ino() != d.ino()) {
                 // Another directory now has this name (one moved in keeps its old times, and
                 // so may its subdirectories): everything in it is new.
-                walk(d.path(), d.insideGit(), parent, sink);
+                walk(d.path(), d.place(), parent, sink);
                 continue;
             }
             now[i] = sink.dirs.size();
-            sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.insideGit()));
+            sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.place()));
             if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold) {
                 continue;
             }
@@ -161,7 +161,7 @@ final class Scan {
                     names.classify(child, e.name()).ifPresent(c -> record(child, c, sink));
                     continue;
                 }
-                visit(d.path(), d.text(), e, k, d.insideGit(), sink, now[i], null);
+                visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
             }
         }
         AncestorCheck ancestors = new AncestorCheck(roots);
@@ -179,14 +179,14 @@ final class Scan {
     }
 
     /** Lists {@code dir} and everything beneath it that is not git's data, recording control entries. */
-    private void walk(Path dir, boolean insideGit, int parent, Sink sink) {
+    private void walk(Path dir, ControlNames.Place place, int parent, Sink sink) {
         Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {dir, dir.toString(), insideGit, parent, reader.stat(dir.toString()).map(Stamp::ino).orElse(0L)});
+        stack.push(new Object[] {dir, dir.toString(), place, parent, reader.stat(dir.toString()).map(Stamp::ino).orElse(0L)});
         while (!stack.isEmpty()) {
             Object[] top = stack.pop();
             Path path = (Path) top[0];
             String text = (String) top[1];
-            boolean git = (Boolean) top[2];
+            ControlNames.Place git = (ControlNames.Place) top[2];
             int up = (Integer) top[3];
             long ino = (Long) top[4];
             Optional<Listing> listing = reader.list(text);
@@ -206,10 +206,11 @@ final class Scan {
      * entry; a directory is walked (pushed on {@code stack}, or walked at once when there is
      * none), unless it is git's data.
      */
-    private void visit(Path dir, String dirText, Entry entry, Kind kind, boolean insideGit, Sink sink, int index,
+    private void visit(Path dir, String dirText, Entry entry, Kind kind, ControlNames.Place place, Sink sink, int index,
             Deque<Object[]> stack) {
         String name = entry.name();
         Path child = null;
+        Optional<ControlNames.Place> inner = Optional.empty();
         if (names.candidate(name)) {
             child = dir.resolve(name);
             Optional<ControlNames.Control> c = names.control(child);
@@ -223,21 +224,27 @@ final class Scan {
                     return;
                 }
                 // .git itself: only git's own entries beneath it are control files.
-                insideGit = true;
                 kind = Kind.DIRECTORY;
+                inner = Optional.of(ControlNames.Place.GIT_DIR);
             }
         }
-        if (kind != Kind.DIRECTORY || (insideGit && ControlNames.gitData(name))) {
+        if (kind != Kind.DIRECTORY) {
             return;
+        }
+        if (inner.isEmpty()) {
+            inner = place.child(name);
+            if (inner.isEmpty()) {
+                return;
+            }
         }
         if (child == null) {
             child = dir.resolve(name);
         }
         String childText = dirText.endsWith("/") ? dirText + name : dirText + "/" + name;
         if (stack != null) {
-            stack.push(new Object[] {child, childText, insideGit, index, entry.ino()});
+            stack.push(new Object[] {child, childText, inner.get(), index, entry.ino()});
         } else {
-            walk(child, insideGit, index, sink);
+            walk(child, inner.get(), index, sink);
         }
     }
 
