@@ -10,8 +10,8 @@ import java.util.Set;
  *
  * <p>{@code entry} is the control-file entry it falls under, as {@code magus policy} lists
  * them ({@code .git/hooks/}, {@code magus.yaml}). {@code beneath} counts the entries folded
- * into a created or removed directory: one diagnostic for a removed {@code .git/hooks/}, not
- * one per sample hook.
+ * into a directory that was created, removed, or replaced by something else (or that replaced
+ * something else): one diagnostic for a removed {@code .git/hooks/}, not one per sample hook.
  */
 public sealed interface Change {
     Path path();
@@ -51,7 +51,7 @@ public sealed interface Change {
     }
 
     /** Present before and after, different. */
-    record Changed(Path path, String entry, Node was, Node now, Set<Aspect> aspects) implements Change {
+    record Changed(Path path, String entry, Node was, Node now, Set<Aspect> aspects, int beneath) implements Change {
         public Changed {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(entry, "entry");
@@ -63,6 +63,9 @@ public sealed interface Change {
             }
         }
     }
+
+    /** How many entries beneath this one were folded into it. */
+    int beneath();
 
     /** {@code created}, {@code changed} or {@code removed}. */
     default String verb() {

@@ -23,43 +23,59 @@ public final class Comparison {
         paths.addAll(before.entries().keySet());
         paths.addAll(after.entries().keySet());
         List<Change> out = new ArrayList<>();
-        Path createdDir = null;
-        Path removedDir = null;
-        int createdAt = -1;
-        int removedAt = -1;
+        // The change whose directory appeared (created, or now a directory) or went away
+        // (removed, or no longer a directory), and where it is in out.
+        Path appeared = null;
+        Path vanished = null;
+        int appearedAt = -1;
+        int vanishedAt = -1;
         for (Path p : paths) {
             Snapshot.Recorded was = before.entries().get(p);
             Snapshot.Recorded now = after.entries().get(p);
+            if (was == null && appeared != null && p.startsWith(appeared)) {
+                out.set(appearedAt, folded(out.get(appearedAt)));
+                continue;
+            }
+            if (now == null && vanished != null && p.startsWith(vanished)) {
+                out.set(vanishedAt, folded(out.get(vanishedAt)));
+                continue;
+            }
+            Change c;
             if (was == null) {
-                if (createdDir != null && p.startsWith(createdDir)) {
-                    Change.Created c = (Change.Created) out.get(createdAt);
-                    out.set(createdAt, new Change.Created(c.path(), c.entry(), c.now(), c.beneath() + 1));
-                    continue;
-                }
-                out.add(new Change.Created(p, now.entry(), now.node(), 0));
-                if (now.node() instanceof Node.Directory) {
-                    createdDir = p;
-                    createdAt = out.size() - 1;
-                }
+                c = new Change.Created(p, now.entry(), now.node(), 0);
             } else if (now == null) {
-                if (removedDir != null && p.startsWith(removedDir)) {
-                    Change.Removed r = (Change.Removed) out.get(removedAt);
-                    out.set(removedAt, new Change.Removed(r.path(), r.entry(), r.was(), r.beneath() + 1));
-                    continue;
-                }
-                out.add(new Change.Removed(p, was.entry(), was.node(), 0));
-                if (was.node() instanceof Node.Directory) {
-                    removedDir = p;
-                    removedAt = out.size() - 1;
-                }
+                c = new Change.Removed(p, was.entry(), was.node(), 0);
             } else {
                 Set<Change.Aspect> aspects = aspects(was.node(), now.node());
-                if (!aspects.isEmpty()) {
-                    out.add(new Change.Changed(p, was.entry(), was.node(), now.node(), aspects));
+                if (aspects.isEmpty()) {
+                    continue;
                 }
+                c = new Change.Changed(p, was.entry(), was.node(), now.node(), aspects, 0);
+            }
+            out.add(c);
+            boolean directoryBefore = was != null && was.node() instanceof Node.Directory;
+            boolean directoryAfter = now != null && now.node() instanceof Node.Directory;
+            if (directoryAfter && !directoryBefore) {
+                appeared = p;
+                appearedAt = out.size() - 1;
+            }
+            if (directoryBefore && !directoryAfter) {
+                vanished = p;
+                vanishedAt = out.size() - 1;
             }
         }
         return List.copyOf(out);
+    }
+
+    private static Change folded(Change c) {
+        if (c instanceof Change.Created cr) {
+            return new Change.Created(cr.path(), cr.entry(), cr.now(), cr.beneath() + 1);
+        }
+        if (c instanceof Change.Removed r) {
+            return new Change.Removed(r.path(), r.entry(), r.was(), r.beneath() + 1);
+        }
+        Change.Changed ch = (Change.Changed) c;
+        return new Change.Changed(ch.path(), ch.entry(), ch.was(), ch.now(), ch.aspects(), ch.beneath() + 1);
     }
 
     /** What differs between two nodes of one path; empty when they are the same. */

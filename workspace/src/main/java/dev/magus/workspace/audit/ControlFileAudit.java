@@ -170,7 +170,7 @@ public final class ControlFileAudit {
         } else {
             done = c instanceof Change.Created ? "removed again" : "restored";
         }
-        int folded = c instanceof Change.Created cr ? cr.beneath() : c instanceof Change.Removed rm ? rm.beneath() : 0;
+        int folded = c.beneath();
         String beneath = folded == 0 ? "" : " with " + folded + (folded == 1 ? " entry" : " entries") + " beneath it";
         String message = "write to a control file: " + shown + " was " + c.verb() + beneath
                 + (what.isEmpty() ? "" : " (" + what + ")") + " during the run; " + done;

@@ -58,19 +58,20 @@ final class Restorer {
             if (failed.isPresent()) {
                 return failed;
             }
-            if (change instanceof Change.Removed r && r.was() instanceof Node.Directory) {
-                // What was beneath the removed directory, in path order: parents first.
-                for (Map.Entry<Path, Snapshot.Recorded> e : before.entries().tailMap(r.path()).entrySet()) {
+            if (was instanceof Node.Directory && change.beneath() > 0) {
+                // What was beneath the directory that went away, in path order: parents first.
+                Path dir = change.path();
+                for (Map.Entry<Path, Snapshot.Recorded> e : before.entries().tailMap(dir).entrySet()) {
                     Path p = e.getKey();
-                    if (p.equals(r.path())) {
+                    if (p.equals(dir)) {
                         continue;
                     }
-                    if (!p.startsWith(r.path())) {
+                    if (!p.startsWith(dir)) {
                         break;
                     }
                     Optional<String> f = put(p, e.getValue().node());
                     if (f.isPresent()) {
-                        return Optional.of(r.path().relativize(p) + ": " + f.get());
+                        return Optional.of(dir.relativize(p) + ": " + f.get());
                     }
                 }
             }

@@ -82,6 +82,21 @@ class ComparisonTest {
     }
 
     @Test
+    void aDirectoryReplacedByALinkCarriesWhatWasBeneathIt() {
+        Snapshot before = snap(".git/hooks", new Node.Directory(0755), ".git/hooks/a.sample", file("a", 0755),
+                ".git/hooks/b.sample", file("b", 0755));
+        Snapshot after = snap(".git/hooks", new Node.Link("/home/u/elsewhere"));
+        assertThat(Comparison.between(before, after)).singleElement().isInstanceOfSatisfying(Change.Changed.class, c -> {
+            assertThat(c.aspects()).containsExactly(Change.Aspect.TYPE);
+            assertThat(c.beneath()).isEqualTo(2);
+        });
+        // And the other way round: a file replaced by a directory with contents.
+        List<Change> back = Comparison.between(snap("magus.yaml", file("x", 0644)),
+                snap("magus.yaml", new Node.Directory(0755), "magus.yaml/a", file("a", 0644)));
+        assertThat(back).singleElement().satisfies(c -> assertThat(c.beneath()).isEqualTo(1));
+    }
+
+    @Test
     void pathOrderPutsADirectoryRightBeforeItsContents() {
         List<Path> sorted = new java.util.ArrayList<>(List.of(WS.resolve("a/x"), WS.resolve("a-b"), WS.resolve("a")));
         sorted.sort(PathOrder.INSTANCE);
@@ -99,7 +114,7 @@ class ComparisonTest {
 
     @Test
     void aChangeMustChangeSomething() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Change.Changed(WS, "x", file("a", 0644), file("a", 0644), Set.of()))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Change.Changed(WS, "x", file("a", 0644), file("a", 0644), Set.of(), 0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }
