@@ -67,7 +67,7 @@ public final class CpuTime {
                 ops.put("PolicyChecker.check, " + n + " rules", () -> checker.check(Access.READ, file, ws).allowed() ? 1 : 0);
             }
             // The kernel-first resolver answers once the natives are loaded, as in a process that spawns.
-            dev.magus.landlock.sys.Natives.init();
+            dev.magus.landlock.sys.Natives.require();
             for (String s : List.of("c6-l2-abs", "c6-l2-rel")) {
                 LinkTree tree = LinkTree.build(Scenario.parse(s));
                 closing.add(tree);

@@ -2,6 +2,7 @@ package dev.magus.env;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
@@ -54,7 +55,7 @@ public record Allowlist(Set<String> names, Set<String> prefixes) {
 
     private static SandboxException malformed(String entry, String source) {
         return new SandboxException(Diagnostic.of(Code.MGS2004,
-                "malformed passthrough pattern '" + entry + "': write a variable name, or a prefix of at least"
+                "malformed passthrough pattern " + Echo.quoted(entry) + ": write a variable name, or a prefix of at least"
                         + " three characters ending in '_' followed by a single '*' (MISE_*)",
                 entry, Operation.NONE, Layer.POLICY, source));
     }

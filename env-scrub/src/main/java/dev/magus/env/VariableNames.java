@@ -2,6 +2,7 @@ package dev.magus.env;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
@@ -36,8 +37,8 @@ public final class VariableNames {
     public static String require(String name, String source) {
         if (!isValid(name)) {
             throw new SandboxException(Diagnostic.of(Code.MGS2004,
-                    "invalid environment variable name '" + printable(name)
-                            + "': a name is a letter or '_' followed by letters, digits or '_'",
+                    "invalid environment variable name " + Echo.quoted(name)
+                            + ": a name is a letter or '_' followed by letters, digits or '_'",
                     printable(name), Operation.NONE, Layer.POLICY, source));
         }
         return name;

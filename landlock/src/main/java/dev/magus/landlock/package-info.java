@@ -10,7 +10,8 @@
  *       ruleset for the ABI ({@code CompiledRuleset}).</li>
  *   <li>{@link dev.magus.landlock.launch}: {@code Confinement.prepare(mode, rules, probe)} then
  *       {@code Launcher.get().spawn(request, confinement)}, giving a {@code Child}.</li>
- *   <li>{@link dev.magus.landlock.sys}: the JNA bindings, only used by the packages above.</li>
+ *   <li>{@link dev.magus.landlock.sys}: the native calls behind the {@code Syscalls} interface (JNA, or
+ *       unsupported with a reason), only used by the packages above.</li>
  * </ul>
  */
 package dev.magus.landlock;

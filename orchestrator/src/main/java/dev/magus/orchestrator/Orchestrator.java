@@ -17,8 +17,11 @@ import dev.magus.landlock.launch.Exit;
 import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.orphans.StaleTemps;
+import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.orchestrator.pipeline.ExecStage;
@@ -53,7 +56,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
@@ -69,8 +76,9 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
  * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
- * ({@link ProbeStage}) → control-file snapshot ({@link ControlFileAudit}) → spawn ({@link Launcher}) →
- * stream → control-file audit. Each stage is a function of immutable values; a stage that refuses ends the run
+ * ({@link ProbeStage}) → control-file snapshot ({@link ControlFileAudit}) → spawn ({@link Spawner}, the
+ * {@link Launcher} unless the builder says otherwise) → stream → control-file audit. Each stage is a
+ * function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
  * the cold form whose subscription owns the run. Everything that blocks (the spawn, pipes,
@@ -79,14 +87,21 @@ import reactor.core.scheduler.Schedulers;
 public final class Orchestrator {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+    /** How long the end of the first run waits for the sweep of stale private temp dirs it started. */
+    static final Duration SWEEP_GRACE = Duration.ofSeconds(2);
+    /** How long a spawn waits for the watchdog's loop to be up; it started with the run's first stage. */
+    static final Duration WATCHDOG_GRACE = Duration.ofSeconds(2);
 
     private final Host host;
     private final LandlockProbe probe;
+    private final Spawner spawner;
     private final Clock clock;
     private final List<Consumer<RunEvent>> sinks;
     private final LandlockWarningOnce warningOnce;
     private final Optional<GitConfigSource> git;
     private final Optional<AuditDenialSource> audit;
+    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
+    private final Watchdog watchdog = Watchdog.shared();
     /**
      * Where everything that blocks runs: each run's stages and wait, and one reader per pipe.
      * Not {@code boundedElastic}: a run holds its thread while its child lives, so with a
@@ -104,8 +119,17 @@ public final class Orchestrator {
     private Orchestrator(Builder b) {
         this.host = b.host;
         this.probe = b.probe;
+        this.spawner = b.spawner;
         this.clock = b.clock;
-        this.sinks = List.copyOf(b.sinks);
+        List<Consumer<RunEvent>> all = new ArrayList<>(b.sinks);
+        // The metrics sink is made per build, never added to the builder's own list: a second
+        // build() of the same builder would otherwise count every run twice.
+        b.registry.ifPresent(r -> {
+            MetricsSink metrics = new MetricsSink(r, b.clock);
+            metrics.landlockAbi(b.probe.abi());
+            all.add(metrics);
+        });
+        this.sinks = List.copyOf(all);
         this.audit = b.audit;
         boolean nested = host.env().containsKey(ConfigStage.RUN_ID);
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
@@ -190,7 +214,23 @@ public final class Orchestrator {
      */
     private static final class Attempt {
         Path privateTemp;
+        /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
+        CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
         final List<Diagnostic> pending = new ArrayList<>();
+
+        /**
+         * Waits for the sweep, bounded: it runs beside the stages and is almost always done, but
+         * a command line would otherwise exit under it; what a slow one leaves, the next run sweeps.
+         */
+        void awaitSweep() {
+            try {
+                sweep.get(SWEEP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // see above
+            }
+        }
 
         void flush(RunJournal journal) {
             pending.forEach(journal::diagnostic);
@@ -210,13 +250,15 @@ public final class Orchestrator {
         } catch (IOException | RuntimeException | Error e) {
             // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
             attempt.flush(run.journal());
-            say(run, passthrough, "magus: internal error: " + e);
+            say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
             if (attempt.privateTemp != null) {
                 Trees.deleteQuietly(attempt.privateTemp);
+                watchdog.releaseDir(attempt.privateTemp);
             }
+            attempt.awaitSweep();
             run.journal().exit(ending.status(), ending.signal());
         }
     }
@@ -239,12 +281,18 @@ public final class Orchestrator {
 
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+        // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
+        watchdog.start(IO::schedule);
         boolean sandboxed = config.mode() != Mode.OFF;
-        Path privateTemp = sandboxed ? Trees.createPrivateTemp(host.tempBase()) : null;
+        Path privateTemp = sandboxed ? HostDirs.createPrivateTemp(host) : null;
         attempt.privateTemp = privateTemp;
+        if (privateTemp != null) {
+            watchdog.guardDir(privateTemp);
+            attempt.sweep = StaleTemps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
+        }
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
-            Files.createDirectories(facts.magusCacheDir());
+            HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
         Overlay overlay = EnvStage.overlay(request);
@@ -269,13 +317,19 @@ public final class Orchestrator {
         attempt.pending.addAll(env.diagnostics());
 
         Spawn spawn;
+        boolean guarded;
         Optional<DenialConfirmer> denials = Optional.empty();
         Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
+        // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
+        spawner.prepare();
         try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
             confinement.warning().ifPresent(attempt.pending::add);
-            if (run.cancelled()) {
+            // A child spawned before the loop runs would outlive a kill -9 of magus.
+            guarded = watchdog.ready(WATCHDOG_GRACE);
+            int cancelledBy = run.beginSpawn();
+            if (cancelledBy != 0) {
                 attempt.flush(run.journal());
-                return new Ending(128 + Child.SIGKILL, Child.SIGKILL);
+                return new Ending(128 + cancelledBy, cancelledBy);
             }
             if (confinement instanceof Confinement.Kernel && !recursive) {
                 // Only Landlock's refusals are worth inferring from the child's output; a nested
@@ -286,7 +340,7 @@ public final class Orchestrator {
             // the workspace grant, so what the child does to them is found by comparing.
             controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles()).before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = Launcher.get().spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -298,9 +352,18 @@ public final class Orchestrator {
             return Ending.refused(ns.status());
         }
         Child child = ((Spawn.Started) spawn).child();
+        // First, before anything that takes time: a signal queued since beginSpawn reaches the
+        // group now, and from here a kill -9 of magus takes the group with it.
+        run.attach(child);
+        watchdog.guardGroup(child.pid());
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
+        if (!guarded) {
+            // Not a refusal: the watchdog only matters if magus is killed. But never silent.
+            say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
+                    + "; if magus is killed, this run's processes and private temp dir may outlive it");
+        }
         Exit exit = stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
         int status = exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
@@ -337,7 +400,6 @@ public final class Orchestrator {
      */
     private Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
             Path cwd) {
-        run.attach(child);
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
@@ -369,6 +431,8 @@ public final class Orchestrator {
         drained.subscribe();
         feed(child, stdin);
         Exit exit = child.waitForAndKillGroup();
+        // Killed and reaped: the group id is free for reuse, so the watchdog must forget it.
+        watchdog.releaseGroup(child.pid());
         drained.timeout(DRAIN_GRACE, Mono.empty()).block();
         child.close();
         lines.ifPresent(l -> {
@@ -416,17 +480,32 @@ public final class Orchestrator {
         }
     }
 
-    private Path writeGitConfig(Path privateTemp) throws IOException {
+    private Path writeGitConfig(Path privateTemp) {
         String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
-        return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        try {
+            return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        } catch (IOException e) {
+            // A full temp dir: the run cannot have its files, so it does not start.
+            throw HostDirs.tempFailure(host, "cannot write the run's git config in its private temp dir " + privateTemp,
+                    IoFailures.reason(e));
+        }
     }
 
-    /** The run object handed to callers. */
+    /**
+     * The run object handed to callers. A signal's effect depends on how far the run has got,
+     * and each step is taken under one lock so that no signal falls between two of them: before
+     * the spawn is decided, the first signal cancels the run (no child starts; it ends with
+     * 128+N); from the decision until the child is attached, signals are queued and sent to its
+     * group the moment it is; after that they go straight to the group, until it is reaped.
+     */
     static final class RunHandle implements Run {
         private final RunJournal journal;
         private final Flux<RunEvent> events;
-        private volatile Child child;
-        private volatile boolean cancelled;
+        private Child child;
+        private boolean spawning;
+        /** The signal that cancelled the run before its spawn, or 0. */
+        private int cancelledBy;
+        private final List<Integer> queued = new ArrayList<>();
 
         RunHandle(String id, Clock clock, LandlockWarningOnce once) {
             this.journal = new RunJournal(id, clock);
@@ -437,15 +516,29 @@ public final class Orchestrator {
             return journal;
         }
 
-        boolean cancelled() {
-            return cancelled;
+        /**
+         * Decides to spawn: from here a signal waits for the child instead of cancelling.
+         *
+         * @return the signal that cancelled the run already, or 0 when the spawn may go ahead
+         */
+        synchronized int beginSpawn() {
+            if (cancelledBy == 0) {
+                spawning = true;
+            }
+            return cancelledBy;
         }
 
-        void attach(Child c) {
+        /** The child is running: what was queued since {@link #beginSpawn()} reaches its group now, in order. */
+        synchronized void attach(Child c) {
             this.child = c;
-            if (cancelled) {
-                c.killGroup(Child.SIGKILL);
+            if (cancelledBy != 0) {
+                // Attached without beginSpawn: whatever started it, a cancelled run has no child.
+                c.killGroup(cancelledBy);
             }
+            for (int signal : queued) {
+                c.killGroup(signal);
+            }
+            queued.clear();
         }
 
         @Override
@@ -465,15 +558,20 @@ public final class Orchestrator {
 
         @Override
         public void cancel() {
-            cancelled = true;
             signal(Child.SIGKILL);
         }
 
         @Override
-        public void signal(int signal) {
-            Child c = child;
-            if (c != null) {
-                c.killGroup(signal);
+        public synchronized void signal(int signal) {
+            if (signal <= 0 || signal > 64) {
+                throw new IllegalArgumentException("not a signal: " + signal);
+            }
+            if (child != null) {
+                child.killGroup(signal);
+            } else if (spawning) {
+                queued.add(signal);
+            } else if (cancelledBy == 0) {
+                cancelledBy = signal;
             }
         }
     }
@@ -482,6 +580,7 @@ public final class Orchestrator {
     public static final class Builder {
         private final Host host;
         private LandlockProbe probe = LandlockProbe.kernel();
+        private Spawner spawner = Launcher.deferred();
         private Clock clock = Clock.systemUTC();
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
         private Optional<AuditDenialSource> audit = Optional.empty();
@@ -493,6 +592,15 @@ public final class Orchestrator {
 
         public Builder probe(LandlockProbe p) {
             this.probe = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /**
+         * What starts the children: the process's {@link Launcher} (created at the first spawn)
+         * unless set. Tests give a fake here to run the pipeline on hosts without Landlock.
+         */
+        public Builder spawner(Spawner s) {
+            this.spawner = Objects.requireNonNull(s);
             return this;
         }
 
@@ -526,11 +634,6 @@ public final class Orchestrator {
         }
 
         public Orchestrator build() {
-            registry.ifPresent(r -> {
-                MetricsSink metrics = new MetricsSink(r, clock);
-                metrics.landlockAbi(probe.abi());
-                sinks.add(metrics);
-            });
             return new Orchestrator(this);
         }
     }

@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.orphans.ProcessIdentity;
+import dev.magus.orchestrator.orphans.StaleTemps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,7 +11,12 @@ import java.util.stream.Stream;
 
 /** Making and removing the directories magus makes for one run (a private temp dir, the demo's world). */
 public final class Trees {
-    /** How every run's private temp dir under the temp base is named: this, then a random part. */
+    /**
+     * How every run's private temp dir under the temp base is named: this, then the identity of
+     * the magus that made it ({@link ProcessIdentity#token()}, when {@code /proc} can say), then
+     * a random part. The identity lets a later magus remove the dir of one that was killed
+     * before it could ({@link StaleTemps}).
+     */
     public static final String PRIVATE_TEMP_PREFIX = "magus-run-";
 
     private Trees() {
@@ -21,7 +28,8 @@ public final class Trees {
      */
     public static Path createPrivateTemp(Path tempBase) throws IOException {
         Files.createDirectories(tempBase);
-        return Files.createTempDirectory(tempBase, PRIVATE_TEMP_PREFIX).toRealPath();
+        String prefix = PRIVATE_TEMP_PREFIX + ProcessIdentity.self().map(i -> i.token() + "-").orElse("");
+        return Files.createTempDirectory(tempBase, prefix).toRealPath();
     }
 
     /**

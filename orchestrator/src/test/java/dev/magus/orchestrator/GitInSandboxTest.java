@@ -61,12 +61,16 @@ class GitInSandboxTest {
 
     /** git run by the test itself, unconfined, with the fake home. */
     private String hostGit(String... args) throws IOException, InterruptedException {
+        return hostGitIn(t.workspace, args);
+    }
+
+    private String hostGitIn(Path cwd, String... args) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder();
         pb.command().add(git.toString());
         pb.command().addAll(List.of(args));
         pb.environment().clear();
         pb.environment().putAll(Map.of("HOME", t.home.toString(), "PATH", t.env.get("PATH")));
-        pb.directory(t.workspace.toFile()).redirectErrorStream(true);
+        pb.directory(cwd.toFile()).redirectErrorStream(true);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -105,5 +109,41 @@ class GitInSandboxTest {
         List<RunEvent> events = TestHost.events(run);
         assertThat(run.result().block(TestHost.DEADLINE).status()).isNotZero();
         assertThat(TestHost.text(events)).doesNotContain(FAKE_TOKEN);
+    }
+
+    /** A confined commit in {@code checkout}, a workspace of its own; the output of the run. */
+    private String confinedCommit(Path checkout) throws IOException {
+        Files.writeString(checkout.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Run run = t.orchestrator().submit(RunRequest.builder(checkout, "sh", "-c", String.join(" && ",
+                "echo content > file.txt", "git add file.txt", "git commit -q -m 'confined commit'")).build());
+        List<RunEvent> events = TestHost.events(run);
+        String all = TestHost.text(events);
+        assertThat(run.result().block(TestHost.DEADLINE).status()).as("confined git; output:\n%s", all).isZero();
+        return all;
+    }
+
+    @Test
+    void aLinkedWorktreeCommitsIntoItsCommonDir() throws Exception {
+        Path main = Files.createDirectories(root.resolve("src/main"));
+        hostGitIn(main, "init", "-q", "-b", "main");
+        hostGitIn(main, "commit", "-q", "--allow-empty", "-m", "init");
+        Path linked = root.resolve("src/linked").toAbsolutePath();
+        hostGitIn(main, "worktree", "add", "-q", linked.toString());
+        confinedCommit(linked);
+        assertThat(hostGitIn(main, "log", "--all", "--format=%s")).contains("confined commit");
+    }
+
+    @Test
+    void aSubmoduleCommitsIntoItsGitDir() throws Exception {
+        Path lib = Files.createDirectories(root.resolve("src/lib"));
+        hostGitIn(lib, "init", "-q", "-b", "main");
+        hostGitIn(lib, "commit", "-q", "--allow-empty", "-m", "lib");
+        Path app = Files.createDirectories(root.resolve("src/app"));
+        hostGitIn(app, "init", "-q", "-b", "main");
+        hostGitIn(app, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib.toString(), "vendor/lib");
+        Path sub = app.resolve("vendor/lib");
+        confinedCommit(sub);
+        assertThat(hostGitIn(sub, "log", "--format=%s")).contains("confined commit");
+        assertThat(Files.isDirectory(app.resolve(".git/modules/vendor/lib/objects"))).isTrue();
     }
 }

@@ -42,4 +42,20 @@ class OrchestratorMetricsTest {
         assertThat(registry.getMeters()).allSatisfy(m -> m.getId().getTags()
                 .forEach(t -> assertThat(t.getValue()).doesNotContain("/")));
     }
+
+    @Test
+    void aSecondBuildOfTheSameBuilderCountsEachRunOnce(@TempDir Path dir) throws Exception {
+        Path home = Files.createDirectories(dir.resolve("home"));
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Host host = new Host(Map.of("PATH", "/usr/bin:/bin", "HOME", home.toString()),
+                home, 1000, HostFacts.Os.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Orchestrator.Builder builder = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry);
+        builder.build();
+        Orchestrator second = builder.build();
+
+        second.submit(RunRequest.builder(ws, "true").build()).result().block(Duration.ofSeconds(30));
+
+        assertThat(registry.get("magus.runs").timer().count()).isEqualTo(1);
+    }
 }

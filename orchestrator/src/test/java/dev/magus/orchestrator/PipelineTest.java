@@ -8,24 +8,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
 import dev.magus.events.RunEvent;
-import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.policy.mode.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
 /** The run pipeline with real confined children on a fake host. */
@@ -75,72 +70,6 @@ class PipelineTest {
         assertThat(result.status()).isEqualTo(3);
         assertThat(result.signal()).isZero();
         assertThat(result.count(Code.MGS2003)).isEqualTo(1);
-    }
-
-    /** A refusal case: what to set up, the expected code and status. */
-    private void assertRefused(Run run, Code code, int status) {
-        Path spawned = t.workspace.resolve("spawned");
-        List<RunEvent> events = events(run);
-        assertThat(events).noneMatch(e -> e instanceof RunEvent.Started);
-        assertThat(codes(events)).contains(code);
-        assertThat(events.get(events.size() - 1)).isInstanceOfSatisfying(RunEvent.Exited.class,
-                e -> assertThat(e.status()).isEqualTo(status));
-        assertThat(events).filteredOn(e -> e instanceof RunEvent.Exited).hasSize(1);
-        RunResult result = run.result().block(DEADLINE);
-        assertThat(result.status()).isEqualTo(status);
-        assertThat(result.count(code)).isEqualTo(1);
-        assertThat(spawned).as("the refused command never ran").doesNotExist();
-        assertThat(t.tempBase).as("no private temp dir left behind").isEmptyDirectory();
-    }
-
-    private RunRequest touch() {
-        return sh("touch spawned");
-    }
-
-    @Test
-    void aBadModeInMagusYamlIsRefusedWithMgs2004() {
-        t.mode("strict");
-        assertRefused(t.orchestrator().submit(touch()), Code.MGS2004, 125);
-    }
-
-    @Test
-    void aBadMagusSandboxValueIsRefusedWithMgs2004() {
-        t.env.put("MAGUS_SANDBOX", "mostly");
-        assertRefused(t.orchestrator().submit(touch()), Code.MGS2004, 125);
-    }
-
-    @Test
-    void aMalformedAllowEntryIsRefusedWithMgs2004() {
-        t.yaml("sandbox:\n  mode: required\n  allow:\n    - path: /opt\n      mode: rwz\n");
-        assertRefused(t.orchestrator().submit(touch()), Code.MGS2004, 125);
-    }
-
-    @Test
-    void aRequestWeakerThanTheFloorIsRefusedWithMgs2010() {
-        t.env.put("MAGUS_SANDBOX", "required");
-        RunRequest req = RunRequest.builder(t.workspace, "sh", "-c", "touch spawned").sandbox(Mode.BEST_EFFORT).build();
-        assertRefused(t.orchestrator().submit(req), Code.MGS2010, 125);
-    }
-
-    @Test
-    void requiredOnAnAbiBelowThreeIsRefusedWithMgs2012() {
-        assertRefused(t.orchestrator(LandlockProbe.fixed(2)).submit(touch()), Code.MGS2012, 125);
-    }
-
-    @Test
-    void aBinaryOutsideEveryExecRuleIsRefusedWithMgs2007() {
-        Path dropped = TestHost.script(t.home.resolve("Downloads"), "payload", "touch " + t.workspace.resolve("spawned"));
-        assertRefused(t.orchestrator().submit(RunRequest.builder(t.workspace, dropped.toString()).build()), Code.MGS2007, 126);
-    }
-
-    @Test
-    void anUnknownCommandEndsWith127AndNeverStarts() {
-        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "magus-test-no-such-command").build());
-        List<RunEvent> events = events(run);
-        assertThat(events).noneMatch(e -> e instanceof RunEvent.Started);
-        assertThat(lines(events, RunEvent.Stream.STDERR)).anySatisfy(l -> assertThat(l).contains("command not found"));
-        assertThat(run.result().block(DEADLINE).status()).isEqualTo(127);
-        assertThat(events.get(events.size() - 1)).isInstanceOf(RunEvent.Exited.class);
     }
 
     @Test
@@ -233,42 +162,6 @@ class PipelineTest {
                     .expectComplete()
                     .verify(DEADLINE);
         }
-    }
-
-    @Test
-    void mgs2005IsShownOnceAcrossFiftyRunsOfOneInvocation() {
-        t.mode("best-effort");
-        AtomicLong sinkSaw = new AtomicLong();
-        Consumer<RunEvent> sink = e -> {
-            if (e instanceof RunEvent.Diag d && d.diagnostic().code() == Code.MGS2005) {
-                sinkSaw.incrementAndGet();
-            }
-        };
-        Orchestrator o = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).sink(sink).build();
-        List<Run> runs = IntStream.range(0, 50).mapToObj(i -> o.submit(sh("exit 0"))).toList();
-        Flux<RunEvent> all = Flux.fromIterable(runs).flatMap(Run::events);
-        // Two subscribers to the same runs: each sees the warning once.
-        for (int i = 0; i < 2; i++) {
-            List<RunEvent> warnings = all.filter(e -> e instanceof RunEvent.Diag d && d.diagnostic().code() == Code.MGS2005)
-                    .collectList().block(DEADLINE);
-            assertThat(warnings).hasSize(1);
-        }
-        assertThat(runs).allSatisfy(r -> assertThat(r.result().block(DEADLINE).status()).isZero());
-        assertThat(sinkSaw).hasValue(1);
-    }
-
-    @Test
-    void aNestedMagusNeverShowsMgs2005() {
-        t.mode("best-effort");
-        t.env.put("MAGUS_RUN_ID", "parent-1");
-        t.env.put("MAGUS_SANDBOX", "best-effort");
-        Orchestrator o = t.orchestrator(LandlockProbe.fixed(0));
-        List<Run> runs = IntStream.range(0, 50).mapToObj(i -> o.submit(sh("exit 0"))).toList();
-        List<Code> seen = Flux.fromIterable(runs).flatMap(Run::events)
-                .filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic().code())
-                .collectList().block(DEADLINE);
-        assertThat(seen).doesNotContain(Code.MGS2005);
-        assertThat(runs).allSatisfy(r -> assertThat(r.result().block(DEADLINE).status()).isZero());
     }
 
     @Test

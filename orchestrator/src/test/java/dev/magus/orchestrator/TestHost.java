@@ -49,12 +49,46 @@ final class TestHost {
         env.put("LANG", "C.UTF-8");
     }
 
+    /**
+     * System property: {@code absent} plays a host without Landlock here, where the kernel has
+     * it: {@link #probe()} answers ABI 0 and {@link RecordingSpawner#forThisHost()} is the fake
+     * that confines nothing, so the tests that need no kernel are seen to pass without one
+     * ({@code mvn -pl orchestrator test -Dmagus.test.landlock=absent}).
+     */
+    static final String LANDLOCK_PROPERTY = "magus.test.landlock";
+
+    /** The host's Landlock, or ABI 0 when {@value #LANDLOCK_PROPERTY} says it is absent. */
+    static LandlockProbe probe() {
+        if ("absent".equals(System.getProperty(LANDLOCK_PROPERTY))) {
+            return LandlockProbe.fixed(0);
+        }
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        return linux ? LandlockProbe.kernel() : LandlockProbe.fixed(0);
+    }
+
+    /** Whether this host runs confined children (Linux, Landlock ABI 3+). */
+    static boolean landlock() {
+        return probe().abi() >= 3;
+    }
+
+    /**
+     * Skips, saying why on stderr, unless this host can start children at all (Linux with
+     * glibc): a test that needs a child but no kernel layer, run by {@link RecordingSpawner}.
+     */
+    static void assumeChildren() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "pipeline test skipped: starting a child needs Linux (os " + System.getProperty("os.name") + ")";
+        if (!linux) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux, why);
+    }
+
     /** Skips, saying why on stderr, unless this host runs confined children (Linux, Landlock ABI 3+). */
     static int assumeLandlock() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        int abi = linux ? LandlockProbe.kernel().abi() : 0;
+        int abi = probe().abi();
         String why = "pipeline test skipped: needs Linux with Landlock ABI 3 or newer (os " + System.getProperty("os.name")
-                + ", ABI " + abi + ")";
+                + ", ABI " + abi + ", " + LANDLOCK_PROPERTY + "=" + System.getProperty(LANDLOCK_PROPERTY, "unset") + ")";
         if (abi < 3) {
             System.err.println(why);
         }
@@ -85,6 +119,10 @@ final class TestHost {
 
     Orchestrator orchestrator(LandlockProbe probe) {
         return Orchestrator.builder(host()).probe(probe).build();
+    }
+
+    Orchestrator orchestrator(LandlockProbe probe, RecordingSpawner spawner) {
+        return Orchestrator.builder(host()).probe(probe).spawner(spawner).build();
     }
 
     /** An executable script at {@code dir/name}. */

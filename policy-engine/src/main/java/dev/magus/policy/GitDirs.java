@@ -1,12 +1,21 @@
 package dev.magus.policy;
 
+import dev.magus.policy.path.PathResolver;
+import dev.magus.policy.path.Resolution;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -20,52 +29,279 @@ import java.util.Optional;
  * discovery does, so a workspace in a sub-directory of a repository can still commit. It
  * never looks at home or above: a dotfiles repository at {@code ~} would otherwise hand its
  * git dir to every workspace beneath it.
+ *
+ * <p>Every git dir is granted read-write to the next run, and {@code .git} lies inside the
+ * workspace, which the previous run could write. So what {@code .git} says is believed only
+ * when nothing a confined child can plant makes it name something else (issue 12: a child's
+ * {@code ln -s ../home .git} or {@code echo 'gitdir: /' > .git} handed the next run
+ * {@code ~} or {@code /}):
+ * <ul>
+ *   <li>A {@code .git} that is a symbolic link is followed only to a place inside the
+ *       workspace.</li>
+ *   <li>A git dir is a real one: {@code HEAD}, {@code objects/} and {@code refs/}. A linked
+ *       worktree's own git dir has {@code HEAD} and a {@code commondir} naming a real common
+ *       dir, and lives in that common dir's {@code worktrees/}.</li>
+ *   <li>A git dir named by a {@code .git} file must name that file back, the way git itself
+ *       links them: a linked worktree's git dir has a {@code gitdir} file holding the path of
+ *       the worktree's {@code .git}; a submodule's git dir has {@code core.worktree} in its
+ *       config naming the submodule's checkout. A child can write {@code .git}, but not a file
+ *       in another repository's git dir, so pointing {@code .git} at another real repository
+ *       fails. A git dir made with {@code git init --separate-git-dir} has no such link until
+ *       {@code git config core.worktree <checkout>} is run in it.</li>
+ *   <li>No git dir or common dir is home or an ancestor of it, the workspace or an ancestor
+ *       of it, {@code /}, a system directory ({@link #SYSTEM}) or an ancestor of one, or
+ *       anywhere beneath {@code /proc}, {@code /sys}, {@code /dev}, {@code /run}, {@code /boot}
+ *       or {@code /etc}.</li>
+ * </ul>
+ * Otherwise nothing is granted, and the reason is a {@link PolicyNote} that {@code magus policy}
+ * shows.
  */
 public final class GitDirs {
+    /** How {@code magus policy} names the git dirs' rules and notes. */
+    static final String ORIGIN = "core:git";
+
+    /** Directories of the operating system: no git dir is one of them or an ancestor of one. */
+    static final List<Path> SYSTEM = List.of("/usr", "/etc", "/proc", "/sys", "/dev", "/bin", "/sbin", "/lib",
+            "/lib32", "/lib64", "/libx32", "/boot", "/var", "/var/tmp", "/run", "/tmp", "/opt", "/srv", "/home", "/root",
+            "/mnt", "/media", "/System", "/Library", "/private", "/Users", "/Applications", "/Volumes")
+            .stream().map(Path::of).toList();
+    /** Kernel interfaces, runtime state and configuration: nothing beneath them is a git dir to grant. */
+    static final List<Path> NEVER_BENEATH = List.of("/proc", "/sys", "/dev", "/run", "/boot", "/etc", "/private/etc")
+            .stream().map(Path::of).toList();
+
+    /** Enough for any {@code .git}, {@code gitdir} or {@code commondir} line; a config is read up to {@link #MAX_CONFIG}. */
+    private static final int MAX_LINE_FILE = 4096;
+    private static final int MAX_CONFIG = 1 << 16;
+
+    private static final PathResolver RESOLVER = new PathResolver();
+
     private GitDirs() {
     }
 
-    /** The git dirs (git dir first, then the common dir when it differs), absolute and normalized; empty outside git. */
-    public static List<Path> of(Path workspaceRoot, Path home) {
-        for (Path dir = workspaceRoot.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
+    /**
+     * What the search found.
+     *
+     * @param dirs  the git dirs to grant: the git dir first, then the common dir when it
+     *              differs; resolved, existing; empty outside git or when refused
+     * @param notes why a {@code .git} that was found grants nothing (at most one note)
+     */
+    public record Found(List<Path> dirs, List<PolicyNote> notes) {
+        public Found {
+            dirs = List.copyOf(dirs);
+            notes = List.copyOf(notes);
+        }
+
+        static final Found NONE = new Found(List.of(), List.of());
+
+        static Found refused(Path subject, String why) {
+            return new Found(List.of(), List.of(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, ORIGIN, subject.toString(), why)));
+        }
+    }
+
+    /**
+     * The git dirs of the workspace at {@code workspaceRoot}.
+     *
+     * @param workspaceRoot the workspace root, resolved
+     * @param home          the home directory, resolved
+     */
+    public static Found of(Path workspaceRoot, Path home) {
+        Objects.requireNonNull(home, "home");
+        Path root = workspaceRoot.toAbsolutePath().normalize();
+        for (Path dir = root; dir != null; dir = dir.getParent()) {
             if (Locations.isHomeOrAncestor(dir, home)) {
-                return List.of();
+                return Found.NONE;
             }
             Path dotGit = dir.resolve(".git");
-            if (Files.isDirectory(dotGit)) {
-                return List.of(dotGit);
+            Optional<BasicFileAttributes> attrs = lstat(dotGit);
+            if (attrs.isEmpty()) {
+                continue;
             }
-            if (Files.isRegularFile(dotGit)) {
-                return fromGitFile(dotGit);
-            }
+            return new Search(root, home).at(dir, dotGit, attrs.get());
         }
-        return List.of();
+        return Found.NONE;
     }
 
-    private static List<Path> fromGitFile(Path dotGit) {
-        Optional<String> gitdir = firstLine(dotGit).filter(l -> l.startsWith("gitdir:")).map(l -> l.substring(7).strip());
-        if (gitdir.isEmpty() || gitdir.get().isEmpty()) {
-            return List.of();
+    /** One search: what a found {@code .git} is judged against. */
+    private record Search(Path root, Path home) {
+
+        Found at(Path dir, Path dotGit, BasicFileAttributes attrs) {
+            if (attrs.isSymbolicLink()) {
+                Resolution r = RESOLVER.resolve(dotGit);
+                Optional<Path> target = r.resolvedPath();
+                if (!r.existing() || !target.orElseThrow().startsWith(root)) {
+                    return Found.refused(dotGit, shown(dotGit) + " is a symbolic link"
+                            + target.map(t -> " to " + shown(t)).orElse("") + ", out of the workspace or to nothing:"
+                            + " a git dir is never reached through a link a run could have planted");
+                }
+                return directory(dotGit, target.get());
+            }
+            if (attrs.isDirectory()) {
+                return directory(dotGit, dotGit);
+            }
+            if (attrs.isRegularFile()) {
+                return gitFile(dir, dotGit);
+            }
+            return Found.refused(dotGit, shown(dotGit) + " is neither a directory nor a regular file");
         }
-        Path dir = dotGit.getParent().resolve(gitdir.get()).normalize();
-        if (!Files.isDirectory(dir)) {
-            return List.of();
+
+        /** A {@code .git} directory (or a link to one inside the workspace). */
+        private Found directory(Path dotGit, Path gitDir) {
+            Optional<String> wrong = dangerous(gitDir).or(() -> notARepository(gitDir));
+            return wrong.isPresent() ? Found.refused(dotGit, wrong.get()) : new Found(List.of(gitDir), List.of());
         }
-        List<Path> out = new ArrayList<>(List.of(dir));
-        Path commondir = dir.resolve("commondir");
-        if (Files.isRegularFile(commondir, LinkOption.NOFOLLOW_LINKS)) {
-            firstLine(commondir).filter(s -> !s.isBlank()).map(s -> dir.resolve(s.strip()).normalize())
-                    .filter(Files::isDirectory).filter(c -> !c.equals(dir)).ifPresent(out::add);
+
+        /** A {@code .git} file naming the git dir of a linked worktree or a submodule. */
+        private Found gitFile(Path dir, Path dotGit) {
+            Optional<String> line = firstLine(dotGit);
+            if (line.isEmpty() || !line.get().startsWith("gitdir:") || line.get().substring(7).isBlank()) {
+                return Found.refused(dotGit, shown(dotGit) + " is a file without a 'gitdir: <path>' line");
+            }
+            String named = line.get().substring(7).strip();
+            Optional<Path> gitDir = existingDirectory(named, dir);
+            if (gitDir.isEmpty()) {
+                return Found.refused(dotGit, shown(dotGit) + " names " + named + ", which is not a directory here");
+            }
+            Path g = gitDir.get();
+            Optional<String> wrong = dangerous(g);
+            if (wrong.isPresent()) {
+                return Found.refused(dotGit, wrong.get());
+            }
+            Path commondirFile = g.resolve("commondir");
+            if (lstat(commondirFile).filter(BasicFileAttributes::isRegularFile).isPresent()) {
+                return linkedWorktree(dotGit, g, commondirFile);
+            }
+            // A submodule's git dir (or one made with --separate-git-dir): a whole repository
+            // whose config names this checkout as its worktree.
+            wrong = notARepository(g);
+            if (wrong.isEmpty() && !coreWorktree(g).flatMap(w -> existingDirectory(w, g)).filter(dir::equals).isPresent()) {
+                wrong = Optional.of(shown(g) + " does not name " + shown(dir) + " back (no core.worktree in its config"
+                        + " leading here), so it is some other repository's git dir; if it is this checkout's,"
+                        + " run 'git config core.worktree " + dir + "' in it");
+            }
+            return wrong.isPresent() ? Found.refused(dotGit, wrong.get()) : new Found(List.of(g), List.of());
         }
-        return List.copyOf(out);
+
+        /** A linked worktree's own git dir {@code g}, and the common dir its {@code commondir} names. */
+        private Found linkedWorktree(Path dotGit, Path g, Path commondirFile) {
+            if (!Files.isRegularFile(g.resolve("HEAD"))) {
+                return Found.refused(dotGit, shown(g) + " is not a git directory (it has no HEAD)");
+            }
+            Optional<Path> back = firstLine(g.resolve("gitdir")).filter(s -> !s.isBlank())
+                    .flatMap(s -> resolved(s.strip(), g));
+            if (back.isEmpty() || !back.get().equals(dotGit)) {
+                return Found.refused(dotGit, shown(g) + " does not name " + shown(dotGit) + " back (its gitdir file"
+                        + " names " + back.map(this::shown).orElse("nothing") + "), so it is some other worktree's git dir");
+            }
+            Optional<Path> common = firstLine(commondirFile).filter(s -> !s.isBlank()).flatMap(s -> existingDirectory(s.strip(), g));
+            if (common.isEmpty()) {
+                return Found.refused(dotGit, shown(commondirFile) + " names no directory");
+            }
+            Path c = common.get();
+            Optional<String> wrong = dangerous(c).or(() -> notARepository(c));
+            if (wrong.isEmpty() && !c.resolve("worktrees").equals(g.getParent())) {
+                wrong = Optional.of(shown(g) + " is not in the worktrees of the common dir " + shown(c) + " its commondir names");
+            }
+            return wrong.isPresent() ? Found.refused(dotGit, wrong.get())
+                    : new Found(c.equals(g) ? List.of(g) : List.of(g, c), List.of());
+        }
+
+        /** Why {@code d} is not a repository (HEAD, objects, refs), if it is not. */
+        private Optional<String> notARepository(Path d) {
+            if (Files.isRegularFile(d.resolve("HEAD")) && Files.isDirectory(d.resolve("objects")) && Files.isDirectory(d.resolve("refs"))) {
+                return Optional.empty();
+            }
+            return Optional.of(shown(d) + " is not a git directory (it lacks HEAD, objects or refs)");
+        }
+
+        /** Why granting {@code d} (resolved) read-write would hand over far more than a repository, if it would. */
+        private Optional<String> dangerous(Path d) {
+            String what = null;
+            if (Locations.isHomeOrAncestor(d, home)) {
+                what = "the home directory or an ancestor of it";
+            } else if (root.startsWith(d)) {
+                what = "the workspace or an ancestor of it";
+            } else if (SYSTEM.stream().anyMatch(s -> s.startsWith(d))) {
+                what = "a system directory or an ancestor of one";
+            } else if (NEVER_BENEATH.stream().anyMatch(d::startsWith)) {
+                what = "beneath a system directory";
+            }
+            return Optional.ofNullable(what).map(w -> shown(d) + " is " + w + ", which is never granted as a git dir");
+        }
+
+        /** {@code spelled} taken from {@code dir} the way the kernel walks it, when it exists. */
+        private static Optional<Path> resolved(String spelled, Path dir) {
+            try {
+                Resolution r = RESOLVER.resolve(Path.of(spelled), dir);
+                return r.existing() ? r.resolvedPath() : Optional.empty();
+            } catch (InvalidPathException notAPath) {
+                return Optional.empty();
+            }
+        }
+
+        private static Optional<Path> existingDirectory(String spelled, Path dir) {
+            return resolved(spelled, dir).filter(Files::isDirectory);
+        }
+
+        private String shown(Path p) {
+            return Locations.display(p, home);
+        }
     }
 
+    /** {@code core.worktree} of the git dir {@code g}'s config, as written. */
+    private static Optional<String> coreWorktree(Path g) {
+        Optional<String> text = read(g.resolve("config"), MAX_CONFIG);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean core = false;
+        Optional<String> found = Optional.empty();
+        for (String raw : text.get().split("\n")) {
+            String line = raw.strip();
+            if (line.startsWith("[")) {
+                int end = line.indexOf(']');
+                core = end > 0 && line.substring(1, end).strip().toLowerCase(Locale.ROOT).equals("core");
+                line = end > 0 ? line.substring(end + 1).strip() : "";
+            }
+            int eq = line.indexOf('=');
+            if (core && eq > 0 && line.substring(0, eq).strip().toLowerCase(Locale.ROOT).equals("worktree")) {
+                String value = line.substring(eq + 1).strip();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                    value = value.substring(1, value.length() - 1);
+                }
+                // The last one wins, as in git.
+                found = Optional.of(value).filter(v -> !v.isEmpty());
+            }
+        }
+        return found;
+    }
+
+    /** The first line of a small regular file, not following a link; empty when it is anything else. */
     private static Optional<String> firstLine(Path file) {
+        return read(file, MAX_LINE_FILE).map(t -> {
+            int nl = t.indexOf('\n');
+            String line = nl < 0 ? t : t.substring(0, nl);
+            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+        });
+    }
+
+    /** Up to {@code max} bytes of a regular file, not following a link; empty when it is anything else or unreadable. */
+    private static Optional<String> read(Path file, int max) {
+        if (lstat(file).filter(BasicFileAttributes::isRegularFile).isEmpty()) {
+            return Optional.empty();
+        }
+        try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+                InputStream in = Channels.newInputStream(ch)) {
+            return Optional.of(new String(in.readNBytes(max), StandardCharsets.UTF_8));
+        } catch (IOException | UnsupportedOperationException unreadable) {
+            // An unreadable file is one git itself could not use: nothing to grant.
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<BasicFileAttributes> lstat(Path p) {
         try {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            return lines.isEmpty() ? Optional.empty() : Optional.of(lines.get(0));
-        } catch (IOException e) {
-            // An unreadable .git is a repository git itself could not use: nothing to grant.
+            return Optional.of(Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
+        } catch (IOException missingOrUnreadable) {
             return Optional.empty();
         }
     }

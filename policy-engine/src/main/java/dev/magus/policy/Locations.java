@@ -12,7 +12,11 @@ import java.util.Optional;
  *
  * <p>A location read from a variable or a base that is not absolute, or is home or an
  * ancestor of it, grants nothing: {@code GOCACHE=off} is not a path, and
- * {@code XDG_CACHE_HOME=$HOME} would otherwise hand over the whole home tree.
+ * {@code XDG_CACHE_HOME=$HOME} would otherwise hand over the whole home tree. A variable's
+ * value is judged here as written; the location itself (and the base it is under) only once
+ * {@link PolicyBuilder} has resolved it the way the kernel walks it, because a path is
+ * located by joining its parts as written, never by normalizing them: {@code a/lnk/../x} is
+ * beside the link's target, not {@code a/x}.
  */
 public final class Locations {
     private Locations() {
@@ -27,7 +31,7 @@ public final class Locations {
             String name = allow.env().get();
             Optional<String> value = host.variable(name);
             if (value.isPresent()) {
-                return fromVariable(name, value.get(), host).map(p -> (Location) new Location.At(p, "$" + name))
+                return fromVariable(name, value.get(), host).map(p -> (Location) new Location.At(p, "$" + name, Optional.empty()))
                         .orElseGet(() -> nothing(name, value.get(), host));
             }
             if (allow.path().isEmpty()) {
@@ -37,6 +41,7 @@ public final class Locations {
         String path = allow.expandedPath(host.env()).orElseThrow();
         Path location;
         String how;
+        Optional<Path> under = Optional.empty();
         if (allow.base().isPresent()) {
             Base base = allow.base().get();
             Path dir;
@@ -52,24 +57,23 @@ public final class Locations {
                         return nothing(variable.get(), value.get(), host);
                     }
                     dir = fromVar.get();
+                    // Judged as written above; once resolved it must not be home or above either.
+                    under = Optional.of(dir);
                 } else {
                     dir = host.home().resolve(base.homeRelativeDefault(macos).orElseThrow());
                 }
             }
-            location = dir.resolve(path).normalize();
+            location = dir.resolve(path);
             how = base.spelling() + "/" + path;
         } else if (path.equals("~") || path.startsWith("~/")) {
-            location = host.home().resolve(path.substring(1).replaceFirst("^/+", "")).normalize();
+            location = host.home().resolve(path.substring(1).replaceFirst("^/+", ""));
             how = path;
         } else {
-            location = Path.of(path).normalize();
+            location = Path.of(path);
             how = allow.path().orElseThrow();
         }
-        if (isHomeOrAncestor(location, host.home())) {
-            return new Location.GrantsNothing(display(location, host.home()) + " is the home directory or an ancestor of it;"
-                    + " $HOME is never granted as a whole");
-        }
-        return new Location.At(location, how);
+        // Whether it is home or above is known once resolved: ~/lnk/.. may lead anywhere.
+        return new Location.At(location, how, under);
     }
 
     /** A variable's value as a location: absolute, and neither home nor above it. */
@@ -77,7 +81,7 @@ public final class Locations {
         if (!value.startsWith("/")) {
             return Optional.empty();
         }
-        Path p = Path.of(value).normalize();
+        Path p = Path.of(value);
         return isHomeOrAncestor(p, host.home()) ? Optional.empty() : Optional.of(p);
     }
 

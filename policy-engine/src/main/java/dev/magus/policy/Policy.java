@@ -12,6 +12,7 @@ import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
+import dev.magus.policy.path.Traced;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -71,17 +72,65 @@ public record Policy(
     /**
      * The binding-layer check. The path is resolved the way the kernel walks it, and the answer
      * is about where it leads: a read outside every read rule is MGS2001; a write outside every
-     * write rule, or to a control file even inside one, is MGS2002; an exec of a binary outside
-     * every exec rule is MGS2007 (check the path {@link LookPath#find} returns); more than 40
-     * symbolic links is MGS2009.
+     * write rule is MGS2002; an exec of a binary outside every exec rule is MGS2007 (check the
+     * path {@link LookPath#find} returns); more than 40 symbolic links is MGS2009.
+     *
+     * <p>A write is also MGS2002, even inside a write grant, when a control file is the file it
+     * reaches, any symbolic link it goes through, or the path as written: {@code .envrc} that
+     * is a link to {@code envrc.real} is still what direnv reads next, and {@code lnk/.envrc}
+     * with {@code lnk} leading out of the workspace is still {@code .envrc} to a shell in
+     * {@code lnk}.
      */
     @Override
     public Verdict check(Access op, Path path, Path cwd) {
+        if (op == Access.WRITE) {
+            return writeVerdict(path, cwd, RESOLVER.trace(path, cwd));
+        }
         return verdict(op, path, RESOLVER.resolve(path, cwd));
     }
 
-    /** The verdict on {@code path} once resolved to {@code resolution} (by any resolver). */
+    /**
+     * The verdict on reading or executing {@code path} once resolved to {@code resolution} (by
+     * any resolver); a write needs the links too: {@link #writeVerdict}.
+     */
     Verdict verdict(Access op, Path path, Resolution resolution) {
+        if (op == Access.WRITE) {
+            throw new IllegalArgumentException("a write is checked with the links it goes through: writeVerdict");
+        }
+        return ruleVerdict(op, path, resolution);
+    }
+
+    /** The verdict on writing {@code path}, asked from {@code cwd}, once traced to {@code traced} (by any resolver). */
+    Verdict writeVerdict(Path path, Path cwd, Traced traced) {
+        Verdict byRules = ruleVerdict(Access.WRITE, path, traced.resolution());
+        if (!(byRules instanceof Verdict.Allowed allowed)) {
+            return byRules;
+        }
+        Path resolved = allowed.resolved();
+        Optional<String> control = controlFiles.match(resolved);
+        if (control.isPresent()) {
+            return new Verdict.Denied(controlFile(path, resolved, resolved, control.get(), ""));
+        }
+        for (Path link : traced.links()) {
+            control = controlFiles.match(link);
+            // A link standing for a whole git dir leads into it, and what in a git dir is a
+            // control file is refused by where the write lands (or by how it was written).
+            if (control.isPresent() && !control.get().equals(ControlFiles.GIT) && !control.get().equals(ControlFiles.GIT_DIR)) {
+                return new Verdict.Denied(controlFile(path, resolved, link, control.get(),
+                        ", a symbolic link to " + Locations.display(resolved, home) + ","));
+            }
+        }
+        Path written = (path.isAbsolute() ? path : cwd.toAbsolutePath().resolve(path)).normalize();
+        control = controlFiles.match(written);
+        if (control.isPresent()) {
+            return new Verdict.Denied(controlFile(path, resolved, written, control.get(),
+                    " (as written; it resolves to " + Locations.display(resolved, home) + ")"));
+        }
+        return allowed;
+    }
+
+    /** The verdict of the rules alone: a loop, or outside every rule with the bit, or allowed. */
+    private Verdict ruleVerdict(Access op, Path path, Resolution resolution) {
         if (resolution instanceof Resolution.TooManyLinks loop) {
             return new Verdict.Denied(new Diagnostic(Code.MGS2009,
                     op.operation().label() + " denied: too many symbolic links resolving " + path
@@ -92,12 +141,6 @@ public record Policy(
         Path resolved = ((Resolution.Resolved) resolution).path();
         if (!ruleset.permits(resolved, op)) {
             return new Verdict.Denied(outside(op, path, resolved));
-        }
-        if (op == Access.WRITE) {
-            Optional<String> control = controlFiles.match(resolved);
-            if (control.isPresent()) {
-                return new Verdict.Denied(controlFile(path, resolved, control.get()));
-            }
         }
         return new Verdict.Allowed(resolved);
     }
@@ -128,15 +171,22 @@ public record Policy(
                 resolved.toString(), op.operation(), Layer.BINDING, SOURCE, details);
     }
 
-    private Diagnostic controlFile(Path requested, Path resolved, String entry) {
+    /**
+     * @param control the control file that matched: the resolved target, a link on the way, or the path as written
+     * @param how     how {@code control} relates to the write, shown after its name; empty for the target itself
+     */
+    private Diagnostic controlFile(Path requested, Path resolved, Path control, String entry, String how) {
         Map<String, String> details = new TreeMap<>();
         details.put("requested", requested.toString());
         details.put("control_file", entry);
+        if (!control.equals(resolved)) {
+            details.put("resolved", resolved.toString());
+        }
         return new Diagnostic(Code.MGS2002,
-                "write denied: " + Locations.display(resolved, home) + " is a control file (" + entry
+                "write denied: " + Locations.display(control, home) + how + " is a control file (" + entry
                         + "): it holds instructions another tool follows later, outside any sandbox,"
                         + " so no declaration allows writing it",
-                resolved.toString(), Access.WRITE.operation(), Layer.BINDING, SOURCE, details);
+                control.toString(), Access.WRITE.operation(), Layer.BINDING, SOURCE, details);
     }
 
     private String describe(Rule r) {

@@ -9,12 +9,14 @@ import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
+import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
+import dev.magus.policy.path.Traced;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,12 @@ import java.util.Optional;
  * <p>The core is the operating system, the workspace, magus's own cache, installation and
  * private temp dir, and the git directories. It knows no toolchain, and never grants
  * {@code $HOME}, {@code /tmp}, {@code /var/tmp}, {@code $TMPDIR}, {@code /opt} or {@code /run}.
+ *
+ * <p>A run may write the workspace and the other write grants, and the next run's policy is
+ * built from what is there; so no location is believed that a confined child could have
+ * redirected: the git dirs only as {@link GitDirs} accepts them, and no rule whose resolution
+ * goes through a symbolic link inside a writable location to somewhere outside it. Each such
+ * refusal is a {@link PolicyNote}, never an error: the run goes on with less.
  */
 public final class PolicyBuilder {
     /** The operating system's programs and libraries. */
@@ -85,42 +93,98 @@ public final class PolicyBuilder {
                 .orElseThrow(() -> new IllegalArgumentException("workspace root does not exist: " + workspaceRoot));
         Path home = resolver.resolve(host.home()).resolvedPath().orElse(host.home());
         refuseBroadRoot(root, home);
-        List<Path> gitDirs = new ArrayList<>();
-        for (Path g : GitDirs.of(root, home)) {
-            resolveExisting(g).ifPresent(gitDirs::add);
-        }
-
-        List<Rule> rules = new ArrayList<>();
         List<PolicyNote> notes = new ArrayList<>();
-        for (Candidate c : core(root, gitDirs)) {
-            Resolution r = resolver.resolve(c.path());
-            if (c.origin().equals(INSTALLATION) && r.existing()
-                    && Locations.isHomeOrAncestor(r.resolvedPath().orElseThrow(), home)) {
-                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(),
-                        c.path() + " is the home directory or an ancestor of it; $HOME is never granted as a whole"));
-                continue;
-            }
-            grant(c, r, rules, notes);
-        }
+        GitDirs.Found git = GitDirs.of(root, home);
+        notes.addAll(git.notes());
+        List<Path> gitDirs = git.dirs();
+
+        List<Candidate> candidates = new ArrayList<>(core(root, gitDirs));
         for (SandboxAllow a : declared.allow()) {
             Location location = Locations.locate(a, host, root);
             if (location instanceof Location.GrantsNothing g) {
                 notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), a.site().key(), g.why()));
                 continue;
             }
-            Path at = ((Location.At) location).path();
-            Resolution r = resolver.resolve(at);
-            if (r instanceof Resolution.Resolved resolved && Locations.isHomeOrAncestor(resolved.path(), home)) {
-                // Checked again after resolution: a link to ~ must not hand over the home tree either.
-                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), at.toString(),
-                        at + " resolves to " + Locations.display(resolved.path(), home)
-                                + ", the home directory or an ancestor of it; $HOME is never granted as a whole"));
+            Location.At at = (Location.At) location;
+            Optional<Path> homeBase = at.base().filter(b -> resolver.resolve(b).resolvedPath()
+                    .filter(real -> Locations.isHomeOrAncestor(real, home)).isPresent());
+            if (homeBase.isPresent()) {
+                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), at.path().toString(),
+                        "the base of " + at.how() + ", " + homeBase.get() + ", resolves to the home directory or an"
+                                + " ancestor of it; $HOME is never granted as a whole"));
                 continue;
             }
-            grant(new Candidate(at, a.mode(), a.origin()), r, rules, notes);
+            candidates.add(new Candidate(at.path(), a.mode(), a.origin()));
+        }
+
+        // Where a run can write: every location granted for writing that is not home or above.
+        // One pass: a location refused below for a planted link still counts, which can only
+        // refuse more, never grant more.
+        List<Traced> traced = new ArrayList<>(candidates.size());
+        List<Optional<String>> homeOrAbove = new ArrayList<>(candidates.size());
+        List<Path> writable = new ArrayList<>();
+        for (Candidate c : candidates) {
+            Traced t = resolver.trace(c.path());
+            Optional<String> above = homeOrAbove(c, t.resolution(), home);
+            traced.add(t);
+            homeOrAbove.add(above);
+            if (c.mode().has(Access.WRITE) && t.resolution().existing() && above.isEmpty()) {
+                writable.add(t.resolution().resolvedPath().orElseThrow());
+            }
+        }
+        List<Rule> rules = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            Candidate c = candidates.get(i);
+            Traced t = traced.get(i);
+            Optional<String> refused = homeOrAbove.get(i).or(() -> planted(c, t, writable, home));
+            if (refused.isPresent()) {
+                notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(), refused.get()));
+                continue;
+            }
+            grant(c, t.resolution(), rules, notes);
         }
         return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
                 ControlFiles.of(root, gitDirs), notes);
+    }
+
+    /**
+     * Why a location that is not the operating system's resolves to home or above, if it
+     * does: the check runs on where the path leads, so a link to {@code ~} hands over nothing
+     * either.
+     */
+    private static Optional<String> homeOrAbove(Candidate c, Resolution r, Path home) {
+        if (c.origin().startsWith("core:/") || r.resolvedPath().filter(p -> Locations.isHomeOrAncestor(p, home)).isEmpty()) {
+            return Optional.empty();
+        }
+        Path real = r.resolvedPath().orElseThrow();
+        String where = real.equals(c.path()) ? c.path().toString() : c.path() + " resolves to " + Locations.display(real, home) + ", which";
+        return Optional.of(where + " is the home directory or an ancestor of it; $HOME is never granted as a whole");
+    }
+
+    /**
+     * Why {@code c} would be granted where a confined run pointed it, if so: its resolution
+     * goes through a symbolic link that lies inside a location the run could write (the
+     * workspace, the cache, a git dir, a declared write grant) and ends outside that location.
+     * Such a link may have been planted by the previous run ({@code out -> /etc} replacing the
+     * workspace's {@code out}), and a run must never widen the next one. A link within one
+     * writable location, or whose target is declared by its own path, grants as usual.
+     */
+    private static Optional<String> planted(Candidate c, Traced t, List<Path> writable, Path home) {
+        Optional<Path> real = t.resolution().resolvedPath();
+        if (real.isEmpty()) {
+            return Optional.empty();
+        }
+        for (Path link : t.links()) {
+            for (Path area : writable) {
+                if (link.startsWith(area) && !real.get().startsWith(area)) {
+                    return Optional.of(c.path() + " goes through " + Locations.display(link, home) + ", a symbolic link inside "
+                            + Locations.display(area, home) + " (which a confined run can write), to "
+                            + Locations.display(real.get(), home) + " outside it; a link a run could have planted never"
+                            + " widens the next run: declare " + Locations.display(real.get(), home) + " itself if it is meant");
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** The core footprint of this host for {@code workspaceRoot}, unresolved: what {@code magus policy} lists as "core". */

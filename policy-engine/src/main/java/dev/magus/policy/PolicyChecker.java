@@ -3,6 +3,7 @@ package dev.magus.policy;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
+import dev.magus.policy.path.Traced;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,8 +81,16 @@ public final class PolicyChecker {
         if (known != null) {
             return known;
         }
-        Resolution resolution = resolver.resolve(path, cwd);
-        Verdict verdict = policy.verdict(op, path, resolution);
+        Resolution resolution;
+        Verdict verdict;
+        if (op == Access.WRITE) {
+            Traced traced = resolver.trace(path, cwd);
+            resolution = traced.resolution();
+            verdict = policy.writeVerdict(path, cwd, traced);
+        } else {
+            resolution = resolver.resolve(path, cwd);
+            verdict = policy.verdict(op, path, resolution);
+        }
         // A missing component is asked again every time (creating it needs no invalidation), and a
         // walk that met one may have resumed over it with "..": only fully existing answers are kept.
         if (resolution.existing()) {

@@ -52,7 +52,7 @@ class LocationsTest {
         assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of())).isEqualTo(new Location.At(expected, "userCache/go-build"));
         assertThat(locate(spell("GOCACHE", "userCache", "go-build"), Map.of("GOCACHE", ""))).isInstanceOf(Location.At.class);
         assertThat(locate(spell("GOCACHE", "xdgCache", "go-build"), Map.of("XDG_CACHE_HOME", "/xdg/cache")))
-                .isEqualTo(new Location.At(Path.of("/xdg/cache/go-build"), "xdgCache/go-build"));
+                .isEqualTo(new Location.At(Path.of("/xdg/cache/go-build"), "xdgCache/go-build", Optional.of(Path.of("/xdg/cache"))));
     }
 
     @Test
@@ -69,9 +69,9 @@ class LocationsTest {
         expected.forEach((base, path) -> assertThat(locate(spell(null, base, "t"), Map.of()))
                 .as(base).isEqualTo(new Location.At(path, base + "/t")));
         assertThat(locate(spell(null, "xdgState", "t"), Map.of("XDG_STATE_HOME", "/state")))
-                .isEqualTo(new Location.At(Path.of("/state/t"), "xdgState/t"));
+                .isEqualTo(new Location.At(Path.of("/state/t"), "xdgState/t", Optional.of(Path.of("/state"))));
         assertThat(locate(spell(null, "userConfig", "t"), Map.of("XDG_CONFIG_HOME", "/conf")))
-                .isEqualTo(new Location.At(Path.of("/conf/t"), "userConfig/t"));
+                .isEqualTo(new Location.At(Path.of("/conf/t"), "userConfig/t", Optional.of(Path.of("/conf"))));
     }
 
     @Test
@@ -82,7 +82,7 @@ class LocationsTest {
         assertThat(Locations.locate(spell(null, "userConfig", "t"), mac, tmp))
                 .isEqualTo(new Location.At(home().resolve("Library/Application Support/t"), "userConfig/t"));
         assertThat(Locations.locate(spell(null, "xdgCache", "t"), mac, tmp))
-                .isEqualTo(new Location.At(Path.of("/xdg/t"), "xdgCache/t"));
+                .isEqualTo(new Location.At(Path.of("/xdg/t"), "xdgCache/t", Optional.of(Path.of("/xdg"))));
         assertThat(mac.userCacheDir()).isEqualTo(home().resolve("Library/Caches"));
     }
 
@@ -107,10 +107,12 @@ class LocationsTest {
             assertThat(locate(spell("GOCACHE", null, null), Map.of("GOCACHE", value))).as(value)
                     .isInstanceOfSatisfying(Location.GrantsNothing.class, g -> assertThat(g.why()).contains("home directory"));
         }
-        assertThat(locate(spell(null, null, "~"), Map.of())).isInstanceOf(Location.GrantsNothing.class);
-        assertThat(locate(spell(null, null, "~/x/.."), Map.of())).isInstanceOf(Location.GrantsNothing.class);
+        // A declared path is located as written: whether it is home or above is decided once it is
+        // resolved the way the kernel walks it (~/x/.. is not home when x is a link), see PolicyBuilderTest.
+        assertThat(locate(spell(null, null, "~"), Map.of())).isEqualTo(new Location.At(home(), "~"));
+        assertThat(locate(spell(null, null, "~/x/.."), Map.of())).isEqualTo(new Location.At(home().resolve("x/.."), "~/x/.."));
         assertThat(locate(allow(DeclLayer.workspace(), null, null, "$HOME"), Map.of("HOME", home)))
-                .isInstanceOf(Location.GrantsNothing.class);
+                .isEqualTo(new Location.At(home(), "$HOME"));
         // A sibling of home that merely shares a prefix is not an ancestor.
         assertThat(locate(spell("GOCACHE", null, null), Map.of("GOCACHE", home + "2"))).isInstanceOf(Location.At.class);
     }

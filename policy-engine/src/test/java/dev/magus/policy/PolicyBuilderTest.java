@@ -173,4 +173,111 @@ class PolicyBuilderTest {
             assertThat(n.kind()).isEqualTo(PolicyNote.Kind.SKIPPED);
         });
     }
+
+    private static SandboxAllow inWorkspace(String path, String mode) {
+        return SandboxAllow.declare(Optional.empty(), Optional.empty(), Optional.of("workspace"), Optional.of(path),
+                Optional.of(mode), DeclLayer.workspace(), Site.of("magus.yaml", "sandbox.allow[0]"));
+    }
+
+    private static MergedDecl declared(SandboxAllow... allow) {
+        return new MergedDecl(List.of(allow), Allowlist.EMPTY);
+    }
+
+    @Test
+    void aRulePathsDotDotClimbsOutOfTheResolvedDirectoryNotTheSpelling() throws IOException {
+        Path out = FakeHost.mkdirs(h.root.resolve("OUT"));
+        FakeHost.mkdirs(out.resolve("x"));
+        FakeHost.write(h.home.resolve(".ssh/id_rsa"), "FAKE KEY\n");
+        FakeHost.mkdirs(h.home.resolve("x"));
+        Files.createSymbolicLink(out.resolve("lnk"), h.home.resolve(".ssh"));
+        String spelled = out + "/lnk/../x";
+        Policy p = build(h.facts(), declared(allow(DeclLayer.spell("s"), spelled, "rw")));
+        // The kernel takes lnk/.. from ~/.ssh: the rule is ~/x, as a request for the same spelling.
+        assertThat(ruleAt(p, h.home.resolve("x"))).contains(AccessMode.RW);
+        assertThat(p.ruleset().granted(out.resolve("x"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.check(Access.WRITE, Path.of(spelled), h.ws)).isEqualTo(new Verdict.Allowed(h.home.resolve("x")));
+        assertThat(p.check(Access.READ, h.home.resolve(".ssh/id_rsa"), h.ws).allowed()).isFalse();
+    }
+
+    @Test
+    void homeAndItsAncestorsGrantNothingOnceResolved() throws IOException {
+        FakeHost.mkdirs(h.home.resolve("x"));
+        Path opt = h.root.resolve("opt");
+        Files.createSymbolicLink(h.home.resolve("tools"), opt.resolve("magus"));
+        Path homeLink = Files.createSymbolicLink(h.root.resolve("homelink"), h.home);
+        Policy p = build(h.facts(), declared(
+                allow(DeclLayer.spell("tilde"), "~", "rw"),
+                allow(DeclLayer.spell("dotdot"), "~/x/..", "rw"),
+                allow(DeclLayer.spell("missing"), "~/nothing/..", "rw"),
+                allow(DeclLayer.spell("linked"), homeLink + "/.", "rw"),
+                allow(DeclLayer.spell("above"), homeLink + "/..", "rw"),
+                allow(DeclLayer.workspace(), "$HOME", "rw"),
+                // ~/tools/.. is beside the link's target, which is not home: granted.
+                allow(DeclLayer.spell("beside"), "~/tools/..", "rx")));
+        for (String origin : List.of("spell:tilde", "spell:dotdot", "spell:missing", "spell:linked", "spell:above",
+                "workspace:sandbox.allow[0]")) {
+            assertThat(p.notes()).as(origin).anySatisfy(n -> {
+                assertThat(n.origin()).isEqualTo(origin);
+                assertThat(n.kind()).isEqualTo(PolicyNote.Kind.GRANTS_NOTHING);
+                assertThat(n.why()).contains("the home directory or an ancestor of it");
+            });
+        }
+        assertThat(p.ruleset().granted(h.home.resolve(".ssh/id_rsa"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.ruleset().granted(h.root.resolve("home"))).isEqualTo(AccessMode.NONE);
+        assertThat(ruleAt(p, opt)).as("rules %s, notes %s", p.rules(), p.notes()).contains(AccessMode.RX);
+
+        // The base home is ~ by definition: a path under it is granted as ever.
+        SandboxAllow modCache = SandboxAllow.declare(Optional.empty(), Optional.empty(), Optional.of("home"),
+                Optional.of("go/pkg/mod"), Optional.of("rw"), DeclLayer.spell("go"), Site.of("spell:go", "sandbox.allow[1]"));
+        Path mod = FakeHost.mkdirs(h.home.resolve("go/pkg/mod"));
+        assertThat(ruleAt(build(h.facts(), declared(modCache)), mod)).contains(AccessMode.RW);
+
+        // A base that resolves to home grants nothing under it either.
+        SandboxAllow goBuild = SandboxAllow.declare(Optional.empty(), Optional.empty(), Optional.of("xdgCache"),
+                Optional.of("go-build"), Optional.of("rw"), DeclLayer.spell("go"), Site.of("spell:go", "sandbox.allow[0]"));
+        FakeHost.mkdirs(h.home.resolve("go-build"));
+        Policy viaBase = build(h.facts(Map.of("XDG_CACHE_HOME", homeLink.toString())), declared(goBuild));
+        assertThat(viaBase.ruleset().granted(h.home.resolve("go-build"))).isEqualTo(AccessMode.NONE);
+        assertThat(viaBase.notes()).anySatisfy(n -> assertThat(n.why()).startsWith("the base of xdgCache/go-build")
+                .contains("resolves to the home directory"));
+    }
+
+    @Test
+    void aDeclaredPathThroughALinkPlantedInTheWorkspaceGrantsNothing() throws IOException {
+        FakeHost.write(h.home.resolve(".ssh/id_rsa"), "FAKE KEY\n");
+        Path system = FakeHost.mkdirs(h.root.resolve("etc"));
+        // What a confined child leaves behind: out replaced by a link out of the workspace.
+        Files.createSymbolicLink(h.ws.resolve("out"), h.home.resolve(".ssh"));
+        Files.createSymbolicLink(h.ws.resolve("gen"), system);
+        FakeHost.mkdirs(h.ws.resolve("build/real"));
+        Files.createSymbolicLink(h.ws.resolve("inside"), Path.of("build/real"));
+        Policy p = build(h.facts(), declared(inWorkspace("out", "rw"), inWorkspace("gen/sub", "rw"),
+                allow(DeclLayer.spell("abs"), h.ws.resolve("gen").toString(), "rw"), inWorkspace("inside", "rwx")));
+        assertThat(p.ruleset().granted(h.home.resolve(".ssh/id_rsa"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.ruleset().granted(system.resolve("passwd"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.notes()).filteredOn(n -> n.why().contains("a symbolic link inside")).hasSize(3).allSatisfy(n -> {
+            assertThat(n.kind()).isEqualTo(PolicyNote.Kind.GRANTS_NOTHING);
+            assertThat(n.why()).contains("(which a confined run can write)").contains("declare ");
+        });
+        assertThat(p.notes()).anySatisfy(n -> assertThat(n.why()).contains(h.ws.resolve("out") + " goes through "
+                + h.ws.resolve("out") + ", a symbolic link inside " + h.ws + " (which a confined run can write), to ~/.ssh"));
+        // A link that stays inside the workspace grants as declared.
+        assertThat(ruleAt(p, h.ws.resolve("build/real"))).contains(AccessMode.RWX);
+        assertThat(p.check(Access.READ, h.ws.resolve("out/id_rsa"), h.ws).allowed()).isFalse();
+        assertThat(p.check(Access.WRITE, h.ws.resolve("gen/passwd"), h.ws).allowed()).isFalse();
+    }
+
+    @Test
+    void aCoreLocationThroughALinkPlantedInTheWorkspaceGrantsNothing() throws IOException {
+        // A cache dir inside the workspace (XDG_CACHE_HOME pointed there, as CI jobs do) replaced by a link.
+        Path outside = FakeHost.mkdirs(h.root.resolve("outside"));
+        FakeHost.mkdirs(h.ws.resolve(".cache"));
+        Files.createSymbolicLink(h.ws.resolve(".cache/magus"), outside);
+        Policy p = build(h.facts(Map.of("XDG_CACHE_HOME", h.ws.resolve(".cache").toString())), MergedDecl.EMPTY);
+        assertThat(p.ruleset().granted(outside.resolve("x"))).isEqualTo(AccessMode.NONE);
+        assertThat(p.notes()).anySatisfy(n -> {
+            assertThat(n.origin()).isEqualTo("core:cache");
+            assertThat(n.why()).contains("a symbolic link inside " + h.ws);
+        });
+    }
 }

@@ -56,7 +56,7 @@ public class PathResolutionBench {
         tree = LinkTree.build(Scenario.parse(scenario));
         // As in a magus process that starts children: the natives are loaded, so the resolver
         // takes the kernel's answer (ProcFdLookup never loads them for a resolution).
-        dev.magus.landlock.sys.Natives.init();
+        dev.magus.landlock.sys.Natives.require();
         resolver = new PathResolver();
         walkingResolver = PathResolver.walking();
         cachingResolver = PathResolver.caching(1024);

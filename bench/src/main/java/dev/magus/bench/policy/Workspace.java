@@ -27,7 +27,11 @@ public final class Workspace implements AutoCloseable {
         root = Trees.tempRoot("magus-bench-ws-");
         home = Trees.dirs(root.resolve("home/u"));
         ws = Trees.dirs(root.resolve("ws"));
+        // A git dir as git lays it out, so the build grants it as in an ordinary checkout.
         Trees.dirs(ws.resolve(".git/hooks"));
+        Trees.dirs(ws.resolve(".git/objects"));
+        Trees.dirs(ws.resolve(".git/refs/heads"));
+        Trees.file(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
         Path install = Trees.dirs(root.resolve("opt/magus/lib"));
         Path temp = Trees.dirs(root.resolve("run/magus-run-1"));
         Trees.dirs(home.resolve(".cache/magus"));

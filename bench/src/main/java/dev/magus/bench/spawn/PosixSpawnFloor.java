@@ -1,10 +1,11 @@
 package dev.magus.bench.spawn;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.StringArray;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -16,6 +17,8 @@ import java.util.List;
  * {@code landlock_restrict_self}, and nothing else.
  */
 final class PosixSpawnFloor {
+    private static final Syscalls SYS = Natives.syscalls();
+
     /** Built once: the floor pays only for what every spawn must do. */
     private final Memory pipes = new Memory(24);
     private final Memory pid = new Memory(8);
@@ -42,8 +45,8 @@ final class PosixSpawnFloor {
     /** Spawns; the caller ends it with {@link #finish}. */
     Spawned spawn() {
         for (int i = 0; i < 3; i++) {
-            if (LibC.pipe2(pipes.share(8L * i), LibC.O_CLOEXEC) != 0) {
-                throw new IllegalStateException("pipe2: " + Errno.name(Native.getLastError()));
+            if (SYS.pipe2(pipes.share(8L * i), LibC.O_CLOEXEC) != 0) {
+                throw new IllegalStateException("pipe2: " + Errno.describe(SYS.errno()));
             }
         }
         // pipe i: [2i] read end, [2i+1] write end. The child reads pipe 0 and writes pipes 1 and 2.
@@ -54,29 +57,29 @@ final class PosixSpawnFloor {
         int parentErr = pipes.getInt(16);
         int childErr = pipes.getInt(20);
         try {
-            check(LibC.posix_spawn_file_actions_init(fa), "file_actions_init");
-            check(LibC.posix_spawnattr_init(attr), "spawnattr_init");
+            check(SYS.posix_spawn_file_actions_init(fa), "file_actions_init");
+            check(SYS.posix_spawnattr_init(attr), "spawnattr_init");
             try {
-                check(LibC.posix_spawn_file_actions_adddup2(fa, childIn, 0), "adddup2");
-                check(LibC.posix_spawn_file_actions_adddup2(fa, childOut, 1), "adddup2");
-                check(LibC.posix_spawn_file_actions_adddup2(fa, childErr, 2), "adddup2");
-                check(LibC.posix_spawn_file_actions_addchdir_np(fa, dir), "addchdir_np");
-                check(LibC.posix_spawn_file_actions_addclosefrom_np(fa, 3), "addclosefrom_np");
-                check(LibC.posix_spawnattr_setflags(attr,
+                check(SYS.posix_spawn_file_actions_adddup2(fa, childIn, 0), "adddup2");
+                check(SYS.posix_spawn_file_actions_adddup2(fa, childOut, 1), "adddup2");
+                check(SYS.posix_spawn_file_actions_adddup2(fa, childErr, 2), "adddup2");
+                check(SYS.posix_spawn_file_actions_addchdir_np(fa, dir), "addchdir_np");
+                check(SYS.posix_spawn_file_actions_addclosefrom_np(fa, 3), "addclosefrom_np");
+                check(SYS.posix_spawnattr_setflags(attr,
                         (short) (LibC.POSIX_SPAWN_SETSIGDEF | LibC.POSIX_SPAWN_SETSIGMASK | LibC.POSIX_SPAWN_SETSID)), "setflags");
-                LibC.sigfillset(sigDefault);
-                LibC.sigemptyset(sigMask);
-                check(LibC.posix_spawnattr_setsigdefault(attr, sigDefault), "setsigdefault");
-                check(LibC.posix_spawnattr_setsigmask(attr, sigMask), "setsigmask");
-                check(LibC.posix_spawn(pid, path, fa, attr, argv, envp), "posix_spawn");
+                SYS.sigfillset(sigDefault);
+                SYS.sigemptyset(sigMask);
+                check(SYS.posix_spawnattr_setsigdefault(attr, sigDefault), "setsigdefault");
+                check(SYS.posix_spawnattr_setsigmask(attr, sigMask), "setsigmask");
+                check(SYS.posix_spawn(pid, path, fa, attr, argv, envp), "posix_spawn");
             } finally {
-                LibC.posix_spawn_file_actions_destroy(fa);
-                LibC.posix_spawnattr_destroy(attr);
+                SYS.posix_spawn_file_actions_destroy(fa);
+                SYS.posix_spawnattr_destroy(attr);
             }
         } finally {
-            LibC.close(childIn);
-            LibC.close(childOut);
-            LibC.close(childErr);
+            SYS.close(childIn);
+            SYS.close(childOut);
+            SYS.close(childErr);
         }
         return new Spawned(pid.getInt(0), parentIn, parentOut, parentErr);
     }
@@ -84,22 +87,22 @@ final class PosixSpawnFloor {
     /** Reaps the child and closes the parent's pipe ends; returns the wait status. */
     static int finish(Spawned s) {
         int status = reap(s.pid());
-        LibC.close(s.stdin());
-        LibC.close(s.stdout());
-        LibC.close(s.stderr());
+        SYS.close(s.stdin());
+        SYS.close(s.stdout());
+        SYS.close(s.stderr());
         return status;
     }
 
     static int reap(int pid) {
         Memory status = new Memory(4);
         while (true) {
-            int r = LibC.waitpid(pid, status, 0);
+            int r = SYS.waitpid(pid, status, 0);
             if (r == pid) {
                 return status.getInt(0);
             }
-            int errno = Native.getLastError();
+            int errno = SYS.errno();
             if (errno != Errno.EINTR) {
-                throw new IllegalStateException("waitpid: " + Errno.name(errno));
+                throw new IllegalStateException("waitpid: " + Errno.describe(errno));
             }
         }
     }
@@ -114,7 +117,7 @@ final class PosixSpawnFloor {
 
     private static void check(int rc, String what) {
         if (rc != 0) {
-            throw new IllegalStateException(what + " failed: " + Errno.name(rc));
+            throw new IllegalStateException(what + " failed: " + Errno.describe(rc));
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.magus.env.overlay;
 import dev.magus.env.VariableNames;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
@@ -93,7 +94,7 @@ public record Overlay(SortedMap<String, String> sets, SortedSet<String> unsets) 
         int eq = assignment.indexOf('=');
         if (eq < 0) {
             throw new SandboxException(Diagnostic.of(Code.MGS2004,
-                    "expected NAME=VALUE, got '" + assignment + "'",
+                    "expected NAME=VALUE, got " + Echo.quoted(assignment),
                     "", Operation.NONE, Layer.POLICY, source));
         }
         return set(assignment.substring(0, eq), assignment.substring(eq + 1), source);

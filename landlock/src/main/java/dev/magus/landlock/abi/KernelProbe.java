@@ -27,8 +27,8 @@ final class KernelProbe implements LandlockProbe {
         if (!Landlock.architectureSupported()) {
             return 0;
         }
-        Natives.init();
-        long r = Landlock.abiVersion();
+        // Throws where the natives cannot load on a supported architecture, as before the probe could answer.
+        long r = Natives.require().landlockAbiVersion();
         if (r > 0) {
             return (int) r;
         }
@@ -36,6 +36,6 @@ final class KernelProbe implements LandlockProbe {
         if (errno == Errno.ENOSYS || errno == Errno.EOPNOTSUPP) {
             return 0;
         }
-        throw new IllegalStateException("probing Landlock failed: " + Errno.name(errno));
+        throw new IllegalStateException("probing Landlock failed: " + Errno.describe(errno));
     }
 }

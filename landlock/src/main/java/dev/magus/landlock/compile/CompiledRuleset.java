@@ -6,6 +6,7 @@ import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Structs;
+import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.Objects;
  * launch thread. Closing it closes the descriptor once no spawn is using it.
  */
 public final class CompiledRuleset implements AutoCloseable {
+    private static final Syscalls SYS = Natives.syscalls();
 
     /** A rule as the kernel received it. */
     public record Grant(Path path, FileKind kind, long rights, String origin) {
@@ -63,7 +65,7 @@ public final class CompiledRuleset implements AutoCloseable {
         if (abi <= 0) {
             throw new IllegalArgumentException("no ruleset without Landlock (ABI " + abi + ")");
         }
-        Natives.init();
+        Natives.require();
         int known = Math.min(abi, AbiRights.NEWEST_KNOWN);
         long handled = AbiRights.handledFs(known);
         long scoped = AbiRights.scoped(known);
@@ -76,7 +78,7 @@ public final class CompiledRuleset implements AutoCloseable {
                 addRule(rulesetFd, attr, rule.path(), rule.mode(), rule.origin(), known, grants, skipped);
             }
         } catch (RuntimeException e) {
-            LibC.close(rulesetFd);
+            SYS.close(rulesetFd);
             throw e;
         }
         return new CompiledRuleset(known, handled, scoped, rulesetFd, grants, skipped);
@@ -98,12 +100,12 @@ public final class CompiledRuleset implements AutoCloseable {
             attr.allowed_access = handledFs;
             attr.parent_fd = root;
             attr.write();
-            long r = Landlock.addPathBeneath(fd, attr.getPointer());
+            long r = SYS.landlockAddPathBeneath(fd, attr.getPointer());
             if (r < 0) {
-                throw new IllegalStateException("landlock_add_rule(/) failed: " + Errno.name((int) -r));
+                throw new IllegalStateException("landlock_add_rule(/) failed: " + Errno.describe((int) -r));
             }
         } finally {
-            LibC.close(root);
+            SYS.close(root);
         }
         return this;
     }
@@ -114,9 +116,9 @@ public final class CompiledRuleset implements AutoCloseable {
         attr.handled_access_net = 0;
         attr.scoped = scoped;
         attr.write();
-        long r = Landlock.createRuleset(attr.getPointer(), attr.size());
+        long r = SYS.landlockCreateRuleset(attr.getPointer(), attr.size());
         if (r < 0) {
-            throw new IllegalStateException("landlock_create_ruleset failed: " + Errno.name((int) -r));
+            throw new IllegalStateException("landlock_create_ruleset failed: " + Errno.describe((int) -r));
         }
         return (int) r;
     }
@@ -125,7 +127,7 @@ public final class CompiledRuleset implements AutoCloseable {
                                 int abi, List<Grant> grants, List<Skipped> skipped) {
         int pathFd = openPath(path);
         if (pathFd < 0) {
-            skipped.add(new Skipped(path, origin, "cannot open: " + Errno.name(-pathFd)));
+            skipped.add(new Skipped(path, origin, "cannot open: " + Errno.describe(-pathFd)));
             return;
         }
         try {
@@ -138,14 +140,14 @@ public final class CompiledRuleset implements AutoCloseable {
             attr.allowed_access = rights;
             attr.parent_fd = pathFd;
             attr.write();
-            long r = Landlock.addPathBeneath(rulesetFd, attr.getPointer());
+            long r = SYS.landlockAddPathBeneath(rulesetFd, attr.getPointer());
             if (r < 0) {
                 throw new IllegalStateException("landlock_add_rule(" + path + ", 0x" + Long.toHexString(rights)
-                        + ") failed: " + Errno.name((int) -r));
+                        + ") failed: " + Errno.describe((int) -r));
             }
             grants.add(new Grant(path, kind, rights, origin));
         } finally {
-            LibC.close(pathFd);
+            SYS.close(pathFd);
         }
     }
 
@@ -154,8 +156,8 @@ public final class CompiledRuleset implements AutoCloseable {
         byte[] bytes = path.toString().getBytes(StandardCharsets.UTF_8);
         byte[] z = new byte[bytes.length + 1];
         System.arraycopy(bytes, 0, z, 0, bytes.length);
-        int fd = LibC.open(z, LibC.O_PATH | LibC.O_CLOEXEC, 0);
-        return fd >= 0 ? fd : -com.sun.jna.Native.getLastError();
+        int fd = SYS.open(z, LibC.O_PATH | LibC.O_CLOEXEC, 0);
+        return fd >= 0 ? fd : -SYS.errno();
     }
 
     // Through the descriptor, so the kind is that of the inode the rule names even if the path changed since.
@@ -220,7 +222,7 @@ public final class CompiledRuleset implements AutoCloseable {
 
     private void closeFd() {
         if (fd >= 0) {
-            LibC.close(fd);
+            SYS.close(fd);
             fd = -1;
         }
     }

@@ -1,12 +1,13 @@
 package dev.magus.landlock.launch;
 
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import dev.magus.landlock.sys.Capabilities;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Structs;
+import dev.magus.landlock.sys.Syscalls;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,8 @@ import java.util.List;
  * ends right after its spawn, so no JVM thread that runs anything else has the cut.
  */
 final class CapabilityDrop {
+    private static final Syscalls SYS = Natives.syscalls();
+
     final boolean active;
     /** Capabilities to remove from the bounding set, one {@code PR_CAPBSET_DROP} each. */
     final int[] bounding;
@@ -66,15 +69,15 @@ final class CapabilityDrop {
         header.pid = 0;
         header.write();
         Structure[] data = new Structs.CapData().toArray(2);
-        if (LibC.capget(header.getPointer(), data[0].getPointer()) != 0) {
-            throw new IllegalStateException("capget failed: " + Errno.name(Native.getLastError()));
+        if (SYS.capget(header.getPointer(), data[0].getPointer()) != 0) {
+            throw new IllegalStateException("capget failed: " + Errno.describe(SYS.errno()));
         }
         for (Structure s : data) {
             s.read();
         }
         long effective = combine(data, 0);
         long permitted = combine(data, 1);
-        boolean root = LibC.geteuid() == 0 || LibC.getuid() == 0;
+        boolean root = SYS.geteuid() == 0 || SYS.getuid() == 0;
         boolean needed = Capabilities.cutNeeded(root, effective | permitted);
         if (!enabled || !needed) {
             return new CapabilityDrop(false, new int[0], header, data);
@@ -82,7 +85,7 @@ final class CapabilityDrop {
         List<Integer> drop = new ArrayList<>();
         if ((effective & (1L << Capabilities.SETPCAP)) != 0) {
             for (int cap = 0; cap <= Capabilities.lastCap(); cap++) {
-                if ((Capabilities.KEPT & (1L << cap)) == 0 && LibC.prctl(LibC.PR_CAPBSET_READ, cap, 0, 0, 0) == 1) {
+                if ((Capabilities.KEPT & (1L << cap)) == 0 && SYS.prctl(LibC.PR_CAPBSET_READ, cap, 0, 0, 0) == 1) {
                     drop.add(cap);
                 }
             }

@@ -1,9 +1,10 @@
 package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Optional;
@@ -16,6 +17,8 @@ import reactor.core.scheduler.Schedulers;
  * (Reactor's {@code boundedElastic}, for example), never from an event loop.
  */
 public final class Child implements AutoCloseable {
+    private static final Syscalls SYS = Natives.syscalls();
+
     public static final int SIGHUP = 1;
     public static final int SIGINT = 2;
     public static final int SIGKILL = 9;
@@ -88,11 +91,11 @@ public final class Child implements AutoCloseable {
                 }
             }
             // Wait without reaping, so killGroup stays safe until we hold the lock.
-            int r = LibC.waitid(LibC.P_PID, pid, siginfo, LibC.WEXITED | LibC.WNOWAIT);
+            int r = SYS.waitid(LibC.P_PID, pid, siginfo, LibC.WEXITED | LibC.WNOWAIT);
             if (r == 0) {
                 return reap(0, killGroup).orElseThrow();
             }
-            int errno = Native.getLastError();
+            int errno = SYS.errno();
             if (errno == Errno.EINTR) {
                 continue;
             }
@@ -101,7 +104,7 @@ public final class Child implements AutoCloseable {
                     return exit;
                 }
             }
-            throw new IllegalStateException("waitid(" + pid + ") failed: " + Errno.name(errno));
+            throw new IllegalStateException("waitid(" + pid + ") failed: " + Errno.describe(errno));
         }
     }
 
@@ -117,11 +120,11 @@ public final class Child implements AutoCloseable {
             }
             if (killGroupFirst && ownGroup) {
                 // The leader is a zombie (waitid said so without reaping it): the group id is still its.
-                LibC.kill(-pid, SIGKILL);
+                SYS.kill(-pid, SIGKILL);
             }
             Memory status = new Memory(4);
             while (true) {
-                int r = LibC.waitpid(pid, status, options);
+                int r = SYS.waitpid(pid, status, options);
                 if (r == pid) {
                     exit = Exit.fromWaitStatus(status.getInt(0));
                     return Optional.of(exit);
@@ -129,9 +132,9 @@ public final class Child implements AutoCloseable {
                 if (r == 0) {
                     return Optional.empty();
                 }
-                int errno = Native.getLastError();
+                int errno = SYS.errno();
                 if (errno != Errno.EINTR) {
-                    throw new IllegalStateException("waitpid(" + pid + ") failed: " + Errno.name(errno));
+                    throw new IllegalStateException("waitpid(" + pid + ") failed: " + Errno.describe(errno));
                 }
             }
         }
@@ -149,7 +152,7 @@ public final class Child implements AutoCloseable {
             if (exit != null) {
                 return false;
             }
-            return LibC.kill(ownGroup ? -pid : pid, signal) == 0;
+            return SYS.kill(ownGroup ? -pid : pid, signal) == 0;
         }
     }
 

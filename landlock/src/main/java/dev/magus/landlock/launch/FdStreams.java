@@ -1,9 +1,9 @@
 package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import dev.magus.landlock.sys.Errno;
-import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,6 +17,8 @@ import java.util.Objects;
  * the call's end.
  */
 final class FdStreams {
+    private static final Syscalls SYS = Natives.syscalls();
+
     private FdStreams() {
     }
 
@@ -63,7 +65,7 @@ final class FdStreams {
 
         private void doClose() {
             if (fd >= 0) {
-                LibC.close(fd);
+                SYS.close(fd);
                 fd = -1;
             }
         }
@@ -97,7 +99,7 @@ final class FdStreams {
             int d = fd.enter();
             try {
                 while (true) {
-                    long n = LibC.read(d, buffer, Math.min(len, BUFFER));
+                    long n = SYS.read(d, buffer, Math.min(len, BUFFER));
                     if (n > 0) {
                         buffer.read(0, b, off, (int) n);
                         return (int) n;
@@ -105,9 +107,9 @@ final class FdStreams {
                     if (n == 0) {
                         return -1;
                     }
-                    int errno = Native.getLastError();
+                    int errno = SYS.errno();
                     if (errno != Errno.EINTR) {
-                        throw new IOException("read from child: " + Errno.name(errno));
+                        throw new IOException("read from child: " + Errno.describe(errno));
                     }
                 }
             } finally {
@@ -148,14 +150,14 @@ final class FdStreams {
                     buffer.write(0, b, off, chunk);
                     int done = 0;
                     while (done < chunk) {
-                        long n = LibC.write(d, buffer.share(done), chunk - done);
+                        long n = SYS.write(d, buffer.share(done), chunk - done);
                         if (n >= 0) {
                             done += (int) n;
                             continue;
                         }
-                        int errno = Native.getLastError();
+                        int errno = SYS.errno();
                         if (errno != Errno.EINTR) {
-                            throw new IOException("write to child: " + Errno.name(errno));
+                            throw new IOException("write to child: " + Errno.describe(errno));
                         }
                     }
                     off += chunk;

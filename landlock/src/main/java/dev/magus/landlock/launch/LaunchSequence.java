@@ -1,11 +1,11 @@
 package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import dev.magus.landlock.sys.Errno;
-import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,6 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * instead (a pooled worker may end long before the child, when the pool retires it).
  */
 final class LaunchSequence implements Runnable {
+    private static final Syscalls SYS = Natives.syscalls();
+
     static final int STEP_NONE = 0;
     static final int STEP_NO_NEW_PRIVS = 1;
     static final int STEP_BOUNDING = 2;
@@ -80,11 +82,11 @@ final class LaunchSequence implements Runnable {
             if (confine && !confineSelf()) {
                 return;
             }
-            int rc = LibC.posix_spawn(pidOut, path, fileActions, attr, argv, envp);
+            int rc = SYS.posix_spawn(pidOut, path, fileActions, attr, argv, envp);
             if (rc == Errno.ENOEXEC && shellArgv != null) {
                 // A script without #!: run it with /bin/sh, as execvp and ProcessBuilder do.
                 viaShell = true;
-                rc = LibC.posix_spawn(pidOut, shellPath, fileActions, attr, shellArgv, envp);
+                rc = SYS.posix_spawn(pidOut, shellPath, fileActions, attr, shellArgv, envp);
             }
             spawnResult = rc;
         } catch (Throwable t) {
@@ -106,8 +108,8 @@ final class LaunchSequence implements Runnable {
     }
 
     private void release() {
-        LibC.posix_spawn_file_actions_destroy(fileActions);
-        LibC.posix_spawnattr_destroy(attr);
+        SYS.posix_spawn_file_actions_destroy(fileActions);
+        SYS.posix_spawnattr_destroy(attr);
         closeIfOpen(childIn);
         closeIfOpen(childOut);
         closeIfOpen(childErr);
@@ -115,7 +117,7 @@ final class LaunchSequence implements Runnable {
 
     private static void closeIfOpen(int fd) {
         if (fd >= 0) {
-            LibC.close(fd);
+            SYS.close(fd);
         }
     }
 
@@ -168,24 +170,24 @@ final class LaunchSequence implements Runnable {
      * rather than started on the hand-off's CPU.
      */
     private boolean restoreAffinity() {
-        if (LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ownMask) == 0
-                || LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, ALL_CPUS) == 0) {
+        if (SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, ownMask) == 0
+                || SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, ALL_CPUS) == 0) {
             return true;
         }
-        return fail(STEP_AFFINITY, Native.getLastError());
+        return fail(STEP_AFFINITY, SYS.errno());
     }
 
     private static Memory allCpus() {
-        Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
-        for (int i = 0; i < SpareThreads.Spare.MASK_BYTES; i++) {
+        Memory m = new Memory(SpareThread.MASK_BYTES);
+        for (int i = 0; i < SpareThread.MASK_BYTES; i++) {
             m.setByte(i, (byte) 0xff);
         }
         return m;
     }
 
     private boolean confineSelf() {
-        if (LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
-            return fail(STEP_NO_NEW_PRIVS, Native.getLastError());
+        if (SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+            return fail(STEP_NO_NEW_PRIVS, SYS.errno());
         }
         if (caps.active) {
             long r = capsCut ? cutFailure : cut(caps);
@@ -194,10 +196,10 @@ final class LaunchSequence implements Runnable {
             }
         }
         int flags = restrictFlags;
-        long r = Landlock.restrictSelf(rulesetFd, flags);
+        long r = SYS.landlockRestrictSelf(rulesetFd, flags);
         if (r == -Errno.EINVAL && flags != 0) {
             flags = 0;
-            r = Landlock.restrictSelf(rulesetFd, 0);
+            r = SYS.landlockRestrictSelf(rulesetFd, 0);
         }
         if (r < 0) {
             return fail(STEP_RESTRICT, (int) -r);
@@ -215,15 +217,15 @@ final class LaunchSequence implements Runnable {
     static long cut(CapabilityDrop caps) {
         int[] drop = caps.bounding;
         for (int i = 0; i < drop.length; i++) {
-            if (LibC.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
-                return failure(STEP_BOUNDING, Native.getLastError());
+            if (SYS.prctl(LibC.PR_CAPBSET_DROP, drop[i], 0, 0, 0) != 0) {
+                return failure(STEP_BOUNDING, SYS.errno());
             }
         }
-        if (LibC.capset(caps.headerPointer, caps.dataPointer) != 0) {
-            return failure(STEP_CAPSET, Native.getLastError());
+        if (SYS.capset(caps.headerPointer, caps.dataPointer) != 0) {
+            return failure(STEP_CAPSET, SYS.errno());
         }
-        if (LibC.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
-            int e = Native.getLastError();
+        if (SYS.prctl(LibC.PR_CAP_AMBIENT, LibC.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+            int e = SYS.errno();
             // Kernels before 4.3 have no ambient set, hence nothing to clear.
             if (e != Errno.EINVAL) {
                 return failure(STEP_AMBIENT, e);

@@ -1,7 +1,7 @@
 package dev.magus.landlock.launch;
 
-import com.sun.jna.Memory;
-import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -31,6 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * (several at once) creates a fresh launch thread as before.
  */
 final class SpareThreads {
+    private static final Syscalls SYS = Natives.syscalls();
+
     /** System property: how many spares to keep parked (0 turns the pool off). */
     static final String PROPERTY = "magus.launch.spares";
     static final int DEFAULT_CAPACITY = 2;
@@ -39,7 +41,7 @@ final class SpareThreads {
 
     private final int capacity;
     private final CapabilityDrop cut;
-    private final ArrayBlockingQueue<Spare> ready;
+    private final ArrayBlockingQueue<SpareThread> ready;
     private final Thread refiller;
     private final AtomicLong handedOff = new AtomicLong();
     private final AtomicLong moved = new AtomicLong();
@@ -112,12 +114,12 @@ final class SpareThreads {
      *
      * @return the spare, or {@code null} when none is ready
      */
-    Spare take() {
+    SpareThread take() {
         return ready.poll();
     }
 
     /** A spare taken but not used (the spawn failed before its hand-off): parked again, or ended. */
-    void giveBack(Spare s) {
+    void giveBack(SpareThread s) {
         if (closed || !ready.offer(s)) {
             s.retire();
         }
@@ -126,15 +128,15 @@ final class SpareThreads {
     /**
      * Hands {@code seq} to a spare from {@link #take()}, which runs it and ends. The spare is
      * first moved to the CPU the caller runs on (best effort: the caller may move meanwhile), so
-     * that the caller's park gives it that CPU; see {@link Spare#moveTo}.
+     * that the caller's park gives it that CPU; see {@link SpareThread#moveTo}.
      *
      * @return the thread now running {@code seq}
      */
-    Thread handOff(Spare s, LaunchSequence seq, String name) {
+    Thread handOff(SpareThread s, LaunchSequence seq, String name) {
         // Java-level name only (the native name of another thread cannot be changed): a thread
         // dump shows it as the launch thread it now is.
         s.thread.setName(name);
-        if (s.moveTo(LibC.sched_getcpu())) {
+        if (s.moveTo(SYS.sched_getcpu())) {
             seq.ownMask = s.ownMask;
             moved.incrementAndGet();
         }
@@ -147,7 +149,7 @@ final class SpareThreads {
     /** Creates spares on the calling thread until the pool is full. The caller must be unconfined. */
     void refill() {
         while (!closed && ready.size() < capacity) {
-            Spare s = new Spare(cut);
+            SpareThread s = new SpareThread(cut);
             Thread t = new Thread(null, s, "magus-sandbox-spare-" + SPARES.incrementAndGet(), Launcher.LAUNCH_STACK, false);
             t.setDaemon(true);
             s.thread = t;
@@ -179,7 +181,7 @@ final class SpareThreads {
      */
     void awaitStarted() {
         long until = System.nanoTime() + 1_000_000_000L;
-        for (Spare s : ready) {
+        for (SpareThread s : ready) {
             while (s.tid == 0 && s.thread.isAlive() && System.nanoTime() - until < 0) {
                 LockSupport.parkNanos(50_000);
             }
@@ -189,7 +191,7 @@ final class SpareThreads {
     /** Ends the parked spares and the refill thread without running anything on them. */
     void close() {
         closed = true;
-        for (Spare s; (s = ready.poll()) != null; ) {
+        for (SpareThread s; (s = ready.poll()) != null; ) {
             s.retire();
         }
         if (refiller != null) {
@@ -207,7 +209,7 @@ final class SpareThreads {
     }
 
     /** The spares parked now (for tests: their threads and native thread ids). */
-    List<Spare> parked() {
+    List<SpareThread> parked() {
         return new ArrayList<>(ready);
     }
 
@@ -226,84 +228,5 @@ final class SpareThreads {
 
     Thread refiller() {
         return refiller;
-    }
-
-    /**
-     * One spare. Its {@link #run()} is what a launch thread runs when it came from the pool:
-     * after the sequence returns (confined), it returns at once, touching no new class.
-     */
-    static final class Spare implements Runnable {
-        static final LaunchSequence RETIRE = new LaunchSequence();
-        /** A CPU mask's size in bytes: 1 024 CPUs, glibc's {@code cpu_set_t}. */
-        static final int MASK_BYTES = 128;
-        private final CapabilityDrop cut;
-        /** The spare's CPU mask, read by the hand-off just before the move, given back before its spawn. */
-        final Memory ownMask = new Memory(MASK_BYTES);
-        /** One CPU: where the caller runs at the hand-off. */
-        private final Memory oneCpu = new Memory(MASK_BYTES);
-        /** {@link LaunchSequence#cut}'s result on this thread, published by the write of {@link #tid}. */
-        long cutResult;
-
-        volatile LaunchSequence work;
-        volatile int tid;
-        Thread thread;
-
-        Spare(CapabilityDrop cut) {
-            this.cut = cut;
-        }
-
-        /**
-         * Restricts this parked spare to {@code cpu} (on the handing-off thread), after reading
-         * its mask into {@link #ownMask}: its mask now, not when it started, since the process's
-         * may have been narrowed meanwhile ({@code taskset -a}, a cpuset). Not moved when it
-         * has not started yet, when {@code cpu} is not one it may use or is its only one, or
-         * when its mask does not fit {@value #MASK_BYTES} bytes (more than 1 024 CPUs).
-         *
-         * @return whether it was moved; when not, its mask is untouched
-         */
-        boolean moveTo(int cpu) {
-            if (tid == 0 || cpu < 0 || cpu >= MASK_BYTES * 8
-                    || LibC.sched_getaffinity(tid, MASK_BYTES, ownMask) != 0
-                    || (ownMask.getByte(cpu / 8) & (1 << (cpu % 8))) == 0
-                    || cpuCount(ownMask) < 2) {
-                return false;
-            }
-            oneCpu.clear(MASK_BYTES);
-            oneCpu.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
-            return LibC.sched_setaffinity(tid, MASK_BYTES, oneCpu) == 0;
-        }
-
-        static int cpuCount(Memory mask) {
-            int n = 0;
-            for (long i = 0; i < MASK_BYTES; i += Long.BYTES) {
-                n += Long.bitCount(mask.getLong(i));
-            }
-            return n;
-        }
-
-        /** Ends this parked spare without running anything on it. */
-        void retire() {
-            work = RETIRE;
-            LockSupport.unpark(thread);
-        }
-
-        @Override
-        public void run() {
-            if (cut.active) {
-                cutResult = LaunchSequence.cut(cut);
-            }
-            tid = LibC.gettid();
-            LaunchSequence s;
-            while ((s = work) == null) {
-                LockSupport.park(this);
-                // An interrupt would make park return at once, forever: clear it (still unconfined here).
-                Thread.interrupted();
-            }
-            if (s != RETIRE) {
-                s.capsCut = cut.active;
-                s.cutFailure = cutResult;
-                s.run();
-            }
-        }
     }
 }

@@ -1,8 +1,11 @@
 package dev.magus.landlock.sys;
 
-import java.util.Map;
-
-/** The errno values this module acts on, and names for messages. */
+/**
+ * The errno values this module acts on (ENOENT and ENOTDIR are 127, EACCES under Landlock is
+ * MGS2007, E2BIG from {@code landlock_restrict_self} is too many nested domains, ...). Names and
+ * messages come from the C library ({@code strerrorname_np}, {@code strerror}), not from a
+ * table kept here.
+ */
 public final class Errno {
     private Errno() {
     }
@@ -32,20 +35,13 @@ public final class Errno {
     public static final int EBADFD = 77;
     public static final int EOPNOTSUPP = 95;
 
-    private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(ESRCH, "ESRCH"),
-            Map.entry(EINTR, "EINTR"), Map.entry(E2BIG, "E2BIG"), Map.entry(ENOEXEC, "ENOEXEC"),
-            Map.entry(EBADF, "EBADF"), Map.entry(ECHILD, "ECHILD"), Map.entry(EAGAIN, "EAGAIN"),
-            Map.entry(ENOMEM, "ENOMEM"), Map.entry(EACCES, "EACCES"), Map.entry(EFAULT, "EFAULT"),
-            Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"), Map.entry(EINVAL, "EINVAL"),
-            Map.entry(EMFILE, "EMFILE"), Map.entry(ETXTBSY, "ETXTBSY"), Map.entry(EPIPE, "EPIPE"),
-            Map.entry(ENAMETOOLONG, "ENAMETOOLONG"), Map.entry(ENOSYS, "ENOSYS"),
-            Map.entry(ELOOP, "ELOOP"), Map.entry(ENOMSG, "ENOMSG"), Map.entry(EBADFD, "EBADFD"),
-            Map.entry(EOPNOTSUPP, "EOPNOTSUPP"));
-
-    /** {@code EACCES}, or {@code errno 123} for one we do not name. */
+    /** The symbolic name ({@code EACCES}), from the C library; {@code errno 123} where it has none. */
     public static String name(int errno) {
-        String n = NAMES.get(errno);
-        return n != null ? n : "errno " + errno;
+        return Natives.syscalls().errnoName(errno);
+    }
+
+    /** For messages: the name and the C library's words, {@code EACCES (Permission denied)}. */
+    public static String describe(int errno) {
+        return Natives.syscalls().describe(errno);
     }
 }

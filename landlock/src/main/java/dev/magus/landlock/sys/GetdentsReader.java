@@ -22,7 +22,8 @@ import java.util.Optional;
  * {@code DirectoryStream} gives names only, and {@code Files.walkFileTree} stats every entry.
  * Installed for the control-file audit through META-INF/services.
  *
- * <p>{@code fstatat} rather than {@code statx} because {@link LibC#syscall} passes four
+ * <p>The calls go through the process's {@link Syscalls} ({@link Natives#syscalls()}).
+ * {@code fstatat} rather than {@code statx} because a raw system call there passes four
  * arguments and {@code statx} takes five; {@code struct stat} differs between x86_64 and
  * aarch64, and both layouts are here.
  *
@@ -32,8 +33,6 @@ import java.util.Optional;
  */
 public final class GetdentsReader implements DirectoryReader {
     private static final boolean X86_64 = Platform.ARCH.equals("x86-64");
-    private static final long SYS_GETDENTS64 = X86_64 ? 217 : 61;
-    private static final long SYS_NEWFSTATAT = X86_64 ? 262 : 79;
     private static final int O_DIRECTORY = X86_64 ? 0x10000 : 0x4000;
     private static final int O_NOFOLLOW = X86_64 ? 0x20000 : 0x8000;
     private static final long AT_FDCWD = -100;
@@ -73,12 +72,7 @@ public final class GetdentsReader implements DirectoryReader {
 
     @Override
     public boolean available() {
-        try {
-            Natives.init();
-            return true;
-        } catch (RuntimeException | LinkageError e) {
-            return false;
-        }
+        return Natives.syscalls().available();
     }
 
     @Override
@@ -89,7 +83,7 @@ public final class GetdentsReader implements DirectoryReader {
         }
         Buffers b = BUFFERS.get();
         b.path.write(0, path, 0, path.length);
-        long r = LibC.syscall(SYS_NEWFSTATAT, AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
+        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
                 AT_SYMLINK_NOFOLLOW);
         return r == 0 ? Optional.of(stamp(b.stat)) : Optional.empty();
     }
@@ -101,14 +95,15 @@ public final class GetdentsReader implements DirectoryReader {
             return Optional.empty();
         }
         Buffers b = BUFFERS.get();
-        int fd = LibC.open(path, LibC.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | LibC.O_CLOEXEC, 0);
+        Syscalls sys = Natives.syscalls();
+        int fd = sys.open(path, LibC.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | LibC.O_CLOEXEC, 0);
         if (fd < 0) {
             return Optional.empty();
         }
         try {
             List<Entry> entries = new ArrayList<>();
             while (true) {
-                long n = LibC.syscall(SYS_GETDENTS64, fd, Pointer.nativeValue(b.dirents), DIRENT_BUFFER, 0);
+                long n = sys.getdents64(fd, Pointer.nativeValue(b.dirents), DIRENT_BUFFER);
                 if (n < 0) {
                     return Optional.empty();
                 }
@@ -120,7 +115,7 @@ public final class GetdentsReader implements DirectoryReader {
             }
             return Optional.of(new Listing(entries));
         } finally {
-            LibC.close(fd);
+            sys.close(fd);
         }
     }
 

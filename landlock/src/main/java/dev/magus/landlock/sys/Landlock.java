@@ -1,19 +1,17 @@
 package dev.magus.landlock.sys;
 
-import com.sun.jna.Native;
 import com.sun.jna.Platform;
-import com.sun.jna.Pointer;
 
 /**
- * The three Landlock system calls and their constants. The calls return the raw result: a
- * descriptor or 0, or {@code -errno}, so callers on the launch thread never allocate.
+ * Landlock's constants: the system call numbers, rights, scopes and flags. The calls themselves
+ * are {@link Syscalls}'s {@code landlock*} methods.
  */
 public final class Landlock {
     private Landlock() {
     }
 
     // Landlock's syscalls were added after the per-architecture tables were unified, so x86_64
-    // and aarch64 share the numbers; anything else fails fast in Natives.init().
+    // and aarch64 share the numbers; anything else gets the unsupported Syscalls (Natives).
     public static final long SYS_CREATE_RULESET = 444;
     public static final long SYS_ADD_RULE = 445;
     public static final long SYS_RESTRICT_SELF = 446;
@@ -59,30 +57,5 @@ public final class Landlock {
     public static boolean architectureSupported() {
         return Platform.isLinux() && Platform.is64Bit()
                 && (Platform.ARCH.equals("x86-64") || Platform.ARCH.equals("aarch64"));
-    }
-
-    /** {@code landlock_create_ruleset(NULL, 0, VERSION)}: the ABI, or {@code -errno}. */
-    public static long abiVersion() {
-        return call(SYS_CREATE_RULESET, 0, 0, CREATE_RULESET_VERSION, 0);
-    }
-
-    /** A ruleset descriptor (close-on-exec), or {@code -errno}. */
-    public static long createRuleset(Pointer attr, long size) {
-        return call(SYS_CREATE_RULESET, Pointer.nativeValue(attr), size, 0, 0);
-    }
-
-    /** 0, or {@code -errno}. */
-    public static long addPathBeneath(int rulesetFd, Pointer attr) {
-        return call(SYS_ADD_RULE, rulesetFd, RULE_PATH_BENEATH, Pointer.nativeValue(attr), 0);
-    }
-
-    /** 0, or {@code -errno}. Confines the calling thread, for good. */
-    public static long restrictSelf(int rulesetFd, int flags) {
-        return call(SYS_RESTRICT_SELF, rulesetFd, flags, 0, 0);
-    }
-
-    private static long call(long number, long a1, long a2, long a3, long a4) {
-        long r = LibC.syscall(number, a1, a2, a3, a4);
-        return r < 0 ? -Native.getLastError() : r;
     }
 }

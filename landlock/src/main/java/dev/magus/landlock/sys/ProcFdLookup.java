@@ -1,7 +1,6 @@
 package dev.magus.landlock.sys;
 
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import dev.magus.policy.path.KernelLookup;
 import java.nio.ByteBuffer;
@@ -52,7 +51,6 @@ public final class ProcFdLookup implements KernelLookup {
     /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
-    private static final long SYS_OPENAT2 = 437; // the same number on every architecture
     private static final long AT_FDCWD = -100;
     private static final long RESOLVE_NO_MAGICLINKS = 0x02;
     /** {@code struct open_how}: u64 flags, u64 mode, u64 resolve. */
@@ -86,18 +84,19 @@ public final class ProcFdLookup implements KernelLookup {
         Buffers b = BUFFERS.get();
         b.request.write(OPEN_HOW, path, 0, path.length);
         long base = Pointer.nativeValue(b.request);
-        int fd = (int) LibC.syscall(SYS_OPENAT2, AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
+        Syscalls sys = Natives.syscalls();
+        int fd = (int) sys.openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
         if (fd < 0) {
-            if (Native.getLastError() == Errno.ENOSYS) {
+            if (fd == -Errno.ENOSYS) {
                 unsupported = true;
             }
             return Optional.empty();
         }
         long n;
         try {
-            n = LibC.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
+            n = sys.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
         } finally {
-            LibC.close(fd);
+            sys.close(fd);
         }
         if (n <= 0 || n >= b.target.length || b.target[0] != '/' || endsWith(b.target, (int) n, DELETED)) {
             return Optional.empty();

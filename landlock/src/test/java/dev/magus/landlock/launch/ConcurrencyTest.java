@@ -156,7 +156,7 @@ class ConcurrencyTest {
         List<String> offenders = new ArrayList<>();
         // Parked spares have the capability cut already (checked exactly below) and no domain.
         java.util.Set<String> parkedSpares = new java.util.HashSet<>();
-        for (SpareThreads.Spare spare : Launcher.get().spares().parked()) {
+        for (SpareThread spare : Launcher.get().spares().parked()) {
             if (spare.tid != 0) {
                 ParkedSpares.assertParkedSpare(spare.tid);
                 parkedSpares.add(Integer.toString(spare.tid));

@@ -10,8 +10,9 @@ import dev.magus.events.Code;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
-import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.mode.Mode;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** When the kernel layer cannot be applied to a child, the child does not start: it never runs with less than promised. */
 class RefusalTest {
+    private static final Syscalls SYS = Natives.syscalls();
+
     @TempDir
     Path ws;
 
@@ -35,8 +38,8 @@ class RefusalTest {
              CompiledRuleset all = CompiledRuleset.allowAll(LandlockProbe.kernel().abi());
              CompiledRuleset.Lease lease = all.lease()) {
             Thread t = new Thread(() -> {
-                LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-                while (Landlock.restrictSelf(lease.fd(), 0) == 0) {
+                SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                while (SYS.landlockRestrictSelf(lease.fd(), 0) == 0) {
                     // fill the stack of nested domains
                 }
                 try {

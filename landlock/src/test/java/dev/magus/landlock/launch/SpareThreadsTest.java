@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.sun.jna.Memory;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.mode.Mode;
 import java.io.IOException;
@@ -19,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and a burst that finds the pool empty still starts every child confined.
  */
 class SpareThreadsTest {
+    private static final Syscalls SYS = Natives.syscalls();
+
     private static final String SECRET = "aws_secret_access_key = AKIAFAKEFAKEFAKE";
 
     @TempDir
@@ -86,9 +89,9 @@ class SpareThreadsTest {
         try {
             Launcher launcher = new Launcher(true, pool);
             pool.refill();
-            List<SpareThreads.Spare> parked = pool.parked();
+            List<SpareThread> parked = pool.parked();
             assertThat(parked).hasSize(1);
-            SpareThreads.Spare spare = parked.get(0);
+            SpareThread spare = parked.get(0);
             awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
             ParkedSpares.assertParkedSpare(spare.tid);
             assertThat(spare.thread.isAlive()).isTrue();
@@ -124,7 +127,7 @@ class SpareThreadsTest {
         }
         assertThat(pool.handedOff() - before).as("sequential spawns use the spares").isPositive();
         awaitOrFail(() -> pool.parked().size() == pool.capacity(), "the refill thread to fill the pool");
-        for (SpareThreads.Spare s : pool.parked()) {
+        for (SpareThread s : pool.parked()) {
             awaitOrFail(() -> s.tid != 0, "a spare to record its thread id");
             ParkedSpares.assertParkedSpare(s.tid);
             assertThat(s.thread.getName()).startsWith("magus-sandbox-spare-");
@@ -172,7 +175,7 @@ class SpareThreadsTest {
             AtomicReference<Object> result = new AtomicReference<>();
             Thread caller = new Thread(() -> {
                 // Possibly confined by its embedder: its child must inherit that, not a spare's state.
-                LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+                SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
                 try {
                     result.set(collect(launcher.spawn(probe(), confined)));
                 } catch (Throwable e) {
@@ -197,10 +200,10 @@ class SpareThreadsTest {
     void closingEndsParkedSparesWithoutRunningAnything() throws Exception {
         SpareThreads pool = new SpareThreads(2, false);
         pool.refill();
-        List<SpareThreads.Spare> parked = pool.parked();
+        List<SpareThread> parked = pool.parked();
         assertThat(parked).hasSize(2);
         pool.close();
-        for (SpareThreads.Spare s : parked) {
+        for (SpareThread s : parked) {
             s.thread.join(TimeUnit.SECONDS.toMillis(30));
             assertThat(s.thread.isAlive()).isFalse();
         }
@@ -240,7 +243,7 @@ class SpareThreadsTest {
         try {
             Launcher launcher = new Launcher(true, pool);
             pool.refill();
-            SpareThreads.Spare spare = pool.parked().get(0);
+            SpareThread spare = pool.parked().get(0);
             awaitOrFail(() -> spare.tid != 0, "the spare to record its thread id");
             SpawnRequest nul = SpawnRequest.of(Children.SH, List.of("-c", "echo a" + (char) 0 + "b"), env, ws);
 
@@ -300,18 +303,18 @@ class SpareThreadsTest {
         SpareThreads pool = new SpareThreads(1, false);
         try {
             pool.refill();
-            SpareThreads.Spare taken = pool.take();
+            SpareThread taken = pool.take();
             assertThat(taken).isNotNull();
             pool.refill(); // the refill replaces it...
-            SpareThreads.Spare extra = pool.parked().get(0);
+            SpareThread extra = pool.parked().get(0);
             pool.giveBack(taken); // ...and then it comes back: one of the two must end, unused
             assertThat(pool.parked()).hasSize(1);
-            SpareThreads.Spare retired = pool.parked().contains(taken) ? extra : taken;
+            SpareThread retired = pool.parked().contains(taken) ? extra : taken;
             retired.thread.join(TimeUnit.SECONDS.toMillis(30));
             assertThat(retired.thread.isAlive()).as("the spare that did not fit").isFalse();
             assertThat(pool.handedOff()).isZero();
             // and a spare given back before the refill leaves the refill nothing to add
-            SpareThreads.Spare second = pool.take();
+            SpareThread second = pool.take();
             pool.giveBack(second);
             pool.refill();
             assertThat(pool.parked()).containsExactly(second);
@@ -322,13 +325,13 @@ class SpareThreadsTest {
 
     @Test
     void theSpinIsConfigurable() {
-        String p = Launcher.SPIN_PROPERTY;
-        assertThat(Launcher.spinNanos(p, null, 7)).isEqualTo(7_000);
-        assertThat(Launcher.spinNanos(p, " 0 ", 7)).isZero();
-        assertThat(Launcher.spinNanos(p, "250", 7)).isEqualTo(250_000);
+        String p = LaunchSpin.PROPERTY;
+        assertThat(LaunchSpin.nanos(p, null, 7)).isEqualTo(7_000);
+        assertThat(LaunchSpin.nanos(p, " 0 ", 7)).isZero();
+        assertThat(LaunchSpin.nanos(p, "250", 7)).isEqualTo(250_000);
         for (String bad : List.of("-1", "100001", "fast")) {
-            assertThatThrownBy(() -> Launcher.spinNanos(p, bad, 7)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining(Launcher.SPIN_PROPERTY);
+            assertThatThrownBy(() -> LaunchSpin.nanos(p, bad, 7)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(LaunchSpin.PROPERTY);
         }
     }
 
@@ -349,7 +352,7 @@ class SpareThreadsTest {
         SpareThreads pool = new SpareThreads(1, false);
         try {
             pool.refill(); // the spare gets this thread's mask, as the refill thread's would be
-            String spareMask = allowedCpus("/proc/self/task/" + LibC.gettid() + "/status");
+            String spareMask = allowedCpus("/proc/self/task/" + SYS.gettid() + "/status");
             int[] cpus = cpus(callerMask);
             Launcher launcher = new Launcher(true, pool);
             pool.refill();
@@ -357,7 +360,7 @@ class SpareThreadsTest {
             boolean narrowed = cpus.length > 1;
             if (narrowed) {
                 // The caller on one CPU: a child that inherited the hand-off's move would have only that one.
-                assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+                assertThat(SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, mask(cpus[0]))).isZero();
             } else {
                 System.out.println("SpareThreadsTest: one CPU only, so no spare is moved (it could only be moved"
                         + " where it is) and the child's mask cannot differ from the caller's; checking both");
@@ -370,7 +373,7 @@ class SpareThreadsTest {
                 assertThat(out).isNotEqualTo("Cpus_allowed_list:\t" + cpus[0]);
             }
         } finally {
-            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, callerMask);
             pool.close();
         }
     }
@@ -390,31 +393,31 @@ class SpareThreadsTest {
             // As `taskset -a -p` would do to the whole process after the spare started: spare and caller on one CPU.
             pool.refill();
             pool.awaitStarted();
-            SpareThreads.Spare spare = pool.parked().get(0);
-            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
-            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
+            SpareThread spare = pool.parked().get(0);
+            assertThat(SYS.sched_setaffinity(spare.tid, SpareThread.MASK_BYTES, mask(last))).isZero();
+            assertThat(SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, mask(last))).isZero();
             assertThat(childCpus(launcher)).as("the child's CPUs after the narrowing").isEqualTo("Cpus_allowed_list:\t" + last);
 
             // The caller on a CPU the spare may not use (on two CPUs, also the spare's only CPU): not moved.
             pool.refill();
             pool.awaitStarted();
             spare = pool.parked().get(0);
-            assertThat(LibC.sched_setaffinity(spare.tid, SpareThreads.Spare.MASK_BYTES, mask(last))).isZero();
-            assertThat(LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, mask(cpus[0]))).isZero();
+            assertThat(SYS.sched_setaffinity(spare.tid, SpareThread.MASK_BYTES, mask(last))).isZero();
+            assertThat(SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, mask(cpus[0]))).isZero();
             long moved = pool.movedToCaller();
             assertThat(childCpus(launcher)).as("the child of a spare kept off the caller's CPU")
                     .isEqualTo("Cpus_allowed_list:\t" + last);
             assertThat(pool.movedToCaller()).as("spares moved to a CPU outside their mask").isEqualTo(moved);
         } finally {
-            LibC.sched_setaffinity(0, SpareThreads.Spare.MASK_BYTES, callerMask);
+            SYS.sched_setaffinity(0, SpareThread.MASK_BYTES, callerMask);
             pool.close();
         }
     }
 
     /** This thread's CPU mask; skips (saying why) on a machine whose mask does not fit 1 024 CPUs. */
     private static Memory callerMaskOrSkip() {
-        Memory m = new Memory(SpareThreads.Spare.MASK_BYTES);
-        boolean fits = LibC.sched_getaffinity(0, SpareThreads.Spare.MASK_BYTES, m) == 0;
+        Memory m = new Memory(SpareThread.MASK_BYTES);
+        boolean fits = SYS.sched_getaffinity(0, SpareThread.MASK_BYTES, m) == 0;
         if (!fits) {
             System.out.println("SpareThreadsTest: skipped, this machine's CPU mask does not fit 1 024 CPUs,"
                     + " so spares are never moved");
@@ -424,8 +427,8 @@ class SpareThreadsTest {
     }
 
     private static Memory mask(int cpu) {
-        Memory one = new Memory(SpareThreads.Spare.MASK_BYTES);
-        one.clear(SpareThreads.Spare.MASK_BYTES);
+        Memory one = new Memory(SpareThread.MASK_BYTES);
+        one.clear(SpareThread.MASK_BYTES);
         one.setByte(cpu / 8, (byte) (1 << (cpu % 8)));
         return one;
     }
@@ -444,7 +447,7 @@ class SpareThreadsTest {
 
     private static int[] cpus(Memory mask) {
         List<Integer> on = new ArrayList<>();
-        for (int c = 0; c < SpareThreads.Spare.MASK_BYTES * 8; c++) {
+        for (int c = 0; c < SpareThread.MASK_BYTES * 8; c++) {
             if ((mask.getByte(c / 8) & (1 << (c % 8))) != 0) {
                 on.add(c);
             }

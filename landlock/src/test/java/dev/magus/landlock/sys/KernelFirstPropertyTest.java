@@ -49,11 +49,15 @@ class KernelFirstPropertyTest {
             for (int i = 0; i < 40; i++) {
                 Path q = i < entries.size() ? entries.get(i) : Path.of(root + "/" + components(rnd, 1 + rnd.nextInt(6)));
                 compare(q.toString(), kernelFirst.resolve(q), walk.resolve(q), tree);
+                // A trace takes the kernel's answer only when no link was followed: the same links as the walk's.
+                assertThat(kernelFirst.trace(q)).as("trace of " + q + " with tree " + tree).isEqualTo(walk.trace(q));
             }
             for (int i = 0; i < 20; i++) {
                 Path cwd = entries.isEmpty() || rnd.nextInt(3) == 0 ? root : entries.get(rnd.nextInt(entries.size()));
                 Path rel = Path.of(components(rnd, 1 + rnd.nextInt(4)));
                 compare(cwd + "/" + rel, kernelFirst.resolve(rel, cwd), walk.resolve(rel, cwd), tree);
+                assertThat(kernelFirst.trace(rel, cwd)).as("trace of " + rel + " in " + cwd + " with tree " + tree)
+                        .isEqualTo(walk.trace(rel, cwd));
             }
         } finally {
             delete(base);

@@ -19,6 +19,6 @@ final class KernelLookupHost {
             System.err.println(why);
         }
         Assumptions.assumeTrue(linux, why);
-        Natives.init();
+        Natives.require();
     }
 }

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * runs on a throwaway thread that does nothing else and ends; assertions run on the test thread.
  */
 class LandlockSyscallTest {
+    private static final Syscalls SYS = Natives.syscalls();
+
     int abi;
 
     @BeforeEach
@@ -39,24 +41,24 @@ class LandlockSyscallTest {
         Structs.RulesetAttr attr = new Structs.RulesetAttr();
         attr.handled_access_fs = Landlock.READ_FILE | Landlock.READ_DIR;
         attr.write();
-        int ruleset = (int) Landlock.createRuleset(attr.getPointer(), attr.size());
+        int ruleset = (int) SYS.landlockCreateRuleset(attr.getPointer(), attr.size());
         assertThat(ruleset).isPositive();
-        int fd = LibC.open((file + "\0").getBytes(StandardCharsets.UTF_8), LibC.O_PATH | LibC.O_CLOEXEC, 0);
+        int fd = SYS.open((file + "\0").getBytes(StandardCharsets.UTF_8), LibC.O_PATH | LibC.O_CLOEXEC, 0);
         try {
             Structs.PathBeneathAttr rule = new Structs.PathBeneathAttr();
             rule.parent_fd = fd;
             rule.allowed_access = Landlock.READ_DIR;
             rule.write();
-            assertThat(Landlock.addPathBeneath(ruleset, rule.getPointer())).isEqualTo(-Errno.EINVAL);
+            assertThat(SYS.landlockAddPathBeneath(ruleset, rule.getPointer())).isEqualTo(-Errno.EINVAL);
             rule.allowed_access = Landlock.WRITE_FILE;
             rule.write();
-            assertThat(Landlock.addPathBeneath(ruleset, rule.getPointer())).isEqualTo(-Errno.EINVAL);
+            assertThat(SYS.landlockAddPathBeneath(ruleset, rule.getPointer())).isEqualTo(-Errno.EINVAL);
             rule.allowed_access = Landlock.READ_FILE;
             rule.write();
-            assertThat(Landlock.addPathBeneath(ruleset, rule.getPointer())).isZero();
+            assertThat(SYS.landlockAddPathBeneath(ruleset, rule.getPointer())).isZero();
         } finally {
-            LibC.close(fd);
-            LibC.close(ruleset);
+            SYS.close(fd);
+            SYS.close(ruleset);
         }
     }
 
@@ -67,9 +69,9 @@ class LandlockSyscallTest {
             int fd = lease.fd();
             int flags = AbiRights.restrictFlags(abi);
             Thread t = new Thread(() -> {
-                results.set(0, LibC.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+                results.set(0, SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
                 for (int i = 1; i < 20; i++) {
-                    results.set(i, Landlock.restrictSelf(fd, flags));
+                    results.set(i, SYS.landlockRestrictSelf(fd, flags));
                 }
             }, "test-throwaway-domain");
             t.start();

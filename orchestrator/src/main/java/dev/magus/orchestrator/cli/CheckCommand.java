@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.cli;
 
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.policy.Locations;
@@ -44,7 +45,7 @@ final class CheckCommand implements Callable<Integer> {
     String path;
 
     @Option(names = "--cwd", paramLabel = "DIR", description = "Checks as if started in DIR (its workspace, and relative paths from it).")
-    Optional<Path> cwd;
+    Optional<String> cwd;
 
     private final CliContext context;
 
@@ -74,35 +75,37 @@ final class CheckCommand implements Callable<Integer> {
             // A usage error: 125 (ExitCodes.USAGE), as picocli's parameter errors are mapped,
             // never 1, which is "denied" for this command. Checked here so the message names
             // the operations there are.
-            err.println("magus check: unknown operation '" + op + "' (expected read, write or exec)");
+            err.println("magus check: unknown operation " + Echo.quoted(op) + " (expected read, write or exec)");
             spec.commandLine().usage(err);
             return ExitCodes.USAGE;
         }
         Access operation = parsed.get();
         Host host = context.host().get();
         Path started = context.cwd().get();
-        Path dir = cwd.map(started::resolve).orElse(started).toAbsolutePath().normalize();
         EffectivePolicy effective;
+        Path dir;
+        Path target;
         try {
+            dir = cwd.map(c -> started.resolve(Flags.path(c, "--cwd"))).orElse(started).toAbsolutePath().normalize();
+            target = Flags.path(path, "PATH");
             effective = EffectivePolicy.of(host, dir, Optional.empty());
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        Path target = Path.of(path);
         if (operation == Access.EXEC && !path.contains("/")) {
             String pathVar = host.env().getOrDefault("PATH", "/usr/bin:/bin");
             Optional<Path> found = LookPath.find(path, pathVar, dir);
             if (found.isEmpty()) {
-                err.println("magus: " + path + ": not found on PATH (" + pathVar + ")");
+                err.println(Echo.visible("magus: " + path + ": not found on PATH (" + pathVar + ")"));
                 return ExitCodes.NOT_FOUND;
             }
             target = found.get();
-            out.println(path + " is " + target + " (first match on PATH); checking that file");
+            out.println(Echo.visible(path + " is " + target + " (first match on PATH); checking that file"));
         }
         Verdict verdict = effective.policy().check(operation, target, dir);
         if (verdict instanceof Verdict.Allowed allowed) {
-            out.println("allowed: " + allowed.resolved());
+            out.println(Echo.visible("allowed: " + allowed.resolved()));
             if (effective.config().mode() == Mode.OFF) {
                 out.println("note: the sandbox is off (" + effective.source().describe()
                         + "), so every check passes; set sandbox.mode in magus.yaml to turn it on");
@@ -114,16 +117,16 @@ final class CheckCommand implements Callable<Integer> {
         out.println(HumanLines.line(d));
         Map<String, String> details = d.details();
         if (details.containsKey("control_file")) {
-            out.println("control file: " + details.get("control_file")
+            out.println(Echo.visible("control file: " + details.get("control_file"))
                     + " (binding layer only: no declaration allows writing it)");
         }
         if (details.containsKey("nearest_rule")) {
-            out.println("nearest rule: " + details.get("nearest_rule"));
+            out.println(Echo.visible("nearest rule: " + details.get("nearest_rule")));
         }
         if (details.containsKey("allow_yaml")) {
             out.println("if this access is legitimate, add to " + effective.file()
                     .map(f -> Locations.display(f, home)).orElse("magus.yaml") + ":");
-            details.get("allow_yaml").lines().forEach(l -> out.println("  " + l));
+            details.get("allow_yaml").lines().forEach(l -> out.println(Echo.visible("  " + l)));
         }
         return DENIED;
     }

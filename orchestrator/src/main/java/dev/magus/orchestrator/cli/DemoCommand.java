@@ -2,6 +2,8 @@ package dev.magus.orchestrator.cli;
 
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.HostDirs;
+import dev.magus.orchestrator.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.Trees;
 import dev.magus.orchestrator.demo.DemoWorld;
@@ -24,11 +26,27 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--keep", description = "Keeps the throwaway world and prints where it is.")
     boolean keep;
 
+    private final CliContext context;
+
+    DemoCommand() {
+        this(CliContext.system());
+    }
+
+    DemoCommand(CliContext context) {
+        this.context = context;
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintStream out = System.out;
-        Host real = Host.fromSystem();
-        DemoWorld world = DemoWorld.create(real.tempBase());
+        Host real = context.host().get();
+        DemoWorld world;
+        try {
+            world = DemoWorld.create(real.tempBase());
+        } catch (IOException e) {
+            throw HostDirs.tempFailure(real, "cannot create the demo's throwaway world under " + real.tempBase(),
+                    IoFailures.reason(e));
+        }
         try {
             Map<String, String> env = new HashMap<>(real.env());
             env.keySet().removeIf(k -> k.startsWith("XDG_") || k.startsWith("MAGUS_"));

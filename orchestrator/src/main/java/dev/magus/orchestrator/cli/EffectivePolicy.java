@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.cli;
 
 import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.HostDirs;
 import dev.magus.orchestrator.Trees;
 import dev.magus.orchestrator.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
@@ -10,8 +11,6 @@ import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.mode.Mode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -64,7 +63,8 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
     private static final String TEMP_ORIGIN = "core:temp";
 
     /**
-     * @throws dev.magus.events.SandboxException MGS2004 (bad magus.yaml, flag or variable) or
+     * @throws dev.magus.events.SandboxException MGS2004 (bad magus.yaml, flag or variable, no
+     *         private temp dir) or
      *         MGS2010 (a flag weaker than the floor)
      */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
@@ -77,10 +77,8 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
         }
         Path temp = null;
         try {
-            temp = Trees.createPrivateTemp(host.tempBase());
+            temp = HostDirs.createPrivateTemp(host);
             return new EffectivePolicy(config, source, PolicyStage.build(config, host.facts(temp)));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a private temp dir under " + host.tempBase(), e);
         } finally {
             if (temp != null) {
                 // As a run's: what cannot be removed stays behind, and the answer still stands.

@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.cli;
 
 import dev.magus.events.Code;
+import dev.magus.events.Echo;
 import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -30,7 +31,7 @@ final class ExplainCommand implements Callable<Integer> {
         Optional<Code> parsed = Code.parse(code.get());
         if (parsed.isEmpty()) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println("magus: unknown code '" + code.get() + "'; 'magus explain' lists them");
+            err.println("magus: unknown code " + Echo.quoted(code.get()) + "; 'magus explain' lists them");
             err.flush();
             return ExitCodes.USAGE;
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.env.MagusVariables;
 import dev.magus.env.platform.Platform;
+import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.pipeline.ConfigStage;
@@ -103,7 +104,8 @@ final class PolicyCommand implements Callable<Integer> {
         if (json) {
             out.println(json(effective, abi, kernel));
         } else {
-            text(effective, host, abi, kernel).forEach(out::println);
+            // Paths and reasons come from magus.yaml and the environment: shown, never sent as controls.
+            text(effective, host, abi, kernel).forEach(l -> out.println(Echo.visible(l)));
         }
         out.flush();
         return 0;

@@ -2,6 +2,7 @@ package dev.magus.orchestrator.config;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
@@ -14,9 +15,8 @@ import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +32,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.reader.ReaderException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -131,29 +132,50 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
     }
 
     /**
-     * Reads {@code magusYaml}.
+     * Reads {@code magusYaml}: a regular UTF-8 file of at most {@link ConfigText#MAX_BYTES}
+     * bytes, after following a link.
      *
-     * @throws SandboxException     MGS2004 for anything the sandbox section cannot honor, or YAML that does not parse
-     * @throws UncheckedIOException when the file cannot be read
+     * @throws SandboxException MGS2004 for anything the sandbox section cannot honor, YAML that
+     *         does not parse, bytes that are not UTF-8, and a file that cannot be read as text
+     *         (missing, a dangling link or a loop, a directory, a fifo, a device, too large,
+     *         unreadable); never "no configuration"
      */
     public static WorkspaceConfig read(Path magusYaml) {
-        try (Reader in = Files.newBufferedReader(magusYaml, StandardCharsets.UTF_8)) {
-            return read(in, magusYaml);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + magusYaml, e);
-        }
+        return read(ConfigText.read(magusYaml), magusYaml);
     }
 
     /** Reads a magus.yaml from {@code in}; {@code file} names it in diagnostics. */
     public static WorkspaceConfig read(Reader in, Path file) {
+        StringBuilder text = new StringBuilder();
+        try {
+            char[] buffer = new char[8192];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                text.append(buffer, 0, n);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        return read(text.toString(), file);
+    }
+
+    /** Reads a magus.yaml's text; {@code file} names it in diagnostics. */
+    public static WorkspaceConfig read(String text, Path file) {
         Parser p = new Parser(file);
         try {
             Node root;
             try {
-                root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(in);
+                root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(text));
             } catch (MarkedYAMLException e) {
                 Mark mark = Optional.ofNullable(e.getProblemMark()).orElse(e.getContextMark());
-                throw p.error(mark, "", "malformed YAML: " + Optional.ofNullable(e.getProblem()).orElse(e.getMessage()));
+                // The context says what was being read ("expected a single document in the stream"),
+                // the problem what was found there; alone, "but found another document" says little.
+                String problem = Optional.ofNullable(e.getProblem()).orElse(e.getMessage());
+                String context = e.getContext() == null || e.getContext().isBlank() ? "" : e.getContext() + ", ";
+                throw p.error(mark, "", "malformed YAML: " + context + problem);
+            } catch (ReaderException e) {
+                // A character YAML does not allow (NUL, most control characters): where it is, and which.
+                throw p.error(at(text, e.getPosition()), "", "malformed YAML: character "
+                        + String.format("U+%04X", e.getCodePoint()) + " is not allowed in YAML");
             } catch (YAMLException e) {
                 throw p.error(null, "", "malformed YAML: " + e.getMessage());
             }
@@ -161,6 +183,24 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
         } catch (SandboxException e) {
             throw new SandboxException(e.diagnostic().withDetail("file", file.toString()), e);
         }
+    }
+
+    /** The mark of the {@code index}-th code point of {@code text}. */
+    private static Mark at(String text, int index) {
+        int line = 0;
+        int column = 0;
+        int offset = 0;
+        for (int i = 0; i < index && offset < text.length(); i++) {
+            int cp = text.codePointAt(offset);
+            offset += Character.charCount(cp);
+            if (cp == '\n') {
+                line++;
+                column = 0;
+            } else {
+                column++;
+            }
+        }
+        return new Mark("", index, line, column, new int[0], 0);
     }
 
     /** Walks the node tree; keeps the file name for positions. */
@@ -281,7 +321,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
                 }
                 String name = sk.getValue();
                 if (allowed.isPresent() && !allowed.get().contains(name)) {
-                    throw error(k.getStartMark(), keyPath + name, "unknown key '" + name + "' in " + at
+                    throw error(k.getStartMark(), keyPath + Echo.cut(name), "unknown key " + Echo.quoted(name) + " in " + at
                             + " (expected " + String.join(", ", allowed.get().stream().sorted().toList()) + ")");
                 }
                 if (out.containsKey(name) && (allowed.isPresent() || name.equals("sandbox"))) {
@@ -311,6 +351,12 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             if (node instanceof ScalarNode s && !isNull(node)) {
                 return s.getValue();
             }
+            if (node instanceof ScalarNode s && s.getValue().equals("~")) {
+                // YAML reads a bare ~ as null; someone who wrote it almost always meant home.
+                String field = key.substring(key.lastIndexOf('.') + 1);
+                throw error(node.getStartMark(), key, field + " is empty: an unquoted ~ is YAML's null, not your home"
+                        + " directory; quote it (" + field + ": \"~/...\")");
+            }
             throw error(node.getStartMark(), key, key + " must be a single value, not " + describe(node));
         }
 
@@ -325,7 +371,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             if (node instanceof SequenceNode) {
                 return "a list";
             }
-            return isNull(node) ? "empty" : "'" + ((ScalarNode) node).getValue() + "'";
+            return isNull(node) ? "empty" : Echo.quoted(((ScalarNode) node).getValue());
         }
 
         private String position(Node node) {

@@ -10,6 +10,7 @@ import dev.magus.env.platform.Platform;
 import dev.magus.env.proc.ProcAccess;
 import dev.magus.env.scrub.Scrubber;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.env.Allowlist;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
@@ -40,10 +41,10 @@ public final class EnvStage {
     public static Overlay overlay(RunRequest request) {
         Overlay o = Overlay.empty();
         for (Map.Entry<String, String> e : request.envSet().entrySet()) {
-            o = o.set(e.getKey(), e.getValue(), "--env " + e.getKey());
+            o = o.set(e.getKey(), e.getValue(), "--env " + Echo.cut(e.getKey()));
         }
         for (String name : request.envUnset()) {
-            o = o.unset(name, "--unset " + name);
+            o = o.unset(name, "--unset " + Echo.cut(name));
         }
         return o;
     }

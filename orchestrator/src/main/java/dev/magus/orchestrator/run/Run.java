@@ -34,6 +34,12 @@ public interface Run {
      */
     void cancel();
 
-    /** Forwards a signal (SIGINT, SIGTERM, SIGHUP) to the child's process group while it runs. */
+    /**
+     * Sends signal {@code signal} (SIGINT, SIGTERM, SIGHUP, ...) to the run, so that none is lost
+     * whenever it comes: before the spawn it cancels the run, which then ends with 128+N and
+     * never starts its child (the first signal counts); once the spawn is under way the signal
+     * reaches the child's process group as soon as the child exists; after that it goes straight
+     * to the group. Once the child has ended and been reaped it does nothing.
+     */
     void signal(int signal);
 }

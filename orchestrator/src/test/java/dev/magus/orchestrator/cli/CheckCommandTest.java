@@ -81,6 +81,22 @@ class CheckCommandTest {
     }
 
     @Test
+    void aControlFileThatIsALinkIsWriteDeniedThoughItsTargetIsNot() throws IOException {
+        Files.writeString(ws.resolve("envrc.real"), "export A=1\n");
+        Files.createSymbolicLink(ws.resolve(".envrc"), Path.of("envrc.real"));
+        Files.createSymbolicLink(ws.resolve("x"), Path.of(".git/hooks"));
+
+        Cli.Result envrc = check(ws, "write", ".envrc");
+        assertThat(envrc.status()).as(envrc.out()).isEqualTo(1);
+        assertThat(envrc.out()).startsWith("magus: MGS2002 write denied: " + ws.resolve(".envrc") + ", a symbolic link to "
+                + ws.resolve("envrc.real") + ", is a control file (.envrc)");
+        Cli.Result hook = check(ws, "write", "x/pre-commit");
+        assertThat(hook.status()).as(hook.out()).isEqualTo(1);
+        assertThat(hook.out()).contains("is a control file (.git/hooks/)");
+        assertThat(check(ws, "write", "envrc.real").status()).isEqualTo(0);
+    }
+
+    @Test
     void anUnqualifiedExecIsLookedUpOnPathAndTheFoundFileChecked() {
         Cli.Result r = check(ws, "exec", "dropper");
         assertThat(r.status()).isEqualTo(1);
@@ -150,5 +166,12 @@ class CheckCommandTest {
         Cli.Result r = check(ws, "read", "a/x");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.out()).startsWith("magus: MGS2009 ");
+    }
+
+    @Test
+    void aPathWithControlCharactersIsShownNotSent() {
+        Cli.Result r = check(ws, "read", "out\u001b[2J.txt");
+        assertThat(r.status()).isEqualTo(0);
+        assertThat(r.out()).isEqualTo("allowed: " + ws.resolve("out") + "\\x1b[2J.txt\n");
     }
 }

@@ -18,7 +18,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 
-/** Runs the command line in-process with captured output and an injected (fake) host. */
+/**
+ * Runs the command line in-process with captured output and an injected (fake) host. A run's
+ * child output still goes to the test's own stdout and stderr; magus's lines are captured.
+ */
 final class Cli {
     private Cli() {
     }
@@ -43,11 +46,17 @@ final class Cli {
                 if (cls == ProbeCommand.class) {
                     return (K) new ProbeCommand(context);
                 }
+                if (cls == RunCommand.class) {
+                    return (K) new RunCommand(context);
+                }
+                if (cls == DemoCommand.class) {
+                    return (K) new DemoCommand(context);
+                }
                 return defaults.create(cls);
             }
         };
-        int status = new CommandLine(new MagusCommand(), factory)
-                .setExitCodeExceptionMapper(new ExitCodes())
+        // Main's own command line, handlers and all: only the commands' host and streams are the test's.
+        int status = Main.commandLine(factory)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

@@ -26,7 +26,11 @@ class PolicyCommandTest {
     @BeforeEach
     void workspace() throws IOException {
         ws = Files.createDirectories(dir.resolve("ws")).toRealPath();
+        // A git dir as git lays it out (HEAD, objects, refs): only a real one is granted.
         Files.createDirectories(ws.resolve(".git/hooks"));
+        Files.createDirectories(ws.resolve(".git/objects"));
+        Files.createDirectories(ws.resolve(".git/refs/heads"));
+        Files.writeString(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
         host = Cli.fakeHost(dir, Map.of("GOCACHE", "off", "TOOL_HOME", dir.resolve("home").toString()));
         Files.createDirectories(host.home().resolve("tools"));
         Files.writeString(ws.resolve("magus.yaml"), """
@@ -118,6 +122,36 @@ class PolicyCommandTest {
     }
 
     @Test
+    void aPlantedDotGitGrantsNothingAndThePolicySaysWhy() throws IOException {
+        // What a confined child leaves for the next run: .git replaced by a link to home.
+        try (Stream<Path> git = Files.walk(ws.resolve(".git"))) {
+            git.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        Files.createSymbolicLink(ws.resolve(".git"), Path.of("../home"));
+        Cli.Result r = run("policy");
+        assertThat(r.status()).as(r.err()).isEqualTo(0);
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).noneSatisfy(l -> assertThat(l).contains("rw-").contains("core:git"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+core:git\\s+grants nothing: ~?.*\\.git is a symbolic link to ~,"
+                + " out of the workspace or to nothing: a git dir is never reached through a link a run could have planted"));
+
+        Files.delete(ws.resolve(".git"));
+        Files.writeString(ws.resolve(".git"), "gitdir: /\n");
+        JsonNode json = new ObjectMapper().readTree(run("policy", "--json").out());
+        List<JsonNode> notes = new ArrayList<>();
+        json.get("notes").forEach(notes::add);
+        assertThat(notes).anySatisfy(n -> {
+            assertThat(n.get("kind").asText()).isEqualTo("grants nothing");
+            assertThat(n.get("origin").asText()).isEqualTo("core:git");
+            assertThat(n.get("subject").asText()).isEqualTo(ws.resolve(".git").toString());
+            assertThat(n.get("why").asText()).isEqualTo("/ is the home directory or an ancestor of it, which is never granted as a git dir");
+        });
+        List<String> origins = new ArrayList<>();
+        json.get("rules").forEach(n -> origins.add(n.get("origin").asText()));
+        assertThat(origins).doesNotContain("core:git");
+    }
+
+    @Test
     void theThrowawayPrivateTempDirIsGoneAfterwards() throws IOException {
         run("policy");
         try (Stream<Path> left = Files.list(host.tempBase())) {
@@ -185,6 +219,20 @@ class PolicyCommandTest {
         Cli.Result decl = run("policy", "--json");
         assertThat(decl.status()).isEqualTo(125);
         assertThat(decl.err()).startsWith("magus: MGS2004 ");
+    }
+
+    @Test
+    void controlCharactersFromMagusYamlOrTheEnvironmentAreShownNotSent() throws IOException {
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n  allow:\n    - path: \"~/t\\e[2Jools\"\n"
+                + "    - env: GOCACHE\n");
+        Files.createDirectories(host.home().resolve("t\u001b[2Jools"));
+        host = host.withEnv(Map.of("HOME", host.home().toString(), "PATH", "/usr/bin:/bin", "GOCACHE", "\u001b]0;x\u0007"),
+                host.home());
+        Cli.Result r = run("policy");
+
+        assertThat(r.status()).as(r.err()).isEqualTo(0);
+        assertThat(r.out()).contains("~/t\\x1b[2Jools").contains("$GOCACHE=\\x1b]0;x\\x07")
+                .doesNotContain("\u001b").doesNotContain("\u0007");
     }
 
     private static List<String> texts(JsonNode array) {

@@ -13,7 +13,6 @@ import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -161,6 +160,9 @@ class WorkspaceConfigTest {
         Diagnostic d = error("sandbox:\n  mode: best-effort\n   allow: []\n", "magus.yaml:3:9");
         assertThat(d.message()).startsWith("malformed YAML: ");
         error("sandbox:\n  allow: [/x\n", "magus.yaml:3:1");
+        // What was being read, then what was found: a second document is no place to hide a setting.
+        Diagnostic two = error("sandbox: {mode: required}\n---\nsandbox: {mode: off}\n", "magus.yaml:2:1");
+        assertThat(two.message()).isEqualTo("malformed YAML: expected a single document in the stream, but found another document");
     }
 
     @Test
@@ -181,7 +183,52 @@ class WorkspaceConfigTest {
     }
 
     @Test
-    void aMissingFileIsAnIoError() {
-        assertThatThrownBy(() -> WorkspaceConfig.read(tmp.resolve("absent/magus.yaml"))).isInstanceOf(UncheckedIOException.class);
+    void aFileThatCannotBeReadIsMgs2004NamingIt() {
+        Path absent = tmp.resolve("absent/magus.yaml");
+        assertThatThrownBy(() -> WorkspaceConfig.read(absent)).isInstanceOfSatisfying(SandboxException.class, e -> {
+            assertThat(e.code()).isEqualTo(Code.MGS2004);
+            assertThat(e.diagnostic().source()).isEqualTo("magus.yaml");
+            assertThat(e.diagnostic().details()).containsEntry("file", absent.toString());
+        });
+    }
+
+    @Test
+    void bytesThatAreNotUtf8AreNamedByLineAndColumn() throws IOException {
+        Path f = Files.write(tmp.resolve("magus.yaml"), "sandbox:\n  mode: ré\u00e9\n  x: \u00ff".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> WorkspaceConfig.read(f)).isInstanceOfSatisfying(SandboxException.class, e -> {
+            assertThat(e.diagnostic().source()).isEqualTo("magus.yaml:2:10");
+            assertThat(e.diagnostic().message()).startsWith("not UTF-8: byte 0xe9 ");
+        });
+        // A byte-order mark is not an error, and columns count characters, not bytes.
+        Files.write(f, ("\ufeffsandbox:\n  mode: required\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(WorkspaceConfig.read(f).mode()).isEqualTo(Mode.REQUIRED);
+        Files.write(f, concat("sandbox:\n  mode: é".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {(byte) 0xc3}));
+        assertThatThrownBy(() -> WorkspaceConfig.read(f)).isInstanceOfSatisfying(SandboxException.class,
+                e -> assertThat(e.diagnostic().source()).isEqualTo("magus.yaml:2:10"));
+    }
+
+    @Test
+    void aCharacterYamlForbidsIsNamedByLineAndColumn() throws IOException {
+        Diagnostic d = error("sandbox:\n  mode: a\u0007b\n", "magus.yaml:2:10");
+        assertThat(d.message()).isEqualTo("malformed YAML: character U+0007 is not allowed in YAML");
+    }
+
+    @Test
+    void anUnquotedTildeSaysToQuoteIt() throws IOException {
+        Diagnostic d = error("sandbox:\n  mode: required\n  allow:\n    - path: ~\n", "magus.yaml:4:13 sandbox.allow[0].path");
+        assertThat(d.message()).contains("YAML's null").contains("quote it (path: \"~/...\")");
+    }
+
+    @Test
+    void aNulInAPathIsMgs2004AtThePath() throws IOException {
+        Diagnostic d = error("sandbox:\n  mode: required\n  allow:\n    - path: \"/opt/a\\0b\"\n",
+                "magus.yaml:4:13 sandbox.allow[0].path");
+        assertThat(d.message()).contains("NUL").contains("'/opt/a\\x00b'");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

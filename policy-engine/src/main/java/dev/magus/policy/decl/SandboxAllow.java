@@ -1,5 +1,6 @@
 package dev.magus.policy.decl;
 
+import dev.magus.events.Echo;
 import dev.magus.policy.fs.AccessMode;
 import java.util.Map;
 import java.util.Objects;
@@ -48,8 +49,12 @@ public record SandboxAllow(
         if (name.isPresent() && name.get().isBlank()) {
             throw Mgs2004.at(site, "name", "name must not be empty");
         }
+        if (name.isPresent() && !Echo.visible(name.get()).equals(name.get())) {
+            // magus policy prints the name as the rule's origin: it must not carry terminal controls.
+            throw Mgs2004.at(site, "name", "name " + Echo.quoted(name.get()) + " contains control characters");
+        }
         if (env.isPresent() && !Variables.isName(env.get())) {
-            throw Mgs2004.at(site, "env", "'" + env.get() + "' is not a variable name");
+            throw Mgs2004.at(site, "env", Echo.quoted(env.get()) + " is not a variable name");
         }
         if (env.isEmpty() && path.isEmpty()) {
             throw Mgs2004.at(site, "", "an allow entry needs env or path: it names no location");
@@ -65,9 +70,13 @@ public record SandboxAllow(
         if (p.isEmpty()) {
             throw Mgs2004.at(site, "path", "path must not be empty");
         }
+        if (p.indexOf('\0') >= 0) {
+            // No file has such a name: the kernel would read the path only up to the NUL.
+            throw Mgs2004.at(site, "path", "path " + Echo.quoted(p) + " contains a NUL character, which no path can hold");
+        }
         boolean variables = p.indexOf('$') >= 0;
         if (variables && !layer.expandsVariables()) {
-            throw Mgs2004.at(site, "path", "path '" + p + "' contains '$': only magus.yaml may write"
+            throw Mgs2004.at(site, "path", "path " + Echo.quoted(p) + " contains '$': only magus.yaml may write"
                     + " $VAR in a path; a spell or target names a variable through env and base");
         }
         if (variables) {
@@ -80,7 +89,7 @@ public record SandboxAllow(
         if (base.isPresent()) {
             checkUnderBase(p, base.get(), site);
         } else if (!(p.startsWith("/") || p.equals("~") || p.startsWith("~/"))) {
-            throw Mgs2004.at(site, "path", "path '" + p + "' is relative and has no base: write an"
+            throw Mgs2004.at(site, "path", "path " + Echo.quoted(p) + " is relative and has no base: write an"
                     + " absolute path, one starting with ~/, or give a base");
         }
     }
@@ -88,19 +97,19 @@ public record SandboxAllow(
     /** A path under a base is relative, non-empty and never climbs: {@code ../x} leaves the base. */
     static void checkUnderBase(String p, Base base, Site site) {
         if (p.startsWith("/") || p.startsWith("~")) {
-            throw Mgs2004.at(site, "path", "path '" + p + "' leaves its base " + base
+            throw Mgs2004.at(site, "path", "path " + Echo.quoted(p) + " leaves its base " + base
                     + ": under a base the path is relative (drop the base to declare an absolute path)");
         }
         boolean any = false;
         for (String component : p.split("/")) {
             if (component.equals("..")) {
-                throw Mgs2004.at(site, "path", "path '" + p + "' leaves its base " + base
+                throw Mgs2004.at(site, "path", "path " + Echo.quoted(p) + " leaves its base " + base
                         + ": '..' is not allowed under a base");
             }
             any |= !(component.isEmpty() || component.equals("."));
         }
         if (!any) {
-            throw Mgs2004.at(site, "path", "base " + base + " needs a path under it, not '" + p + "'");
+            throw Mgs2004.at(site, "path", "base " + base + " needs a path under it, not " + Echo.quoted(p));
         }
     }
 
@@ -117,9 +126,9 @@ public record SandboxAllow(
             DeclLayer layer,
             Site site) {
         Optional<Base> b = base.map(text -> Base.parse(text).orElseThrow(() -> Mgs2004.at(site, "base",
-                "unknown base '" + text + "' (expected one of " + Base.spellings() + ")")));
+                "unknown base " + Echo.quoted(text) + " (expected one of " + Base.spellings() + ")")));
         AccessMode m = mode.map(text -> AccessMode.parseDeclared(text).orElseThrow(() -> Mgs2004.at(site, "mode",
-                "unknown access mode '" + text + "' (expected ro, rw, rx or rwx; exec is never implied)")))
+                "unknown access mode " + Echo.quoted(text) + " (expected ro, rw, rx or rwx; exec is never implied)")))
                 .orElse(AccessMode.R);
         return new SandboxAllow(name, env, b, path, m, layer, site);
     }
@@ -136,8 +145,8 @@ public record SandboxAllow(
         if (base.isPresent()) {
             checkUnderBase(expanded, base.get(), site);
         } else if (!(expanded.startsWith("/") || expanded.equals("~") || expanded.startsWith("~/"))) {
-            throw Mgs2004.at(site, "path", "path '" + path.get() + "' expands to '" + expanded
-                    + "', which is not absolute");
+            throw Mgs2004.at(site, "path", "path " + Echo.quoted(path.get()) + " expands to " + Echo.quoted(expanded)
+                    + ", which is not absolute");
         }
         return Optional.of(expanded);
     }

@@ -1,5 +1,6 @@
 package dev.magus.policy.decl;
 
+import dev.magus.events.Echo;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -30,8 +31,8 @@ final class Variables {
                 return;
             }
             if (!m.find(dollar) || m.start() != dollar) {
-                throw Mgs2004.at(site, field, "malformed variable reference in path '" + text
-                        + "': write $NAME or ${NAME}");
+                throw Mgs2004.at(site, field, "malformed variable reference in path " + Echo.quoted(text)
+                        + ": write $NAME or ${NAME}");
             }
             at = m.end();
         }
@@ -45,7 +46,7 @@ final class Variables {
             String name = m.group(1) != null ? m.group(1) : m.group(2);
             String value = Optional.ofNullable(env.get(name)).orElse("");
             if (value.isEmpty()) {
-                throw Mgs2004.at(site, field, "path '" + text + "' uses $" + name
+                throw Mgs2004.at(site, field, "path " + Echo.quoted(text) + " uses $" + name
                         + ", which is not set on this host; an unset variable would grant the wrong"
                         + " directory (or /), so set it or write the path out");
             }

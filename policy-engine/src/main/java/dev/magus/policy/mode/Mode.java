@@ -2,6 +2,7 @@ package dev.magus.policy.mode;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
@@ -41,7 +42,7 @@ public enum Mode {
             }
         }
         throw new SandboxException(Diagnostic.of(Code.MGS2004,
-                "unknown sandbox mode '" + value + "' (expected off, best-effort or required)",
+                "unknown sandbox mode " + Echo.quoted(value) + " (expected off, best-effort or required)",
                 "sandbox.mode", Operation.NONE, Layer.POLICY, source));
     }
 

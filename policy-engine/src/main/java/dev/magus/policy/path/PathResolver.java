@@ -6,7 +6,9 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
@@ -240,39 +242,88 @@ public final class PathResolver {
             // The kernel resolves the directory, then the request from where that led, as the
             // walk does. It counts links over both (the walk restarts at the request), which
             // differs only near ELOOP, where the kernel fails and the walk decides.
-            String rel = request.toString();
-            String dir = base.toString();
-            Resolution known = fromKernel(rel.isEmpty() ? dir : dir.endsWith("/") ? dir + rel : dir + "/" + rel);
+            Resolution known = fromKernel(joined(base, request));
             if (known != null) {
                 return known;
             }
         }
-        Walk walk = new Walk(base.getRoot(), cache);
-        if (walk.run(base.toString())) {
-            return new Resolution.TooManyLinks(base.resolve(request), walk.reached);
-        }
-        walk.links = 0;
-        if (walk.run(request.toString())) {
-            return new Resolution.TooManyLinks(base.resolve(request), walk.reached);
-        }
-        return walk.result();
+        return walk(request, base).resolution();
     }
 
     /** Resolves an absolute request. */
     public Resolution resolve(Path absoluteRequest) {
-        if (!absoluteRequest.isAbsolute()) {
-            throw new IllegalArgumentException("request must be absolute (or give a working directory): " + absoluteRequest);
-        }
-        String text = absoluteRequest.toString();
-        Resolution known = fromKernel(text);
+        requireAbsolute(absoluteRequest);
+        Resolution known = fromKernel(absoluteRequest.toString());
         if (known != null) {
             return known;
         }
-        Walk walk = new Walk(absoluteRequest.getRoot(), cache);
-        if (walk.run(text)) {
-            return new Resolution.TooManyLinks(absoluteRequest, walk.reached);
+        return walk(absoluteRequest).resolution();
+    }
+
+    /**
+     * {@link #resolve(Path, Path)}, and every symbolic link the resolution went through (those
+     * met resolving {@code cwd} included): what a check needs that must look at each name a
+     * link stood for, not only at where the path ends up.
+     *
+     * <p>The kernel's answer is taken only when it is the request's own spelling: a real path
+     * has no link among its components, so then none was followed. Otherwise this walks, since
+     * the kernel does not say which links it followed.
+     */
+    public Traced trace(Path request, Path cwd) {
+        if (request.isAbsolute()) {
+            return trace(request);
         }
-        return walk.result();
+        Path base = cwd.toAbsolutePath();
+        Traced known = fromKernelUnlinked(joined(base, request));
+        return known != null ? known : walk(request, base);
+    }
+
+    /** {@link #trace(Path, Path)} of an absolute request. */
+    public Traced trace(Path absoluteRequest) {
+        requireAbsolute(absoluteRequest);
+        Traced known = fromKernelUnlinked(absoluteRequest.toString());
+        return known != null ? known : walk(absoluteRequest);
+    }
+
+    /** The kernel's answer for {@code absolute} when it is {@code absolute} itself (so no link was followed); null otherwise. */
+    private Traced fromKernelUnlinked(String absolute) {
+        Resolution known = fromKernel(absolute);
+        if (known != null && known.resolvedPath().orElseThrow().toString().equals(absolute)) {
+            return new Traced(known, List.of());
+        }
+        return null;
+    }
+
+    private static String joined(Path base, Path request) {
+        String rel = request.toString();
+        String dir = base.toString();
+        return rel.isEmpty() ? dir : dir.endsWith("/") ? dir + rel : dir + "/" + rel;
+    }
+
+    private static void requireAbsolute(Path request) {
+        if (!request.isAbsolute()) {
+            throw new IllegalArgumentException("request must be absolute (or give a working directory): " + request);
+        }
+    }
+
+    private Traced walk(Path request, Path absoluteCwd) {
+        Walk walk = new Walk(absoluteCwd.getRoot(), cache);
+        if (walk.run(absoluteCwd.toString())) {
+            return walk.traced(new Resolution.TooManyLinks(absoluteCwd.resolve(request), walk.reached));
+        }
+        walk.links = 0;
+        if (walk.run(request.toString())) {
+            return walk.traced(new Resolution.TooManyLinks(absoluteCwd.resolve(request), walk.reached));
+        }
+        return walk.traced(walk.result());
+    }
+
+    private Traced walk(Path absoluteRequest) {
+        Walk walk = new Walk(absoluteRequest.getRoot(), cache);
+        if (walk.run(absoluteRequest.toString())) {
+            return walk.traced(new Resolution.TooManyLinks(absoluteRequest, walk.reached));
+        }
+        return walk.traced(walk.result());
     }
 
     /** One resolution in progress. The pending text is a stack of frames, like the kernel's link stack. */
@@ -290,6 +341,8 @@ public final class PathResolver {
         private boolean broken;
         private int links;
         private Path reached;
+        /** Where each link followed lives (its resolved directory and its name), in the order met. */
+        private List<Path> followed;
 
         private String[] texts = new String[4];
         private int[] positions = new int[4];
@@ -403,6 +456,10 @@ public final class PathResolver {
                     reached = next;
                     return true;
                 }
+                if (followed == null) {
+                    followed = new ArrayList<>(2);
+                }
+                followed.add(next);
                 String target = entry.target;
                 if (!target.isEmpty() && target.charAt(0) == '/') {
                     dir = root;
@@ -430,6 +487,10 @@ public final class PathResolver {
             }
             texts[top] = text;
             positions[top] = 0;
+        }
+
+        Traced traced(Resolution resolution) {
+            return new Traced(resolution, followed == null ? List.of() : List.copyOf(followed));
         }
 
         Resolution result() {

@@ -41,9 +41,24 @@ class PathResolverPropertyTest {
             }
             // A small cache, so that it also overflows and starts over while the tree stays put.
             PathResolver cached = PathResolver.caching(16);
+            PathResolver kernelFirst = new PathResolver();
             for (Path q : queries) {
                 check(q, resolver.resolve(q), q, description);
                 check(q, cached.resolve(q), "cached " + q, description);
+                // A trace lands where a resolution does, and names only links, each where it lives.
+                for (Traced t : List.of(resolver.trace(q), cached.trace(q), kernelFirst.trace(q))) {
+                    if (t.resolution() instanceof Resolution.TooManyLinks) {
+                        assertThat(resolver.resolve(q)).as("trace of %s with tree %s", q, description)
+                                .isInstanceOf(Resolution.TooManyLinks.class);
+                        continue;
+                    }
+                    assertThat(t.resolution()).as("trace of %s with tree %s", q, description).isEqualTo(resolver.resolve(q));
+                    assertThat(t.links()).as("links of %s with tree %s", q, description)
+                            .allSatisfy(l -> assertThat(Files.isSymbolicLink(l)).as(l.toString()).isTrue());
+                    if (!t.links().isEmpty()) {
+                        Statistics.collect("traced through links");
+                    }
+                }
             }
             // Relative requests against a working directory (itself possibly a link).
             for (int i = 0; i < 15; i++) {
@@ -59,6 +74,7 @@ class PathResolverPropertyTest {
             coverage.check("exists").count(c -> c > 1000);
             coverage.check("loop").count(c -> c > 10);
             coverage.check("missing or not a directory").count(c -> c > 1000);
+            coverage.check("traced through links").count(c -> c > 1000);
         });
     }
 

@@ -240,4 +240,26 @@ class PathResolverTest {
         assertThat(cached.resolve(t.resolve("link"))).isEqualTo(existing(t.resolve("one")));
         assertThatThrownBy(() -> PathResolver.caching(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aTraceNamesEachLinkFollowedWhereItLives() throws IOException {
+        Files.createDirectories(t.resolve("ws/sub"));
+        Files.writeString(t.resolve("ws/envrc.real"), "x");
+        Files.createSymbolicLink(t.resolve("ws/.envrc"), Path.of("envrc.real"));
+        Files.createSymbolicLink(t.resolve("ws/sub/up"), Path.of("../.envrc"));
+        Files.createSymbolicLink(t.resolve("cwd"), t.resolve("ws"));
+        for (PathResolver r : new PathResolver[] {resolver, PathResolver.walking(), PathResolver.caching(8)}) {
+            assertThat(r.trace(t.resolve("ws/sub/up"))).isEqualTo(new Traced(existing(t.resolve("ws/envrc.real")),
+                    java.util.List.of(t.resolve("ws/sub/up"), t.resolve("ws/.envrc"))));
+            // Links met on the way to the working directory count too.
+            assertThat(r.trace(Path.of("sub/up"), t.resolve("cwd")).links())
+                    .containsExactly(t.resolve("cwd"), t.resolve("ws/sub/up"), t.resolve("ws/.envrc"));
+            // A real path spelled as it is follows none, whoever answers.
+            assertThat(r.trace(t.resolve("ws/envrc.real"))).isEqualTo(new Traced(existing(t.resolve("ws/envrc.real")),
+                    java.util.List.of()));
+            // A missing tail after a link keeps the link.
+            assertThat(r.trace(t.resolve("cwd/new/file"))).isEqualTo(new Traced(missing(t.resolve("ws/new/file")),
+                    java.util.List.of(t.resolve("cwd"))));
+        }
+    }
 }

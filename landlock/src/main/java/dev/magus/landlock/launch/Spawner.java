@@ -1,0 +1,31 @@
+package dev.magus.landlock.launch;
+
+/**
+ * Starts one child under a confinement. The seam between the run pipeline and the kernel: the
+ * {@link Launcher} is the implementation that confines with Landlock; a test gives the pipeline
+ * a fake that records what it was asked to start, so that everything before the spawn (the
+ * refusals above all) is tested on any host.
+ */
+@FunctionalInterface
+public interface Spawner {
+
+    /**
+     * Starts {@code request} under {@code confinement}. Blocks for the spawn only, not for the
+     * child.
+     *
+     * @return the running child, or why the command did not start (127 / 126)
+     * @throws dev.magus.events.SandboxException when the kernel layer cannot be applied to this
+     *                                           child (MGS2012 in required mode, MGS2004
+     *                                           otherwise): a child never starts with less
+     *                                           confinement than its decision promised
+     */
+    Spawn spawn(SpawnRequest request, Confinement confinement);
+
+    /**
+     * Loads and warms what {@link #spawn} needs, so that the spawn itself is short. The pipeline
+     * calls it before it decides to spawn: a signal that arrives meanwhile still cancels the run
+     * instead of waiting in a queue for a slow first spawn.
+     */
+    default void prepare() {
+    }
+}

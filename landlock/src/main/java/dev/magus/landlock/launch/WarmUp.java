@@ -1,0 +1,101 @@
+package dev.magus.landlock.launch;
+
+import dev.magus.landlock.abi.Decision;
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.compile.CompiledRuleset;
+import dev.magus.policy.mode.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs a launcher's exact launch path before any real spawn, from the ordinary thread that
+ * builds the launcher. A confined launch thread must never load a class or start a thread:
+ * threads it starts would inherit its domain for good, and a class that fails to load there
+ * stays failed for every thread. So every way a launch can go is taken once here, unconfined
+ * and under a domain that denies nothing: each {@link Stdio} with pipes, a script without
+ * {@code #!} (the {@code /bin/sh} retry), a command that does not exist, on a handed-off spare
+ * and on a fresh thread.
+ */
+final class WarmUp {
+    private WarmUp() {
+    }
+
+    static void run(Launcher launcher) {
+        Path script = null;
+        // Both ways a launch thread comes to run: handed off as a spare, and created fresh.
+        SpareThreads warmPool = new SpareThreads(1, false);
+        SpareThreads fresh = new SpareThreads(0, false);
+        try {
+            try {
+                script = Files.createTempFile("magus-warm-", ".sh",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.writeString(script, "exit 0\n");
+            } catch (IOException e) {
+                // The ENOEXEC retry only repeats posix_spawn, already warmed by the other spawns.
+                script = null;
+            }
+            under(launcher, Confinement.off(), script, warmPool, fresh);
+            int abi = LandlockProbe.kernel().abi();
+            if (abi > 0) {
+                try (CompiledRuleset all = CompiledRuleset.allowAll(abi)) {
+                    Decision.Confine d = new Decision.Confine(Mode.BEST_EFFORT, all.abi(), List.of(), Optional.empty());
+                    under(launcher, new Confinement.Kernel(d, all), script, warmPool, fresh);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("launcher warm-up failed", e);
+        } finally {
+            warmPool.close();
+            if (script != null) {
+                try {
+                    Files.deleteIfExists(script);
+                } catch (IOException ignored) {
+                    // a leftover empty script in the temp dir is harmless
+                }
+            }
+        }
+    }
+
+    private static void under(Launcher launcher, Confinement c, Path script, SpareThreads warmPool, SpareThreads fresh)
+            throws IOException {
+        Path cwd = Path.of("/");
+        Path exe = Files.isExecutable(Path.of("/bin/true")) ? Path.of("/bin/true") : NativeArgs.SHELL;
+        List<String> noArgs = exe.equals(NativeArgs.SHELL) ? List.of("-c", ":") : List.of();
+        Map<String, String> env = Map.of("PATH", "/usr/bin:/bin");
+        for (Stdio stdio : Stdio.values()) {
+            if (stdio == Stdio.INHERIT) {
+                continue; // same code path minus the dup2s; not worth writing to magus's terminal
+            }
+            warmPool.refill();
+            warmPool.awaitStarted();
+            drain(launcher.spawn(SpawnRequest.of(exe, noArgs, env, cwd).withStdio(stdio), c, warmPool));
+        }
+        if (script != null && Files.isExecutable(NativeArgs.SHELL)) {
+            warmPool.refill();
+            warmPool.awaitStarted();
+            drain(launcher.spawn(SpawnRequest.of(script, List.of(), env, cwd), c, warmPool));
+        }
+        warmPool.refill();
+        warmPool.awaitStarted();
+        drain(launcher.spawn(SpawnRequest.of(Path.of("/nonexistent/magus-warm-up"), List.of(), env, cwd), c, warmPool));
+        drain(launcher.spawn(SpawnRequest.of(exe, noArgs, env, cwd), c, fresh));
+    }
+
+    private static void drain(Spawn s) throws IOException {
+        if (s instanceof Spawn.Started st) {
+            try (Child child = st.child()) {
+                child.stdin().close();
+                child.stdout().readAllBytes();
+                child.stderr().readAllBytes();
+                child.waitFor();
+                child.poll();
+                child.killGroup(0);
+            }
+        }
+    }
+}

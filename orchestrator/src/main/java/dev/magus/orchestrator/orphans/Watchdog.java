@@ -1,0 +1,317 @@
+package dev.magus.orchestrator.orphans;
+
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Launcher;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Stdio;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What kills a run's process group and removes its private temp dir when magus itself dies
+ * without doing so ({@code kill -9}, the out-of-memory killer, a crash of the JVM).
+ *
+ * <p>A small POSIX {@code sh} loop, started once per magus process (a server's runs share it)
+ * at its first run, reads lines from a pipe whose only writer is magus: which process groups
+ * and dirs are live now. When magus dies, however it dies, the kernel closes its end, the loop
+ * reads end-of-file, SIGKILLs every group still registered and removes every dir still
+ * registered, then exits. A run registers its private temp dir as soon as it is made and its
+ * group as soon as the spawn returns, and releases each once magus has itself killed the group
+ * (and reaped its leader) or removed the dir, so a magus that ends normally leaves the loop
+ * nothing to do.
+ *
+ * <p>Why a separate process rather than {@code PR_SET_PDEATHSIG} on the child: that signal
+ * fires when the <em>thread</em> that created the child exits, and magus spawns each confined
+ * child from a launch thread that ends right after the spawn, so it would kill every child at
+ * once; it reaches only the direct child, not the group it leads, so anything the child
+ * started lives on (it is not inherited across fork); the child may clear it with one
+ * {@code prctl}, and an exec of a set-user-ID program clears it; and it removes no temp dir.
+ * Why {@code sh} rather than a second JVM: it costs a millisecond or so to start and a few
+ * hundred kilobytes to keep, once per magus process, not per run. It is started off the run's
+ * thread, beside the run's first stages ({@link #start}), so a run waits for it only when it
+ * is not up by the time of the spawn; the spawn waits then ({@link #ready}, bounded), since a
+ * child spawned before the loop runs would not be killed with magus.
+ *
+ * <p>The loop runs unconfined (magus is never confined; it is spawned like a mode-off child,
+ * never from a launch thread), in a session and process group of its own (so a Ctrl-C at the
+ * terminal, which goes to the foreground group, never reaches it, and no group kill of a run
+ * does), with its descriptors 0, 1 and 2 on magus's pipes and {@code /dev/null} (never the
+ * caller's terminal or pipes, so {@code $(magus run ...)} does not wait for it), and it ignores
+ * SIGINT, SIGHUP, SIGQUIT, SIGTERM and the terminal stop signals besides. magus's end of the
+ * pipe is close-on-exec and every child starts with its descriptors above 2 closed, so no
+ * child can hold the pipe open after magus is gone.
+ *
+ * <p>What it cannot do: a descendant that left the run's group ({@code setsid}, {@code setpgid})
+ * is not killed, as when magus ends normally; a child whose magus is killed in the microseconds
+ * between its spawn and its registration is not known to the loop; and the loop dies with
+ * magus if both are killed together ({@code kill -9} of both, or of their cgroup), in which
+ * case {@link StaleTemps} removes the dir at the next run and nothing kills the group.
+ */
+public final class Watchdog implements AutoCloseable {
+    /** Reads registrations until end-of-file, then kills and removes what is still registered. */
+    static final String SCRIPT = String.join("\n",
+            "exec >/dev/null 2>&1",
+            "trap '' INT HUP QUIT TERM TSTP TTIN TTOU",
+            "nl='",
+            "'",
+            "groups=",
+            "dirs=",
+            "drop() {",
+            "  kept=",
+            "  rest=$1",
+            "  while [ -n \"$rest\" ]; do",
+            "    item=${rest%%\"$nl\"*}",
+            "    rest=${rest#*\"$nl\"}",
+            "    [ \"$item\" = \"$2\" ] || kept=$kept$item$nl",
+            "  done",
+            "}",
+            "while IFS= read -r line; do",
+            "  arg=${line#??}",
+            "  case $line in",
+            "    'G '*) groups=$groups$arg$nl ;;",
+            "    'g '*) drop \"$groups\" \"$arg\"; groups=$kept ;;",
+            "    'D '*) dirs=$dirs$arg$nl ;;",
+            "    'd '*) drop \"$dirs\" \"$arg\"; dirs=$kept ;;",
+            "  esac",
+            "done",
+            "set -f",
+            "IFS=$nl",
+            "for g in $groups; do kill -s KILL -- \"-$g\"; done",
+            // A process killed a moment ago may still be finishing a write into its temp dir.
+            "for d in $dirs; do rm -rf -- \"$d\" || { sleep 1; rm -rf -- \"$d\"; }; done",
+            "");
+    /** How the loop shows in {@code ps}: its {@code argv[0]}. */
+    public static final String NAME = "magus-watchdog";
+    private static final Path SHELL = Path.of("/bin/sh");
+
+    private static Watchdog shared;
+
+    private final Set<Long> groups = new LinkedHashSet<>();
+    private final Set<String> dirs = new LinkedHashSet<>();
+    private Child process;
+    private OutputStream pipe;
+    /** The loop being started off the caller's thread, until it runs (or could not be started). */
+    private CompletableFuture<Void> starting;
+    private String failure;
+    private boolean closed;
+
+    Watchdog() {
+    }
+
+    /** The process's watchdog; its loop starts with the first run, so a magus that runs nothing starts none. */
+    public static synchronized Watchdog shared() {
+        if (shared == null) {
+            shared = new Watchdog();
+        }
+        return shared;
+    }
+
+    /**
+     * Starts the loop on {@code executor} unless it runs or is starting: a run calls this first,
+     * so that the spawn of {@code sh} (a millisecond, far more on a busy host) overlaps the run's
+     * own stages instead of adding to them. Registrations made meanwhile are handed to the loop
+     * when it is up.
+     */
+    public synchronized void start(Executor executor) {
+        if (closed || pipe != null || starting != null) {
+            return;
+        }
+        starting = CompletableFuture.runAsync(this::launch, executor);
+    }
+
+    /**
+     * Waits, at most {@code limit}, for a start under way, so that a child spawned next is
+     * known to a running loop; a run calls this right before its spawn.
+     *
+     * @return whether the loop runs; when not, {@link #failure()} says why
+     */
+    public boolean ready(Duration limit) {
+        CompletableFuture<Void> s;
+        synchronized (this) {
+            s = starting;
+        }
+        if (s != null) {
+            try {
+                s.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // said by failure(), or still starting: the registrations wait for it
+            }
+        }
+        synchronized (this) {
+            if (pipe == null && starting != null && failure == null) {
+                failure = "the watchdog is still starting";
+            }
+            return pipe != null;
+        }
+    }
+
+    /** Kills process group {@code pgid} with SIGKILL if magus dies while it is registered. */
+    public synchronized void guardGroup(long pgid) {
+        if (pgid <= 1) {
+            throw new IllegalArgumentException("not a process group of a run: " + pgid);
+        }
+        groups.add(pgid);
+        send("G " + pgid);
+    }
+
+    /** Forgets {@code pgid}: call once the group is killed and its leader reaped, so its id may be reused. */
+    public synchronized void releaseGroup(long pgid) {
+        if (groups.remove(pgid)) {
+            send("g " + pgid);
+        }
+    }
+
+    /**
+     * Removes {@code dir} (and everything beneath it) if magus dies while it is registered.
+     * A name with a newline, which the line protocol cannot carry, is left to {@link StaleTemps}.
+     */
+    public synchronized void guardDir(Path dir) {
+        String d = dir.toAbsolutePath().toString();
+        if (d.indexOf('\n') >= 0 || d.indexOf('\0') >= 0) {
+            return;
+        }
+        dirs.add(d);
+        send("D " + d);
+    }
+
+    /** Forgets {@code dir}: call once it is removed. */
+    public synchronized void releaseDir(Path dir) {
+        String d = dir.toAbsolutePath().toString();
+        if (dirs.remove(d)) {
+            send("d " + d);
+        }
+    }
+
+    /** Why the loop could not be started or reached, the last time it could not. */
+    public synchronized Optional<String> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** The loop's pid, while it runs. */
+    public synchronized Optional<Long> pid() {
+        return process == null ? Optional.empty() : Optional.of((long) process.pid());
+    }
+
+    /**
+     * Closes magus's end of the pipe, exactly as magus's death would: the loop kills every group
+     * and removes every dir still registered, then exits. A closed watchdog starts no new loop.
+     */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (pipe != null) {
+            try {
+                pipe.close();
+            } catch (IOException e) {
+                // the loop is gone already
+            }
+        }
+        if (process != null) {
+            process.close();
+        }
+        pipe = null;
+    }
+
+    /**
+     * Sends one line to a running loop. A loop that is gone (someone killed it) is started
+     * again, here, and handed every live registration; while a start is under way the line
+     * waits for it, since the start hands over everything registered by then.
+     */
+    private void send(String line) {
+        if (closed) {
+            return;
+        }
+        if (pipe != null) {
+            try {
+                pipe.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                pipe.flush();
+                return;
+            } catch (IOException e) {
+                failure = "the watchdog " + process.pid() + " is gone (" + e.getMessage() + ")";
+                process.close();
+                process.poll();
+                process = null;
+                pipe = null;
+            }
+        }
+        if (starting == null) {
+            launch();
+        }
+    }
+
+    /** Starts the loop and hands it everything registered by the time it runs. */
+    private void launch() {
+        Child c = spawn();
+        synchronized (this) {
+            starting = null;
+            if (c == null) {
+                return;
+            }
+            if (closed) {
+                c.close();
+                return;
+            }
+            StringBuilder all = new StringBuilder();
+            groups.forEach(g -> all.append("G ").append(g).append('\n'));
+            dirs.forEach(d -> all.append("D ").append(d).append('\n'));
+            try {
+                c.stdin().write(all.toString().getBytes(StandardCharsets.UTF_8));
+                c.stdin().flush();
+            } catch (IOException e) {
+                failure = "the watchdog " + c.pid() + " ended at once (" + e.getMessage() + ")";
+                c.close();
+                c.poll();
+                return;
+            }
+            process = c;
+            pipe = c.stdin();
+            failure = null;
+        }
+    }
+
+    /** The loop, spawned like a mode-off child (never confined), or null with {@link #failure} set. */
+    private Child spawn() {
+        Spawn spawn;
+        try {
+            spawn = Launcher.get().spawn(new SpawnRequest(SHELL, List.of(NAME, "-c", SCRIPT),
+                    Map.of("PATH", "/usr/bin:/bin", "LC_ALL", "C"), Path.of("/"), Stdio.PIPES), Confinement.off());
+        } catch (RuntimeException | LinkageError e) {
+            // No natives or no launcher here: the runs would find that out themselves.
+            setFailure("cannot start the watchdog: " + e.getMessage());
+            return null;
+        }
+        if (spawn instanceof Spawn.NotStarted ns) {
+            setFailure("cannot start the watchdog: " + ns.message());
+            return null;
+        }
+        Child c = ((Spawn.Started) spawn).child();
+        try {
+            c.stdout().close();
+            c.stderr().close();
+        } catch (IOException e) {
+            // closing our read ends cannot fail in a way that matters
+        }
+        return c;
+    }
+
+    private synchronized void setFailure(String why) {
+        failure = why;
+    }
+}

@@ -1,0 +1,259 @@
+package dev.magus.orchestrator.orphans;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Launcher;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Stdio;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The watchdog loop as magus's death leaves it: closing the pipe is exactly what the kernel does
+ * when magus dies, so each test closes it and looks at what the loop killed and removed.
+ */
+class WatchdogTest {
+    @TempDir
+    Path root;
+    Watchdog watchdog;
+    final List<Child> started = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "watchdog test skipped: needs Linux with /proc and /bin/sh (os " + System.getProperty("os.name") + ")";
+        if (!linux || !Files.isExecutable(Path.of("/bin/sh")) || !Files.isDirectory(Path.of("/proc/self"))) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux && Files.isExecutable(Path.of("/bin/sh")) && Files.isDirectory(Path.of("/proc/self")), why);
+        watchdog = new Watchdog();
+    }
+
+    @AfterEach
+    void tearDown() {
+        watchdog.close();
+        for (Child c : started) {
+            c.killGroup(Child.SIGKILL);
+            c.waitFor();
+            c.close();
+        }
+    }
+
+    /** A shell with a background job, in a session and group of its own, as a run's child is. */
+    private Child group() {
+        Spawn s = Launcher.get().spawn(new SpawnRequest(Path.of("/bin/sh"), List.of("sh", "-c", "sleep 300 & sleep 300"),
+                Map.of("PATH", "/usr/bin:/bin"), root, Stdio.NULL_INPUT), Confinement.off());
+        assertThat(s).isInstanceOf(Spawn.Started.class);
+        Child c = ((Spawn.Started) s).child();
+        started.add(c);
+        assertThat(eventually(() -> live(c.pid()).size() >= 2)).as("group %d has its job", c.pid()).isTrue();
+        return c;
+    }
+
+    @Test
+    void whenMagusIsGoneEveryRegisteredGroupIsKilledAndEveryRegisteredDirRemoved() throws IOException {
+        Child one = group();
+        Child two = group();
+        Path dir = Files.createDirectories(root.resolve("magus-run-x/with space/deeper"));
+        Files.writeString(dir.resolve("file"), "x");
+        Path temp = root.resolve("magus-run-x");
+        List<Long> members = new ArrayList<>(live(one.pid()));
+        members.addAll(live(two.pid()));
+
+        watchdog.guardGroup(one.pid());
+        watchdog.guardGroup(two.pid());
+        watchdog.guardDir(temp);
+        assertThat(watchdog.pid()).as("the loop runs: %s", watchdog.failure()).isPresent();
+        watchdog.close();
+
+        // Within the second the issue allows; the loop acts on end-of-file, in milliseconds.
+        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(WatchdogTest::alive)))
+                .as("every process of groups %d and %d (%s) is gone", one.pid(), two.pid(), members).isTrue();
+        assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(temp))).as("%s removed", temp).isTrue();
+        assertThat(one.waitFor().signal()).isEqualTo(Child.SIGKILL);
+    }
+
+    @Test
+    void whatWasReleasedIsLeftAlone() throws IOException {
+        Child released = group();
+        Child guarded = group();
+        Path keep = Files.createDirectories(root.resolve("keep"));
+        Path drop = Files.createDirectories(root.resolve("drop"));
+        watchdog.guardGroup(released.pid());
+        watchdog.guardGroup(guarded.pid());
+        watchdog.guardDir(keep);
+        watchdog.guardDir(drop);
+        watchdog.releaseGroup(released.pid());
+        watchdog.releaseDir(keep);
+        long loop = watchdog.pid().orElseThrow();
+        watchdog.close();
+
+        assertThat(within(Duration.ofSeconds(5), () -> !alive(loop))).as("the loop %d ended", loop).isTrue();
+        assertThat(live(guarded.pid())).isEmpty();
+        assertThat(drop).doesNotExist();
+        assertThat(keep).isDirectory();
+        assertThat(live(released.pid())).hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void theLoopIsOutOfTheTerminalsReachAndIgnoresInterrupts() throws Exception {
+        Child c = group();
+        watchdog.guardGroup(c.pid());
+        long loop = watchdog.pid().orElseThrow();
+        String[] stat = stat(loop);
+        String[] ours = stat(ProcessHandle.current().pid());
+        // pgrp and session (fields 5 and 6) are its own, not ours, so a Ctrl-C at our terminal never reaches it.
+        assertThat(stat[2]).isEqualTo(Long.toString(loop));
+        assertThat(stat[3]).isEqualTo(Long.toString(loop)).isNotEqualTo(ours[3]);
+        // tty_nr (field 7): no controlling terminal.
+        assertThat(stat[4]).isEqualTo("0");
+        // Its descriptors are magus's pipe and /dev/null only.
+        try (Stream<Path> fds = Files.list(Path.of("/proc/" + loop + "/fd"))) {
+            assertThat(fds.map(fd -> target(fd)).toList()).allSatisfy(t -> assertThat(t).matches("pipe:.*|/dev/null"));
+        }
+        // After the trap is set (it reads its first line only after the trap line).
+        assertThat(within(Duration.ofSeconds(5), () -> ignores(loop, Child.SIGINT))).isTrue();
+        new ProcessBuilder("kill", "-INT", Long.toString(loop)).start().waitFor();
+        new ProcessBuilder("kill", "-TERM", Long.toString(loop)).start().waitFor();
+        Thread.sleep(100);
+        assertThat(alive(loop)).as("the loop survives SIGINT and SIGTERM").isTrue();
+        assertThat(live(c.pid())).hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aLoopThatWasKilledIsStartedAgainWithEveryLiveRegistration() throws Exception {
+        Child c = group();
+        Path dir = Files.createDirectories(root.resolve("dir"));
+        watchdog.guardGroup(c.pid());
+        long first = watchdog.pid().orElseThrow();
+        new ProcessBuilder("kill", "-KILL", Long.toString(first)).start().waitFor();
+        assertThat(within(Duration.ofSeconds(5), () -> !alive(first))).isTrue();
+
+        // The next registration finds the pipe broken and starts a new loop with both.
+        watchdog.guardDir(dir);
+        long second = watchdog.pid().orElseThrow();
+        assertThat(second).isNotEqualTo(first);
+        watchdog.close();
+        assertThat(within(Duration.ofSeconds(1), () -> live(c.pid()).isEmpty())).isTrue();
+        assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(dir))).isTrue();
+    }
+
+    @Test
+    void aLoopStartedOffTheCallersThreadGetsWhatWasRegisteredMeanwhile() throws Exception {
+        Child c = group();
+        Path dir = Files.createDirectories(root.resolve("dir"));
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        // An executor that holds the start until both registrations are made.
+        watchdog.start(r -> new Thread(() -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            r.run();
+        }).start());
+        watchdog.guardDir(dir);
+        watchdog.guardGroup(c.pid());
+        assertThat(watchdog.pid()).as("still starting").isEmpty();
+        go.countDown();
+        assertThat(watchdog.ready(Duration.ofSeconds(20))).as("%s", watchdog.failure()).isTrue();
+        watchdog.close();
+        assertThat(within(Duration.ofSeconds(1), () -> live(c.pid()).isEmpty())).isTrue();
+        assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(dir))).isTrue();
+    }
+
+    private static String target(Path fd) {
+        try {
+            return Files.readSymbolicLink(fd).toString();
+        } catch (IOException e) {
+            return "gone";
+        }
+    }
+
+    private static boolean ignores(long pid, int signal) {
+        try {
+            String line = Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+                    .filter(l -> l.startsWith("SigIgn:")).findFirst().orElse("SigIgn: 0");
+            long mask = Long.parseUnsignedLong(line.substring(line.indexOf(':') + 1).strip(), 16);
+            return (mask & (1L << (signal - 1))) != 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Fields 3 onwards of /proc/PID/stat (state first). */
+    private static String[] stat(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    }
+
+    /** Live (not zombie) members of process group {@code pgid}. */
+    static List<Long> live(long pgid) {
+        List<Long> out = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String[] f = stat(Long.parseLong(name));
+                    if (Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
+                        out.add(Long.parseLong(name));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // ended while we looked
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    static boolean alive(long pid) {
+        try {
+            String s = stat(pid)[0];
+            return !s.equals("Z") && !s.equals("X");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean eventually(BooleanSupplier cond) {
+        return within(Duration.ofSeconds(20), cond);
+    }
+
+    /** Polls {@code cond} until {@code limit}: the limit is what is asserted, not a guess at the kernel's speed. */
+    static boolean within(Duration limit, BooleanSupplier cond) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+}
