@@ -4,10 +4,12 @@ package dev.magus.events;
  * Which enforcement layer produced a diagnostic. {@code BINDING} is magus's own check
  * before it touches a path or spawns; {@code KERNEL} is a refusal by Landlock seen in a
  * confined child; {@code POLICY} is everything decided while building the run (settings,
- * declarations, modes, the environment).
+ * declarations, modes, the environment); {@code AUDIT} is found after the child's process
+ * group is gone, by comparing the workspace with what it was before the run (a control file
+ * the child created, changed or removed: the kernel cannot refuse a write inside a grant).
  */
 public enum Layer {
-    BINDING, KERNEL, POLICY;
+    BINDING, KERNEL, POLICY, AUDIT;
 
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -22,7 +22,7 @@ class CodePagesTest {
     private static final Pattern CODE_REF = Pattern.compile("MGS\\d{4}");
 
     // What DESIGN.md and the specification let a magus.yaml `sandbox:` section say.
-    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "allow", "env");
+    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env");
     private static final Set<String> ALLOW_KEYS = Set.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
     private static final Set<String> MODES = Set.of("off", "best-effort", "required");

@@ -42,6 +42,7 @@ import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
 import dev.magus.telemetry.meters.MetricsSink;
+import dev.magus.workspace.audit.ControlFileAudit;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,8 +76,9 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
  * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
- * ({@link ProbeStage}) → spawn ({@link Spawner}, the {@link Launcher} unless the builder says otherwise) →
- * stream. Each stage is a function of immutable values; a stage that refuses ends the run
+ * ({@link ProbeStage}) → control-file snapshot ({@link ControlFileAudit}) → spawn ({@link Spawner}, the
+ * {@link Launcher} unless the builder says otherwise) → stream → control-file audit. Each stage is a
+ * function of immutable values; a stage that refuses ends the run
  * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
  * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
  * the cold form whose subscription owns the run. Everything that blocks (the spawn, pipes,
@@ -317,6 +319,7 @@ public final class Orchestrator {
         Spawn spawn;
         boolean guarded;
         Optional<DenialConfirmer> denials = Optional.empty();
+        Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
         // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
         spawner.prepare();
         try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
@@ -333,6 +336,9 @@ public final class Orchestrator {
                 // magus reports its own children's, and they would be counted twice.
                 denials = Optional.of(confirmer(policy));
             }
+            // Last before the spawn: the kernel cannot refuse a write to a control file inside
+            // the workspace grant, so what the child does to them is found by comparing.
+            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles()).before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
@@ -359,7 +365,29 @@ public final class Orchestrator {
                     + "; if magus is killed, this run's processes and private temp dir may outlive it");
         }
         Exit exit = stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
-        return new Ending(exit.status(), exit.signal());
+        int status = exit.status();
+        if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
+            // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            status = 1;
+        }
+        return new Ending(status, exit.signal());
+    }
+
+    /**
+     * The control-file audit, once the child's process group is gone: each control file the
+     * run created, changed or removed is an MGS2002 (layer audit), put back unless the
+     * workspace says {@code sandbox.controlFiles: report}. Whether the run fails for it: an
+     * audit that could not finish fails it too, since nothing then says the files are intact.
+     */
+    private static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
+        try {
+            ControlFileAudit.Report report = baseline.after(config.config().controlFiles());
+            report.diagnostics().forEach(run.journal()::diagnostic);
+            return report.changed();
+        } catch (RuntimeException e) {
+            say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
+            return true;
+        }
     }
 
     /**

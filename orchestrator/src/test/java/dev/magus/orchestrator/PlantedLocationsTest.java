@@ -21,6 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * a declared directory by a link, as a compromised package would; the second run, confined by
  * the kernel under a policy built afterwards, still cannot read the (fake) home's private key
  * or write into {@code /etc}.
+ *
+ * <p>A planted {@code .git} is a control file: the audit reports it (MGS2002, layer audit),
+ * fails that run and by default removes it again. These tests are about what the next policy
+ * makes of a plant that stays, so their workspace says {@code controlFiles: report}.
  */
 class PlantedLocationsTest {
     @TempDir
@@ -31,7 +35,7 @@ class PlantedLocationsTest {
     @BeforeEach
     void setUp() throws IOException {
         TestHost.assumeLandlock();
-        t = new TestHost(root).mode("required");
+        t = new TestHost(root).yaml("sandbox:\n  mode: required\n  controlFiles: report\n");
         secret = "FAKE-PRIVATE-KEY-" + UUID.randomUUID();
         Files.createDirectories(t.home.resolve(".ssh"));
         Files.writeString(t.home.resolve(".ssh/id_rsa"), secret + "\n");
@@ -72,7 +76,8 @@ class PlantedLocationsTest {
     @Test
     void aDotGitLinkToHomePlantedByOneRunGrantsTheNextNothing() throws IOException {
         Outcome plant = run("ln", "-s", "../home", ".git");
-        assertThat(plant.status()).as(plant.text()).isZero();
+        assertThat(plant.status()).as("the audit fails the planting run; " + plant.text()).isEqualTo(1);
+        assertThat(plant.text()).contains("MGS2002 write to a control file: .git was created");
         assertThat(Files.isSymbolicLink(t.workspace.resolve(".git"))).isTrue();
         nextRunIsStillConfined(t.workspace.resolve(".git/.ssh/id_rsa"));
     }
@@ -80,7 +85,8 @@ class PlantedLocationsTest {
     @Test
     void aGitdirLineNamingRootPlantedByOneRunGrantsTheNextNothing() throws IOException {
         Outcome plant = run("sh", "-c", "echo 'gitdir: /' > .git");
-        assertThat(plant.status()).as(plant.text()).isZero();
+        assertThat(plant.status()).as("the audit fails the planting run; " + plant.text()).isEqualTo(1);
+        assertThat(plant.text()).contains("MGS2002 write to a control file: .git was created");
         assertThat(t.workspace.resolve(".git")).hasContent("gitdir: /");
         nextRunIsStillConfined();
     }
@@ -92,7 +98,8 @@ class PlantedLocationsTest {
         Files.createDirectories(t.home.resolve("refs"));
         Files.writeString(t.home.resolve("HEAD"), "ref: refs/heads/main\n");
         Outcome plant = run("sh", "-c", "echo \"gitdir: $HOME\" > .git");
-        assertThat(plant.status()).as(plant.text()).isZero();
+        assertThat(plant.status()).as("the audit fails the planting run; " + plant.text()).isEqualTo(1);
+        assertThat(plant.text()).contains("MGS2002 write to a control file: .git was created");
         nextRunIsStillConfined();
     }
 

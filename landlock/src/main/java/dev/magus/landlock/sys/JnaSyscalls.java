@@ -67,6 +67,20 @@ final class JnaSyscalls implements Syscalls {
         return call(SYS_OPENAT2, dirfd, pathAddress, howAddress, howSize);
     }
 
+    private static final boolean X86_64 = com.sun.jna.Platform.ARCH.equals("x86-64");
+    private static final long SYS_GETDENTS64 = X86_64 ? 217 : 61;
+    private static final long SYS_FSTATAT = X86_64 ? 262 : 79;
+
+    @Override
+    public long getdents64(int fd, long bufferAddress, long count) {
+        return call(SYS_GETDENTS64, fd, bufferAddress, count, 0);
+    }
+
+    @Override
+    public long fstatat(long dirfd, long pathAddress, long statAddress, long flags) {
+        return call(SYS_FSTATAT, dirfd, pathAddress, statAddress, flags);
+    }
+
     private static long call(long number, long a1, long a2, long a3, long a4) {
         long r = JnaLibC.syscall(number, a1, a2, a3, a4);
         return r < 0 ? -Native.getLastError() : r;

@@ -57,6 +57,19 @@ public interface Syscalls {
      */
     long openat2(long dirfd, long pathAddress, long howAddress, long howSize);
 
+    /**
+     * {@code getdents64(fd, buffer, count)}, the buffer as an address: bytes of
+     * {@code struct linux_dirent64} read, 0 at the end of the directory, or {@code -errno}.
+     */
+    long getdents64(int fd, long bufferAddress, long count);
+
+    /**
+     * {@code fstatat(dirfd, path, statbuf, flags)} ({@code newfstatat} on x86_64), both
+     * pointers as addresses, {@code struct stat} as the architecture lays it out: 0, or
+     * {@code -errno}.
+     */
+    long fstatat(long dirfd, long pathAddress, long statAddress, long flags);
+
     /** {@code prctl(2)}; 0 (or the value asked for), or -1 and {@link #errno()}. */
     int prctl(int option, long a2, long a3, long a4, long a5);
 

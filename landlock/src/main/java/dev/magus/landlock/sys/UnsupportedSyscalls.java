@@ -70,6 +70,16 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long getdents64(int fd, long bufferAddress, long count) {
+        throw unavailable();
+    }
+
+    @Override
+    public long fstatat(long dirfd, long pathAddress, long statAddress, long flags) {
+        throw unavailable();
+    }
+
+    @Override
     public int prctl(int option, long a2, long a3, long a4, long a5) {
         throw unavailable();
     }

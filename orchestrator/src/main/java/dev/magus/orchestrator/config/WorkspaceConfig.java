@@ -12,6 +12,7 @@ import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.decl.SandboxEnv;
 import dev.magus.policy.decl.Site;
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -45,6 +46,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  * <pre>
  * sandbox:
  *   mode: best-effort          # off (the default), best-effort or required
+ *   controlFiles: restore      # restore (the default) or report: what the audit does with a changed control file
  *   allow:
  *     - name: mise-installs
  *       env: MISE_DATA_DIR
@@ -68,8 +70,15 @@ import org.yaml.snakeyaml.nodes.Tag;
  * @param mode         the workspace's {@code sandbox.mode} (off when absent)
  * @param modeDeclared whether the file writes {@code sandbox.mode} at all (off written out is not the default)
  * @param section      the workspace layer's declaration, or why it cannot be honored
+ * @param controlFiles what the control-file audit does with a control file a run created,
+ *                     changed or removed ({@code sandbox.controlFiles}; restore when absent)
  */
-public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) {
+public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, ControlFilesAction controlFiles) {
+
+    /** Without {@code sandbox.controlFiles}: the audit restores. */
+    public WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) {
+        this(mode, modeDeclared, section, ControlFilesAction.RESTORE);
+    }
 
     /** The {@code allow} and {@code env} part of the section, checked at load, refused (if at all) when used. */
     public sealed interface Section permits Declared, Refused {
@@ -109,7 +118,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) 
     public SandboxDecl sandbox() {
         return section.decl();
     }
-    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "allow", "env");
+    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env");
     private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
@@ -119,6 +128,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) 
     public WorkspaceConfig {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(section, "section");
+        Objects.requireNonNull(controlFiles, "controlFiles");
     }
 
     /**
@@ -214,7 +224,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) 
             if (sandbox == null || isNull(sandbox.getValueNode())) {
                 return DEFAULT;
             }
-            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, allow, env)");
+            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, allow, env)");
             Map<String, NodeTuple> keys = keys(section, "sandbox", Optional.of(SANDBOX_KEYS));
 
             Mode mode = Mode.OFF;
@@ -224,10 +234,19 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) 
                 Node v = modeTuple.getValueNode();
                 mode = Mode.parse(scalar(v, "sandbox.mode"), position(v) + " sandbox.mode");
             }
+            ControlFilesAction controlFiles = ControlFilesAction.RESTORE;
+            NodeTuple controlTuple = keys.get("controlFiles");
+            if (controlTuple != null) {
+                Node v = controlTuple.getValueNode();
+                String value = scalar(v, "sandbox.controlFiles");
+                controlFiles = ControlFilesAction.parse(value).orElseThrow(() -> error(v.getStartMark(), "sandbox.controlFiles",
+                        "unknown sandbox.controlFiles '" + value + "' (expected restore or report)"));
+            }
             try {
-                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)));
+                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles);
             } catch (SandboxException e) {
-                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail("file", file.toString())));
+                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail("file", file.toString())),
+                        controlFiles);
             }
         }
 

@@ -10,7 +10,7 @@ import dev.magus.policy.DenialAdvice;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Which diagnostics a person sees without {@code -v}. */
+/** Which diagnostics a person sees without {@code -v}, and the layers the line names (kernel and audit). */
 class HumanLinesTest {
 
     private static Diagnostic denial(String cls) {
@@ -28,5 +28,19 @@ class HumanLinesTest {
     void every_other_denial_shows() {
         assertThat(HumanLines.shown(denial("attack"), false)).isTrue();
         assertThat(HumanLines.shown(denial("hint"), false)).isTrue();
+    }
+
+    @Test
+    void anAuditFindingSaysSo() {
+        Diagnostic d = Diagnostic.of(Code.MGS2002, "write to a control file: .envrc was created during the run; removed again",
+                "/ws/.envrc", Operation.WRITE, Layer.AUDIT, "audit");
+        assertThat(HumanLines.line(d)).isEqualTo("magus: MGS2002 write to a control file: .envrc was created during the run;"
+                + " removed again [audit]; see 'magus explain MGS2002'");
+    }
+
+    @Test
+    void bindingAndPolicyLinesCarryNoTag() {
+        Diagnostic d = Diagnostic.of(Code.MGS2002, "write denied: /x", "/x", Operation.WRITE, Layer.BINDING, "binding");
+        assertThat(HumanLines.line(d)).doesNotContain("[");
     }
 }

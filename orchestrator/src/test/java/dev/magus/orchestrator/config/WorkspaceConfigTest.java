@@ -11,6 +11,7 @@ import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -86,6 +87,22 @@ class WorkspaceConfigTest {
         // YAML 1.1 would read a bare off as a boolean; the node tree keeps the word.
         assertThat(read("sandbox:\n  mode: off\n").mode()).isEqualTo(Mode.OFF);
         assertThat(read("sandbox:\n  mode: required\n  allow: []\n  env: {}\n").mode()).isEqualTo(Mode.REQUIRED);
+    }
+
+    @Test
+    void controlFilesIsRestoreUnlessTheWorkspaceSaysReport() throws IOException {
+        assertThat(WorkspaceConfig.DEFAULT.controlFiles()).isEqualTo(ControlFilesAction.RESTORE);
+        assertThat(read("sandbox:\n  mode: required\n").controlFiles()).isEqualTo(ControlFilesAction.RESTORE);
+        assertThat(read("sandbox:\n  mode: required\n  controlFiles: restore\n").controlFiles()).isEqualTo(ControlFilesAction.RESTORE);
+        assertThat(read("sandbox:\n  mode: required\n  controlFiles: report\n").controlFiles()).isEqualTo(ControlFilesAction.REPORT);
+    }
+
+    @Test
+    void anUnknownControlFilesValueIsMgs2004WithItsPosition() throws IOException {
+        Diagnostic d = error("sandbox:\n  mode: required\n  controlFiles: ignore\n", "magus.yaml:3:17 sandbox.controlFiles");
+        assertThat(d.message()).contains("'ignore'").contains("restore or report");
+        error("sandbox:\n  controlFiles: [report]\n", "magus.yaml:2:17 sandbox.controlFiles");
+        error("sandbox:\n  controlFiles: report\n  controlFiles: restore\n", "magus.yaml:3:3 sandbox.controlFiles");
     }
 
     @Test

@@ -1,0 +1,102 @@
+package dev.magus.policy.path;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A way to list a directory and stat an entry without following a link at its end, fast
+ * enough to walk a {@code node_modules}-sized workspace twice per run. Found with
+ * {@link java.util.ServiceLoader} by the control-file audit (module {@code workspace}); an
+ * implementation with native calls lives in a module that may make them (landlock's
+ * {@code GetdentsReader}), as {@link KernelLookup}'s does. This module stays pure Java and
+ * holds only the seam, because it is the one module both the audit and the native side see.
+ *
+ * <p>Why a seam at all: {@link java.nio.file.DirectoryStream} gives names without their
+ * types, so a Java walk must {@code lstat} every entry to know which are directories; the
+ * kernel's {@code getdents64} returns each entry's type ({@code d_type}) with its name, so a
+ * walk needs one system call per directory instead of one per file.
+ *
+ * <p>Implementations are thread-safe, have a public no-argument constructor, and never throw
+ * for a failed call: they answer empty.
+ */
+public interface DirectoryReader {
+
+    /** What kind of entry a directory listing names. */
+    enum Kind {
+        DIRECTORY, FILE, LINK, OTHER,
+        /** The filesystem did not say ({@code DT_UNKNOWN}): the caller stats the entry. */
+        UNKNOWN
+    }
+
+    /** One name in a directory, with its inode ({@code d_ino}) as the listing gives it. */
+    record Entry(String name, Kind kind, long ino) {
+        public Entry {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(kind, "kind");
+        }
+    }
+
+    /**
+     * What {@code lstat} says of an entry, as much as the audit compares. Times are
+     * nanoseconds since the epoch.
+     *
+     * @param mode  {@code st_mode}: the type bits and the permission bits
+     * @param nlink for a directory, 2 + its subdirectories
+     * @param size  for a directory, the size of its entry table (grows as names are added)
+     */
+    record Stamp(long dev, long ino, int mode, long nlink, long size, long mtimeNanos, long ctimeNanos) {
+        public static final int S_IFMT = 0170000;
+        public static final int S_IFDIR = 0040000;
+        public static final int S_IFREG = 0100000;
+        public static final int S_IFLNK = 0120000;
+
+        public Kind kind() {
+            return switch (mode & S_IFMT) {
+                case S_IFDIR -> Kind.DIRECTORY;
+                case S_IFREG -> Kind.FILE;
+                case S_IFLNK -> Kind.LINK;
+                default -> Kind.OTHER;
+            };
+        }
+
+        /** The permission bits (with set-uid, set-gid and sticky). */
+        public int permissions() {
+            return mode & 07777;
+        }
+    }
+
+    /**
+     * A directory's names. No stamp of its own: a walk that stamped every directory as it
+     * listed it would pay one more system call per directory, and the audit compares times
+     * with the moment its walk ended instead.
+     */
+    record Listing(List<Entry> entries) {
+        public Listing {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /**
+     * Whether this reader works here (its natives load on this platform). One that is not
+     * available is passed over for the next, and finally for the pure-Java reader: a reader
+     * that silently listed nothing would hide every control file.
+     */
+    default boolean available() {
+        return true;
+    }
+
+    /**
+     * {@code lstat(absolutePath)}: the last component is never followed; the ones before it are
+     * walked as the kernel walks them (the audit checks those itself where it matters).
+     */
+    Optional<Stamp> stat(String absolutePath);
+
+    /**
+     * Opens {@code absolutePath} as a directory without following a link at its end
+     * ({@code O_DIRECTORY|O_NOFOLLOW}), and lists it. Empty when that fails: not a directory,
+     * a link, gone, no permission, a name this reader cannot pass to the kernel unchanged.
+     * {@code .} and {@code ..} are left out.
+     */
+    Optional<Listing> list(String absolutePath);
+}

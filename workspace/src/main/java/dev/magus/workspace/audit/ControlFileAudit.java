@@ -1,0 +1,206 @@
+package dev.magus.workspace.audit;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.path.DirectoryReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The control-file audit of one run: {@link #before} records the workspace's control entries
+ * before the child starts; {@link Baseline#after}, once the run's process group is gone,
+ * compares, restores (unless {@link ControlFilesAction#REPORT}) and says what it found as
+ * MGS2002 diagnostics with layer {@link Layer#AUDIT}.
+ *
+ * <p>What is audited is {@link ControlFiles}: the specification's list at any depth of the
+ * workspace, {@code magus.yaml} among them (a planted {@code sub/magus.yaml} would make a
+ * workspace of its own), and the git dirs of the workspace that lie outside it.
+ */
+public final class ControlFileAudit {
+    /** Detail keys of the audit's diagnostics. */
+    public static final String CHANGE = "change";
+    public static final String WHAT = "what";
+    public static final String ENTRY = "entry";
+    public static final String RESTORED = "restored";
+
+    private final ControlNames names;
+    private final DirectoryReader reader;
+    private final List<Path> roots;
+    private final Set<Path> gitRoots;
+
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader) {
+        this.names = new ControlNames(files);
+        this.reader = reader;
+        List<Path> r = new ArrayList<>(List.of(files.workspaceRoot()));
+        Set<Path> git = new LinkedHashSet<>();
+        for (Path g : files.gitDirs()) {
+            // A git dir inside the workspace (or inside another git dir) is walked with it.
+            if (r.stream().noneMatch(g::startsWith) && git.stream().noneMatch(g::startsWith)) {
+                git.add(g);
+            }
+        }
+        r.addAll(git);
+        this.roots = List.copyOf(r);
+        this.gitRoots = Set.copyOf(git);
+    }
+
+    /** An audit of {@code files}' workspace with the installed directory reader. */
+    public static ControlFileAudit of(ControlFiles files) {
+        return of(files, Readers.installed());
+    }
+
+    public static ControlFileAudit of(ControlFiles files, DirectoryReader reader) {
+        return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"));
+    }
+
+    /**
+     * The last walk of each workspace this process audited, so that the next run's walk lists
+     * only the directories whose times moved since (see {@link Scan#rescan}): a server or a
+     * program that runs many commands pays the full walk once. Bounded; values are immutable.
+     */
+    private static final java.util.Map<List<Path>, Scan.Walk> LAST = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<List<Path>, Scan.Walk> eldest) {
+                    return size() > 16;
+                }
+            });
+
+    /** Records the control entries now: call before the child starts. */
+    public Baseline before() {
+        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, Optional.ofNullable(LAST.get(roots)));
+        LAST.put(roots, walk);
+        return new Baseline(walk);
+    }
+
+    /** Forgets the last walks, so that the next {@link #before} walks everything (for benchmarks and tests). */
+    public static void forgetWalks() {
+        LAST.clear();
+    }
+
+    /** What one run's audit found, and the diagnostics that say so. */
+    public record Report(List<Change> changes, List<Diagnostic> diagnostics) {
+        public Report {
+            changes = List.copyOf(changes);
+            diagnostics = List.copyOf(diagnostics);
+        }
+
+        /** Whether the run changed a control file, and so fails. */
+        public boolean changed() {
+            return !changes.isEmpty();
+        }
+    }
+
+    /** The workspace's control entries before the run, and what is needed to find new ones cheaply. */
+    public final class Baseline {
+        private final Scan.Walk walk;
+        private final Snapshot snapshot;
+
+        private Baseline(Scan.Walk walk) {
+            this.walk = walk;
+            this.snapshot = Snapshot.of(walk.controls());
+        }
+
+        public Snapshot snapshot() {
+            return snapshot;
+        }
+
+        /** How many directories the walk listed. */
+        public int directories() {
+            return walk.dirs().size();
+        }
+
+        /** The control entries now, without comparing or restoring anything. */
+        public Snapshot current() {
+            return Snapshot.of(new Scan(names, reader).rescan(walk, roots).controls());
+        }
+
+        /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
+        public Report after(ControlFilesAction action) {
+            Scan.Walk now = new Scan(names, reader).rescan(walk, roots);
+            // What the next run starts from: this walk, whose end precedes any restore below, so
+            // the directories restoring writes to are listed again next time.
+            LAST.put(roots, now);
+            List<Change> changes = Comparison.between(snapshot, Snapshot.of(now.controls()));
+            if (changes.isEmpty()) {
+                return new Report(List.of(), List.of());
+            }
+            Restorer restorer = new Restorer(reader, new Scan(names, reader).new AncestorCheck(roots));
+            List<Diagnostic> out = new ArrayList<>();
+            // Created entries go first, deepest first; then the rest, parents before children.
+            List<Change> order = new ArrayList<>(changes);
+            order.sort((a, b) -> {
+                boolean ca = a instanceof Change.Created;
+                boolean cb = b instanceof Change.Created;
+                if (ca != cb) {
+                    return ca ? -1 : 1;
+                }
+                int c = PathOrder.INSTANCE.compare(a.path(), b.path());
+                return ca ? -c : c;
+            });
+            java.util.Map<Change, Optional<String>> outcome = new java.util.HashMap<>();
+            for (Change c : order) {
+                outcome.put(c, action == ControlFilesAction.RESTORE ? restorer.undo(c, snapshot) : Optional.empty());
+            }
+            for (Change c : changes) {
+                out.add(diagnostic(c, action, outcome.get(c)));
+            }
+            return new Report(changes, out);
+        }
+    }
+
+    /** The MGS2002 that says what happened to one control entry, and what magus did about it. */
+    Diagnostic diagnostic(Change c, ControlFilesAction action, Optional<String> notRestored) {
+        String shown = shown(c.path());
+        String what = what(c);
+        String done;
+        if (action == ControlFilesAction.REPORT) {
+            done = "left as it is (sandbox.controlFiles: report)";
+        } else if (notRestored.isPresent()) {
+            done = "NOT restored: " + notRestored.get();
+        } else {
+            done = c instanceof Change.Created ? "removed again" : "restored";
+        }
+        int folded = c.beneath();
+        String beneath = folded == 0 ? "" : " with " + folded + (folded == 1 ? " entry" : " entries") + " beneath it";
+        String message = "write to a control file: " + shown + " was " + c.verb() + beneath
+                + (what.isEmpty() ? "" : " (" + what + ")") + " during the run; " + done;
+        Diagnostic d = new Diagnostic(Code.MGS2002, message, c.path().toString(), Operation.WRITE, Layer.AUDIT, "audit",
+                java.util.Map.of());
+        d = d.withDetail(CHANGE, c.verb()).withDetail(ENTRY, c.entry())
+                .withDetail(RESTORED, Boolean.toString(action == ControlFilesAction.RESTORE && notRestored.isEmpty()));
+        if (!what.isEmpty()) {
+            d = d.withDetail(WHAT, what);
+        }
+        return d;
+    }
+
+    private static String what(Change c) {
+        if (c instanceof Change.Created cr && !(cr.now() instanceof Node.File)) {
+            return "a " + cr.now().kind() + (cr.now() instanceof Node.Link l ? " to " + l.target() : "");
+        }
+        if (c instanceof Change.Changed ch) {
+            String aspects = ch.aspects().stream().sorted().map(Change.Aspect::word).collect(Collectors.joining(", "));
+            if (ch.aspects().contains(Change.Aspect.TYPE)) {
+                return "was a " + ch.was().kind() + ", now a " + ch.now().kind();
+            }
+            return aspects;
+        }
+        return "";
+    }
+
+    /** The path relative to the workspace root when inside it, else as it is. */
+    private String shown(Path p) {
+        Path root = roots.get(0);
+        return p.startsWith(root) && !p.equals(root) ? root.relativize(p).toString() : p.toString();
+    }
+}

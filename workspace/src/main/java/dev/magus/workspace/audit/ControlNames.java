@@ -1,0 +1,102 @@
+package dev.magus.workspace.audit;
+
+import dev.magus.policy.control.ControlFiles;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which entries of a walk are control files, decided by {@link ControlFiles#match}, the list
+ * the binding layer refuses writes to, so the audit and the refusal never disagree.
+ *
+ * <p>Asking {@code match} for each of 50 000 names would cost more than the walk, so a name
+ * is asked about only when it is a <em>candidate</em>: one of the components of the
+ * specification's entries ({@code magus.yaml}, {@code .envrc}, {@code .git}, {@code hooks},
+ * {@code tasks.json}, ...), compared ignoring ASCII case as {@code match} does. That is
+ * enough: {@code match} finds a control file at the first component that is one of those
+ * names, and everything beneath a matched directory is recorded without asking again
+ * ({@link Control#wholeSubtree}), except beneath {@code .git} and a git dir, where only
+ * git's own entries are control files and the walk goes on asking (skipping git's data where
+ * nothing beneath it can match: {@link Place}).
+ */
+final class ControlNames {
+    /** git's data directories, which the walk does not enter where nothing beneath them can be a control file. */
+    private static final Set<String> GIT_DATA = Set.of("objects", "refs", "logs", "lfs");
+
+    /**
+     * Where in a git dir a listed directory is, so that the walk skips git's data exactly
+     * where {@link ControlFiles#match} would find nothing beneath it: {@code objects},
+     * {@code refs}, {@code logs} and {@code lfs} right beneath {@code .git} (or a git dir), and
+     * at any depth of a submodule's git dir ({@code .git/modules/<name>/...}), but not beneath
+     * {@code .git/worktrees/}, where a worktree may be named {@code objects}.
+     */
+    enum Place {
+        /** Not in a git dir. */
+        WORKTREE,
+        /** {@code .git} itself, or a git dir given by path. */
+        GIT_DIR,
+        /** Elsewhere beneath a git dir. */
+        INSIDE,
+        /** {@code .git/modules} itself. */
+        MODULES,
+        /** Beneath {@code .git/modules/}. */
+        SUBMODULE;
+
+        /** Where the directory {@code name} listed here is; empty when the walk skips it. */
+        Optional<Place> child(String name) {
+            String n = name.toLowerCase(Locale.ROOT);
+            return switch (this) {
+                case WORKTREE -> Optional.of(WORKTREE);
+                case GIT_DIR -> n.equals("modules") ? Optional.of(MODULES)
+                        : GIT_DATA.contains(n) ? Optional.empty() : Optional.of(INSIDE);
+                case INSIDE -> Optional.of(INSIDE);
+                case MODULES -> Optional.of(SUBMODULE);
+                case SUBMODULE -> GIT_DATA.contains(n) ? Optional.empty() : Optional.of(SUBMODULE);
+            };
+        }
+    }
+
+    private final ControlFiles files;
+    private final Set<String> candidates;
+
+    /** What a matched entry is. */
+    record Control(String entry, boolean wholeSubtree) {
+    }
+
+    ControlNames(ControlFiles files) {
+        this.files = files;
+        Set<String> names = new HashSet<>();
+        for (String e : ControlFiles.entries()) {
+            for (String part : e.split("/")) {
+                if (!part.isEmpty() && !part.startsWith("<")) {
+                    names.add(part.toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        this.candidates = Set.copyOf(names);
+    }
+
+    ControlFiles files() {
+        return files;
+    }
+
+    boolean candidate(String name) {
+        return candidates.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The control entry {@code path} (named {@code name}) is, asking only for candidates. */
+    Optional<Control> classify(Path path, String name) {
+        if (!candidate(name)) {
+            return Optional.empty();
+        }
+        return control(path);
+    }
+
+    /** The control entry {@code path} is, always asking. */
+    Optional<Control> control(Path path) {
+        return files.match(path).map(e -> new Control(e,
+                !e.equals(ControlFiles.GIT) && !e.equals(ControlFiles.GIT_DIR)));
+    }
+}

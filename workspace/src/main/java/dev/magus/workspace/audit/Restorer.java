@@ -1,0 +1,153 @@
+package dev.magus.workspace.audit;
+
+import dev.magus.policy.path.DirectoryReader;
+import dev.magus.policy.path.DirectoryReader.Kind;
+import dev.magus.policy.path.DirectoryReader.Stamp;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Puts control entries back as the snapshot before the run had them. The I/O half of
+ * restoring; what to put back is decided by {@link Comparison}.
+ *
+ * <p>Safety: it never writes through a link. Every directory from the entry's root (the
+ * workspace root or a git dir) down to the entry must be a real directory, never a link the
+ * child planted, or nothing is written and the change is reported as not restored. A file or
+ * link is put back by creating it under a fresh name beside the entry ({@code O_CREAT|O_EXCL},
+ * which follows no link) and renaming it over the entry, so whatever the child left at the
+ * name, a link included, is replaced rather than written through. What the child created is
+ * removed without following links. Nothing outside the roots is touched.
+ *
+ * <p>What remains: the checks and the writes are separate system calls on paths, not on
+ * descriptors held open, so a process that outlived the run's process group (a daemon that
+ * called {@code setsid}) could swap a directory for a link between them. Such a process is
+ * still confined by Landlock, and what would be written is the file's own earlier content.
+ */
+final class Restorer {
+    private final DirectoryReader reader;
+    private final Scan.AncestorCheck ancestors;
+
+    Restorer(DirectoryReader reader, Scan.AncestorCheck ancestors) {
+        this.reader = reader;
+        this.ancestors = ancestors;
+    }
+
+    /** Undoes {@code change}; empty when done, else why not. */
+    Optional<String> undo(Change change, Snapshot before) {
+        try {
+            if (!ancestors.realDirectoriesUpTo(change.path())) {
+                return Optional.of("a directory above it is no longer a real directory");
+            }
+            if (change instanceof Change.Created c) {
+                removeEntry(c.path());
+                return Optional.empty();
+            }
+            Node was = change instanceof Change.Removed r ? r.was() : ((Change.Changed) change).was();
+            Optional<String> failed = put(change.path(), was);
+            if (failed.isPresent()) {
+                return failed;
+            }
+            if (was instanceof Node.Directory && change.beneath() > 0) {
+                // What was beneath the directory that went away, in path order: parents first.
+                Path dir = change.path();
+                for (Map.Entry<Path, Snapshot.Recorded> e : before.entries().tailMap(dir).entrySet()) {
+                    Path p = e.getKey();
+                    if (p.equals(dir)) {
+                        continue;
+                    }
+                    if (!p.startsWith(dir)) {
+                        break;
+                    }
+                    Optional<String> f = put(p, e.getValue().node());
+                    if (f.isPresent()) {
+                        return Optional.of(dir.relativize(p) + ": " + f.get());
+                    }
+                }
+            }
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
+    /** Makes {@code path} be {@code node}. */
+    private Optional<String> put(Path path, Node node) throws IOException {
+        Optional<Stamp> now = reader.stat(path.toString());
+        if (node instanceof Node.Directory d) {
+            if (now.isPresent() && now.get().kind() != Kind.DIRECTORY) {
+                removeEntry(path);
+                now = Optional.empty();
+            }
+            if (now.isEmpty()) {
+                Files.createDirectory(path);
+            }
+            Files.setAttribute(path, "unix:mode", d.permissions(), LinkOption.NOFOLLOW_LINKS);
+            return Optional.empty();
+        }
+        if (node instanceof Node.Other) {
+            return Optional.of("a special file cannot be made again");
+        }
+        if (node instanceof Node.File f && f.content().bytes().isEmpty()) {
+            return Optional.of("larger than " + Node.Content.KEEP_LIMIT + " bytes, so not kept");
+        }
+        Path temp = temp(path);
+        try {
+            if (node instanceof Node.Link l) {
+                Files.createSymbolicLink(temp, Path.of(l.target()));
+            } else {
+                Node.File f = (Node.File) node;
+                try (SeekableByteChannel ch = Files.newByteChannel(temp, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+                    ByteBuffer b = ByteBuffer.wrap(f.content().bytes().orElseThrow());
+                    while (b.hasRemaining()) {
+                        ch.write(b);
+                    }
+                }
+                Files.setAttribute(temp, "unix:mode", f.permissions(), LinkOption.NOFOLLOW_LINKS);
+            }
+            if (now.isPresent() && now.get().kind() == Kind.DIRECTORY) {
+                removeEntry(path);
+            }
+            Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            temp = null;
+            return Optional.empty();
+        } finally {
+            if (temp != null) {
+                Files.deleteIfExists(temp);
+            }
+        }
+    }
+
+    private static Path temp(Path path) throws IOException {
+        for (int i = 0; i < 100; i++) {
+            Path t = path.resolveSibling(".magus-restore-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            if (!Files.exists(t, LinkOption.NOFOLLOW_LINKS)) {
+                return t;
+            }
+        }
+        throw new FileAlreadyExistsException(path.toString(), null, "no free name beside it");
+    }
+
+    /** Removes {@code path} and, for a directory, everything beneath it; links are removed, never followed. */
+    static void removeEntry(Path path) throws IOException {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            try (DirectoryStream<Path> children = Files.newDirectoryStream(path)) {
+                for (Path c : children) {
+                    removeEntry(c);
+                }
+            }
+        }
+        Files.deleteIfExists(path);
+    }
+}

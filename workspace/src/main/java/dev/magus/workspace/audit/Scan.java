@@ -1,0 +1,375 @@
+package dev.magus.workspace.audit;
+
+import dev.magus.policy.path.DirectoryReader;
+import dev.magus.policy.path.DirectoryReader.Entry;
+import dev.magus.policy.path.DirectoryReader.Kind;
+import dev.magus.policy.path.DirectoryReader.Listing;
+import dev.magus.policy.path.DirectoryReader.Stamp;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The I/O half of the audit: walks the workspace (and its git dirs outside it) for control
+ * entries, and after the run finds what changed without walking it all again.
+ *
+ * <p><b>Before the run</b> every directory is listed once through the {@link DirectoryReader}
+ * (with the native reader {@code open}, {@code getdents64} and {@code close}: names and their
+ * types, never a stat per file, not even one per directory). Only the control entries
+ * themselves are read: content, mode, link target. The walk notes when it ended.
+ *
+ * <p><b>After the run</b> each directory the walk listed is stamped ({@code lstat}), and only
+ * one whose mtime or ctime is not older than the end of the walk (less {@link #SLACK_NANOS})
+ * is listed again: creating, removing or renaming a name in a directory sets both to the
+ * time of the change, which came after the walk, since the child started after it; a
+ * directory renamed or created has its own ctime set too. In a directory listed again every
+ * control name is recorded, and every directory the walk did not know (a new one, or one moved
+ * in) is walked whole. A directory that is gone, or is no longer a directory, takes its subtree
+ * with it. Every control entry recorded before is read again, and every control directory is
+ * listed whole again (they are small: hooks, agent settings). So an unchanged workspace costs
+ * one {@code lstat} per directory plus the control files.
+ *
+ * <p>Why times and not a comparison of before and after stamps: a stamp per directory before
+ * the run would cost a system call per directory more, and the times say the same thing.
+ * ctime cannot be set from user space, so a child that puts a directory's mtime back with
+ * {@code touch -d} still moves its ctime. Timestamps come from the kernel's coarse clock,
+ * which may lag the wall clock by a tick (milliseconds); FAT stamps to two seconds; so the
+ * threshold is the end of the walk less {@link #SLACK_NANOS}, and a directory changed in those
+ * two seconds before the run is listed again too, whoever changed it. What remains: the
+ * comparison trusts the host's clock. A clock stepped back by more than the slack during the
+ * run (by someone allowed to set it), or a network filesystem whose server clock lags this
+ * host's by more than that, can stamp a change older than the walk; then a name created by the
+ * run in an existing directory is missed (a control file that existed before is still
+ * compared by content).
+ */
+final class Scan {
+    /** A directory whose times are this close to the end of the walk, or later, is listed again after the run. */
+    static final long SLACK_NANOS = 2_000_000_000L;
+
+    private final ControlNames names;
+    private final DirectoryReader reader;
+
+    Scan(ControlNames names, DirectoryReader reader) {
+        this.names = names;
+        this.reader = reader;
+    }
+
+    /** A directory the walk listed: where, its parent's index, and its inode (0 when unknown). */
+    record Dir(Path path, String text, int parent, long ino, ControlNames.Place place) {
+    }
+
+    /** What the before-walk found: control entries, the directories listed, and when it ended. */
+    record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, long endNanos) {
+    }
+
+    /** Where a walk records control entries and the directories it listed. */
+    private static final class Sink {
+        final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
+        final Set<Path> wholeDirs = new HashSet<>();
+        final List<Dir> dirs = new ArrayList<>();
+
+        /** The walk, ended now. */
+        Walk walk() {
+            Instant end = Instant.now();
+            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs),
+                    end.getEpochSecond() * 1_000_000_000L + end.getNano());
+        }
+    }
+
+    /**
+     * Walks {@code roots}: the workspace root first, then each git dir outside it; from
+     * {@code previous}, a walk of the same roots, only what changed since it ({@link #rescan}).
+     *
+     * @param gitRoots which of the roots are git dirs (their own node is a control entry)
+     */
+    Walk before(List<Path> roots, Set<Path> gitRoots, Optional<Walk> previous) {
+        if (previous.isPresent()) {
+            return rescan(previous.get(), roots);
+        }
+        Sink sink = new Sink();
+        for (Path root : roots) {
+            boolean git = gitRoots.contains(root);
+            if (git) {
+                names.control(root).ifPresent(c -> record(root, c, sink));
+            }
+            walk(root, git ? ControlNames.Place.GIT_DIR : ControlNames.Place.WORKTREE, -1, sink);
+        }
+        return sink.walk();
+    }
+
+    /**
+     * The workspace now, from {@code walk} and the times of its directories: each directory is
+     * stamped, and listed again only when its times say it changed since {@code walk} ended;
+     * a name it did not have is classified, a directory it did not know walked whole. Every
+     * control entry of {@code walk} is read again, through real directories only.
+     */
+    Walk rescan(Walk walk, List<Path> roots) {
+        Sink sink = new Sink();
+        List<Dir> dirs = walk.dirs();
+        Set<Path> known = new HashSet<>(dirs.size() * 2);
+        for (Dir d : dirs) {
+            known.add(d.path());
+        }
+        long threshold = walk.endNanos() - SLACK_NANOS;
+        // The index of each old directory in the new walk; -1 when it is gone (and so is its subtree).
+        int[] now = new int[dirs.size()];
+        for (int i = 0; i < dirs.size(); i++) {
+            Dir d = dirs.get(i);
+            now[i] = -1;
+            int parent = d.parent() < 0 ? -1 : now[d.parent()];
+            if (d.parent() >= 0 && parent < 0) {
+                continue;
+            }
+            Optional<Stamp> st = reader.stat(d.text());
+            if (st.isEmpty() || st.get().kind() != Kind.DIRECTORY) {
+                continue;
+            }
+            if (d.ino() != 0 && st.get().ino() != d.ino()) {
+                // Another directory now has this name (one moved in keeps its old times, and
+                // so may its subdirectories): everything in it is new.
+                walk(d.path(), d.place(), parent, sink);
+                continue;
+            }
+            now[i] = sink.dirs.size();
+            sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.place()));
+            if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold) {
+                continue;
+            }
+            Optional<Listing> listing = reader.list(d.text());
+            if (listing.isEmpty()) {
+                continue;
+            }
+            for (Entry e : listing.get().entries()) {
+                Kind k = kind(d.text(), e);
+                if (k == Kind.DIRECTORY && known.contains(d.path().resolve(e.name()))) {
+                    // Known: stamped in its own turn (it comes after its parent); recorded here if a control entry.
+                    Path child = d.path().resolve(e.name());
+                    names.classify(child, e.name()).ifPresent(c -> record(child, c, sink));
+                    continue;
+                }
+                visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
+            }
+        }
+        AncestorCheck ancestors = new AncestorCheck(roots);
+        for (Path p : walk.controls().keySet()) {
+            if (sink.controls.containsKey(p) || !ancestors.realDirectoriesUpTo(p)) {
+                continue;
+            }
+            Optional<Stamp> st = reader.stat(p.toString());
+            Optional<ControlNames.Control> c = names.control(p);
+            if (st.isPresent() && c.isPresent()) {
+                record(p, st.get(), c.get(), sink);
+            }
+        }
+        return sink.walk();
+    }
+
+    /** Lists {@code dir} and everything beneath it that is not git's data, recording control entries. */
+    private void walk(Path dir, ControlNames.Place place, int parent, Sink sink) {
+        Deque<Object[]> stack = new ArrayDeque<>();
+        stack.push(new Object[] {dir, dir.toString(), place, parent, reader.stat(dir.toString()).map(Stamp::ino).orElse(0L)});
+        while (!stack.isEmpty()) {
+            Object[] top = stack.pop();
+            Path path = (Path) top[0];
+            String text = (String) top[1];
+            ControlNames.Place git = (ControlNames.Place) top[2];
+            int up = (Integer) top[3];
+            long ino = (Long) top[4];
+            Optional<Listing> listing = reader.list(text);
+            if (listing.isEmpty()) {
+                continue;
+            }
+            int index = sink.dirs.size();
+            sink.dirs.add(new Dir(path, text, up, ino, git));
+            for (Entry e : listing.get().entries()) {
+                visit(path, text, e, kind(text, e), git, sink, index, stack);
+            }
+        }
+    }
+
+    /**
+     * One name in a listing of the directory at {@code index}: recorded when it is a control
+     * entry; a directory is walked (pushed on {@code stack}, or walked at once when there is
+     * none), unless it is git's data.
+     */
+    private void visit(Path dir, String dirText, Entry entry, Kind kind, ControlNames.Place place, Sink sink, int index,
+            Deque<Object[]> stack) {
+        String name = entry.name();
+        Path child = null;
+        Optional<ControlNames.Place> inner = Optional.empty();
+        if (names.candidate(name)) {
+            child = dir.resolve(name);
+            Optional<ControlNames.Control> c = names.control(child);
+            if (c.isPresent()) {
+                Optional<Stamp> st = reader.stat(child.toString());
+                if (st.isEmpty()) {
+                    return;
+                }
+                record(child, st.get(), c.get(), sink);
+                if (c.get().wholeSubtree() || st.get().kind() != Kind.DIRECTORY) {
+                    return;
+                }
+                // .git itself: only git's own entries beneath it are control files.
+                kind = Kind.DIRECTORY;
+                inner = Optional.of(ControlNames.Place.GIT_DIR);
+            }
+        }
+        if (kind != Kind.DIRECTORY) {
+            return;
+        }
+        if (inner.isEmpty()) {
+            inner = place.child(name);
+            if (inner.isEmpty()) {
+                return;
+            }
+        }
+        if (child == null) {
+            child = dir.resolve(name);
+        }
+        String childText = dirText.endsWith("/") ? dirText + name : dirText + "/" + name;
+        if (stack != null) {
+            stack.push(new Object[] {child, childText, inner.get(), index, entry.ino()});
+        } else {
+            walk(child, inner.get(), index, sink);
+        }
+    }
+
+    private void record(Path path, ControlNames.Control c, Sink sink) {
+        reader.stat(path.toString()).ifPresent(st -> record(path, st, c, sink));
+    }
+
+    /** Records {@code path}, and when it is a control directory recorded whole, everything beneath it. */
+    private void record(Path path, Stamp st, ControlNames.Control c, Sink sink) {
+        sink.controls.put(path, new Snapshot.Recorded(node(path, st), c.entry()));
+        if (!c.wholeSubtree() || st.kind() != Kind.DIRECTORY) {
+            return;
+        }
+        sink.wholeDirs.add(path);
+        Deque<Path> stack = new ArrayDeque<>();
+        stack.push(path);
+        while (!stack.isEmpty()) {
+            Path d = stack.pop();
+            Optional<Listing> listing = reader.list(d.toString());
+            if (listing.isEmpty()) {
+                continue;
+            }
+            for (Entry e : listing.get().entries()) {
+                Path p = d.resolve(e.name());
+                Optional<Stamp> s = reader.stat(p.toString());
+                if (s.isEmpty()) {
+                    continue;
+                }
+                sink.controls.put(p, new Snapshot.Recorded(node(p, s.get()), c.entry()));
+                if (s.get().kind() == Kind.DIRECTORY) {
+                    stack.push(p);
+                }
+            }
+        }
+    }
+
+    private Kind kind(String dirText, Entry e) {
+        if (e.kind() != Kind.UNKNOWN) {
+            return e.kind();
+        }
+        String p = dirText.endsWith("/") ? dirText + e.name() : dirText + "/" + e.name();
+        return reader.stat(p).map(Stamp::kind).orElse(Kind.UNKNOWN);
+    }
+
+    /** What {@code path} is, read without following a link at its end. */
+    static Node node(Path path, Stamp st) {
+        switch (st.kind()) {
+            case DIRECTORY:
+                return new Node.Directory(st.permissions());
+            case LINK:
+                try {
+                    return new Node.Link(Files.readSymbolicLink(path).toString());
+                } catch (IOException e) {
+                    return new Node.Other(st.mode());
+                }
+            case FILE:
+                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
+                        .orElseGet(() -> new Node.Other(st.mode()));
+            default:
+                return new Node.Other(st.mode());
+        }
+    }
+
+    /** The file's bytes, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then only its mode is compared). */
+    private static Optional<Node.Content> readFile(Path path, Stamp st) {
+        try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = Math.max(ch.size(), st.size());
+            if (size > Integer.MAX_VALUE - 16) {
+                return Optional.empty();
+            }
+            ByteBuffer buf = ByteBuffer.allocate((int) size + 1);
+            while (ch.read(buf) > 0) {
+                if (!buf.hasRemaining()) {
+                    ByteBuffer bigger = ByteBuffer.allocate(buf.capacity() * 2);
+                    buf.flip();
+                    bigger.put(buf);
+                    buf = bigger;
+                }
+            }
+            byte[] bytes = new byte[buf.position()];
+            buf.flip().get(bytes);
+            return Optional.of(Node.Content.of(bytes));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether every directory from a root down to (not including) a path is a real directory,
+     * never a link: what the child left must not lead a read, or a restore, elsewhere.
+     */
+    final class AncestorCheck {
+        private final List<Path> roots;
+        private final Map<Path, Boolean> known = new HashMap<>();
+
+        AncestorCheck(List<Path> roots) {
+            this.roots = roots;
+        }
+
+        Optional<Path> rootOf(Path p) {
+            Path best = null;
+            for (Path r : roots) {
+                if (p.startsWith(r) && (best == null || r.getNameCount() > best.getNameCount())) {
+                    best = r;
+                }
+            }
+            return Optional.ofNullable(best);
+        }
+
+        boolean realDirectoriesUpTo(Path p) {
+            Optional<Path> root = rootOf(p);
+            if (root.isEmpty()) {
+                return false;
+            }
+            for (Path a = p.getParent(); a != null && a.startsWith(root.get()); a = a.getParent()) {
+                Boolean ok = known.get(a);
+                if (ok == null) {
+                    ok = reader.stat(a.toString()).map(s -> s.kind() == Kind.DIRECTORY).orElse(false);
+                    known.put(a, ok);
+                }
+                if (!ok) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+}
