@@ -2,8 +2,11 @@ package dev.magus.policy;
 
 import static dev.magus.policy.FakeHost.allow;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.magus.env.Allowlist;
+import dev.magus.events.Code;
+import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.decl.SandboxAllow;
@@ -320,5 +323,31 @@ class InMemoryHostPolicyTest {
         MemoryFilesystem fifo = linux().device(WS.resolve(".git").toString()).build();
         assertThat(GitDirs.of(WS, HOME, new PathResolver(fifo))).isEqualTo(new GitDirs.Found(List.of(), List.of(
                 nothing("core:git", WS.resolve(".git").toString(), "~/src/ws/.git is neither a directory nor a regular file"))));
+    }
+
+    @Test
+    void readableIsNotExecutableAndTheOperatingSystemsBinariesRun() {
+        MemoryFilesystem fs = linux().file("/etc/hostname", "host\n").file("/usr/bin/env").build();
+        Policy p = build(fs, linuxHost(Map.of()), WS);
+        assertThat(p.check(Access.READ, Path.of("/etc/hostname"), WS)).isEqualTo(new Verdict.Allowed(Path.of("/etc/hostname")));
+        assertThat(p.check(Access.EXEC, Path.of("/etc/hostname"), WS)).isInstanceOfSatisfying(Verdict.Denied.class,
+                d -> assertThat(d.diagnostic().code()).isEqualTo(Code.MGS2007));
+        assertThat(p.check(Access.EXEC, Path.of("/bin/env"), WS)).isEqualTo(new Verdict.Allowed(Path.of("/usr/bin/env")));
+        assertThat(p.check(Access.WRITE, Path.of("/usr/bin/env"), WS).allowed()).isFalse();
+    }
+
+    @Test
+    void theSharedTempDirsAndTheirAncestorsAreNoWorkspace() {
+        MemoryFilesystem fs = linux().link("/var/tmp-link", "tmp").build();
+        HostFacts host = linuxHost(Map.of());
+        for (Map.Entry<String, String> refused : Map.of("/tmp", "the shared temp dir /tmp", "/var",
+                "an ancestor of the shared temp dir /var/tmp", "/var/tmp-link", "the shared temp dir /var/tmp").entrySet()) {
+            assertThatThrownBy(() -> new PolicyBuilder(host, fs).policy(Mode.REQUIRED, Path.of(refused.getKey()), MergedDecl.EMPTY))
+                    .as(refused.getKey())
+                    .isInstanceOfSatisfying(SandboxException.class, e -> {
+                        assertThat(e.code()).isEqualTo(Code.MGS2004);
+                        assertThat(e.diagnostic().message()).contains(" is " + refused.getValue() + ", which a sandbox never");
+                    });
+        }
     }
 }
