@@ -24,7 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * (after running a child that may have changed anything it could write, for instance). A checker
  * is meant to live for one run and be dropped with it; it is never shared between runs.
  *
- * <p>It resolves on the filesystem of the policy's own resolver. Thread-safe. Invalidation replaces the maps rather than clearing them, and a check keeps the
+ * <p>It resolves on the filesystem of the policy's own resolver, so its verdicts are the
+ * policy's on any host, one in memory included.
+ *
+ * <p>Thread-safe. Invalidation replaces the maps rather than clearing them, and a check keeps the
  * maps it started with: a check that begins after {@code invalidate} returns answers from the
  * filesystem as it is then; a check running concurrently with it may answer either way, but what
  * it learned is never remembered past the invalidation.

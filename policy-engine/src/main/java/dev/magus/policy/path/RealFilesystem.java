@@ -45,6 +45,7 @@ final class RealFilesystem implements Filesystem {
                 InputStream in = Channels.newInputStream(ch)) {
             return Optional.of(new String(in.readNBytes(maxBytes), StandardCharsets.UTF_8));
         } catch (IOException | UnsupportedOperationException unreadable) {
+            // An unreadable file is one git itself could not use: nothing to grant.
             return Optional.empty();
         }
     }
