@@ -350,4 +350,21 @@ class InMemoryHostPolicyTest {
                     });
         }
     }
+
+    @Test
+    void aCheckerResolvesInThePolicysTreeAndAPolicyNeverRemembers() {
+        MemoryFilesystem fs = linux().file("/usr/bin/env").link(WS.resolve("keys"), HOME.resolve(".ssh")).build();
+        Policy p = build(fs, linuxHost(Map.of()), WS);
+        PolicyChecker checker = PolicyChecker.of(p);
+        for (Access op : Access.values()) {
+            for (Path request : List.of(Path.of("/bin/env"), Path.of("keys/id_rsa"), Path.of("src/new"), WS.resolve(".envrc"))) {
+                assertThat(checker.check(op, request, WS)).as("%s %s", op, request).isEqualTo(p.check(op, request, WS));
+            }
+        }
+        assertThat(checker.check(Access.READ, Path.of("keys/id_rsa"), WS).allowed()).isFalse();
+        // Two resolvers that remember nothing over one tree answer alike; a caching one is no policy's.
+        assertThat(new PathResolver(fs)).isEqualTo(new PathResolver(fs)).isNotEqualTo(PathResolver.walking(fs));
+        assertThatThrownBy(() -> new Policy(p.mode(), p.workspaceRoot(), p.home(), p.ruleset(), p.env(), p.controlFiles(),
+                p.notes(), PathResolver.caching(fs, 8))).isInstanceOf(IllegalArgumentException.class);
+    }
 }
