@@ -1,18 +1,11 @@
 package dev.magus.policy;
 
+import dev.magus.policy.path.Filesystem;
+import dev.magus.policy.path.Filesystem.Entry;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -55,6 +48,9 @@ import java.util.Optional;
  * </ul>
  * Otherwise nothing is granted, and the reason is a {@link PolicyNote} that {@code magus policy}
  * shows.
+ *
+ * <p>Everything is read through the given {@link PathResolver} and its {@link Filesystem}, so
+ * the search runs alike over the host and over a tree in memory.
  */
 public final class GitDirs {
     /** How {@code magus policy} names the git dirs' rules and notes. */
@@ -72,8 +68,6 @@ public final class GitDirs {
     /** Enough for any {@code .git}, {@code gitdir} or {@code commondir} line; a config is read up to {@link #MAX_CONFIG}. */
     private static final int MAX_LINE_FILE = 4096;
     private static final int MAX_CONFIG = 1 << 16;
-
-    private static final PathResolver RESOLVER = new PathResolver();
 
     private GitDirs() {
     }
@@ -99,34 +93,46 @@ public final class GitDirs {
     }
 
     /**
-     * The git dirs of the workspace at {@code workspaceRoot}.
+     * The git dirs of the workspace at {@code workspaceRoot}, on the real filesystem.
      *
      * @param workspaceRoot the workspace root, resolved
      * @param home          the home directory, resolved
      */
     public static Found of(Path workspaceRoot, Path home) {
+        return of(workspaceRoot, home, new PathResolver());
+    }
+
+    /**
+     * The git dirs of the workspace at {@code workspaceRoot}, as {@code resolver} (and its
+     * filesystem) sees them.
+     *
+     * @param workspaceRoot the workspace root, resolved
+     * @param home          the home directory, resolved
+     */
+    public static Found of(Path workspaceRoot, Path home, PathResolver resolver) {
         Objects.requireNonNull(home, "home");
+        Filesystem fs = resolver.filesystem();
         Path root = workspaceRoot.toAbsolutePath().normalize();
         for (Path dir = root; dir != null; dir = dir.getParent()) {
             if (Locations.isHomeOrAncestor(dir, home)) {
                 return Found.NONE;
             }
             Path dotGit = dir.resolve(".git");
-            Optional<BasicFileAttributes> attrs = lstat(dotGit);
-            if (attrs.isEmpty()) {
+            Entry entry = fs.lstat(dotGit);
+            if (!entry.exists()) {
                 continue;
             }
-            return new Search(root, home).at(dir, dotGit, attrs.get());
+            return new Search(root, home, resolver, fs).at(dir, dotGit, entry);
         }
         return Found.NONE;
     }
 
-    /** One search: what a found {@code .git} is judged against. */
-    private record Search(Path root, Path home) {
+    /** One search: what a found {@code .git} is judged against, and what it reads with. */
+    private record Search(Path root, Path home, PathResolver resolver, Filesystem fs) {
 
-        Found at(Path dir, Path dotGit, BasicFileAttributes attrs) {
-            if (attrs.isSymbolicLink()) {
-                Resolution r = RESOLVER.resolve(dotGit);
+        Found at(Path dir, Path dotGit, Entry entry) {
+            if (entry.kind() == Entry.Kind.LINK) {
+                Resolution r = resolver.resolve(dotGit);
                 Optional<Path> target = r.resolvedPath();
                 if (!r.existing() || !target.orElseThrow().startsWith(root)) {
                     return Found.refused(dotGit, shown(dotGit) + " is a symbolic link"
@@ -135,10 +141,10 @@ public final class GitDirs {
                 }
                 return directory(dotGit, target.get());
             }
-            if (attrs.isDirectory()) {
+            if (entry.kind() == Entry.Kind.DIRECTORY) {
                 return directory(dotGit, dotGit);
             }
-            if (attrs.isRegularFile()) {
+            if (entry.kind() == Entry.Kind.FILE) {
                 return gitFile(dir, dotGit);
             }
             return Found.refused(dotGit, shown(dotGit) + " is neither a directory nor a regular file");
@@ -167,7 +173,7 @@ public final class GitDirs {
                 return Found.refused(dotGit, wrong.get());
             }
             Path commondirFile = g.resolve("commondir");
-            if (lstat(commondirFile).filter(BasicFileAttributes::isRegularFile).isPresent()) {
+            if (fs.lstat(commondirFile).kind() == Entry.Kind.FILE) {
                 return linkedWorktree(dotGit, g, commondirFile);
             }
             // A submodule's git dir (or one made with --separate-git-dir): a whole repository
@@ -183,7 +189,7 @@ public final class GitDirs {
 
         /** A linked worktree's own git dir {@code g}, and the common dir its {@code commondir} names. */
         private Found linkedWorktree(Path dotGit, Path g, Path commondirFile) {
-            if (!Files.isRegularFile(g.resolve("HEAD"))) {
+            if (!is(g.resolve("HEAD"), Entry.Kind.FILE)) {
                 return Found.refused(dotGit, shown(g) + " is not a git directory (it has no HEAD)");
             }
             Optional<Path> back = firstLine(g.resolve("gitdir")).filter(s -> !s.isBlank())
@@ -207,7 +213,8 @@ public final class GitDirs {
 
         /** Why {@code d} is not a repository (HEAD, objects, refs), if it is not. */
         private Optional<String> notARepository(Path d) {
-            if (Files.isRegularFile(d.resolve("HEAD")) && Files.isDirectory(d.resolve("objects")) && Files.isDirectory(d.resolve("refs"))) {
+            if (is(d.resolve("HEAD"), Entry.Kind.FILE) && is(d.resolve("objects"), Entry.Kind.DIRECTORY)
+                    && is(d.resolve("refs"), Entry.Kind.DIRECTORY)) {
                 return Optional.empty();
             }
             return Optional.of(shown(d) + " is not a git directory (it lacks HEAD, objects or refs)");
@@ -229,17 +236,37 @@ public final class GitDirs {
         }
 
         /** {@code spelled} taken from {@code dir} the way the kernel walks it, when it exists. */
-        private static Optional<Path> resolved(String spelled, Path dir) {
+        private Optional<Path> resolved(String spelled, Path dir) {
             try {
-                Resolution r = RESOLVER.resolve(Path.of(spelled), dir);
+                Resolution r = resolver.resolve(Path.of(spelled), dir);
                 return r.existing() ? r.resolvedPath() : Optional.empty();
             } catch (InvalidPathException notAPath) {
                 return Optional.empty();
             }
         }
 
-        private static Optional<Path> existingDirectory(String spelled, Path dir) {
-            return resolved(spelled, dir).filter(Files::isDirectory);
+        private Optional<Path> existingDirectory(String spelled, Path dir) {
+            return resolved(spelled, dir).filter(p -> fs.lstat(p).kind() == Entry.Kind.DIRECTORY);
+        }
+
+        /** Whether {@code p}, its links followed (as {@code stat}), is of kind {@code kind}. */
+        private boolean is(Path p, Entry.Kind kind) {
+            Resolution r = resolver.resolve(p);
+            return r.existing() && fs.lstat(r.resolvedPath().orElseThrow()).kind() == kind;
+        }
+
+        /** {@code core.worktree} of the git dir {@code g}'s config, as written. */
+        private Optional<String> coreWorktree(Path g) {
+            return GitDirs.coreWorktree(fs.read(g.resolve("config"), MAX_CONFIG));
+        }
+
+        /** The first line of a small regular file, not following a link; empty when it is anything else. */
+        private Optional<String> firstLine(Path file) {
+            return fs.read(file, MAX_LINE_FILE).map(t -> {
+                int nl = t.indexOf('\n');
+                String line = nl < 0 ? t : t.substring(0, nl);
+                return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+            });
         }
 
         private String shown(Path p) {
@@ -247,9 +274,8 @@ public final class GitDirs {
         }
     }
 
-    /** {@code core.worktree} of the git dir {@code g}'s config, as written. */
-    private static Optional<String> coreWorktree(Path g) {
-        Optional<String> text = read(g.resolve("config"), MAX_CONFIG);
+    /** {@code core.worktree} in the text of a git config, as written. */
+    private static Optional<String> coreWorktree(Optional<String> text) {
         if (text.isEmpty()) {
             return Optional.empty();
         }
@@ -273,36 +299,5 @@ public final class GitDirs {
             }
         }
         return found;
-    }
-
-    /** The first line of a small regular file, not following a link; empty when it is anything else. */
-    private static Optional<String> firstLine(Path file) {
-        return read(file, MAX_LINE_FILE).map(t -> {
-            int nl = t.indexOf('\n');
-            String line = nl < 0 ? t : t.substring(0, nl);
-            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
-        });
-    }
-
-    /** Up to {@code max} bytes of a regular file, not following a link; empty when it is anything else or unreadable. */
-    private static Optional<String> read(Path file, int max) {
-        if (lstat(file).filter(BasicFileAttributes::isRegularFile).isEmpty()) {
-            return Optional.empty();
-        }
-        try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-                InputStream in = Channels.newInputStream(ch)) {
-            return Optional.of(new String(in.readNBytes(max), StandardCharsets.UTF_8));
-        } catch (IOException | UnsupportedOperationException unreadable) {
-            // An unreadable file is one git itself could not use: nothing to grant.
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<BasicFileAttributes> lstat(Path p) {
-        try {
-            return Optional.of(Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-        } catch (IOException missingOrUnreadable) {
-            return Optional.empty();
-        }
     }
 }

@@ -34,6 +34,9 @@ import java.util.TreeMap;
  *                      platform baseline to it
  * @param controlFiles  the write targets refused even inside a write grant
  * @param notes         what was skipped or grants nothing on this host, for {@code magus policy}
+ * @param resolver      how {@link #check} resolves a request: the resolver (and so the
+ *                      filesystem) the rule paths were resolved with, so the two compare as
+ *                      one string; one that remembers nothing, as a policy never changes
  */
 public record Policy(
         Mode mode,
@@ -42,9 +45,11 @@ public record Policy(
         Ruleset ruleset,
         Allowlist env,
         ControlFiles controlFiles,
-        List<PolicyNote> notes) implements PolicyOrOff {
+        List<PolicyNote> notes,
+        PathResolver resolver) implements PolicyOrOff {
 
-    private static final PathResolver RESOLVER = new PathResolver();
+    /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
+    private static final PathResolver REAL = new PathResolver();
     private static final String SOURCE = "binding";
     /** The detail holding the YAML that allows a refused access, when one safely can. */
     public static final String ALLOW_YAML = "allow_yaml";
@@ -60,6 +65,17 @@ public record Policy(
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(controlFiles, "controlFiles");
         notes = List.copyOf(notes);
+        Objects.requireNonNull(resolver, "resolver");
+        if (resolver.isCaching()) {
+            // Memory belongs beside a policy (PolicyChecker), which says when to forget; never in it.
+            throw new IllegalArgumentException("a policy checks with a resolver that remembers nothing: " + resolver);
+        }
+    }
+
+    /** A policy whose checks resolve on the real filesystem. */
+    public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
+            List<PolicyNote> notes) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL);
     }
 
     /** The merged rules, ordered by path, each with the layers that granted it. */
@@ -87,9 +103,9 @@ public record Policy(
     @Override
     public Verdict check(Access op, Path path, Path cwd) {
         if (op == Access.WRITE) {
-            return writeVerdict(path, cwd, RESOLVER.trace(path, cwd));
+            return writeVerdict(path, cwd, resolver.trace(path, cwd));
         }
-        return verdict(op, path, RESOLVER.resolve(path, cwd));
+        return verdict(op, path, resolver.resolve(path, cwd));
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.path.Filesystem;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
 import dev.magus.policy.path.Traced;
@@ -39,6 +40,12 @@ import java.util.Optional;
  * redirected: the git dirs only as {@link GitDirs} accepts them, and no rule whose resolution
  * goes through a symbolic link inside a writable location to somewhere outside it. Each such
  * refusal is a {@link PolicyNote}, never an error: the run goes on with less.
+ *
+ * <p>Everything the builder learns about the host comes from its {@link HostFacts} and its
+ * {@link Filesystem} (the real one unless given another), so the policy of any host, a macOS
+ * one or a linked worktree, can be built and asserted rule by rule from a tree in memory. The
+ * policy it builds checks requests through the same resolver its rule paths were resolved
+ * with.
  */
 public final class PolicyBuilder {
     /** The operating system's programs and libraries. */
@@ -57,10 +64,17 @@ public final class PolicyBuilder {
     static final String INSTALLATION = "core:installation";
 
     private final HostFacts host;
-    private final PathResolver resolver = new PathResolver();
+    private final PathResolver resolver;
 
+    /** A builder for {@code host} on the real filesystem. */
     public PolicyBuilder(HostFacts host) {
+        this(host, Filesystem.real());
+    }
+
+    /** A builder for {@code host} whose paths are looked up in {@code fs}. */
+    public PolicyBuilder(HostFacts host, Filesystem fs) {
         this.host = Objects.requireNonNull(host, "host");
+        this.resolver = new PathResolver(fs);
     }
 
     /**
@@ -94,7 +108,7 @@ public final class PolicyBuilder {
         Path home = resolver.resolve(host.home()).resolvedPath().orElse(host.home());
         refuseBroadRoot(root, home);
         List<PolicyNote> notes = new ArrayList<>();
-        GitDirs.Found git = GitDirs.of(root, home);
+        GitDirs.Found git = GitDirs.of(root, home, resolver);
         notes.addAll(git.notes());
         List<Path> gitDirs = git.dirs();
 
@@ -144,7 +158,7 @@ public final class PolicyBuilder {
             grant(c, t.resolution(), rules, notes);
         }
         return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
-                ControlFiles.of(root, gitDirs), notes);
+                ControlFiles.of(root, gitDirs), notes, resolver);
     }
 
     /**

@@ -24,6 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * (after running a child that may have changed anything it could write, for instance). A checker
  * is meant to live for one run and be dropped with it; it is never shared between runs.
  *
+ * <p>It resolves on the filesystem of the policy's own resolver, so its verdicts are the
+ * policy's on any host, one in memory included.
+ *
  * <p>Thread-safe. Invalidation replaces the maps rather than clearing them, and a check keeps the
  * maps it started with: a check that begins after {@code invalidate} returns answers from the
  * filesystem as it is then; a check running concurrently with it may answer either way, but what
@@ -45,7 +48,7 @@ public final class PolicyChecker {
             throw new IllegalArgumentException("a cache needs room for at least one entry: " + maxEntries);
         }
         this.maxEntries = maxEntries;
-        this.resolver = PathResolver.caching(maxEntries);
+        this.resolver = PathResolver.caching(policy.resolver().filesystem(), maxEntries);
     }
 
     /** A checker of {@code policy} remembering up to {@value #DEFAULT_MAX_ENTRIES} verdicts and path components. */

@@ -50,10 +50,7 @@ class BroadWorkspaceRootTest {
         Policy p = new PolicyBuilder(facts).policy(Mode.REQUIRED, project, MergedDecl.EMPTY);
         assertThat(p.ruleset().granted(project)).isEqualTo(AccessMode.RWX);
         assertThat(p.ruleset().granted(sharedTemp.resolve("ssh-agent.sock"))).isEqualTo(AccessMode.NONE);
-        if (Files.isDirectory(Path.of("/tmp"))) {
-            // Under this fake host /tmp is also an ancestor of home; either reason refuses it.
-            assertRefused(h.facts(), Path.of("/tmp"), "which a sandbox never grants as a whole");
-        }
+        // /tmp itself, /var and a link to /var/tmp: InMemoryHostPolicyTest, on a host that surely has them.
     }
 
     @Test

@@ -1,18 +1,14 @@
 package dev.magus.policy.path;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import dev.magus.policy.path.Filesystem.Entry;
 import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.ServiceConfigurationError;
-import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,10 +38,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *       permission) is treated like a missing one.</li>
  * </ul>
  *
- * <p>The walk makes only {@code lstat}-level calls ({@code lstat}, {@code readlink}), one or
- * two per component. A resolver made with {@code new PathResolver()} caches nothing, so every
- * answer reflects the filesystem at the time of the call; it first asks the installed
- * {@link KernelLookup}, if any (found once with {@link ServiceLoader}), to let the kernel
+ * <p>The walk asks its {@link Filesystem} only what one {@code lstat} (and {@code readlink})
+ * says, one component at a time: {@link Filesystem#real()} unless another is given, such as a
+ * tree in memory for an exact test of a policy. A resolver made with {@code new PathResolver()}
+ * caches nothing, so every answer reflects the filesystem at the time of the call; it first
+ * asks the filesystem's {@link KernelLookup}, if any (for the real one, the installed provider,
+ * found once with {@link java.util.ServiceLoader}), to let the kernel
  * resolve the whole path in a few calls, and walks only when that gives no answer (the path
  * does not wholly exist, or the kernel could not say). The lookup answers only where the walk
  * would say {@code Resolved(realPath, exists=true)}, so both give the same answers; the
@@ -70,48 +68,90 @@ public final class PathResolver {
      */
     private volatile Map<Path, Entry> cache;
     private final int maxEntries;
-    /** Whether the installed {@link KernelLookup}, if any, is asked before walking. */
+    /** Whether the filesystem's {@link KernelLookup}, if any, is asked before walking. */
     private final boolean kernelFirst;
+    /** What the walk examines; one implementation per process outside tests, so the call inlines. */
+    private final Filesystem fs;
 
     /**
-     * A resolver that asks the filesystem every time: the installed {@link KernelLookup} first
-     * when there is one, the walk otherwise.
+     * A resolver over the real filesystem that asks it every time: the installed
+     * {@link KernelLookup} first when there is one, the walk otherwise.
      */
     public PathResolver() {
-        this(true);
-    }
-
-    private PathResolver(boolean kernelFirst) {
-        this.cache = null;
-        this.maxEntries = 0;
-        this.kernelFirst = kernelFirst;
-    }
-
-    private PathResolver(int maxEntries) {
-        this.cache = new ConcurrentHashMap<>();
-        this.maxEntries = maxEntries;
-        this.kernelFirst = false;
+        this(Filesystem.real());
     }
 
     /**
-     * A resolver that asks the filesystem every time and only ever walks, never the kernel:
-     * the reference the kernel's answers are compared with, and what benchmarks of the walk
-     * measure.
+     * A resolver over {@code fs} that asks it every time: its {@link Filesystem#kernelLookup()}
+     * first when it has one, the walk otherwise.
+     */
+    public PathResolver(Filesystem fs) {
+        this(fs, true, 0);
+    }
+
+    private PathResolver(Filesystem fs, boolean kernelFirst, int maxEntries) {
+        this.fs = Objects.requireNonNull(fs, "fs");
+        this.kernelFirst = kernelFirst;
+        this.maxEntries = maxEntries;
+        this.cache = maxEntries > 0 ? new ConcurrentHashMap<>() : null;
+    }
+
+    /**
+     * A resolver over the real filesystem that asks it every time and only ever walks, never
+     * the kernel: the reference the kernel's answers are compared with, and what benchmarks of
+     * the walk measure.
      */
     public static PathResolver walking() {
-        return new PathResolver(false);
+        return walking(Filesystem.real());
+    }
+
+    /** {@link #walking()} over {@code fs}. */
+    public static PathResolver walking(Filesystem fs) {
+        return new PathResolver(fs, false, 0);
     }
 
     /**
-     * A resolver that remembers up to {@code maxEntries} examined components (then forgets them
-     * all and starts over) until {@link #invalidate()}. It always walks, never asking the kernel:
-     * its memory is what the walk learned. See the class comment for when this is safe.
+     * A resolver over the real filesystem that remembers up to {@code maxEntries} examined
+     * components (then forgets them all and starts over) until {@link #invalidate()}. It always
+     * walks, never asking the kernel: its memory is what the walk learned. See the class comment
+     * for when this is safe.
      */
     public static PathResolver caching(int maxEntries) {
+        return caching(Filesystem.real(), maxEntries);
+    }
+
+    /** {@link #caching(int)} over {@code fs}. */
+    public static PathResolver caching(Filesystem fs, int maxEntries) {
         if (maxEntries < 1) {
             throw new IllegalArgumentException("a cache needs room for at least one entry: " + maxEntries);
         }
-        return new PathResolver(maxEntries);
+        return new PathResolver(fs, false, maxEntries);
+    }
+
+    /** The filesystem this resolver examines. */
+    public Filesystem filesystem() {
+        return fs;
+    }
+
+    /**
+     * Two resolvers that remember nothing give the same answers when they ask the same
+     * filesystem the same way, so a {@code Policy} holding one stays a value; a caching one is
+     * equal only to itself.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o == this || o instanceof PathResolver r && cache == null && r.cache == null && r.kernelFirst == kernelFirst
+                && r.fs.equals(fs);
+    }
+
+    @Override
+    public int hashCode() {
+        return cache != null ? System.identityHashCode(this) : fs.hashCode() * 2 + (kernelFirst ? 1 : 0);
+    }
+
+    @Override
+    public String toString() {
+        return "PathResolver[" + fs + (cache != null ? ", caching" : kernelFirst ? "" : ", walking") + "]";
     }
 
     /** Whether this resolver remembers what it examined. */
@@ -126,22 +166,7 @@ public final class PathResolver {
 
     /** The lookup to ask first, or null to walk only. */
     private KernelLookup kernelLookup() {
-        return kernelFirst ? Installed.LOOKUP : null;
-    }
-
-    /** The lookup the class path provides, looked for once, on first use. */
-    private static final class Installed {
-        static final KernelLookup LOOKUP = find();
-
-        private static KernelLookup find() {
-            try {
-                return ServiceLoader.load(KernelLookup.class, KernelLookup.class.getClassLoader())
-                        .findFirst().orElse(null);
-            } catch (ServiceConfigurationError | RuntimeException | LinkageError broken) {
-                // A provider that cannot be loaded must not take resolution down: walk.
-                return null;
-            }
-        }
+        return kernelFirst ? fs.kernelLookup().orElse(null) : null;
     }
 
     /**
@@ -197,33 +222,6 @@ public final class PathResolver {
                 }
             });
             cache = kept;
-        }
-    }
-
-    /** What one {@code lstat} said: a directory, some other file, or a link with its target. */
-    private static final class Entry {
-        static final Entry DIRECTORY = new Entry(null);
-        static final Entry OTHER = new Entry(null);
-
-        /** The link's target as written, for a link; null otherwise. */
-        final String target;
-
-        private Entry(String target) {
-            this.target = target;
-        }
-    }
-
-    /** Asks the filesystem about {@code p}; null when it does not exist or cannot be examined. */
-    private static Entry examine(Path p) {
-        try {
-            BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (attrs.isSymbolicLink()) {
-                // Replaced between lstat and readlink: an IOException, handled as not there.
-                return new Entry(Files.readSymbolicLink(p).toString());
-            }
-            return attrs.isDirectory() ? Entry.DIRECTORY : Entry.OTHER;
-        } catch (IOException missingOrUnreadable) {
-            return null;
         }
     }
 
@@ -356,7 +354,7 @@ public final class PathResolver {
             this.cache = cache;
         }
 
-        /** What {@code lstat} (and {@code readlink}) say about {@code p}; null when it cannot be reached. */
+        /** What {@code lstat} (and {@code readlink}) say about {@code p}; {@link Entry#MISSING} when it cannot be reached. */
         private Entry lookup(Path p) {
             if (cache != null) {
                 Entry known = cache.get(p);
@@ -364,8 +362,8 @@ public final class PathResolver {
                     return known;
                 }
             }
-            Entry found = examine(p);
-            if (found != null && cache != null) {
+            Entry found = fs.lstat(p);
+            if (found.exists() && cache != null) {
                 if (cache.size() >= maxEntries) {
                     cache.clear();
                 }
@@ -446,7 +444,7 @@ public final class PathResolver {
             String name = s.substring(p, e);
             Path next = dir.resolve(name);
             Entry entry = lookup(next);
-            if (entry == null) {
+            if (entry == Entry.MISSING) {
                 broken = true;
                 addTail(name);
                 return false;
@@ -469,7 +467,7 @@ public final class PathResolver {
                 return false;
             }
             dir = next;
-            dirIsDirectory = entry == Entry.DIRECTORY;
+            dirIsDirectory = entry.kind() == Entry.Kind.DIRECTORY;
             return false;
         }
 
