@@ -15,7 +15,6 @@ import dev.magus.server.socket.Token;
 import dev.magus.telemetry.ndjson.NdjsonSink;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -225,20 +224,20 @@ final class Session {
     }
 
     /**
-     * Writes a frame. Off the event loop (a run's I/O thread) it waits while the connection is
-     * above its high-water mark, so a client that reads slowly slows only its own run: the
-     * child blocks on its full pipe, the other runs and the event loop go on.
+     * Writes a frame, never waiting. A first version waited while the connection was above its
+     * high-water mark, to slow a chatty child to its client's pace; under load that held the
+     * pipe readers past the orchestrator's drain grace after the child's exit, and the line
+     * events still to come were dropped. So, as the run's journal does, the server hands
+     * frames on without waiting: a slow client costs memory (its unsent frames, bounded by the
+     * run's output, which the journal keeps anyway), never another run's progress, an event
+     * loop, or a lost line.
      */
     void send(Frame frame) {
         send(FrameCodec.encode(frame));
     }
 
-    private ChannelFuture send(byte[] frame) {
-        ChannelFuture f = channel.writeAndFlush(Unpooled.wrappedBuffer(frame));
-        if (!channel.isWritable() && !channel.eventLoop().inEventLoop()) {
-            f.awaitUninterruptibly();
-        }
-        return f;
+    private void send(byte[] frame) {
+        channel.writeAndFlush(Unpooled.wrappedBuffer(frame), channel.voidPromise());
     }
 
     private void sendAndClose(Frame frame) {
