@@ -171,6 +171,11 @@ final class Session {
             meters.forwarded("refused");
             refused(e.diagnostic());
             return;
+        } catch (RuntimeException e) {
+            // A working directory that is no path (a NUL in it), and the like: the client hears
+            // why and the connection ends, rather than waiting for a run that never comes.
+            refuse("protocol", "cannot run this request: " + e);
+            return;
         }
         if (disconnected) {
             return;
