@@ -157,12 +157,27 @@ public final class Orchestrator {
      * {@code passthrough} (a command line's own stdout and stderr).
      */
     public Run submit(RunRequest request, Passthrough passthrough) {
+        return submit(request, passthrough, host);
+    }
+
+    /**
+     * Starts the run as if on {@code runHost}: its environment (the {@code MAGUS_SANDBOX} floor,
+     * {@code HOME}, {@code PATH}, what the scrub keeps) and home are the run's, not this
+     * orchestrator's. For a server, whose runs come from clients with environments of their own:
+     * one long-lived orchestrator (one probe, one launcher, one set of sinks) serves them all, and
+     * nothing of one client's environment reaches another run or the server itself. Only the
+     * environment and home should differ from this orchestrator's host: the uid, the installation
+     * and the temp base are the server's, and it is the server that spawns.
+     */
+    public Run submit(RunRequest request, Passthrough passthrough, Host runHost) {
+        Objects.requireNonNull(request, "request");
         Objects.requireNonNull(passthrough, "passthrough");
+        Objects.requireNonNull(runHost, "runHost");
         RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }
-        IO.schedule(() -> execute(run, request, passthrough));
+        IO.schedule(() -> execute(run, request, passthrough, runHost));
         return run;
     }
 
@@ -238,11 +253,11 @@ public final class Orchestrator {
         }
     }
 
-    private void execute(RunHandle run, RunRequest request, Passthrough passthrough) {
+    private void execute(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
         Attempt attempt = new Attempt();
         Ending ending = Ending.refused(125);
         try {
-            ending = stages(run, request, passthrough, attempt);
+            ending = stages(run, request, passthrough, attempt, host);
         } catch (SandboxException e) {
             attempt.flush(run.journal());
             run.journal().diagnostic(e.diagnostic());
@@ -279,7 +294,8 @@ public final class Orchestrator {
         });
     }
 
-    private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt) throws IOException {
+    private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt, Host host)
+            throws IOException {
         RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
         // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
         watchdog.start(IO::schedule);
@@ -310,7 +326,7 @@ public final class Orchestrator {
         }
         Path exe = ((ExecStage.Target.Runnable) target).executable();
         boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe, l)).orElse(false);
-        Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp)) : Optional.empty();
+        Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp, host)) : Optional.empty();
         SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
                 facts.magusCacheDir(), host.stateDir());
         EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
@@ -469,6 +485,19 @@ public final class Orchestrator {
                     // the child closed its input early; that is its business
                 }
             });
+        } else if (stdin instanceof Stdin.Stream s) {
+            IO.schedule(() -> {
+                try (OutputStream in = child.stdin(); InputStream theirs = s.in()) {
+                    // Flushed per read: an interactive child sees each line as it is typed.
+                    byte[] buf = new byte[8192];
+                    for (int n; (n = theirs.read(buf)) >= 0; ) {
+                        in.write(buf, 0, n);
+                        in.flush();
+                    }
+                } catch (IOException e) {
+                    // the child closed its input, or the stream ended
+                }
+            });
         } else if (stdin instanceof Stdin.Inherit) {
             IO.schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream ours = System.in) {
@@ -480,7 +509,7 @@ public final class Orchestrator {
         }
     }
 
-    private Path writeGitConfig(Path privateTemp) {
+    private Path writeGitConfig(Path privateTemp, Host host) {
         String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
         try {
             return Files.writeString(privateTemp.resolve("gitconfig"), text);

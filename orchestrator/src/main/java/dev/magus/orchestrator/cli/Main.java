@@ -1,5 +1,7 @@
 package dev.magus.orchestrator.cli;
 
+import dev.magus.orchestrator.cli.ext.CommandExtension;
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/magus}. */
@@ -33,6 +35,15 @@ public final class Main {
         // `magus run ls -la`: everything after the command is the command's, not magus's. Only
         // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        // Subcommands of modules that depend on this one (magus server), when on the class path.
+        for (CommandExtension ext : ServiceLoader.load(CommandExtension.class, Main.class.getClassLoader())) {
+            if (!cl.getSubcommands().containsKey(ext.name())) {
+                cl.addSubcommand(ext.name(), new CommandLine(ext.command(), factory)
+                        .setExitCodeExceptionMapper(new ExitCodes())
+                        .setExecutionExceptionHandler(failures)
+                        .setParameterExceptionHandler(failures));
+            }
+        }
         return cl;
     }
 }

@@ -70,6 +70,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
     boolean verbose;
 
+    @Option(names = "--local", description = "Runs in this process even when a magus server is running"
+            + " (a plain run is otherwise forwarded to it).")
+    boolean local;
+
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
@@ -112,6 +116,12 @@ final class RunCommand implements Callable<Integer> {
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
+        }
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
+            Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
+            if (forwarded.isPresent()) {
+                return forwarded.get();
+            }
         }
         if (logFile.isPresent()) {
             // slf4j-simple reads its settings once, when the first logger is made: before

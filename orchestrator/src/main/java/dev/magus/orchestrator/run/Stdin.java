@@ -22,6 +22,16 @@ public sealed interface Stdin {
         }
     }
 
+    /**
+     * Whatever {@code in} yields, until its end, which closes the child's input: a forwarded
+     * client's stdin frames, which arrive while the run goes. Read on magus's I/O threads.
+     */
+    record Stream(java.io.InputStream in) implements Stdin {
+        public Stream {
+            java.util.Objects.requireNonNull(in, "in");
+        }
+    }
+
     static Stdin none() {
         return new None();
     }

@@ -1,0 +1,164 @@
+package dev.magus.server;
+
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.server.client.ServerClient;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
+import dev.magus.server.socket.SocketDir;
+import dev.magus.server.socket.Token;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.Connection;
+import reactor.netty.DisposableServer;
+import reactor.netty.resources.LoopResources;
+import reactor.netty.tcp.TcpServer;
+
+/**
+ * {@code magus server}: one per user, listening on {@link SocketDir#socket()} and serving
+ * forwarded runs of any workspace, each under its own workspace's policy and the client's own
+ * environment. magus itself is never confined, which is why one process can serve many
+ * workspaces.
+ *
+ * <p>Reactor-netty on Netty's NIO transport with the JDK's {@link UnixDomainSocketAddress}
+ * (the choice is explained in the module's pom): a small event-loop group that only moves
+ * frames; everything that blocks runs on the orchestrator's own I/O threads.
+ */
+public final class MagusServer implements AutoCloseable {
+    private final SocketDir dir;
+    private final Orchestrator orchestrator;
+    private final Host host;
+    private final ServerMeters meters;
+    private final Token token;
+    private final LoopResources loops;
+    private final DisposableServer server;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, MeterRegistry registry, Token token,
+            LoopResources loops, DisposableServer server) {
+        this.dir = dir;
+        this.orchestrator = orchestrator;
+        this.host = host;
+        this.meters = new ServerMeters(registry);
+        this.token = token;
+        this.loops = loops;
+        this.server = server;
+    }
+
+    /** Thrown by {@link #start} when a live server already answers on the socket. */
+    public static final class AlreadyRunning extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        public AlreadyRunning(Path socket) {
+            super("a magus server is already running on " + socket);
+        }
+    }
+
+    /**
+     * Starts the server: the directory is prepared and checked, a live server on the socket
+     * is left alone ({@link AlreadyRunning}), a stale socket (nothing listening) is replaced,
+     * and a fresh token is written before the socket is bound.
+     *
+     * @param orchestrator runs the forwarded work; built with {@code registry} so that the
+     *                     runs' meters sit beside the server's
+     */
+    public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry)
+            throws IOException {
+        Objects.requireNonNull(orchestrator, "orchestrator");
+        dir.prepare(host.uid());
+        Path socket = dir.socket();
+        if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (ServerClient.listening(socket)) {
+                throw new AlreadyRunning(socket);
+            }
+            Files.delete(socket);
+        }
+        Token token = Token.generate();
+        token.write(dir.tokenFile());
+        LoopResources loops = LoopResources.create("magus-server", 1, 2, true);
+        MagusServer[] self = new MagusServer[1];
+        DisposableServer server;
+        try {
+            server = TcpServer.create()
+                    .bindAddress(() -> UnixDomainSocketAddress.of(socket))
+                    .runOn(loops, false)
+                    .doOnConnection(c -> c.addHandlerLast("magus-frames",
+                            new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4)))
+                    .handle((in, out) -> {
+                        Connection[] conn = new Connection[1];
+                        in.withConnection(c -> conn[0] = c);
+                        Session session = self[0].session(conn[0]);
+                        return in.receive().asByteArray()
+                                .doOnNext(session::onFrame)
+                                .doFinally(s -> session.disconnected())
+                                .then();
+                    })
+                    .bindNow(Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            loops.dispose();
+            Files.deleteIfExists(dir.tokenFile());
+            throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
+        }
+        self[0] = new MagusServer(dir, orchestrator, host, registry, token, loops, server);
+        return self[0];
+    }
+
+    private Session session(Connection c) {
+        meters.connection();
+        return new Session(c.channel(), token, orchestrator, host, meters, s -> {
+            // Off the event loop: disposing waits for the loops to stop.
+            Schedulers.boundedElastic().schedule(this::close);
+            return new Frame.Stopping();
+        });
+    }
+
+    public Path socket() {
+        return dir.socket();
+    }
+
+    /** The token, for a client in this process (tests) and a nested magus's {@code MAGUS_PROC_TOKEN}. */
+    public String token() {
+        return token.text();
+    }
+
+    /** Waits until the server has stopped ({@link #close()} or a client's stop). */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /** Stops listening, removes the socket and the token; runs still going are not waited for. */
+    @Override
+    public void close() {
+        if (stopped.getCount() == 0) {
+            return;
+        }
+        try {
+            server.disposeNow(Duration.ofSeconds(5));
+        } catch (IllegalStateException e) {
+            // it did not stop within the time; the loops go below anyway
+        }
+        loops.disposeLater().block(Duration.ofSeconds(5));
+        try {
+            Files.deleteIfExists(dir.socket());
+            Files.deleteIfExists(dir.tokenFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Whether {@code socket} is one a server answers on. */
+    public static boolean running(Path socket) {
+        return ServerClient.listening(socket);
+    }
+}

@@ -1,0 +1,273 @@
+package dev.magus.server;
+
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
+import dev.magus.server.socket.Token;
+import dev.magus.telemetry.ndjson.NdjsonSink;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * One connection: a hello whose token is checked before anything else is read, then one
+ * request (a run, a status query or a stop). Frames arrive on the connection's event loop,
+ * which this class never blocks: reading {@code magus.yaml} for the mode rules runs on
+ * {@code boundedElastic}, the run itself on the orchestrator's I/O threads, and only those
+ * threads ever wait for a slow client (see {@link #send}).
+ */
+final class Session {
+    private static final Logger LOG = LoggerFactory.getLogger(Session.class);
+
+    private enum State { HELLO, READY, RUNNING, DONE }
+
+    private final Channel channel;
+    private final Token token;
+    private final Orchestrator orchestrator;
+    private final Host serverHost;
+    private final ServerMeters meters;
+    private final Function<Session, Frame.ToClient> stop;
+
+    private volatile State state = State.HELLO;
+    private final StdinQueue stdin = new StdinQueue();
+    private volatile Run run;
+    private volatile boolean ended;
+    private volatile boolean disconnected;
+
+    Session(Channel channel, Token token, Orchestrator orchestrator, Host serverHost, ServerMeters meters,
+            Function<Session, Frame.ToClient> stop) {
+        this.channel = channel;
+        this.token = token;
+        this.orchestrator = orchestrator;
+        this.serverHost = serverHost;
+        this.meters = meters;
+        this.stop = stop;
+    }
+
+    /** One frame from the client, on the event loop. */
+    void onFrame(byte[] bytes) {
+        Frame frame;
+        try {
+            frame = FrameCodec.decode(bytes);
+        } catch (FrameCodec.ProtocolException e) {
+            refuse(state == State.HELLO ? "MGS2011" : "protocol", state == State.HELLO
+                    ? "the first frame must be the hello carrying the server's token (" + e.getMessage() + ")"
+                    : "a malformed frame: " + e.getMessage());
+            return;
+        }
+        switch (state) {
+            case HELLO -> hello(frame);
+            case READY -> request(frame);
+            case RUNNING -> duringRun(frame);
+            case DONE -> {
+                // the answer is on its way and the connection closing; nothing more is read
+            }
+        }
+    }
+
+    private void hello(Frame frame) {
+        if (!(frame instanceof Frame.Hello h) || !token.matches(h.token())) {
+            // Whatever else the frame says is not read: without the token there is no request.
+            refuse("MGS2011", frame instanceof Frame.Hello h && h.token().isEmpty()
+                    ? "the request carries no token; read it from the token file beside the socket"
+                    : frame instanceof Frame.Hello ? "the request carries a wrong token (the server was restarted, or"
+                            + " the token is not this server's)"
+                            : "the request does not start with the hello carrying the token");
+            return;
+        }
+        if (h.version() != Frame.VERSION) {
+            refuse("protocol", "this magus server speaks protocol version " + Frame.VERSION + " and the client "
+                    + h.version() + "; use the same magus for both (magus server stop, then start it again)");
+            return;
+        }
+        state = State.READY;
+        send(new Frame.Welcome(Frame.VERSION));
+    }
+
+    private void refuse(String code, String message) {
+        state = State.DONE;
+        meters.refusal(code);
+        if (code.equals("MGS2011")) {
+            LOG.warn("code=MGS2011 layer=server msg=\"{}\"", message);
+        } else {
+            LOG.warn("code={} layer=server msg=\"{}\"", code, message);
+        }
+        sendAndClose(new Frame.Refused(code, (code.equals("MGS2011") ? "MGS2011: " : "") + message));
+    }
+
+    private void request(Frame frame) {
+        if (frame instanceof Frame.Submit s) {
+            state = State.RUNNING;
+            Schedulers.boundedElastic().schedule(() -> start(s));
+        } else if (frame instanceof Frame.StatusQuery) {
+            state = State.DONE;
+            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters()));
+        } else if (frame instanceof Frame.Stop) {
+            state = State.DONE;
+            sendAndClose(stop.apply(this));
+        } else {
+            refuse("protocol", "expected a run, status or stop request, got " + frame.getClass().getSimpleName());
+        }
+    }
+
+    private void duringRun(Frame frame) {
+        if (frame instanceof Frame.StdinData d) {
+            stdin.offer(d.bytes());
+        } else if (frame instanceof Frame.StdinEnd) {
+            stdin.end();
+        } else if (frame instanceof Frame.Signal sig) {
+            Run r = run;
+            if (r != null && !ended) {
+                r.signal(sig.signal());
+            }
+        } else {
+            refuse("protocol", "expected stdin or a signal during a run, got " + frame.getClass().getSimpleName());
+            disconnected();
+        }
+    }
+
+    /** The mode rules, then the run; on boundedElastic, since they read {@code magus.yaml}. */
+    private void start(Frame.Submit s) {
+        Path cwd = Path.of(s.cwd());
+        RunRequest request;
+        try {
+            if (!cwd.isAbsolute() || s.argv().isEmpty()) {
+                refuse("protocol", "a run needs a command and an absolute working directory");
+                return;
+            }
+            ModeRules.Decision decision = ModeRules.decide(cwd, s.env(), s.sandbox());
+            if (decision instanceof ModeRules.Decision.Decline d) {
+                meters.forwarded("declined");
+                state = State.DONE;
+                sendAndClose(new Frame.Declined(d.client().spelling(), d.workspace().spelling(),
+                        "the magus server runs " + cwd + " under sandbox mode " + d.workspace().spelling()
+                                + ", weaker than this run's " + d.client().spelling() + "; running it here instead"));
+                return;
+            }
+            RunRequest.Builder b = RunRequest.builder(cwd, s.argv());
+            s.set().forEach(b::set);
+            s.unset().forEach(b::unset);
+            b.sandbox(((ModeRules.Decision.Run) decision).mode());
+            b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
+            request = b.build();
+        } catch (SandboxException e) {
+            meters.forwarded("refused");
+            refused(e.diagnostic());
+            return;
+        } catch (RuntimeException e) {
+            // A working directory that is no path (a NUL in it), and the like: the client hears
+            // why and the connection ends, rather than waiting for a run that never comes.
+            refuse("protocol", "cannot run this request: " + e);
+            return;
+        }
+        if (disconnected) {
+            return;
+        }
+        meters.forwarded("started");
+        Run r = orchestrator.submit(request, Passthrough.of(new Out(true), new Out(false)), hostFor(s.env()));
+        run = r;
+        r.events().subscribe(e -> event(e, s.outputEvents()));
+        if (disconnected) {
+            r.cancel();
+        }
+    }
+
+    /**
+     * The run's host: the server's, with the client's environment and home. Each forwarded run
+     * gets its own, so one client's environment never reaches another run or the server.
+     */
+    private Host hostFor(Map<String, String> env) {
+        String home = env.getOrDefault("HOME", "");
+        return serverHost.withEnv(env, home.startsWith("/") ? Path.of(home) : serverHost.home());
+    }
+
+    private void event(RunEvent e, boolean outputEvents) {
+        if (e instanceof RunEvent.Output && !outputEvents) {
+            return;
+        }
+        send(new Frame.Event(NdjsonSink.toJson(e)));
+        if (e instanceof RunEvent.Exited x) {
+            ended = true;
+            state = State.DONE;
+            sendAndClose(new Frame.Exit(x.status(), x.signal()));
+        }
+    }
+
+    /** A refusal before the run: its diagnostic, then the exit a local refusal has (125). */
+    private void refused(Diagnostic d) {
+        state = State.DONE;
+        ended = true;
+        send(new Frame.Event(NdjsonSink.toJson(new RunEvent.Diag("forwarded", Instant.now(), d))));
+        sendAndClose(new Frame.Exit(125, 0));
+    }
+
+    /** The client went away (or broke the protocol): a run still going is cancelled and its group killed. */
+    void disconnected() {
+        disconnected = true;
+        stdin.end();
+        Run r = run;
+        if (r != null && !ended) {
+            r.cancel();
+        }
+    }
+
+    /**
+     * Writes a frame, never waiting. A first version waited while the connection was above its
+     * high-water mark, to slow a chatty child to its client's pace; under load that held the
+     * pipe readers past the orchestrator's drain grace after the child's exit, and the line
+     * events still to come were dropped. So, as the run's journal does, the server hands
+     * frames on without waiting: a slow client costs memory (its unsent frames, bounded by the
+     * run's output, which the journal keeps anyway), never another run's progress, an event
+     * loop, or a lost line.
+     */
+    void send(Frame frame) {
+        send(FrameCodec.encode(frame));
+    }
+
+    private void send(byte[] frame) {
+        channel.writeAndFlush(Unpooled.wrappedBuffer(frame), channel.voidPromise());
+    }
+
+    private void sendAndClose(Frame frame) {
+        channel.writeAndFlush(Unpooled.wrappedBuffer(FrameCodec.encode(frame))).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    /** One of the child's streams, as frames. */
+    private final class Out extends OutputStream {
+        private final boolean stdout;
+
+        Out(boolean stdout) {
+            this.stdout = stdout;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (!channel.isActive()) {
+                throw new IOException("the client went away");
+            }
+            send(stdout ? FrameCodec.stdout(b, off, len) : FrameCodec.stderr(b, off, len));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package dev.magus.server.client;
+
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+/**
+ * The client side of the server socket, on the JDK's own Unix-domain {@link SocketChannel}
+ * and blocking I/O only: no Reactor, no Netty, so a forwarding {@code magus run} loads little.
+ * One connection carries one request.
+ */
+public final class ServerClient implements AutoCloseable {
+    private final SocketChannel channel;
+    private final InputStream in;
+    private final Object writeLock = new Object();
+
+    private ServerClient(SocketChannel channel) {
+        this.channel = channel;
+        this.in = Channels.newInputStream(channel);
+    }
+
+    /** The server said no: a wrong token (MGS2011) or another protocol version. */
+    public static final class Refused extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final String code;
+
+        public Refused(String code, String message) {
+            super(message);
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    /** How a forwarded run ended. */
+    public sealed interface Outcome {
+        /** It ran (or was refused, with its diagnostic among the events) and exited with {@code status}. */
+        record Exited(int status, int signal) implements Outcome {
+        }
+
+        /** The server's workspace does not meet this client's mode: run the work here. */
+        record Declined(Frame.Declined frame) implements Outcome {
+        }
+    }
+
+    /** Whether a server accepts connections on {@code socket} (a stale socket file refuses them). */
+    public static boolean listening(Path socket) {
+        try (SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            c.connect(UnixDomainSocketAddress.of(socket));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Connects and says hello with {@code token} in protocol {@code version}.
+     *
+     * @throws Refused the server refused the token or the version
+     * @throws IOException no server, or the connection broke
+     */
+    public static ServerClient connect(Path socket, String token, int version) throws IOException {
+        SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            c.connect(UnixDomainSocketAddress.of(socket));
+            ServerClient client = new ServerClient(c);
+            client.send(new Frame.Hello(version, token));
+            Frame.ToClient answer = client.read();
+            if (answer instanceof Frame.Refused r) {
+                throw new Refused(r.code(), r.message());
+            }
+            if (!(answer instanceof Frame.Welcome w)) {
+                throw new IOException("the magus server answered the hello with " + answer.getClass().getSimpleName());
+            }
+            if (w.version() != version) {
+                throw new Refused("protocol", "the magus server speaks protocol version " + w.version() + " and this client "
+                        + version + "; use the same magus for both");
+            }
+            return client;
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** {@link #connect(Path, String, int)} in this build's protocol version. */
+    public static ServerClient connect(Path socket, String token) throws IOException {
+        return connect(socket, token, Frame.VERSION);
+    }
+
+    public void send(Frame.ToServer frame) throws IOException {
+        sendRaw(FrameCodec.encode(frame));
+    }
+
+    /** A whole encoded frame (or, in tests, anything at all). */
+    public void sendRaw(byte[] bytes) throws IOException {
+        synchronized (writeLock) {
+            ByteBuffer b = ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+                channel.write(b);
+            }
+        }
+    }
+
+    /**
+     * The next frame from the server.
+     *
+     * @throws java.io.EOFException the server closed the connection
+     */
+    public Frame.ToClient read() throws IOException {
+        byte[] len = in.readNBytes(4);
+        if (len.length < 4) {
+            throw new java.io.EOFException("the magus server closed the connection");
+        }
+        int n = ByteBuffer.wrap(len).getInt();
+        if (n <= 0 || n > FrameCodec.MAX_FRAME) {
+            throw new FrameCodec.ProtocolException("a frame of " + n + " bytes from the server");
+        }
+        byte[] body = in.readNBytes(n);
+        if (body.length < n) {
+            throw new java.io.EOFException("the magus server closed the connection in the middle of a frame");
+        }
+        Frame f = FrameCodec.decode(body);
+        if (!(f instanceof Frame.ToClient c)) {
+            throw new FrameCodec.ProtocolException("the server sent a client's frame");
+        }
+        return c;
+    }
+
+    /**
+     * Forwards one run and streams it: the child's bytes to {@code out} and {@code err} as they
+     * come, each event to {@code events}, {@code stdin} (when given) to the child on a thread of
+     * its own. Returns when the run ends, or when the server declines it.
+     */
+    public Outcome forward(Frame.Submit submit, InputStream stdin, OutputStream out, OutputStream err,
+            Consumer<com.fasterxml.jackson.databind.node.ObjectNode> events) throws IOException {
+        send(submit);
+        if (submit.stdin() && stdin != null) {
+            Thread t = new Thread(() -> copyStdin(stdin), "magus-client-stdin");
+            t.setDaemon(true);
+            t.start();
+        }
+        while (true) {
+            Frame.ToClient f = read();
+            if (f instanceof Frame.Stdout o) {
+                out.write(o.bytes());
+                out.flush();
+            } else if (f instanceof Frame.Stderr e) {
+                err.write(e.bytes());
+                err.flush();
+            } else if (f instanceof Frame.Event e) {
+                events.accept(e.event());
+            } else if (f instanceof Frame.Exit x) {
+                return new Outcome.Exited(x.status(), x.signal());
+            } else if (f instanceof Frame.Declined d) {
+                return new Outcome.Declined(d);
+            } else if (f instanceof Frame.Refused r) {
+                throw new Refused(r.code(), r.message());
+            } else {
+                throw new FrameCodec.ProtocolException("unexpected " + f.getClass().getSimpleName() + " during a run");
+            }
+        }
+    }
+
+    private void copyStdin(InputStream stdin) {
+        byte[] buf = new byte[16 * 1024];
+        try {
+            for (int n; (n = stdin.read(buf)) >= 0; ) {
+                if (n > 0) {
+                    sendRaw(FrameCodec.stdin(buf, 0, n));
+                }
+            }
+            send(new Frame.StdinEnd());
+        } catch (IOException e) {
+            // the connection is gone: the run ends with it
+        }
+    }
+
+    /** Forwards a signal to the child's group. */
+    public void signal(int signal) throws IOException {
+        send(new Frame.Signal(signal));
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,141 @@
+package dev.magus.server.protocol;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One message on the server socket. Every frame is a 4-byte big-endian length, then one kind
+ * byte, then the body: JSON for control frames, the raw bytes for stdin, stdout and stderr.
+ * Output travels as bytes, never as lines, so binary output, CRs and a last line without its
+ * newline arrive exactly as the child wrote them; {@link FrameCodec} is the one place that
+ * knows the layout.
+ *
+ * <p><b>Why bytes are copied and descriptors are not passed.</b> Handing the client's fds
+ * 0/1/2 over {@code SCM_RIGHTS} would let the child write straight to the terminal, but then
+ * the server never sees the output: the kernel-layer denial inference reads it, and the
+ * live diagnostics a forwarded run must show come from it. The JDK's Unix-domain channels,
+ * which the small forwarding client is built on, cannot pass descriptors either. So the
+ * server reads the child's pipes as a local run does and copies each read as one frame; each
+ * stream's frames are written in the order they were read, so the order within stdout and
+ * within stderr is exact (between the two streams it is as interleaved as two pipes are).
+ *
+ * <p>Closed by design: {@link ToServer} and {@link ToClient} are sealed, so a new kind is a
+ * protocol change, and one is a {@link #VERSION} bump.
+ */
+public sealed interface Frame {
+    /**
+     * The protocol version both ends say in their hello; any difference is refused by both,
+     * with a line naming the two versions.
+     */
+    int VERSION = 1;
+
+    /** Frames a client sends. */
+    sealed interface ToServer extends Frame {
+    }
+
+    /** Frames the server sends. */
+    sealed interface ToClient extends Frame {
+    }
+
+    /** The first frame of every connection: nothing else is read before its token is checked. */
+    record Hello(int version, String token) implements ToServer {
+        public Hello {
+            Objects.requireNonNull(token, "token");
+        }
+
+        /** Never the token: a frame may be logged. */
+        @Override
+        public String toString() {
+            return "Hello[version=" + version + "]";
+        }
+    }
+
+    /**
+     * A run to forward. The environment is the client's whole environment: the run uses the
+     * client's {@code HOME}, {@code PATH} and {@code MAGUS_SANDBOX} floor, never the server's.
+     *
+     * @param sandbox      {@code --sandbox}, when given (a spelling)
+     * @param stdin        whether stdin frames follow (else the child reads {@code /dev/null})
+     * @param outputEvents whether output events are sent as well as the bytes (for a client
+     *                     writing NDJSON); off, only the other events are sent
+     */
+    record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+            List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) implements ToServer {
+        public Submit {
+            argv = List.copyOf(argv);
+            Objects.requireNonNull(cwd, "cwd");
+            env = Map.copyOf(env);
+            set = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(set));
+            unset = List.copyOf(unset);
+            Objects.requireNonNull(sandbox, "sandbox");
+        }
+    }
+
+    /** Bytes for the child's standard input. */
+    record StdinData(byte[] bytes) implements ToServer {
+    }
+
+    /** The client's standard input ended: the child's is closed. */
+    record StdinEnd() implements ToServer {
+    }
+
+    /** A signal (SIGINT, SIGTERM, SIGHUP) for the child's process group. */
+    record Signal(int signal) implements ToServer {
+    }
+
+    /** {@code magus server status}: the server answers with {@link Status} and closes. */
+    record StatusQuery() implements ToServer {
+    }
+
+    /** {@code magus server stop}: the server answers with {@link Stopping} and stops. */
+    record Stop() implements ToServer {
+    }
+
+    /** The server accepted the hello. */
+    record Welcome(int version) implements ToClient {
+    }
+
+    /**
+     * The server refused the connection and closes it: a wrong or missing token
+     * ({@code code} MGS2011) or another protocol version ({@code code} "protocol").
+     */
+    record Refused(String code, String message) implements ToClient {
+    }
+
+    /** A run event, as telemetry's NDJSON writes it (schema and field names the same). */
+    record Event(ObjectNode event) implements ToClient {
+    }
+
+    /** Bytes the child wrote on its standard output, one read's worth. */
+    record Stdout(byte[] bytes) implements ToClient {
+    }
+
+    /** Bytes the child wrote on its standard error, one read's worth. */
+    record Stderr(byte[] bytes) implements ToClient {
+    }
+
+    /** The run ended: DESIGN.md's exit status, and the signal that ended the child (0 when none). */
+    record Exit(int status, int signal) implements ToClient {
+    }
+
+    /**
+     * The server's workspace does not meet the client's mode: the client runs the work itself,
+     * under its own mode.
+     */
+    record Declined(String clientMode, String workspaceMode, String message) implements ToClient {
+    }
+
+    /** The server's counters, by meter name and tags, for {@code magus server status}. */
+    record Status(long pid, Map<String, Double> counters) implements ToClient {
+        public Status {
+            counters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counters));
+        }
+    }
+
+    /** The server is stopping. */
+    record Stopping() implements ToClient {
+    }
+}

@@ -1,0 +1,125 @@
+package dev.magus.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.policy.HostFacts;
+import dev.magus.server.client.ServerClient;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.socket.SocketDir;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A server on a real Unix socket in a test's temp dir, with a fake home and workspace: never
+ * the user's runtime dir, home or environment.
+ */
+final class Fixture implements AutoCloseable {
+    final Path home;
+    final Path workspace;
+    final Path tempBase;
+    final SocketDir dir;
+    final Map<String, String> env = new LinkedHashMap<>();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final MagusServer server;
+
+    Fixture(Path root) throws IOException {
+        assumeLinux();
+        home = Files.createDirectories(root.resolve("home")).toRealPath();
+        workspace = Files.createDirectories(root.resolve("ws")).toRealPath();
+        tempBase = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("LANG", "C.UTF-8");
+        // The fallback a user without XDG_RUNTIME_DIR gets: <home>/.cache/magus-run.
+        dir = SocketDir.forUser(env, uid());
+        Host host = host();
+        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry);
+    }
+
+    static void assumeLinux() {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "server test skipped: forwarded runs start children, which needs Linux (os "
+                + System.getProperty("os.name") + ")";
+        if (!linux) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux, why);
+    }
+
+    Host host() {
+        return new Host(env, home, uid(), HostFacts.Os.LINUX, List.of(), Optional.empty(), tempBase);
+    }
+
+    static long uid() {
+        try {
+            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void yaml(String text) throws IOException {
+        Files.writeString(workspace.resolve("magus.yaml"), text);
+    }
+
+    ServerClient client() throws IOException {
+        return ServerClient.connect(dir.socket(), Files.readString(dir.tokenFile()).trim());
+    }
+
+    Frame.Submit submit(String... argv) {
+        return submit(env, Map.of(), Optional.empty(), argv);
+    }
+
+    Frame.Submit submit(Map<String, String> clientEnv, Map<String, String> set, Optional<String> sandbox, String... argv) {
+        return new Frame.Submit(List.of(argv), workspace.toString(), clientEnv, set, List.of(), sandbox, false, false);
+    }
+
+    /** What one forwarded run produced. */
+    record Result(ServerClient.Outcome outcome, byte[] stdout, byte[] stderr, List<ObjectNode> events) {
+        int status() {
+            return ((ServerClient.Outcome.Exited) outcome).status();
+        }
+
+        String out() {
+            return new String(stdout, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        List<String> types() {
+            return events.stream().map(e -> e.path("type").asText()).toList();
+        }
+
+        List<String> codes() {
+            return events.stream().filter(e -> e.has("code")).map(e -> e.path("code").asText()).toList();
+        }
+    }
+
+    Result forward(Frame.Submit submit) throws IOException {
+        try (ServerClient c = client()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            List<ObjectNode> events = Collections.synchronizedList(new ArrayList<>());
+            ServerClient.Outcome o = c.forward(submit, null, out, err, events::add);
+            return new Result(o, out.toByteArray(), err.toByteArray(), events);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        registry.close();
+    }
+}

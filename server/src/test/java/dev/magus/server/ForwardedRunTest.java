@@ -1,0 +1,171 @@
+package dev.magus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.server.client.ServerClient;
+import dev.magus.server.protocol.Frame;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A forwarded run looks exactly like a local one: bytes, exit statuses, signals, stdin. */
+class ForwardedRunTest {
+    @TempDir
+    Path root;
+    Fixture f;
+
+    @BeforeEach
+    void start() throws Exception {
+        f = new Fixture(root);
+    }
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    @Test
+    void outputArrivesByteForByteOnItsOwnStream() throws Exception {
+        Fixture.Result r = f.forward(f.submit("sh", "-c",
+                "printf 'a\\r\\nb\\000c'; printf 'to err\\n' >&2; head -c 300000 /dev/urandom > blob; cat blob; printf 'tail'"));
+        byte[] blob = Files.readAllBytes(f.workspace.resolve("blob"));
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write("a\r\nb\0c".getBytes(StandardCharsets.ISO_8859_1));
+        expected.write(blob);
+        expected.write("tail".getBytes(StandardCharsets.US_ASCII));
+        assertThat(r.stdout()).isEqualTo(expected.toByteArray());
+        assertThat(new String(r.stderr(), StandardCharsets.UTF_8)).isEqualTo("to err\n");
+        assertThat(r.status()).isZero();
+        assertThat(r.types()).startsWith("started").endsWith("exited").doesNotContain("output");
+    }
+
+    @Test
+    void exitStatusesAreALocalRunsOnes() throws Exception {
+        assertThat(f.forward(f.submit("sh", "-c", "exit 7")).status()).isEqualTo(7);
+        Fixture.Result killed = f.forward(f.submit("sh", "-c", "kill -TERM $$"));
+        assertThat(killed.status()).isEqualTo(128 + 15);
+        assertThat(((ServerClient.Outcome.Exited) killed.outcome()).signal()).isEqualTo(15);
+        assertThat(f.forward(f.submit("no-such-command-anywhere")).status()).isEqualTo(127);
+    }
+
+    @Test
+    void aSignalFrameReachesTheChildsGroup() throws Exception {
+        try (ServerClient c = f.client()) {
+            c.send(f.submit("sh", "-c", "echo ready; sleep 60"));
+            StringBuilder out = new StringBuilder();
+            Frame.ToClient frame;
+            while (!out.toString().contains("ready")) {
+                frame = c.read();
+                if (frame instanceof Frame.Stdout o) {
+                    out.append(new String(o.bytes(), StandardCharsets.UTF_8));
+                }
+            }
+            Instant sent = Instant.now();
+            c.signal(15);
+            do {
+                frame = c.read();
+            } while (!(frame instanceof Frame.Exit));
+            assertThat(((Frame.Exit) frame).status()).isEqualTo(128 + 15);
+            assertThat(Duration.between(sent, Instant.now())).isLessThan(Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    void stdinFramesReachTheChild() throws Exception {
+        byte[] input = new byte[100_000];
+        new java.util.Random(7).nextBytes(input);
+        Frame.Submit s = new Frame.Submit(List.of("cat"), f.workspace.toString(), f.env, Map.of(), List.of(),
+                Optional.empty(), true, false);
+        try (ServerClient c = f.client()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ServerClient.Outcome o = c.forward(s, new ByteArrayInputStream(input), out, new ByteArrayOutputStream(), e -> {
+            });
+            assertThat(o).isEqualTo(new ServerClient.Outcome.Exited(0, 0));
+            assertThat(out.toByteArray()).isEqualTo(input);
+        }
+    }
+
+    @Test
+    void aClientDisconnectKillsTheRunsGroup() throws Exception {
+        long sleeper;
+        try (ServerClient c = f.client()) {
+            c.send(f.submit("sh", "-c", "sleep 300 & echo $!; wait"));
+            StringBuilder out = new StringBuilder();
+            while (!out.toString().contains("\n")) {
+                if (c.read() instanceof Frame.Stdout o) {
+                    out.append(new String(o.bytes(), StandardCharsets.UTF_8));
+                }
+            }
+            sleeper = Long.parseLong(out.toString().trim());
+            assertThat(ProcessHandle.of(sleeper)).get().matches(ProcessHandle::isAlive);
+        }
+        Optional<ProcessHandle> p = ProcessHandle.of(sleeper);
+        if (p.isPresent()) {
+            CompletableFuture<ProcessHandle> gone = p.get().onExit();
+            // It is not our child, so onExit polls; a deadline, not a timing assertion.
+            gone.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(ProcessHandle.of(sleeper).filter(ProcessHandle::isAlive)).isEmpty();
+    }
+
+    @Test
+    void eachRunKeepsItsOwnEnvironmentAndOverlay() throws Exception {
+        List<CompletableFuture<Fixture.Result>> runs = new ArrayList<>();
+        for (String who : List.of("one", "two", "three")) {
+            java.util.Map<String, String> env = new java.util.LinkedHashMap<>(f.env);
+            env.put("CLIENT", who);
+            Map<String, String> set = who.equals("three") ? Map.of() : Map.of("FOO", "foo-" + who);
+            Frame.Submit s = f.submit(env, set, Optional.empty(), "sh", "-c", "sleep 0.3; echo \"[$FOO] [$CLIENT] [$HOME]\"");
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return f.forward(s);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            }));
+        }
+        assertThat(runs.get(0).get(60, TimeUnit.SECONDS).out()).isEqualTo("[foo-one] [one] [" + f.home + "]\n");
+        assertThat(runs.get(1).get(60, TimeUnit.SECONDS).out()).isEqualTo("[foo-two] [two] [" + f.home + "]\n");
+        assertThat(runs.get(2).get(60, TimeUnit.SECONDS).out()).isEqualTo("[] [three] [" + f.home + "]\n");
+        assertThat(f.host().env()).doesNotContainKeys("FOO", "CLIENT");
+        assertThat(System.getenv()).doesNotContainKeys("FOO", "CLIENT");
+    }
+
+    @Test
+    void theClientsPathAndHomeAreTheRunsNotTheServers() throws Exception {
+        Path bin = Files.createDirectories(root.resolve("client-bin"));
+        Path tool = bin.resolve("only-the-client-has-it");
+        Files.writeString(tool, "#!/bin/sh\necho client tool\n");
+        tool.toFile().setExecutable(true);
+        java.util.Map<String, String> env = new java.util.LinkedHashMap<>(f.env);
+        env.put("PATH", bin + ":" + f.env.get("PATH"));
+        Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "only-the-client-has-it"));
+        assertThat(r.out()).isEqualTo("client tool\n");
+        assertThat(f.forward(f.submit("only-the-client-has-it")).status()).isEqualTo(127);
+    }
+
+    @Test
+    void outputEventsAreSentWhenAsked() throws Exception {
+        Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "echo one; echo two >&2"), f.workspace.toString(), f.env,
+                Map.of(), List.of(), Optional.empty(), false, true);
+        Fixture.Result r = f.forward(s);
+        List<String> lines = r.events().stream().filter(e -> e.path("type").asText().equals("output"))
+                .map((ObjectNode e) -> e.path("stream").asText() + ":" + e.path("line").asText()).sorted().toList();
+        assertThat(lines).containsExactly("stderr:two", "stdout:one");
+    }
+}

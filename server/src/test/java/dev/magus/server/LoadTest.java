@@ -1,0 +1,95 @@
+package dev.magus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.server.protocol.Frame;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The issue's load test in a CI-sized form: {@value #RUNS} concurrent forwarded runs, each
+ * printing {@value #LINES} lines, lose no byte and no event, and leave no descriptor or thread
+ * behind once they end. Threads of magus's I/O pool and of Reactor's boundedElastic idle out
+ * after a minute, so the thread check waits for that.
+ */
+class LoadTest {
+    static final int RUNS = 50;
+    static final int LINES = 1000;
+
+    @TempDir
+    Path root;
+
+    @Test
+    void concurrentRunsLoseNothingAndLeakNothing() throws Exception {
+        try (Fixture f = new Fixture(root)) {
+            f.forward(f.submit("true")); // warm: the launcher, the loops, the pools
+            int fdsBefore = fds();
+            int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+            String expected = IntStream.rangeClosed(1, LINES).mapToObj(Integer::toString).collect(Collectors.joining("\n", "", "\n"));
+            ExecutorService clients = Executors.newFixedThreadPool(RUNS);
+            try {
+                List<CompletableFuture<Fixture.Result>> runs = new ArrayList<>();
+                for (int i = 0; i < RUNS; i++) {
+                    Frame.Submit s = new Frame.Submit(List.of("seq", "1", Integer.toString(LINES)), f.workspace.toString(), f.env,
+                            Map.of(), List.of(), Optional.empty(), false, true);
+                    runs.add(CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return f.forward(s);
+                        } catch (IOException e) {
+                            throw new RuntimeException(e);
+                        }
+                    }, clients));
+                }
+                for (CompletableFuture<Fixture.Result> run : runs) {
+                    Fixture.Result r = run.get(300, TimeUnit.SECONDS);
+                    assertThat(r.status()).isZero();
+                    assertThat(new String(r.stdout(), StandardCharsets.US_ASCII)).isEqualTo(expected);
+                    List<String> lines = r.events().stream().filter(e -> e.path("type").asText().equals("output"))
+                            .map((ObjectNode e) -> e.path("line").asText()).toList();
+                    assertThat(lines).hasSize(LINES).isEqualTo(List.of(expected.split("\n")));
+                    assertThat(r.types().get(0)).isEqualTo("started");
+                    assertThat(r.types().get(r.types().size() - 1)).isEqualTo("exited");
+                }
+            } finally {
+                clients.shutdownNow();
+                clients.awaitTermination(10, TimeUnit.SECONDS);
+            }
+            assertThat(f.registry.get("magus.server.forwarded").tag("outcome", "started").counter().count()).isEqualTo(RUNS + 1);
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+            int fds = fds();
+            int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+            while ((fds > fdsBefore || threads > threadsBefore + 2) && Instant.now().isBefore(deadline)) {
+                Thread.sleep(1000);
+                fds = fds();
+                threads = ManagementFactory.getThreadMXBean().getThreadCount();
+            }
+            assertThat(fds).as("descriptors after the runs (before: %d)", fdsBefore).isLessThanOrEqualTo(fdsBefore);
+            assertThat(threads).as("threads after the runs (before: %d)", threadsBefore).isLessThanOrEqualTo(threadsBefore + 2);
+        }
+    }
+
+    private static int fds() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) s.count();
+        }
+    }
+}
