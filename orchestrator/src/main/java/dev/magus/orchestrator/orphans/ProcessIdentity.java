@@ -2,6 +2,7 @@ package dev.magus.orchestrator.orphans;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -58,7 +59,13 @@ public record ProcessIdentity(long pidNamespace, long pid, long startTicks) {
         if (!procIsOurs()) {
             return Liveness.UNKNOWN;
         }
-        return startTicks(pid).map(t -> t == startTicks ? Liveness.ALIVE : Liveness.GONE).orElse(Liveness.GONE);
+        Optional<Long> now = startTicks(pid);
+        if (now.isPresent()) {
+            return now.get() == startTicks ? Liveness.ALIVE : Liveness.GONE;
+        }
+        // Only a pid with no entry in /proc is gone; a stat that could not be read or parsed
+        // says nothing, and a live run's temp dir must never be removed on nothing.
+        return Files.notExists(PROC.resolve(Long.toString(pid)), LinkOption.NOFOLLOW_LINKS) ? Liveness.GONE : Liveness.UNKNOWN;
     }
 
     /** The identity as it goes into a name: {@code NAMESPACE-PID-START}, digits and dashes only. */
