@@ -1,10 +1,13 @@
 package dev.magus.orchestrator.cli;
 
+import static dev.magus.orchestrator.Procs.alive;
+import static dev.magus.orchestrator.Procs.liveInGroup;
+import static dev.magus.orchestrator.Procs.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.orchestrator.Procs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -211,7 +213,7 @@ class SignalsIT {
         new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(SignalsIT::alive)))
+        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(Procs::alive)))
                 .as("every process of the run's group %d (%s) is gone within a second of magus", child, members).isTrue();
         assertThat(within(Duration.ofSeconds(5), () -> !Files.exists(privateTemp))).as("%s removed", privateTemp).isTrue();
     }
@@ -285,54 +287,5 @@ class SignalsIT {
         return status.lines().filter(l -> l.startsWith("SigIgn:")).findFirst()
                 .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & (1L << (signal - 1))) != 0)
                 .orElse(false);
-    }
-
-    /** Live (not zombie) members of process group {@code pgid}, from /proc. */
-    static List<Long> liveInGroup(long pgid) {
-        List<Long> out = new ArrayList<>();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : (Iterable<Path>) procs::iterator) {
-                String name = p.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                String stat = read(p.resolve("stat"));
-                if (stat.lastIndexOf(')') < 0) {
-                    continue;
-                }
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                if (f.length > 2 && Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
-                    out.add(Long.parseLong(name));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    static boolean alive(long pid) {
-        String stat = read(Path.of("/proc/" + pid + "/stat"));
-        if (stat.lastIndexOf(')') < 0) {
-            return false;
-        }
-        char state = stat.charAt(stat.lastIndexOf(')') + 2);
-        return state != 'Z' && state != 'X';
-    }
-
-    static boolean within(Duration limit, BooleanSupplier cond) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
     }
 }
