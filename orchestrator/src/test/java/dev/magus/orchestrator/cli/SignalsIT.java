@@ -5,18 +5,14 @@ import static dev.magus.orchestrator.Procs.liveInGroup;
 import static dev.magus.orchestrator.Procs.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.orchestrator.Procs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -49,15 +45,7 @@ class SignalsIT {
 
     @BeforeAll
     static void findMagus() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        int abi = linux ? LandlockProbe.kernel().abi() : 0;
-        String why = "bin/magus signal tests skipped: need Linux with Landlock ABI 3+ (ABI " + abi + ")";
-        if (abi < 3) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(abi >= 3, why);
-        magus = DemoIT.repoRoot().resolve("bin/magus");
-        assertThat(DemoIT.repoRoot().resolve("orchestrator/target/orchestrator.jar")).as("a built checkout").isRegularFile();
+        magus = BinMagus.find("bin/magus signal tests");
     }
 
     @BeforeEach
@@ -66,13 +54,7 @@ class SignalsIT {
         ws = Files.createDirectories(root.resolve("ws")).toRealPath();
         tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        env = new LinkedHashMap<>();
-        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
-        env.put("HOME", home.toString());
-        env.put("LANG", "C.UTF-8");
-        env.put("TMPDIR", tmp.toString());
-        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
-        env.put("XDG_STATE_HOME", home.resolve(".local/state").toString());
+        env = BinMagus.env(home, tmp);
     }
 
     /** Whatever a failed test left running is killed. */
@@ -84,13 +66,7 @@ class SignalsIT {
     }
 
     private Process start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(magus.toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ws.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder pb = BinMagus.command(magus, ws, env, args);
         Path log = Files.createTempFile(root, "magus-", ".log");
         pb.redirectOutput(log.toFile()).redirectErrorStream(true);
         Process p = pb.start();
