@@ -1,8 +1,8 @@
 package dev.magus.orchestrator;
 
 import static dev.magus.orchestrator.TestHost.DEADLINE;
-import static dev.magus.orchestrator.TestHost.alive;
-import static dev.magus.orchestrator.TestHost.eventually;
+import static dev.magus.orchestrator.Procs.alive;
+import static dev.magus.orchestrator.Procs.eventually;
 import static dev.magus.orchestrator.TestHost.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,7 +65,7 @@ class ColdRunTest {
     void killLeftovers() {
         sunk.stream().filter(e -> e instanceof RunEvent.Started).map(e -> ((RunEvent.Started) e).pid())
                 .forEach(ownGroups::add);
-        ownGroups.stream().flatMap(g -> TestHost.liveInGroup(g).stream())
+        ownGroups.stream().flatMap(g -> Procs.liveInGroup(g).stream())
                 .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
     }
 
@@ -125,7 +125,7 @@ class ColdRunTest {
 
         assertThat(eventually(() -> !alive(shell) && !alive(grandchild)))
                 .as("shell %d and grandchild %d are gone", shell, grandchild).isTrue();
-        assertThat(TestHost.liveInGroup(shell)).isEmpty();
+        assertThat(Procs.liveInGroup(shell)).isEmpty();
         RunEvent.Exited exit = sunkExit();
         assertThat(exit.status()).isEqualTo(128 + Child.SIGKILL);
         assertThat(exit.signal()).isEqualTo(Child.SIGKILL);
@@ -141,7 +141,7 @@ class ColdRunTest {
         RunEvent.Exited exit = sunkExit();
         assertThat(exit.status()).isEqualTo(128 + Child.SIGKILL);
         assertThat(exit.signal()).isEqualTo(Child.SIGKILL);
-        assertThat(eventually(() -> TestHost.liveInGroup(started.pid()).isEmpty()))
+        assertThat(eventually(() -> Procs.liveInGroup(started.pid()).isEmpty()))
                 .as("group %d is empty", started.pid()).isTrue();
     }
 
@@ -174,7 +174,7 @@ class ColdRunTest {
         RunEvent.Exited exit = sunkExit();
         assertThat(exit.status()).isEqualTo(128 + Child.SIGKILL);
         sunk.stream().filter(e -> e instanceof RunEvent.Started).map(e -> ((RunEvent.Started) e).pid())
-                .forEach(pid -> assertThat(eventually(() -> TestHost.liveInGroup(pid).isEmpty()))
+                .forEach(pid -> assertThat(eventually(() -> Procs.liveInGroup(pid).isEmpty()))
                         .as("group %d is empty", pid).isTrue());
         if (Files.exists(t.workspace.resolve("grandchild.pid"))) {
             long grandchild = grandchild();
@@ -246,13 +246,13 @@ class ColdRunTest {
         try (Child child = ((Spawn.Started) spawn).child()) {
             ownGroups.add((long) child.pid());
             // Both sleeps up first, so the kill has a grandchild to reach.
-            assertThat(eventually(() -> TestHost.liveInGroup(child.pid()).size() >= 2))
+            assertThat(eventually(() -> Procs.liveInGroup(child.pid()).size() >= 2))
                     .as("group %d has the shell's jobs", child.pid()).isTrue();
-            List<Long> group = TestHost.liveInGroup(child.pid());
+            List<Long> group = Procs.liveInGroup(child.pid());
 
             handle.attach(child);
 
-            assertThat(eventually(() -> group.stream().noneMatch(TestHost::alive)))
+            assertThat(eventually(() -> group.stream().noneMatch(Procs::alive)))
                     .as("every process of group %d (%s) is gone", child.pid(), group).isTrue();
             Exit exit = child.waitFor();
             assertThat(exit.signal()).isEqualTo(Child.SIGKILL);

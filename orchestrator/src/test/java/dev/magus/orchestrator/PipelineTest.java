@@ -77,8 +77,8 @@ class PipelineTest {
         Run run = t.orchestrator().submit(sh("sleep 100 & sleep 100"));
         long pid = run.events().ofType(RunEvent.Started.class).blockFirst(DEADLINE).pid();
         // Both sleeps are up (the shell may have exec'd into the second one).
-        assertThat(TestHost.eventually(() -> sleeps(pid) == 2)).as("two sleeps in group %d", pid).isTrue();
-        List<Long> group = TestHost.liveInGroup(pid);
+        assertThat(Procs.eventually(() -> sleeps(pid) == 2)).as("two sleeps in group %d", pid).isTrue();
+        List<Long> group = Procs.liveInGroup(pid);
 
         run.cancel();
 
@@ -91,14 +91,14 @@ class PipelineTest {
                 .verify(DEADLINE);
         StepVerifier.create(run.events().last()).expectNextMatches(e -> e instanceof RunEvent.Exited x && x.status() == 137)
                 .expectComplete().verify(DEADLINE);
-        assertThat(TestHost.eventually(() -> group.stream().noneMatch(TestHost::alive)))
+        assertThat(Procs.eventually(() -> group.stream().noneMatch(Procs::alive)))
                 .as("every process of group %d (%s) is gone", pid, group).isTrue();
-        assertThat(TestHost.liveInGroup(pid)).isEmpty();
+        assertThat(Procs.liveInGroup(pid)).isEmpty();
         run.cancel(); // idempotent
     }
 
     private static long sleeps(long pgid) {
-        return TestHost.liveInGroup(pgid).stream().filter(p -> {
+        return Procs.liveInGroup(pgid).stream().filter(p -> {
             try {
                 return Files.readString(Path.of("/proc/" + p + "/comm")).strip().equals("sleep");
             } catch (java.io.IOException e) {
@@ -131,7 +131,7 @@ class PipelineTest {
         RunResult result = run.result().block(DEADLINE);
         assertThat(result.status()).isZero();
         long sleeper = Long.parseLong(lines(events(run), RunEvent.Stream.STDOUT).get(0).strip());
-        assertThat(TestHost.eventually(() -> !TestHost.alive(sleeper))).as("background sleeper %d", sleeper).isTrue();
+        assertThat(Procs.eventually(() -> !Procs.alive(sleeper))).as("background sleeper %d", sleeper).isTrue();
     }
 
     @Test

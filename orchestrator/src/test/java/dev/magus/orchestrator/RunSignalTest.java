@@ -1,7 +1,7 @@
 package dev.magus.orchestrator;
 
 import static dev.magus.orchestrator.TestHost.DEADLINE;
-import static dev.magus.orchestrator.TestHost.eventually;
+import static dev.magus.orchestrator.Procs.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.RunEvent;
@@ -86,20 +86,20 @@ class RunSignalTest {
         assertThat(spawn).isInstanceOf(Spawn.Started.class);
         try (Child child = ((Spawn.Started) spawn).child()) {
             try {
-                assertThat(eventually(() -> TestHost.liveInGroup(child.pid()).size() >= 2))
+                assertThat(eventually(() -> Procs.liveInGroup(child.pid()).size() >= 2))
                         .as("group %d has the shell's jobs", child.pid()).isTrue();
-                List<Long> group = TestHost.liveInGroup(child.pid());
+                List<Long> group = Procs.liveInGroup(child.pid());
 
                 handle.attach(child);
 
-                assertThat(eventually(() -> group.stream().noneMatch(TestHost::alive)))
+                assertThat(eventually(() -> group.stream().noneMatch(Procs::alive)))
                         .as("every process of group %d (%s) got SIGHUP", child.pid(), group).isTrue();
                 Exit exit = child.waitFor();
                 assertThat(exit.signal()).isEqualTo(Child.SIGHUP);
                 // Reaped: a later signal is sent nowhere, and is no error.
                 handle.signal(Child.SIGTERM);
             } finally {
-                TestHost.liveInGroup(child.pid()).forEach(p -> ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly));
+                Procs.liveInGroup(child.pid()).forEach(p -> ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly));
             }
         }
     }

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -178,58 +177,5 @@ final class TestHost {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Live (not zombie) processes whose process group is {@code pgid}, from /proc. */
-    static List<Long> liveInGroup(long pgid) {
-        List<Long> out = new ArrayList<>();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : (Iterable<Path>) procs::iterator) {
-                String name = p.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                try {
-                    String stat = Files.readString(p.resolve("stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    // state, ppid, pgrp
-                    if (Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
-                        out.add(Long.parseLong(name));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // the process ended while we looked
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    static boolean alive(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            char state = stat.charAt(stat.lastIndexOf(')') + 2);
-            return state != 'Z' && state != 'X';
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** Waits, bounded, until {@code cond} holds; a deadline for the kernel to act, not a timing assertion. */
-    static boolean eventually(java.util.function.BooleanSupplier cond) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
     }
 }

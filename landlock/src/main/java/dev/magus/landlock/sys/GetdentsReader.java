@@ -4,10 +4,6 @@ import com.sun.jna.Memory;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import dev.magus.policy.path.DirectoryReader;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,9 +49,7 @@ public final class GetdentsReader implements DirectoryReader {
     private static final int DT_LNK = 10;
     private static final int DT_UNKNOWN = 0;
 
-    private static final int PATH_MAX = 4096;
     private static final int DIRENT_BUFFER = 64 * 1024;
-    private static final boolean UTF8_NAMES = namesAreUtf8();
 
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
 
@@ -63,7 +57,7 @@ public final class GetdentsReader implements DirectoryReader {
         final Memory dirents = new Memory(DIRENT_BUFFER);
         final byte[] direntBytes = new byte[DIRENT_BUFFER];
         final Memory stat = new Memory(STAT_SIZE);
-        final Memory path = new Memory(PATH_MAX + 1);
+        final Memory path = new Memory(JvmNames.PATH_MAX + 1);
     }
 
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
@@ -77,7 +71,7 @@ public final class GetdentsReader implements DirectoryReader {
 
     @Override
     public Optional<Stamp> stat(String absolutePath) {
-        byte[] path = encode(absolutePath);
+        byte[] path = JvmNames.encode(absolutePath);
         if (path == null) {
             return Optional.empty();
         }
@@ -90,7 +84,7 @@ public final class GetdentsReader implements DirectoryReader {
 
     @Override
     public Optional<Listing> list(String absolutePath) {
-        byte[] path = encode(absolutePath);
+        byte[] path = JvmNames.encode(absolutePath);
         if (path == null) {
             return Optional.empty();
         }
@@ -135,7 +129,7 @@ public final class GetdentsReader implements DirectoryReader {
             boolean dot = len == 1 && buf[nameStart] == '.';
             boolean dotdot = len == 2 && buf[nameStart] == '.' && buf[nameStart + 1] == '.';
             if (!dot && !dotdot) {
-                String name = decode(buf, nameStart, len);
+                String name = JvmNames.decode(buf, nameStart, len);
                 if (name != null) {
                     out.add(new Entry(name, kind(type), littleEndianLong(buf, off)));
                 }
@@ -171,59 +165,5 @@ public final class GetdentsReader implements DirectoryReader {
         return new Stamp(st.getLong(ST_DEV), st.getLong(ST_INO), st.getInt(ST_MODE), nlink, st.getLong(ST_SIZE),
                 st.getLong(ST_MTIME) * 1_000_000_000L + st.getLong(ST_MTIME + 8),
                 st.getLong(ST_CTIME) * 1_000_000_000L + st.getLong(ST_CTIME + 8));
-    }
-
-    /** NUL-terminated bytes the way the JVM names files; null when that cannot be exact. */
-    private static byte[] encode(String text) {
-        int n = text.length();
-        if (n == 0 || n >= PATH_MAX || text.charAt(0) != '/') {
-            return null;
-        }
-        byte[] bytes = new byte[n + 1];
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c == 0) {
-                return null;
-            }
-            if (c >= 0x80) {
-                if (!UTF8_NAMES) {
-                    return null;
-                }
-                byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-                if (utf8.length >= PATH_MAX || !new String(utf8, StandardCharsets.UTF_8).equals(text)) {
-                    return null;
-                }
-                return Arrays.copyOf(utf8, utf8.length + 1);
-            }
-            bytes[i] = (byte) c;
-        }
-        return bytes;
-    }
-
-    private static String decode(byte[] buf, int start, int len) {
-        for (int i = start; i < start + len; i++) {
-            if (buf[i] < 0) {
-                if (!UTF8_NAMES) {
-                    return null;
-                }
-                try {
-                    return StandardCharsets.UTF_8.newDecoder()
-                            .onMalformedInput(CodingErrorAction.REPORT)
-                            .onUnmappableCharacter(CodingErrorAction.REPORT)
-                            .decode(ByteBuffer.wrap(buf, start, len)).toString();
-                } catch (CharacterCodingException malformed) {
-                    return null;
-                }
-            }
-        }
-        return new String(buf, start, len, StandardCharsets.ISO_8859_1);
-    }
-
-    private static boolean namesAreUtf8() {
-        try {
-            return Charset.forName(System.getProperty("sun.jnu.encoding", "")).equals(StandardCharsets.UTF_8);
-        } catch (RuntimeException unknown) {
-            return false;
-        }
     }
 }

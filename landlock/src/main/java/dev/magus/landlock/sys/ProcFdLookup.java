@@ -3,10 +3,6 @@ package dev.magus.landlock.sys;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.magus.policy.path.KernelLookup;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
@@ -42,11 +38,8 @@ import java.util.Optional;
  */
 public final class ProcFdLookup implements KernelLookup {
 
-    /** The kernel's {@code PATH_MAX}, terminating NUL included. */
-    private static final int PATH_MAX = 4096;
     private static final byte[] FD_DIR = "/proc/self/fd/".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
-    private static final boolean UTF8_NAMES = namesAreUtf8();
 
     /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
     private static final ThreadLocal<Buffers> BUFFERS = ThreadLocal.withInitial(Buffers::new);
@@ -64,7 +57,7 @@ public final class ProcFdLookup implements KernelLookup {
         /** {@code /proc/self/fd/}, room for any int and a NUL. */
         final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
         /** One more than any answer, so a full buffer means cut short. */
-        final byte[] target = new byte[PATH_MAX + 1];
+        final byte[] target = new byte[JvmNames.PATH_MAX + 1];
     }
 
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
@@ -77,8 +70,8 @@ public final class ProcFdLookup implements KernelLookup {
         if (unsupported || !Natives.ready()) {
             return Optional.empty();
         }
-        byte[] path = encode(absolutePath);
-        if (path == null || path.length > PATH_MAX) {
+        byte[] path = JvmNames.encode(absolutePath);
+        if (path == null || path.length > JvmNames.PATH_MAX) {
             return Optional.empty();
         }
         Buffers b = BUFFERS.get();
@@ -101,72 +94,15 @@ public final class ProcFdLookup implements KernelLookup {
         if (n <= 0 || n >= b.target.length || b.target[0] != '/' || endsWith(b.target, (int) n, DELETED)) {
             return Optional.empty();
         }
-        return Optional.ofNullable(decode(b.target, (int) n));
+        return Optional.ofNullable(JvmNames.decode(b.target, 0, (int) n));
     }
 
     private static Memory openHowAndPath() {
-        Memory m = new Memory(OPEN_HOW + PATH_MAX);
+        Memory m = new Memory(OPEN_HOW + JvmNames.PATH_MAX);
         m.setLong(0, LibC.O_PATH | LibC.O_CLOEXEC);
         m.setLong(8, 0);
         m.setLong(16, RESOLVE_NO_MAGICLINKS);
         return m;
-    }
-
-    /** {@code text} as NUL-terminated bytes the way the JVM names files; null when it cannot be exactly. */
-    private static byte[] encode(String text) {
-        int n = text.length();
-        if (n == 0 || n >= PATH_MAX || text.charAt(0) != '/') {
-            return null;
-        }
-        byte[] bytes = new byte[n + 1];
-        for (int i = 0; i < n; i++) {
-            char c = text.charAt(i);
-            if (c == 0) {
-                return null;
-            }
-            if (c >= 0x80) {
-                return encodeUtf8(text);
-            }
-            bytes[i] = (byte) c;
-        }
-        return bytes;
-    }
-
-    private static byte[] encodeUtf8(String text) {
-        if (!UTF8_NAMES || text.indexOf(0) >= 0) {
-            return null;
-        }
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        // A lone surrogate would have been replaced by '?': another name.
-        if (!new String(bytes, StandardCharsets.UTF_8).equals(text)) {
-            return null;
-        }
-        return Arrays.copyOf(bytes, bytes.length + 1);
-    }
-
-    /** The answer as the JVM would name it; null when it is not well-formed in that encoding. */
-    private static String decode(byte[] bytes, int n) {
-        for (int i = 0; i < n; i++) {
-            if (bytes[i] < 0) {
-                return decodeUtf8(bytes, n);
-            }
-        }
-        return new String(bytes, 0, n, StandardCharsets.ISO_8859_1);
-    }
-
-    private static String decodeUtf8(byte[] bytes, int n) {
-        if (!UTF8_NAMES) {
-            return null;
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes, 0, n))
-                    .toString();
-        } catch (CharacterCodingException malformed) {
-            return null;
-        }
     }
 
     /** {@code /proc/self/fd/<fd>} and a NUL, written into {@code link} after its prefix. */
@@ -186,13 +122,5 @@ public final class ProcFdLookup implements KernelLookup {
     private static boolean endsWith(byte[] bytes, int n, byte[] suffix) {
         return n >= suffix.length
                 && Arrays.equals(bytes, n - suffix.length, n, suffix, 0, suffix.length);
-    }
-
-    private static boolean namesAreUtf8() {
-        try {
-            return Charset.forName(System.getProperty("sun.jnu.encoding", "")).equals(StandardCharsets.UTF_8);
-        } catch (RuntimeException unknown) {
-            return false;
-        }
     }
 }

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.orchestrator.cli.BinMagus.Result;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,31 +34,9 @@ class MagusCliIT {
     Path ws;
     Map<String, String> env;
 
-    record Result(int status, String out, String err) {
-        @Override
-        public String toString() {
-            return "status " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
-        }
-    }
-
     @BeforeAll
     static void findMagus() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        int abi = linux ? LandlockProbe.kernel().abi() : 0;
-        String why = "bin/magus end-to-end tests skipped: need Linux with Landlock ABI 3+ (ABI " + abi + ")";
-        if (abi < 3) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(abi >= 3, why);
-        // failsafe runs in the module's directory; the checkout is the nearest ancestor holding bin/magus.
-        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
-            if (Files.isExecutable(d.resolve("bin/magus")) && Files.isRegularFile(d.resolve("orchestrator/target/orchestrator.jar"))) {
-                magus = d.resolve("bin/magus");
-                return;
-            }
-        }
-        throw new IllegalStateException("no built checkout (bin/magus and orchestrator/target/orchestrator.jar) above "
-                + Path.of("").toAbsolutePath());
+        magus = BinMagus.find("bin/magus end-to-end tests");
     }
 
     @BeforeEach
@@ -74,45 +45,12 @@ class MagusCliIT {
         ws = Files.createDirectories(root.resolve("ws")).toRealPath();
         Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        env = new LinkedHashMap<>();
-        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
-        env.put("HOME", home.toString());
-        env.put("LANG", "C.UTF-8");
-        env.put("TMPDIR", tmp.toString());
-        // magus's cache and state go to the fake home too.
-        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
-        env.put("XDG_STATE_HOME", home.resolve(".local/state").toString());
+        env = BinMagus.env(home, tmp);
         env.put("XDG_CONFIG_HOME", home.resolve(".config").toString());
     }
 
     private Result magus(String... args) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(magus.toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ws.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        try {
-            Process p = pb.start();
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-            String out = read(p.getInputStream());
-            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("bin/magus %s ended", List.of(args)).isTrue();
-            return new Result(p.exitValue(), out, err.join());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String read(java.io.InputStream in) {
-        try {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return BinMagus.run(BinMagus.command(magus, ws, env, args), 120, "bin/magus " + List.of(args) + " ended");
     }
 
     @Test

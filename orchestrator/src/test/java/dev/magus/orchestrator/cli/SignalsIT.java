@@ -1,22 +1,20 @@
 package dev.magus.orchestrator.cli;
 
+import static dev.magus.orchestrator.Procs.alive;
+import static dev.magus.orchestrator.Procs.liveInGroup;
+import static dev.magus.orchestrator.Procs.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.orchestrator.Procs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -47,15 +45,7 @@ class SignalsIT {
 
     @BeforeAll
     static void findMagus() {
-        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
-        int abi = linux ? LandlockProbe.kernel().abi() : 0;
-        String why = "bin/magus signal tests skipped: need Linux with Landlock ABI 3+ (ABI " + abi + ")";
-        if (abi < 3) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(abi >= 3, why);
-        magus = DemoIT.repoRoot().resolve("bin/magus");
-        assertThat(DemoIT.repoRoot().resolve("orchestrator/target/orchestrator.jar")).as("a built checkout").isRegularFile();
+        magus = BinMagus.find("bin/magus signal tests");
     }
 
     @BeforeEach
@@ -64,13 +54,7 @@ class SignalsIT {
         ws = Files.createDirectories(root.resolve("ws")).toRealPath();
         tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        env = new LinkedHashMap<>();
-        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
-        env.put("HOME", home.toString());
-        env.put("LANG", "C.UTF-8");
-        env.put("TMPDIR", tmp.toString());
-        env.put("XDG_CACHE_HOME", home.resolve(".cache").toString());
-        env.put("XDG_STATE_HOME", home.resolve(".local/state").toString());
+        env = BinMagus.env(home, tmp);
     }
 
     /** Whatever a failed test left running is killed. */
@@ -82,13 +66,7 @@ class SignalsIT {
     }
 
     private Process start(String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(magus.toString());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(ws.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        ProcessBuilder pb = BinMagus.command(magus, ws, env, args);
         Path log = Files.createTempFile(root, "magus-", ".log");
         pb.redirectOutput(log.toFile()).redirectErrorStream(true);
         Process p = pb.start();
@@ -211,7 +189,7 @@ class SignalsIT {
         new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(SignalsIT::alive)))
+        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(Procs::alive)))
                 .as("every process of the run's group %d (%s) is gone within a second of magus", child, members).isTrue();
         assertThat(within(Duration.ofSeconds(5), () -> !Files.exists(privateTemp))).as("%s removed", privateTemp).isTrue();
     }
@@ -285,54 +263,5 @@ class SignalsIT {
         return status.lines().filter(l -> l.startsWith("SigIgn:")).findFirst()
                 .map(l -> (Long.parseUnsignedLong(l.substring(7).strip(), 16) & (1L << (signal - 1))) != 0)
                 .orElse(false);
-    }
-
-    /** Live (not zombie) members of process group {@code pgid}, from /proc. */
-    static List<Long> liveInGroup(long pgid) {
-        List<Long> out = new ArrayList<>();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : (Iterable<Path>) procs::iterator) {
-                String name = p.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                String stat = read(p.resolve("stat"));
-                if (stat.lastIndexOf(')') < 0) {
-                    continue;
-                }
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                if (f.length > 2 && Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
-                    out.add(Long.parseLong(name));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    static boolean alive(long pid) {
-        String stat = read(Path.of("/proc/" + pid + "/stat"));
-        if (stat.lastIndexOf(')') < 0) {
-            return false;
-        }
-        char state = stat.charAt(stat.lastIndexOf(')') + 2);
-        return state != 'Z' && state != 'X';
-    }
-
-    static boolean within(Duration limit, BooleanSupplier cond) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
     }
 }

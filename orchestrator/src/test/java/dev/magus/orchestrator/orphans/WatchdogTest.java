@@ -1,5 +1,10 @@
 package dev.magus.orchestrator.orphans;
 
+import static dev.magus.orchestrator.Procs.alive;
+import static dev.magus.orchestrator.Procs.eventually;
+import static dev.magus.orchestrator.Procs.liveInGroup;
+import static dev.magus.orchestrator.Procs.stat;
+import static dev.magus.orchestrator.Procs.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.launch.Child;
@@ -8,6 +13,7 @@ import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Stdio;
+import dev.magus.orchestrator.Procs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -62,7 +67,7 @@ class WatchdogTest {
         assertThat(s).isInstanceOf(Spawn.Started.class);
         Child c = ((Spawn.Started) s).child();
         started.add(c);
-        assertThat(eventually(() -> live(c.pid()).size() >= 2)).as("group %d has its job", c.pid()).isTrue();
+        assertThat(eventually(() -> liveInGroup(c.pid()).size() >= 2)).as("group %d has its job", c.pid()).isTrue();
         return c;
     }
 
@@ -73,8 +78,8 @@ class WatchdogTest {
         Path dir = Files.createDirectories(root.resolve("magus-run-x/with space/deeper"));
         Files.writeString(dir.resolve("file"), "x");
         Path temp = root.resolve("magus-run-x");
-        List<Long> members = new ArrayList<>(live(one.pid()));
-        members.addAll(live(two.pid()));
+        List<Long> members = new ArrayList<>(liveInGroup(one.pid()));
+        members.addAll(liveInGroup(two.pid()));
 
         watchdog.guardGroup(one.pid());
         watchdog.guardGroup(two.pid());
@@ -83,7 +88,7 @@ class WatchdogTest {
         watchdog.close();
 
         // Within the second the issue allows; the loop acts on end-of-file, in milliseconds.
-        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(WatchdogTest::alive)))
+        assertThat(within(Duration.ofSeconds(1), () -> members.stream().noneMatch(Procs::alive)))
                 .as("every process of groups %d and %d (%s) is gone", one.pid(), two.pid(), members).isTrue();
         assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(temp))).as("%s removed", temp).isTrue();
         assertThat(one.waitFor().signal()).isEqualTo(Child.SIGKILL);
@@ -105,10 +110,10 @@ class WatchdogTest {
         watchdog.close();
 
         assertThat(within(Duration.ofSeconds(5), () -> !alive(loop))).as("the loop %d ended", loop).isTrue();
-        assertThat(live(guarded.pid())).isEmpty();
+        assertThat(liveInGroup(guarded.pid())).isEmpty();
         assertThat(drop).doesNotExist();
         assertThat(keep).isDirectory();
-        assertThat(live(released.pid())).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(liveInGroup(released.pid())).hasSizeGreaterThanOrEqualTo(2);
     }
 
     @Test
@@ -133,7 +138,7 @@ class WatchdogTest {
         new ProcessBuilder("kill", "-TERM", Long.toString(loop)).start().waitFor();
         Thread.sleep(100);
         assertThat(alive(loop)).as("the loop survives SIGINT and SIGTERM").isTrue();
-        assertThat(live(c.pid())).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(liveInGroup(c.pid())).hasSizeGreaterThanOrEqualTo(2);
     }
 
     @Test
@@ -150,7 +155,7 @@ class WatchdogTest {
         long second = watchdog.pid().orElseThrow();
         assertThat(second).isNotEqualTo(first);
         watchdog.close();
-        assertThat(within(Duration.ofSeconds(1), () -> live(c.pid()).isEmpty())).isTrue();
+        assertThat(within(Duration.ofSeconds(1), () -> liveInGroup(c.pid()).isEmpty())).isTrue();
         assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(dir))).isTrue();
     }
 
@@ -174,7 +179,7 @@ class WatchdogTest {
         go.countDown();
         assertThat(watchdog.ready(Duration.ofSeconds(20))).as("%s", watchdog.failure()).isTrue();
         watchdog.close();
-        assertThat(within(Duration.ofSeconds(1), () -> live(c.pid()).isEmpty())).isTrue();
+        assertThat(within(Duration.ofSeconds(1), () -> liveInGroup(c.pid()).isEmpty())).isTrue();
         assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(dir))).isTrue();
     }
 
@@ -195,65 +200,5 @@ class WatchdogTest {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** Fields 3 onwards of /proc/PID/stat (state first). */
-    private static String[] stat(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        return stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    }
-
-    /** Live (not zombie) members of process group {@code pgid}. */
-    static List<Long> live(long pgid) {
-        List<Long> out = new ArrayList<>();
-        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
-            for (Path p : (Iterable<Path>) procs::iterator) {
-                String name = p.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit)) {
-                    continue;
-                }
-                try {
-                    String[] f = stat(Long.parseLong(name));
-                    if (Long.parseLong(f[2]) == pgid && !f[0].equals("Z") && !f[0].equals("X")) {
-                        out.add(Long.parseLong(name));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // ended while we looked
-                }
-            }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    static boolean alive(long pid) {
-        try {
-            String s = stat(pid)[0];
-            return !s.equals("Z") && !s.equals("X");
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static boolean eventually(BooleanSupplier cond) {
-        return within(Duration.ofSeconds(20), cond);
-    }
-
-    /** Polls {@code cond} until {@code limit}: the limit is what is asserted, not a guess at the kernel's speed. */
-    static boolean within(Duration limit, BooleanSupplier cond) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
     }
 }
