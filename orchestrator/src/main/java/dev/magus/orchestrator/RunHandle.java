@@ -2,9 +2,11 @@ package dev.magus.orchestrator;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.launch.Child;
+import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,5 +95,21 @@ final class RunHandle implements Run {
         } else if (cancelledBy == 0) {
             cancelledBy = signal;
         }
+    }
+
+    /**
+     * One line of magus's own on the child's stderr: an event, and on the pass-through too,
+     * since a caller that passes the child's output through prints no output events.
+     */
+    static void say(RunHandle run, Passthrough passthrough, String line) {
+        run.journal().output(RunEvent.Stream.STDERR, line);
+        passthrough.stderr().ifPresent(err -> {
+            try {
+                err.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                err.flush();
+            } catch (IOException e) {
+                // the event carries it anyway
+            }
+        });
     }
 }
