@@ -234,7 +234,7 @@ class ColdRunTest {
      */
     @Test
     void aRunCancelledBeforeItsChildIsAttachedKillsTheGroupOnAttach() throws Exception {
-        Orchestrator.RunHandle handle = new Orchestrator.RunHandle("early", Clock.systemUTC(),
+        RunHandle handle = new RunHandle("early", Clock.systemUTC(),
                 LandlockWarningOnce.forInvocation(false));
         assertThat(handle.beginSpawn()).as("nothing cancelled the run yet").isZero();
         handle.cancel();

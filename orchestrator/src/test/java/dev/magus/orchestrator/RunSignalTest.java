@@ -76,7 +76,7 @@ class RunSignalTest {
 
     @Test
     void signalsBetweenTheSpawnDecisionAndTheAttachReachTheGroupInOrderOnAttach() throws Exception {
-        Orchestrator.RunHandle handle = new Orchestrator.RunHandle("window", Clock.systemUTC(),
+        RunHandle handle = new RunHandle("window", Clock.systemUTC(),
                 LandlockWarningOnce.forInvocation(false));
         assertThat(handle.beginSpawn()).isZero();
         handle.signal(Child.SIGHUP);

@@ -1,0 +1,125 @@
+package dev.magus.orchestrator;
+
+import static dev.magus.orchestrator.IoThreads.IO;
+import static dev.magus.orchestrator.RunHandle.say;
+
+import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Exit;
+import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.pipeline.OutputPump;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.Stdin;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/** A started child's streams: its pipes pumped into the run's events, its stdin fed, its denials reported. */
+final class ChildStreams {
+    /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
+    static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+
+    private final Watchdog watchdog;
+    private final Optional<AuditDenialSource> audit;
+
+    ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit) {
+        this.watchdog = watchdog;
+        this.audit = audit;
+    }
+
+    /**
+     * Pumps the pipes, feeds stdin, waits, and returns once the output has drained and every
+     * kernel-layer denial it reported has been confirmed (and, with an audit source, merged
+     * with the kernel's own records). When the child ends, what it left running in its process
+     * group is killed before it is reaped, so background jobs holding the pipes do not delay
+     * the end of the run; only descendants that left the group can still hold them, for at
+     * most {@link #DRAIN_GRACE}.
+     */
+    Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
+            Path cwd) {
+        // Only the denial inference reads the lines back; without it nothing is buffered twice.
+        Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
+        Mono<Void> denialsDone = confirmer
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.orElseThrow().asFlux(), audit,
+                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
+                .orElse(Mono.empty())
+                .onErrorResume(e -> {
+                    // Never silent: the run goes on, and the person sees that denials may be missing.
+                    say(run, passthrough, "magus: kernel-layer denials are no longer reported for this run: " + e);
+                    return Mono.empty();
+                })
+                .cache();
+        denialsDone.subscribe();
+        Consumer<RunEvent.Output> line = o -> {
+            run.journal().emit(o);
+            lines.ifPresent(l -> {
+                synchronized (l) {
+                    l.tryEmitNext(o);
+                }
+            });
+        };
+        Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l))))
+                .subscribeOn(IO);
+        Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l))))
+                .subscribeOn(IO);
+        Mono<Void> drained = Mono.when(out, err).cache();
+        drained.subscribe();
+        feed(child, stdin);
+        Exit exit = child.waitForAndKillGroup();
+        // Killed and reaped: the group id is free for reuse, so the watchdog must forget it.
+        watchdog.releaseGroup(child.pid());
+        drained.timeout(DRAIN_GRACE, Mono.empty()).block();
+        child.close();
+        lines.ifPresent(l -> {
+            synchronized (l) {
+                l.tryEmitComplete();
+            }
+        });
+        denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
+        return exit;
+    }
+
+    private void feed(Child child, Stdin stdin) {
+        if (stdin instanceof Stdin.Bytes b) {
+            IO.schedule(() -> {
+                try (OutputStream in = child.stdin()) {
+                    in.write(b.bytes());
+                } catch (IOException e) {
+                    // the child closed its input early; that is its business
+                }
+            });
+        } else if (stdin instanceof Stdin.Stream s) {
+            IO.schedule(() -> {
+                try (OutputStream in = child.stdin(); InputStream theirs = s.in()) {
+                    // Flushed per read: an interactive child sees each line as it is typed.
+                    byte[] buf = new byte[8192];
+                    for (int n; (n = theirs.read(buf)) >= 0; ) {
+                        in.write(buf, 0, n);
+                        in.flush();
+                    }
+                } catch (IOException e) {
+                    // the child closed its input, or the stream ended
+                }
+            });
+        } else if (stdin instanceof Stdin.Inherit) {
+            IO.schedule(() -> {
+                try (OutputStream in = child.stdin(); InputStream ours = System.in) {
+                    ours.transferTo(in);
+                } catch (IOException e) {
+                    // the child closed its input, or ours ended
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.magus.orchestrator;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/** magus's own I/O threads, one pool per process, shared by every {@link Orchestrator}. */
+final class IoThreads {
+    /**
+     * Where everything that blocks runs: each run's stages and wait, and one reader per pipe.
+     * Not {@code boundedElastic}: a run holds its thread while its child lives, so with a
+     * capped pool enough concurrent runs would leave their pipe readers queued behind them,
+     * the children blocked on full pipes, and every run waiting for ever. Threads here live
+     * exactly as long as the blocking work (idle ones go after a minute), so their number
+     * follows the live children: about three each.
+     */
+    static final Scheduler IO = Schedulers.fromExecutorService(
+            Executors.newCachedThreadPool(IoThreads::ioThread), "magus-io");
+    private static final AtomicLong IO_THREADS = new AtomicLong();
+
+    private IoThreads() {
+    }
+
+    private static Thread ioThread(Runnable r) {
+        Thread t = new Thread(r, "magus-io-" + IO_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    }
+}

@@ -1,0 +1,278 @@
+package dev.magus.orchestrator;
+
+import static dev.magus.orchestrator.IoThreads.IO;
+import static dev.magus.orchestrator.RunHandle.say;
+
+import dev.magus.env.child.SandboxDirs;
+import dev.magus.env.overlay.Overlay;
+import dev.magus.env.proc.ProcSocket;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Exit;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Spawner;
+import dev.magus.landlock.launch.Stdio;
+import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.orphans.StaleTemps;
+import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.pipeline.EnvStage;
+import dev.magus.orchestrator.pipeline.ExecStage;
+import dev.magus.orchestrator.pipeline.PolicyStage;
+import dev.magus.orchestrator.pipeline.ProbeStage;
+import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.HostFacts;
+import dev.magus.policy.PolicyOrOff;
+import dev.magus.policy.Verdict;
+import dev.magus.policy.fs.Access;
+import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.audit.ControlFileAudit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One execution of a run, on an I/O thread: the stages in order (see {@link Orchestrator}), the spawn,
+ * the streams, the control-file audit, and the end of the run once its private temp dir is gone.
+ */
+final class RunStages {
+    /** How long the end of the first run waits for the sweep of stale private temp dirs it started. */
+    static final Duration SWEEP_GRACE = Duration.ofSeconds(2);
+    /** How long a spawn waits for the watchdog's loop to be up; it started with the run's first stage. */
+    static final Duration WATCHDOG_GRACE = Duration.ofSeconds(2);
+
+    private final LandlockProbe probe;
+    private final Spawner spawner;
+    private final Optional<GitConfigSource> git;
+    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
+    private final Watchdog watchdog;
+    private final ChildStreams streams;
+
+    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams) {
+        this.probe = probe;
+        this.spawner = spawner;
+        this.git = git;
+        this.watchdog = watchdog;
+        this.streams = streams;
+    }
+
+    /** How a run ended, decided by the stages; emitted only after the run's private temp dir is gone. */
+    private record Ending(int status, int signal) {
+        static Ending refused(int status) {
+            return new Ending(status, 0);
+        }
+    }
+
+    /**
+     * What one execution holds while its stages run: the private temp dir to remove, and the
+     * diagnostics raised before the spawn, held back so that a started run's events begin with
+     * Started (a refused run has no Started; they then precede its Exited).
+     */
+    private static final class Attempt {
+        Path privateTemp;
+        /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
+        CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
+        final List<Diagnostic> pending = new ArrayList<>();
+
+        /**
+         * Waits for the sweep, bounded: it runs beside the stages and is almost always done, but
+         * a command line would otherwise exit under it; what a slow one leaves, the next run sweeps.
+         */
+        void awaitSweep() {
+            try {
+                sweep.get(SWEEP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // see above
+            }
+        }
+
+        void flush(RunJournal journal) {
+            pending.forEach(journal::diagnostic);
+            pending.clear();
+        }
+    }
+
+    void execute(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
+        Attempt attempt = new Attempt();
+        Ending ending = Ending.refused(125);
+        try {
+            ending = stages(run, request, passthrough, attempt, host);
+        } catch (SandboxException e) {
+            attempt.flush(run.journal());
+            run.journal().diagnostic(e.diagnostic());
+            ending = Ending.refused(e.code() == Code.MGS2007 ? 126 : 125);
+        } catch (IOException | RuntimeException | Error e) {
+            // Whatever broke, the run ends: a caller waiting on result() is never left hanging.
+            attempt.flush(run.journal());
+            say(run, passthrough, Unexpected.line(e));
+            ending = Ending.refused(125);
+        } finally {
+            // Before the exit event: whoever sees the run end finds its private temp dir gone.
+            if (attempt.privateTemp != null) {
+                Trees.deleteQuietly(attempt.privateTemp);
+                watchdog.releaseDir(attempt.privateTemp);
+            }
+            attempt.awaitSweep();
+            run.journal().exit(ending.status(), ending.signal());
+        }
+    }
+
+    private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt, Host host)
+            throws IOException {
+        RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+        // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
+        watchdog.start(IO::schedule);
+        boolean sandboxed = config.mode() != Mode.OFF;
+        Path privateTemp = sandboxed ? HostDirs.createPrivateTemp(host) : null;
+        attempt.privateTemp = privateTemp;
+        if (privateTemp != null) {
+            watchdog.guardDir(privateTemp);
+            attempt.sweep = StaleTemps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
+        }
+        HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
+        if (sandboxed) {
+            HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
+        }
+        PolicyOrOff policy = PolicyStage.build(config, facts);
+        Overlay overlay = EnvStage.overlay(request);
+
+        String command = request.argv().get(0);
+        ExecStage.Target target = ExecStage.resolve(command, EnvStage.lookupPath(overlay, host.env()),
+                config.workingDir(), policy);
+        if (target instanceof ExecStage.Target.Unrunnable u) {
+            say(run, passthrough, "magus: " + u.message());
+            return Ending.refused(u.status());
+        }
+        if (target instanceof ExecStage.Target.Denied denied) {
+            run.journal().diagnostic(denied.diagnostic());
+            return Ending.refused(126);
+        }
+        Path exe = ((ExecStage.Target.Runnable) target).executable();
+        boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe, l)).orElse(false);
+        Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp, host)) : Optional.empty();
+        SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
+                facts.magusCacheDir(), host.stateDir());
+        EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
+        attempt.pending.addAll(env.diagnostics());
+
+        Spawn spawn;
+        boolean guarded;
+        Optional<DenialConfirmer> denials = Optional.empty();
+        Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
+        // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
+        spawner.prepare();
+        try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
+            confinement.warning().ifPresent(attempt.pending::add);
+            // A child spawned before the loop runs would outlive a kill -9 of magus.
+            guarded = watchdog.ready(WATCHDOG_GRACE);
+            int cancelledBy = run.beginSpawn();
+            if (cancelledBy != 0) {
+                attempt.flush(run.journal());
+                return new Ending(128 + cancelledBy, cancelledBy);
+            }
+            if (confinement instanceof Confinement.Kernel && !recursive) {
+                // Only Landlock's refusals are worth inferring from the child's output; a nested
+                // magus reports its own children's, and they would be counted twice.
+                denials = Optional.of(confirmer(policy));
+            }
+            // Last before the spawn: the kernel cannot refuse a write to a control file inside
+            // the workspace grant, so what the child does to them is found by comparing.
+            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles()).before());
+            Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
+            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+                    config.workingDir(), stdio), confinement);
+        }
+        if (spawn instanceof Spawn.NotStarted ns) {
+            attempt.flush(run.journal());
+            ns.diagnostic().ifPresent(run.journal()::diagnostic);
+            if (ns.diagnostic().isEmpty()) {
+                say(run, passthrough, "magus: " + command + ": " + ns.message());
+            }
+            return Ending.refused(ns.status());
+        }
+        Child child = ((Spawn.Started) spawn).child();
+        // First, before anything that takes time: a signal queued since beginSpawn reaches the
+        // group now, and from here a kill -9 of magus takes the group with it.
+        run.attach(child);
+        watchdog.guardGroup(child.pid());
+        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
+                config.mode().spelling(), child.pid()));
+        attempt.flush(run.journal());
+        if (!guarded) {
+            // Not a refusal: the watchdog only matters if magus is killed. But never silent.
+            say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
+                    + "; if magus is killed, this run's processes and private temp dir may outlive it");
+        }
+        Exit exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        int status = exit.status();
+        if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
+            // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            status = 1;
+        }
+        return new Ending(status, exit.signal());
+    }
+
+    /**
+     * The control-file audit, once the child's process group is gone: each control file the
+     * run created, changed or removed is an MGS2002 (layer audit), put back unless the
+     * workspace says {@code sandbox.controlFiles: report}. Whether the run fails for it: an
+     * audit that could not finish fails it too, since nothing then says the files are intact.
+     */
+    private static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
+        try {
+            ControlFileAudit.Report report = baseline.after(config.config().controlFiles());
+            report.diagnostics().forEach(run.journal()::diagnostic);
+            return report.changed();
+        } catch (RuntimeException e) {
+            say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
+            return true;
+        }
+    }
+
+    /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
+    static DenialConfirmer confirmer(PolicyOrOff policy) {
+        return (op, path, cwd) -> {
+            Access access = switch (op) {
+                case READ -> Access.READ;
+                case WRITE -> Access.WRITE;
+                case EXEC -> Access.EXEC;
+                case NONE -> null;
+            };
+            if (access == null) {
+                return Optional.empty();
+            }
+            return policy.check(access, path, cwd) instanceof Verdict.Denied d ? Optional.of(d.diagnostic()) : Optional.empty();
+        };
+    }
+
+    private Path writeGitConfig(Path privateTemp, Host host) {
+        String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
+        try {
+            return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        } catch (IOException e) {
+            // A full temp dir: the run cannot have its files, so it does not start.
+            throw HostDirs.tempFailure(host, "cannot write the run's git config in its private temp dir " + privateTemp,
+                    IoFailures.reason(e));
+        }
+    }
+}
