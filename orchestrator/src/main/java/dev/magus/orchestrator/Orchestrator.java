@@ -42,6 +42,7 @@ import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
 import dev.magus.telemetry.meters.MetricsSink;
+import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -338,7 +339,8 @@ public final class Orchestrator {
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
-            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles()).before());
+            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
+                    .keepingWalksIn(new StateDir(host.stateDir())).before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);

@@ -6,6 +6,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
+import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -32,12 +33,16 @@ public final class ControlFileAudit {
     public static final String ENTRY = "entry";
     public static final String RESTORED = "restored";
 
+    private final ControlFiles files;
     private final ControlNames names;
     private final DirectoryReader reader;
     private final List<Path> roots;
     private final Set<Path> gitRoots;
+    private final String key;
+    private final Optional<WalkCache> cache;
 
-    private ControlFileAudit(ControlFiles files, DirectoryReader reader) {
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache) {
+        this.files = files;
         this.names = new ControlNames(files);
         this.reader = reader;
         List<Path> r = new ArrayList<>(List.of(files.workspaceRoot()));
@@ -51,6 +56,8 @@ public final class ControlFileAudit {
         r.addAll(git);
         this.roots = List.copyOf(r);
         this.gitRoots = Set.copyOf(git);
+        this.key = WalkCache.key(roots);
+        this.cache = cache;
     }
 
     /** An audit of {@code files}' workspace with the installed directory reader. */
@@ -59,7 +66,17 @@ public final class ControlFileAudit {
     }
 
     public static ControlFileAudit of(ControlFiles files, DirectoryReader reader) {
-        return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"));
+        return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"),
+                Optional.empty());
+    }
+
+    /**
+     * This audit, also keeping the last walk of its workspace in {@code state}'s {@code audit}
+     * directory, so that the next process's run rescans instead of walking everything
+     * ({@link WalkCache} says why that is safe).
+     */
+    public ControlFileAudit keepingWalksIn(StateDir state) {
+        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))));
     }
 
     /**
@@ -67,22 +84,30 @@ public final class ControlFileAudit {
      * only the directories whose times moved since (see {@link Scan#rescan}): a server or a
      * program that runs many commands pays the full walk once. Bounded; values are immutable.
      */
-    private static final java.util.Map<List<Path>, Scan.Walk> LAST = java.util.Collections.synchronizedMap(
+    private static final java.util.Map<String, Scan.Previous> LAST = java.util.Collections.synchronizedMap(
             new java.util.LinkedHashMap<>(16, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<List<Path>, Scan.Walk> eldest) {
+                protected boolean removeEldestEntry(java.util.Map.Entry<String, Scan.Previous> eldest) {
                     return size() > 16;
                 }
             });
 
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
-        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, Optional.ofNullable(LAST.get(roots)));
-        LAST.put(roots, walk);
+        Optional<Scan.Previous> previous = Optional.ofNullable(LAST.get(key));
+        if (previous.isEmpty() && cache.isPresent()) {
+            previous = cache.get().load(key, roots, Scan.nowNanos());
+        }
+        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
+        LAST.put(key, walk.previous());
         return new Baseline(walk);
     }
 
-    /** Forgets the last walks, so that the next {@link #before} walks everything (for benchmarks and tests). */
+    /**
+     * Forgets the last walks this process kept, so that the next {@link #before} walks
+     * everything, or starts from the state dir's walk when the audit keeps one there (for
+     * benchmarks and tests).
+     */
     public static void forgetWalks() {
         LAST.clear();
     }
@@ -121,15 +146,16 @@ public final class ControlFileAudit {
 
         /** The control entries now, without comparing or restoring anything. */
         public Snapshot current() {
-            return Snapshot.of(new Scan(names, reader).rescan(walk, roots).controls());
+            return Snapshot.of(new Scan(names, reader).rescan(walk.previous(), roots).controls());
         }
 
         /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
         public Report after(ControlFilesAction action) {
-            Scan.Walk now = new Scan(names, reader).rescan(walk, roots);
-            // What the next run starts from: this walk, whose end precedes any restore below, so
-            // the directories restoring writes to are listed again next time.
-            LAST.put(roots, now);
+            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots);
+            // What the next run starts from: this walk, whose start precedes any restore below,
+            // so the directories restoring writes to are listed again next time.
+            LAST.put(key, now.previous());
+            cache.ifPresent(c -> c.save(key, now));
             List<Change> changes = Comparison.between(snapshot, Snapshot.of(now.controls()));
             if (changes.isEmpty()) {
                 return new Report(List.of(), List.of());
