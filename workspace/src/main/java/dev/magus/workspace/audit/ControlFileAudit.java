@@ -32,6 +32,8 @@ public final class ControlFileAudit {
     public static final String WHAT = "what";
     public static final String ENTRY = "entry";
     public static final String RESTORED = "restored";
+    /** For a control link whose target changed: the file it leads to (before the run, else now). */
+    public static final String TARGET = "target";
 
     private final ControlFiles files;
     private final ControlNames names;
@@ -207,10 +209,23 @@ public final class ControlFileAudit {
         if (!what.isEmpty()) {
             d = d.withDetail(WHAT, what);
         }
+        Optional<Path> target = target(c);
+        if (target.isPresent()) {
+            d = d.withDetail(TARGET, target.get().toString());
+        }
         return d;
     }
 
-    private static String what(Change c) {
+    /** For a control link whose target changed, the file it led to (else the one it leads to now). */
+    private static Optional<Path> target(Change c) {
+        if (c instanceof Change.Changed ch && ch.aspects().contains(Change.Aspect.TARGET)
+                && ch.was() instanceof Node.Link l && ch.now() instanceof Node.Link m) {
+            return l.resolved().or(m::resolved).map(Node.Resolved::path);
+        }
+        return Optional.empty();
+    }
+
+    private String what(Change c) {
         if (c instanceof Change.Created cr && !(cr.now() instanceof Node.File)) {
             return "a " + cr.now().kind() + (cr.now() instanceof Node.Link l ? " to " + l.target() : "");
         }
@@ -218,6 +233,26 @@ public final class ControlFileAudit {
             String aspects = ch.aspects().stream().sorted().map(Change.Aspect::word).collect(Collectors.joining(", "));
             if (ch.aspects().contains(Change.Aspect.TYPE)) {
                 return "was a " + ch.was().kind() + ", now a " + ch.now().kind();
+            }
+            Optional<Path> target = target(c);
+            if (target.isPresent()) {
+                Node.Link l = (Node.Link) ch.was();
+                Node.Link m = (Node.Link) ch.now();
+                String how;
+                if (l.resolved().isPresent() && m.resolved().isPresent()
+                        && l.resolved().get().path().equals(m.resolved().get().path())) {
+                    Node.Resolved a = l.resolved().get();
+                    Node.Resolved b = m.resolved().get();
+                    how = (a.content().equals(b.content()) ? "" : "content")
+                            + (a.content().equals(b.content()) || a.permissions() == b.permissions() ? "" : ", ")
+                            + (a.permissions() == b.permissions() ? "" : "mode") + " changed";
+                } else if (m.resolved().isPresent()) {
+                    how = "no longer what it leads to, which is now " + shown(m.resolved().get().path());
+                } else {
+                    how = "no longer a regular file it leads to";
+                }
+                String link = ch.aspects().contains(Change.Aspect.LINK) ? "link target, " : "";
+                return link + "the file it links to, " + shown(target.get()) + ": " + how;
             }
             return aspects;
         }

@@ -30,7 +30,8 @@ import java.util.Set;
  * <p><b>Before the run</b> every directory is listed once through the {@link DirectoryReader}
  * (with the native reader {@code open}, {@code getdents64} and {@code close}: names and their
  * types, never a stat per file, not even one per directory). Only the control entries
- * themselves are read: content, mode, link target. The walk notes when it <em>started</em>,
+ * themselves are read: content, mode, link target, and for a link the regular file it resolves
+ * to, which the tool obeying the name reads through it. The walk notes when it <em>started</em>,
  * before its first system call: a change it did not see (one made by another process to a
  * directory after the walk had listed it) came after that moment, while the end of the walk
  * would not bound it.
@@ -333,22 +334,43 @@ final class Scan {
                 return new Node.Directory(st.permissions());
             case LINK:
                 try {
-                    return new Node.Link(Files.readSymbolicLink(path).toString());
+                    return new Node.Link(Files.readSymbolicLink(path).toString(), resolved(path));
                 } catch (IOException e) {
                     return new Node.Other(st.mode());
                 }
             case FILE:
-                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
+                return readFile(path, st.size()).<Node>map(c -> new Node.File(st.permissions(), c))
                         .orElseGet(() -> new Node.Other(st.mode()));
             default:
                 return new Node.Other(st.mode());
         }
     }
 
+    /**
+     * What the link at {@code link} resolves to, when that is a regular file: the tool that
+     * obeys the control name reads it through the link. Every link on the way is resolved
+     * first, and the file is then read with {@code O_NOFOLLOW}, so a link swapped in between
+     * makes the read fail (nothing recorded) rather than read elsewhere.
+     */
+    private static Optional<Node.Resolved> resolved(Path link) {
+        try {
+            Path real = link.toRealPath();
+            Object mode = Files.getAttribute(real, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            int m = ((Number) mode).intValue();
+            if ((m & Stamp.S_IFMT) != Stamp.S_IFREG) {
+                return Optional.empty();
+            }
+            long size = ((Number) Files.getAttribute(real, "unix:size", LinkOption.NOFOLLOW_LINKS)).longValue();
+            return readFile(real, size).map(c -> new Node.Resolved(real, m & 07777, c));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The file's bytes, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then only its mode is compared). */
-    private static Optional<Node.Content> readFile(Path path, Stamp st) {
+    private static Optional<Node.Content> readFile(Path path, long sizeHint) {
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Math.max(ch.size(), st.size());
+            long size = Math.max(ch.size(), sizeHint);
             if (size > Integer.MAX_VALUE - 16) {
                 return Optional.empty();
             }
