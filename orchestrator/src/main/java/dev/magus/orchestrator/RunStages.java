@@ -36,6 +36,7 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -197,7 +198,8 @@ final class RunStages {
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
-            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles()).before());
+            controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
+                    .keepingWalksIn(new StateDir(host.stateDir())).before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);

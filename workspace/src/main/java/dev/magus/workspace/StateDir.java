@@ -7,7 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * magus's state dir: the job store and the lease markers. {@code MAGUS_STATE_DIR} when set
+ * magus's state dir: the job store, the lease markers and the control-file audit's last walks
+ * ({@code audit/}). {@code MAGUS_STATE_DIR} when set
  * (a sandboxed run hands it to its children, so a nested magus finds the same lease), else
  * {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}; relative values are
  * ignored, as for every XDG variable.

@@ -3,6 +3,7 @@ package dev.magus.bench.audit;
 import dev.magus.bench.Trees;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
+import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.ControlFilesAction;
 import dev.magus.workspace.audit.Readers;
@@ -28,6 +29,7 @@ public final class AuditCpuTime {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         int packages = args.length > 1 ? Integer.parseInt(args[1]) : 500;
         Path root = Trees.tempRoot("magus-bench-audit-");
+        Path state = root.resolve("state");
         try {
             Path ws = ControlFileAuditBench.tree(root, packages);
             Thread.sleep(2_200);
@@ -38,9 +40,12 @@ public final class AuditCpuTime {
             System.out.println("| --- | ---: | ---: | ---: | ---: |");
             for (String reader : List.of("native", "java")) {
                 DirectoryReader r = reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java();
-                ControlFileAudit audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r);
+                ControlFileAudit inMemory = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r);
                 int n = reader.equals("native") ? rounds : Math.max(3, rounds / 5);
-                for (boolean cold : new boolean[] {false, true}) {
+                for (String mode : List.of("warm", "state", "cold")) {
+                    boolean cold = !mode.equals("warm");
+                    // "state": every round a new process as far as the audit knows, starting from the state dir's walk.
+                    ControlFileAudit audit = mode.equals("state") ? inMemory.keepingWalksIn(new StateDir(state)) : inMemory;
                     long[] cpu = new long[n];
                     long[] wall = new long[n];
                     for (int i = -3; i < n; i++) {
@@ -63,7 +68,11 @@ public final class AuditCpuTime {
                     Arrays.sort(cpu);
                     Arrays.sort(wall);
                     System.out.printf("| before+after, %s reader, %s | %.1f | %.1f | %.1f | %.1f |%n", reader,
-                            cold ? "cold (full walk before)" : "warm (rescan before)",
+                            switch (mode) {
+                                case "warm" -> "warm (rescan before, walk kept in the process)";
+                                case "state" -> "next process (rescan before, walk kept in the state dir)";
+                                default -> "cold (full walk before)";
+                            },
                             cpu[n / 2] / 1e6, cpu[0] / 1e6, wall[n / 2] / 1e6, wall[0] / 1e6);
                 }
             }

@@ -25,7 +25,12 @@ public sealed interface Change {
         CONTENT,
         MODE,
         /** where a link points. */
-        LINK;
+        LINK,
+        /**
+         * what a control link resolves to: another file, or the content or mode of the
+         * regular file it leads to.
+         */
+        TARGET;
 
         public String word() {
             return name().toLowerCase(java.util.Locale.ROOT);

@@ -100,6 +100,9 @@ public final class Comparison {
             if (!l.target().equals(m.target())) {
                 out.add(Change.Aspect.LINK);
             }
+            if (!l.resolved().equals(m.resolved())) {
+                out.add(Change.Aspect.TARGET);
+            }
         } else if (was instanceof Node.Other o && now instanceof Node.Other q) {
             if (o.mode() != q.mode()) {
                 out.add(Change.Aspect.MODE);

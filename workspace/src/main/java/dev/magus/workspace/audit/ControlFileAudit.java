@@ -6,6 +6,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
+import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -31,13 +32,19 @@ public final class ControlFileAudit {
     public static final String WHAT = "what";
     public static final String ENTRY = "entry";
     public static final String RESTORED = "restored";
+    /** For a control link whose target changed: the file it leads to (before the run, else now). */
+    public static final String TARGET = "target";
 
+    private final ControlFiles files;
     private final ControlNames names;
     private final DirectoryReader reader;
     private final List<Path> roots;
     private final Set<Path> gitRoots;
+    private final String key;
+    private final Optional<WalkCache> cache;
 
-    private ControlFileAudit(ControlFiles files, DirectoryReader reader) {
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache) {
+        this.files = files;
         this.names = new ControlNames(files);
         this.reader = reader;
         List<Path> r = new ArrayList<>(List.of(files.workspaceRoot()));
@@ -51,6 +58,8 @@ public final class ControlFileAudit {
         r.addAll(git);
         this.roots = List.copyOf(r);
         this.gitRoots = Set.copyOf(git);
+        this.key = WalkCache.key(roots);
+        this.cache = cache;
     }
 
     /** An audit of {@code files}' workspace with the installed directory reader. */
@@ -59,7 +68,17 @@ public final class ControlFileAudit {
     }
 
     public static ControlFileAudit of(ControlFiles files, DirectoryReader reader) {
-        return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"));
+        return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"),
+                Optional.empty());
+    }
+
+    /**
+     * This audit, also keeping the last walk of its workspace in {@code state}'s {@code audit}
+     * directory, so that the next process's run rescans instead of walking everything
+     * ({@link WalkCache} says why that is safe).
+     */
+    public ControlFileAudit keepingWalksIn(StateDir state) {
+        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))));
     }
 
     /**
@@ -67,22 +86,30 @@ public final class ControlFileAudit {
      * only the directories whose times moved since (see {@link Scan#rescan}): a server or a
      * program that runs many commands pays the full walk once. Bounded; values are immutable.
      */
-    private static final java.util.Map<List<Path>, Scan.Walk> LAST = java.util.Collections.synchronizedMap(
+    private static final java.util.Map<String, Scan.Previous> LAST = java.util.Collections.synchronizedMap(
             new java.util.LinkedHashMap<>(16, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<List<Path>, Scan.Walk> eldest) {
+                protected boolean removeEldestEntry(java.util.Map.Entry<String, Scan.Previous> eldest) {
                     return size() > 16;
                 }
             });
 
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
-        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, Optional.ofNullable(LAST.get(roots)));
-        LAST.put(roots, walk);
+        Optional<Scan.Previous> previous = Optional.ofNullable(LAST.get(key));
+        if (previous.isEmpty() && cache.isPresent()) {
+            previous = cache.get().load(key, roots, Scan.nowNanos());
+        }
+        Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
+        LAST.put(key, walk.previous());
         return new Baseline(walk);
     }
 
-    /** Forgets the last walks, so that the next {@link #before} walks everything (for benchmarks and tests). */
+    /**
+     * Forgets the last walks this process kept, so that the next {@link #before} walks
+     * everything, or starts from the state dir's walk when the audit keeps one there (for
+     * benchmarks and tests).
+     */
     public static void forgetWalks() {
         LAST.clear();
     }
@@ -121,15 +148,16 @@ public final class ControlFileAudit {
 
         /** The control entries now, without comparing or restoring anything. */
         public Snapshot current() {
-            return Snapshot.of(new Scan(names, reader).rescan(walk, roots).controls());
+            return Snapshot.of(new Scan(names, reader).rescan(walk.previous(), roots).controls());
         }
 
         /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
         public Report after(ControlFilesAction action) {
-            Scan.Walk now = new Scan(names, reader).rescan(walk, roots);
-            // What the next run starts from: this walk, whose end precedes any restore below, so
-            // the directories restoring writes to are listed again next time.
-            LAST.put(roots, now);
+            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots);
+            // What the next run starts from: this walk, whose start precedes any restore below,
+            // so the directories restoring writes to are listed again next time.
+            LAST.put(key, now.previous());
+            cache.ifPresent(c -> c.save(key, now));
             List<Change> changes = Comparison.between(snapshot, Snapshot.of(now.controls()));
             if (changes.isEmpty()) {
                 return new Report(List.of(), List.of());
@@ -181,10 +209,23 @@ public final class ControlFileAudit {
         if (!what.isEmpty()) {
             d = d.withDetail(WHAT, what);
         }
+        Optional<Path> target = target(c);
+        if (target.isPresent()) {
+            d = d.withDetail(TARGET, target.get().toString());
+        }
         return d;
     }
 
-    private static String what(Change c) {
+    /** For a control link whose target changed, the file it led to (else the one it leads to now). */
+    private static Optional<Path> target(Change c) {
+        if (c instanceof Change.Changed ch && ch.aspects().contains(Change.Aspect.TARGET)
+                && ch.was() instanceof Node.Link l && ch.now() instanceof Node.Link m) {
+            return l.resolved().or(m::resolved).map(Node.Resolved::path);
+        }
+        return Optional.empty();
+    }
+
+    private String what(Change c) {
         if (c instanceof Change.Created cr && !(cr.now() instanceof Node.File)) {
             return "a " + cr.now().kind() + (cr.now() instanceof Node.Link l ? " to " + l.target() : "");
         }
@@ -192,6 +233,26 @@ public final class ControlFileAudit {
             String aspects = ch.aspects().stream().sorted().map(Change.Aspect::word).collect(Collectors.joining(", "));
             if (ch.aspects().contains(Change.Aspect.TYPE)) {
                 return "was a " + ch.was().kind() + ", now a " + ch.now().kind();
+            }
+            Optional<Path> target = target(c);
+            if (target.isPresent()) {
+                Node.Link l = (Node.Link) ch.was();
+                Node.Link m = (Node.Link) ch.now();
+                String how;
+                if (l.resolved().isPresent() && m.resolved().isPresent()
+                        && l.resolved().get().path().equals(m.resolved().get().path())) {
+                    Node.Resolved a = l.resolved().get();
+                    Node.Resolved b = m.resolved().get();
+                    how = (a.content().equals(b.content()) ? "" : "content")
+                            + (a.content().equals(b.content()) || a.permissions() == b.permissions() ? "" : ", ")
+                            + (a.permissions() == b.permissions() ? "" : "mode") + " changed";
+                } else if (m.resolved().isPresent()) {
+                    how = "no longer what it leads to, which is now " + shown(m.resolved().get().path());
+                } else {
+                    how = "no longer a regular file it leads to";
+                }
+                String link = ch.aspects().contains(Change.Aspect.LINK) ? "link target, " : "";
+                return link + "the file it links to, " + shown(target.get()) + ": " + how;
             }
             return aspects;
         }

@@ -4,6 +4,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,10 +26,33 @@ public sealed interface Node {
     record Directory(int permissions) implements Node {
     }
 
-    /** A symbolic link: its target as written, never followed. */
-    record Link(String target) implements Node {
+    /**
+     * A symbolic link: its target as written, and, when it resolves to a regular file, that
+     * file as it was. The link itself is never followed to be written; it is followed to be
+     * read because the tool that obeys the control name reads through it (direnv reads
+     * {@code .envrc -> envrc.real}), so a child that edits the file it leads to has changed
+     * what the control name says.
+     */
+    record Link(String target, Optional<Resolved> resolved) implements Node {
         public Link {
             Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(resolved, "resolved");
+        }
+
+        /** A link whose target is not recorded (dangling, not a regular file, unreadable). */
+        public Link(String target) {
+            this(target, Optional.empty());
+        }
+    }
+
+    /**
+     * The regular file a control link resolved to: its path with every link resolved, its
+     * permission bits and content.
+     */
+    record Resolved(Path path, int permissions, Content content) {
+        public Resolved {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(content, "content");
         }
     }
 

@@ -54,7 +54,15 @@ final class Restorer {
                 return Optional.empty();
             }
             Node was = change instanceof Change.Removed r ? r.was() : ((Change.Changed) change).was();
+            if (change instanceof Change.Changed ch && ch.aspects().equals(java.util.Set.of(Change.Aspect.TARGET))) {
+                // The link is as it was; what it leads to is not.
+                return putTarget((Node.Link) was);
+            }
             Optional<String> failed = put(change.path(), was);
+            if (failed.isEmpty() && change instanceof Change.Changed ch
+                    && ch.aspects().contains(Change.Aspect.TARGET) && was instanceof Node.Link l) {
+                failed = putTarget(l);
+            }
             if (failed.isPresent()) {
                 return failed;
             }
@@ -79,6 +87,28 @@ final class Restorer {
         } catch (IOException | RuntimeException e) {
             return Optional.of(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
+    }
+
+    /**
+     * Puts back the regular file a control link resolved to before the run, only where the
+     * audit may write: inside the workspace or one of its git dirs, beneath real directories
+     * only (the recorded path has every link resolved, and {@link #put} replaces the file by a
+     * rename, so nothing is written through a link). Elsewhere it is only reported.
+     */
+    private Optional<String> putTarget(Node.Link was) throws IOException {
+        if (was.resolved().isEmpty()) {
+            return Optional.of("it led to no regular file before the run, so there is nothing to put back");
+        }
+        Node.Resolved r = was.resolved().get();
+        if (ancestors.rootOf(r.path()).isEmpty() || ancestors.rootOf(r.path()).get().equals(r.path())) {
+            return Optional.of("the file it links to, " + r.path()
+                    + ", lies outside the workspace and its git dirs, so it is only reported");
+        }
+        if (!ancestors.realDirectoriesUpTo(r.path())) {
+            return Optional.of("a directory above the file it links to, " + r.path()
+                    + ", is no longer a real directory, so it is only reported");
+        }
+        return put(r.path(), new Node.File(r.permissions(), r.content()));
     }
 
     /** Makes {@code path} be {@code node}. */

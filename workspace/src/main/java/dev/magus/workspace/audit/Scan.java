@@ -30,12 +30,16 @@ import java.util.Set;
  * <p><b>Before the run</b> every directory is listed once through the {@link DirectoryReader}
  * (with the native reader {@code open}, {@code getdents64} and {@code close}: names and their
  * types, never a stat per file, not even one per directory). Only the control entries
- * themselves are read: content, mode, link target. The walk notes when it ended.
+ * themselves are read: content, mode, link target, and for a link the regular file it resolves
+ * to, which the tool obeying the name reads through it. The walk notes when it <em>started</em>,
+ * before its first system call: a change it did not see (one made by another process to a
+ * directory after the walk had listed it) came after that moment, while the end of the walk
+ * would not bound it.
  *
  * <p><b>After the run</b> each directory the walk listed is stamped ({@code lstat}), and only
- * one whose mtime or ctime is not older than the end of the walk (less {@link #SLACK_NANOS})
+ * one whose mtime or ctime is not older than the start of the walk (less {@link #SLACK_NANOS})
  * is listed again: creating, removing or renaming a name in a directory sets both to the
- * time of the change, which came after the walk, since the child started after it; a
+ * time of the change, which came after the walk started, since the child started after it; a
  * directory renamed or created has its own ctime set too. In a directory listed again every
  * control name is recorded, and every directory the walk did not know (a new one, or one moved
  * in) is walked whole. A directory that is gone, or is no longer a directory, takes its subtree
@@ -43,12 +47,23 @@ import java.util.Set;
  * listed whole again (they are small: hooks, agent settings). So an unchanged workspace costs
  * one {@code lstat} per directory plus the control files.
  *
+ * <p><b>The next run</b> starts from the last walk of the workspace instead of walking it
+ * whole: {@link #before} with a {@link Previous} is the same rescan. The last walk is kept in
+ * the process, and in the state dir for the next process ({@link WalkCache}), so a
+ * {@code magus run} from the command line pays one {@code lstat} per directory before its
+ * child starts, not a listing. This stays exact however old the kept walk is, because the
+ * threshold is the kept walk's own start, never "now": a name created in a directory while no
+ * magus ran set the directory's times after that start, so the directory is listed again and
+ * the name recorded before the child starts; a directory replaced meanwhile has another inode.
+ * A kept walk that started later than now (the clock was set back since) is not used, and a
+ * kept file that is not exactly what this version wrote is no walk at all: the full walk.
+ *
  * <p>Why times and not a comparison of before and after stamps: a stamp per directory before
  * the run would cost a system call per directory more, and the times say the same thing.
  * ctime cannot be set from user space, so a child that puts a directory's mtime back with
  * {@code touch -d} still moves its ctime. Timestamps come from the kernel's coarse clock,
  * which may lag the wall clock by a tick (milliseconds); FAT stamps to two seconds; so the
- * threshold is the end of the walk less {@link #SLACK_NANOS}, and a directory changed in those
+ * threshold is the start of the walk less {@link #SLACK_NANOS}, and a directory changed in those
  * two seconds before the run is listed again too, whoever changed it. What remains: the
  * comparison trusts the host's clock. A clock stepped back by more than the slack during the
  * run (by someone allowed to set it), or a network filesystem whose server clock lags this
@@ -57,7 +72,7 @@ import java.util.Set;
  * compared by content).
  */
 final class Scan {
-    /** A directory whose times are this close to the end of the walk, or later, is listed again after the run. */
+    /** A directory whose times are this close to the start of the walk, or later, is listed again after the run. */
     static final long SLACK_NANOS = 2_000_000_000L;
 
     private final ControlNames names;
@@ -72,8 +87,32 @@ final class Scan {
     record Dir(Path path, String text, int parent, long ino, ControlNames.Place place) {
     }
 
-    /** What the before-walk found: control entries, the directories listed, and when it ended. */
-    record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, long endNanos) {
+    /**
+     * What a walk found: control entries, the directories listed, and when it started (before
+     * its first system call: every change it did not see came after that).
+     */
+    record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, long sinceNanos) {
+        /** What a later {@link #rescan} needs of this walk. */
+        Previous previous() {
+            return new Previous(dirs, controls.keySet(), sinceNanos);
+        }
+    }
+
+    /**
+     * What a rescan starts from: the directories a walk listed (each after its parent), the
+     * control entries it recorded, and when it started. Kept in the process, or read back from
+     * the state dir ({@link WalkCache}).
+     */
+    record Previous(List<Dir> dirs, Set<Path> controls, long sinceNanos) {
+        Previous {
+            dirs = List.copyOf(dirs);
+            controls = Set.copyOf(controls);
+        }
+    }
+
+    static long nowNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** Where a walk records control entries and the directories it listed. */
@@ -81,12 +120,11 @@ final class Scan {
         final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
         final Set<Path> wholeDirs = new HashSet<>();
         final List<Dir> dirs = new ArrayList<>();
+        /** Taken before the walk's first system call. */
+        final long since = nowNanos();
 
-        /** The walk, ended now. */
         Walk walk() {
-            Instant end = Instant.now();
-            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs),
-                    end.getEpochSecond() * 1_000_000_000L + end.getNano());
+            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), since);
         }
     }
 
@@ -96,8 +134,8 @@ final class Scan {
      *
      * @param gitRoots which of the roots are git dirs (their own node is a control entry)
      */
-    Walk before(List<Path> roots, Set<Path> gitRoots, Optional<Walk> previous) {
-        if (previous.isPresent()) {
+    Walk before(List<Path> roots, Set<Path> gitRoots, Optional<Previous> previous) {
+        if (previous.isPresent() && previous.get().sinceNanos() <= nowNanos()) {
             return rescan(previous.get(), roots);
         }
         Sink sink = new Sink();
@@ -113,18 +151,18 @@ final class Scan {
 
     /**
      * The workspace now, from {@code walk} and the times of its directories: each directory is
-     * stamped, and listed again only when its times say it changed since {@code walk} ended;
+     * stamped, and listed again only when its times say it changed since {@code walk} started;
      * a name it did not have is classified, a directory it did not know walked whole. Every
      * control entry of {@code walk} is read again, through real directories only.
      */
-    Walk rescan(Walk walk, List<Path> roots) {
+    Walk rescan(Previous walk, List<Path> roots) {
         Sink sink = new Sink();
         List<Dir> dirs = walk.dirs();
         Set<Path> known = new HashSet<>(dirs.size() * 2);
         for (Dir d : dirs) {
             known.add(d.path());
         }
-        long threshold = walk.endNanos() - SLACK_NANOS;
+        long threshold = walk.sinceNanos() - SLACK_NANOS;
         // The index of each old directory in the new walk; -1 when it is gone (and so is its subtree).
         int[] now = new int[dirs.size()];
         for (int i = 0; i < dirs.size(); i++) {
@@ -165,7 +203,7 @@ final class Scan {
             }
         }
         AncestorCheck ancestors = new AncestorCheck(roots);
-        for (Path p : walk.controls().keySet()) {
+        for (Path p : walk.controls()) {
             if (sink.controls.containsKey(p) || !ancestors.realDirectoriesUpTo(p)) {
                 continue;
             }
@@ -296,22 +334,43 @@ final class Scan {
                 return new Node.Directory(st.permissions());
             case LINK:
                 try {
-                    return new Node.Link(Files.readSymbolicLink(path).toString());
+                    return new Node.Link(Files.readSymbolicLink(path).toString(), resolved(path));
                 } catch (IOException e) {
                     return new Node.Other(st.mode());
                 }
             case FILE:
-                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
+                return readFile(path, st.size()).<Node>map(c -> new Node.File(st.permissions(), c))
                         .orElseGet(() -> new Node.Other(st.mode()));
             default:
                 return new Node.Other(st.mode());
         }
     }
 
+    /**
+     * What the link at {@code link} resolves to, when that is a regular file: the tool that
+     * obeys the control name reads it through the link. Every link on the way is resolved
+     * first, and the file is then read with {@code O_NOFOLLOW}, so a link swapped in between
+     * makes the read fail (nothing recorded) rather than read elsewhere.
+     */
+    private static Optional<Node.Resolved> resolved(Path link) {
+        try {
+            Path real = link.toRealPath();
+            Object mode = Files.getAttribute(real, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+            int m = ((Number) mode).intValue();
+            if ((m & Stamp.S_IFMT) != Stamp.S_IFREG) {
+                return Optional.empty();
+            }
+            long size = ((Number) Files.getAttribute(real, "unix:size", LinkOption.NOFOLLOW_LINKS)).longValue();
+            return readFile(real, size).map(c -> new Node.Resolved(real, m & 07777, c));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The file's bytes, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then only its mode is compared). */
-    private static Optional<Node.Content> readFile(Path path, Stamp st) {
+    private static Optional<Node.Content> readFile(Path path, long sizeHint) {
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Math.max(ch.size(), st.size());
+            long size = Math.max(ch.size(), sizeHint);
             if (size > Integer.MAX_VALUE - 16) {
                 return Optional.empty();
             }
