@@ -9,6 +9,7 @@ import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Exit;
+import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.OutputPump;
 import dev.magus.orchestrator.run.Passthrough;
@@ -27,6 +28,8 @@ import reactor.core.publisher.Sinks;
 final class ChildStreams {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
+    /** How long killing and reaping the run's strays (descendants that left its group) may take. */
+    static final Duration STRAY_GRACE = Duration.ofSeconds(2);
 
     private final Watchdog watchdog;
     private final Optional<AuditDenialSource> audit;
@@ -79,6 +82,8 @@ final class ChildStreams {
         Exit exit = child.waitForAndKillGroup();
         // Killed and reaped: the group id is free for reuse, so the watchdog must forget it.
         watchdog.releaseGroup(child.pid());
+        // Descendants that left the group go too, before the audits and the temp dir's removal.
+        Strays.collect(run.id(), child.pid(), STRAY_GRACE);
         drained.timeout(DRAIN_GRACE, Mono.empty()).block();
         child.close();
         lines.ifPresent(l -> {

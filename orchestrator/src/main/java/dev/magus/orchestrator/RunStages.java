@@ -20,6 +20,7 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.ConfigStage;
@@ -182,6 +183,8 @@ final class RunStages {
         Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
         // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
         spawner.prepare();
+        // Before the first child: its descendants that leave its group are re-parented here.
+        Strays.adopt();
         try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
             confinement.warning().ifPresent(attempt.pending::add);
             // A child spawned before the loop runs would outlive a kill -9 of magus.
