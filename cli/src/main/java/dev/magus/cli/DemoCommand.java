@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
-import dev.magus.orchestrator.IoFailures;
+import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.Trees;
 import dev.magus.cli.demo.DemoWorld;

@@ -6,7 +6,7 @@ import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.IoFailures;
+import dev.magus.events.IoFailures;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

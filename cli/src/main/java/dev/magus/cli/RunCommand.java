@@ -9,7 +9,7 @@ import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
-import dev.magus.orchestrator.IoFailures;
+import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.cli.ui.LiveView;
 import dev.magus.orchestrator.run.Passthrough;

@@ -1,6 +1,5 @@
-package dev.magus.orchestrator;
+package dev.magus.events;
 
-import dev.magus.events.Echo;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator.config;
+package dev.magus.workspace.config;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;

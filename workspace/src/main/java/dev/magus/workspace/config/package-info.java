@@ -3,4 +3,4 @@
  * every error names the file, line and column. Only the {@code sandbox} section is
  * interpreted here; other top-level sections belong to other parts of magus.
  */
-package dev.magus.orchestrator.config;
+package dev.magus.workspace.config;

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator.config;
+package dev.magus.workspace.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

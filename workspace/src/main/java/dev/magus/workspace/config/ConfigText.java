@@ -1,4 +1,4 @@
-package dev.magus.orchestrator.config;
+package dev.magus.workspace.config;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -6,7 +6,7 @@ import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.IoFailures;
+import dev.magus.events.IoFailures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
