@@ -79,6 +79,8 @@ import java.util.Set;
 final class Scan {
     /** A directory whose times are this close to the start of the walk, or later, is listed again after the run. */
     static final long SLACK_NANOS = 2_000_000_000L;
+    /** An oversized control file changed this close to now is compared as changed: far more than a clock tick. */
+    static final long RECENT_NANOS = 100_000_000L;
 
     private final ControlNames names;
     private final DirectoryReader reader;
@@ -415,7 +417,7 @@ final class Scan {
                     return new Node.Other(st.mode());
                 }
             case FILE:
-                return readFile(path, st.size()).<Node>map(c -> new Node.File(st.permissions(), c))
+                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
                         .orElseGet(() -> new Node.Other(st.mode()));
             default:
                 return new Node.Other(st.mode());
@@ -436,24 +438,44 @@ final class Scan {
             if ((m & Stamp.S_IFMT) != Stamp.S_IFREG) {
                 return Optional.empty();
             }
-            long size = ((Number) Files.getAttribute(real, "unix:size", LinkOption.NOFOLLOW_LINKS)).longValue();
-            return readFile(real, size).map(c -> new Node.Resolved(real, m & 07777, c));
+            java.util.Map<String, Object> a = Files.readAttributes(real, "unix:dev,ino,size,lastModifiedTime,ctime",
+                    LinkOption.NOFOLLOW_LINKS);
+            Stamp st = new Stamp(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(), m, 1,
+                    ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")));
+            return readFile(real, st).map(c -> new Node.Resolved(real, m & 07777, c));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    /** The file's bytes, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then only its mode is compared). */
-    private static Optional<Node.Content> readFile(Path path, long sizeHint) {
+    private static long nanos(Object time) {
+        return ((java.nio.file.attribute.FileTime) time).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The file's content, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then
+     * only its mode is compared). A file larger than {@link Node.Content#KEEP_LIMIT} by its
+     * stamp is not read at all ({@link Node.Content#unread}), and no read goes past that limit
+     * whatever the file says now: one that grew since its stamp is unread with an identity
+     * nothing equals, so it counts as changed.
+     */
+    private static Optional<Node.Content> readFile(Path path, Stamp st) {
+        int limit = Node.Content.KEEP_LIMIT;
+        if (st.size() > limit) {
+            // Times come from the kernel's coarse clock: a write within a tick of the last one may
+            // leave them as they were. So a file changed that recently has no identity to compare.
+            boolean recent = Math.max(st.mtimeNanos(), st.ctimeNanos()) > nowNanos() - RECENT_NANOS;
+            return Optional.of(Node.Content.unread(st.size(), st.dev(), recent ? 0 : st.ino(), st.mtimeNanos(),
+                    st.ctimeNanos()));
+        }
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Math.max(ch.size(), sizeHint);
-            if (size > Integer.MAX_VALUE - 16) {
-                return Optional.empty();
-            }
-            ByteBuffer buf = ByteBuffer.allocate((int) size + 1);
+            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(ch.size(), st.size()) + 1));
             while (ch.read(buf) > 0) {
                 if (!buf.hasRemaining()) {
-                    ByteBuffer bigger = ByteBuffer.allocate(buf.capacity() * 2);
+                    if (buf.capacity() > limit) {
+                        return Optional.of(Node.Content.unread(Math.max(ch.size(), buf.capacity()), st.dev(), 0, 0, 0));
+                    }
+                    ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(limit + 1L, buf.capacity() * 2L));
                     buf.flip();
                     bigger.put(buf);
                     buf = bigger;
