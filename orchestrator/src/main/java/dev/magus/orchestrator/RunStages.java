@@ -221,6 +221,7 @@ final class RunStages {
         // group now, and from here a kill -9 of magus takes the group with it.
         run.attach(child);
         watchdog.guardGroup(child.pid());
+        Strays.begin(run.id(), child.pid());
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
@@ -229,7 +230,13 @@ final class RunStages {
             say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
                     + "; if magus is killed, this run's processes and private temp dir may outlive it");
         }
-        Exit exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        Exit exit;
+        try {
+            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        } finally {
+            // Collected by now, or the stream failed: either way no stray is this run's to wait for.
+            Strays.end(run.id());
+        }
         int status = exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
