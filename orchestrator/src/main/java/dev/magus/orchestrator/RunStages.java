@@ -38,7 +38,6 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
-import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
 import java.nio.file.Files;
