@@ -1,6 +1,7 @@
 package dev.magus.orchestrator;
 
 import dev.magus.policy.HostFacts;
+import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -50,9 +51,8 @@ public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os
         return HostFacts.of(env, home, uid, os, installation, privateTemp);
     }
 
-    /** {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}: lease markers and the job store, never granted. */
-    public Path stateDir() {
-        return Optional.ofNullable(env.get("XDG_STATE_HOME")).filter(v -> v.startsWith("/")).map(Path::of)
-                .orElse(home.resolve(".local/state")).resolve("magus");
+    /** magus's state dir ({@link StateDir#of}): lease markers, the job store, the audit's walks; never granted. */
+    public StateDir stateDir() {
+        return StateDir.of(env, home);
     }
 }
