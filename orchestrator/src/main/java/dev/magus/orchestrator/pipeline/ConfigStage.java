@@ -42,7 +42,7 @@ public final class ConfigStage {
         Path cwd = request.workingDir().toAbsolutePath().normalize();
         Optional<Path> file = findWorkspaceFile(cwd);
         Path root = file.map(Path::getParent).orElse(cwd);
-        WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
+        WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
         Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
                 .filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
