@@ -66,11 +66,58 @@ public final class ServerCpu {
                     cpu / 1e6 / runs, client / 1e6 / runs, (cpu - client) / 1e6 / runs);
             System.out.println("by live thread group (ms/run; threads that ended meanwhile are not in these):");
             threadsAfter.forEach((g, t) -> System.out.printf("  %-28s %.3f%n", g, (t - threadsBefore.getOrDefault(g, 0L)) / 1e6 / runs));
+            memory(server, ws, env);
         } finally {
             try (var s = Files.walk(root)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /**
+     * Memory of the idle server (after a GC: RSS and heap used), then with {@value #LIVE} runs of
+     * {@code sleep} forwarded at once and alive; per run is the difference over {@value #LIVE}.
+     */
+    static final int LIVE = 50;
+
+    private static void memory(MagusServer server, Path ws, Map<String, String> env) throws Exception {
+        long[] idle = mem();
+        System.out.printf("idle server: RSS %.1f MiB, heap used %.1f MiB (after a GC)%n", idle[0] / 1048576.0, idle[1] / 1048576.0);
+        Frame.Submit sleep = new Frame.Submit(List.of("sleep", "4"), ws.toString(), env, Map.of(), List.of(), Optional.empty(),
+                false, false);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(LIVE);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < LIVE; i++) {
+                done.add(pool.submit(() -> {
+                    forward(server, sleep, 1);
+                    return null;
+                }));
+            }
+            Thread.sleep(2500);
+            long[] busy = mem();
+            for (var d : done) {
+                d.get();
+            }
+            System.out.printf("%d live runs: RSS %.1f MiB, heap used %.1f MiB; per run %.0f KiB RSS, %.0f KiB heap"
+                    + " (client threads of this harness included)%n", LIVE, busy[0] / 1048576.0, busy[1] / 1048576.0,
+                    (busy[0] - idle[0]) / 1024.0 / LIVE, (busy[1] - idle[1]) / 1024.0 / LIVE);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long[] mem() throws Exception {
+        System.gc();
+        Thread.sleep(200);
+        long rss = 0;
+        for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (l.startsWith("VmRSS:")) {
+                rss = Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        Runtime rt = Runtime.getRuntime();
+        return new long[] {rss, rt.totalMemory() - rt.freeMemory()};
     }
 
     private static void forward(MagusServer server, Frame.Submit submit, int n) throws Exception {
