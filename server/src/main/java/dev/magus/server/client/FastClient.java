@@ -72,7 +72,7 @@ public final class FastClient {
 
     /** The full command line, in this process: nothing of this client's is left running. */
     private static void full(String[] args) throws Throwable {
-        String main = System.getProperty("magus.main", "dev.magus.orchestrator.cli.Main");
+        String main = System.getProperty("magus.main", "dev.magus.cli.Main");
         try {
             Class.forName(main).getMethod("main", String[].class).invoke(null, (Object) args);
         } catch (java.lang.reflect.InvocationTargetException e) {

@@ -1,0 +1,156 @@
+package dev.magus.cli.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/magus server start|status|stop} and {@code magus run} forwarding by itself, as a
+ * person runs them, with a fake home and runtime dir (never the user's).
+ */
+class ServerCliIT {
+    @TempDir
+    Path root;
+
+    record Ran(int status, String out) {
+    }
+
+    Ran magus(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(root.resolve("ws").toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Ran(p.exitValue(), out);
+    }
+
+    @Test
+    void startRunForwardsStatusCountsStop() throws Exception {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        String why = "server test skipped: forwarded runs start children, which needs Linux (os "
+                + System.getProperty("os.name") + ")";
+        if (!linux) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(linux, why);
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path runtime = Files.createDirectories(root.resolve("runtime"));
+        Files.createDirectories(root.resolve("ws"));
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env.put("TMPDIR", Files.createDirectories(root.resolve("tmp")).toString());
+        if (System.getenv("JAVA_HOME") != null) {
+            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
+        }
+        try {
+            assertThat(magus(env, "server", "status").status()).isEqualTo(3);
+            Ran started = magus(env, "server", "start");
+            assertThat(started.status()).as(started.out()).isZero();
+            assertThat(runtime.resolve("magus/server.sock")).exists();
+
+            Ran forwarded = magus(env, "run", "--", "sh", "-c", "printf forwarded; exit 4");
+            assertThat(forwarded.status()).isEqualTo(4);
+            assertThat(forwarded.out()).isEqualTo("forwarded");
+            assertThat(magus(env, "run", "--local", "--", "true").status()).isZero();
+
+            Ran status = magus(env, "server", "status");
+            assertThat(status.status()).isZero();
+            assertThat(status.out()).contains("magus server running").containsPattern(
+                    "magus\\.server\\.forwarded\\{outcome=started\\}\\s+1\\b");
+
+            fastClient(env);
+            declinedRunsHereInTheSameProcess(env);
+            nestedMagusForwardsToTheServer(env);
+        } finally {
+            Ran stopped = magus(env, "server", "stop");
+            assertThat(stopped.out()).contains("stopped");
+        }
+        assertThat(runtime.resolve("magus/server.sock")).doesNotExist();
+    }
+
+    /**
+     * A plain run goes through the fast client, which loads none of picocli, Reactor, Netty,
+     * Jackson, SnakeYAML or JNA, and shows what the full command line shows: the same bytes,
+     * the same diagnostic lines, the same status.
+     */
+    private void fastClient(Map<String, String> env) throws Exception {
+        Path ws = root.resolve("ws");
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Files.createDirectories(root.resolve("home/.ssh"));
+        Files.writeString(root.resolve("home/.ssh/id_rsa"), "secret");
+        Path classes = root.resolve("classes.log");
+        Map<String, String> logged = new java.util.HashMap<>(env);
+        logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + classes);
+        String[] cmd = {"sh", "-c", "printf 'a\\r\\nb\\n'; cat $HOME/.ssh/id_rsa; exit 5"};
+        Ran fast = magus(logged, concat(new String[] {"run", "--"}, cmd));
+        String loaded = Files.readString(classes);
+        assertThat(loaded).contains("dev.magus.server.client.FastClient").doesNotContain("picocli", "reactor.", "io.netty",
+                "com.fasterxml", "org.yaml", "com.sun.jna");
+        Ran local = magus(env, concat(new String[] {"run", "--local", "--"}, cmd));
+        assertThat(fast.status()).isEqualTo(local.status()).isNotZero();
+        assertThat(fast.out()).contains("a\r\nb\n").contains("MGS2001").contains(".ssh/id_rsa");
+        assertThat(magusLines(fast.out())).isEqualTo(magusLines(local.out()));
+    }
+
+    /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */
+    private void declinedRunsHereInTheSameProcess(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Map<String, String> strict = new java.util.HashMap<>(env);
+        strict.put("MAGUS_SANDBOX", "required");
+        Ran declined = magus(strict, "run", "--", "sh", "-c", "printf here; exit 6");
+        assertThat(declined.status()).isEqualTo(6);
+        assertThat(declined.out()).contains("weaker than this run's required; running it here instead").contains("here");
+    }
+
+    /**
+     * A magus a forwarded run starts (a recursive magus) gets the server's address and token
+     * re-injected, and forwards its own run to the same server; the command it runs sees
+     * neither (MGS2008, withheld).
+     */
+    private void nestedMagusForwardsToTheServer(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: required\n");
+        String magus = Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString();
+        double before = forwardedStarted(env);
+        Ran nested = magus(env, "run", "-v", "--", magus, "run", "-v", "--", "sh", "-c",
+                "echo \"address=${MAGUS_SERVER_ADDRESS:-none} token=${MAGUS_PROC_TOKEN:-none}\"");
+        assertThat(nested.status()).as(nested.out()).isZero();
+        assertThat(nested.out()).contains("address=none token=none").contains("re-injected MAGUS_SERVER_ADDRESS")
+                .contains("withheld MAGUS_PROC_TOKEN");
+        assertThat(forwardedStarted(env)).isEqualTo(before + 2);
+    }
+
+    private double forwardedStarted(Map<String, String> env) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("magus\\.server\\.forwarded\\{outcome=started\\}\\s+(\\d+)")
+                .matcher(magus(env, "server", "status").out());
+        assertThat(m.find()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static List<String> magusLines(String out) {
+        return out.lines().filter(l -> l.startsWith("magus: ")).sorted().toList();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
