@@ -104,7 +104,9 @@ class ServerCliIT {
         String loaded = Files.readString(classes);
         assertThat(loaded).contains("dev.magus.server.client.FastClient").doesNotContain("picocli", "reactor.", "io.netty",
                 "com.fasterxml", "org.yaml", "com.sun.jna");
-        Ran local = magus(env, concat(new String[] {"run", "--local", "--"}, cmd));
+        // The same environment (JAVA_TOOL_OPTIONS too, which the sandbox drops and counts).
+        logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + root.resolve("local-classes.log"));
+        Ran local = magus(logged, concat(new String[] {"run", "--local", "--"}, cmd));
         assertThat(fast.status()).isEqualTo(local.status()).isNotZero();
         assertThat(fast.out()).contains("a\r\nb\n").contains("MGS2001").contains(".ssh/id_rsa");
         assertThat(magusLines(fast.out())).isEqualTo(magusLines(local.out()));
