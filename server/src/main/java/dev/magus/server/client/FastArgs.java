@@ -11,7 +11,8 @@ import java.util.Optional;
  * {@code --env}, {@code --unset}, {@code --stdin} and {@code -v}/{@code --verbose} before the
  * command. Anything else (another subcommand, {@code --local}, {@code --events}, {@code --ui},
  * help, a malformed option) is not a plain run, and the full command line takes it, with
- * picocli's own parsing and messages.
+ * picocli's own parsing and messages. As there, everything from the command on is the
+ * command's ({@code magus run ls -la}): run stops reading options at its first positional.
  */
 record FastArgs(List<String> command, Optional<String> sandbox, Map<String, String> set, List<String> unset, boolean stdin,
         boolean verbose) {
@@ -26,13 +27,11 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
         List<String> unset = new ArrayList<>();
         boolean stdin = false;
         boolean verbose = false;
-        boolean dashDash = false;
         int i = 1;
         for (; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--")) {
                 i++;
-                dashDash = true;
                 break;
             }
             if (!a.startsWith("-")) {
@@ -88,11 +87,6 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
         List<String> command = List.of(args).subList(i, args.length);
         if (command.isEmpty()) {
             return Optional.empty();
-        }
-        for (String c : command) {
-            if (!dashDash && c.startsWith("-")) {
-                return Optional.empty(); // picocli would read those as options of run
-            }
         }
         return Optional.of(new FastArgs(command, sandbox, set, unset, stdin, verbose));
     }
