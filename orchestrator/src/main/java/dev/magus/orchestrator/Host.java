@@ -37,8 +37,18 @@ public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os
     public static Host fromSystem() {
         Path tempBase = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
         HostFacts facts = HostFacts.fromSystem(tempBase);
-        Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of);
+        // bin/magus names itself as it was called (it runs no subprocess to resolve links): resolved
+        // here, since a recursive magus is recognised by its resolved path.
+        Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of).map(Host::real);
         return new Host(facts.env(), facts.home(), facts.uid(), facts.os(), facts.installation(), launcher, tempBase);
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     /** The same host with another environment (a test's, or a demo's). */

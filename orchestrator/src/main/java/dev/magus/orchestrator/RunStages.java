@@ -290,7 +290,8 @@ final class RunStages {
     }
 
     private Path writeGitConfig(Path privateTemp, Host host) {
-        String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
+        String text = git.map(g -> g.rendered(host.home(), host.env(), Optional.of(host.stateDir())))
+                .orElse("");
         try {
             return Files.writeString(privateTemp.resolve("gitconfig"), text);
         } catch (IOException e) {
