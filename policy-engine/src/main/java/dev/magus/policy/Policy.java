@@ -58,6 +58,10 @@ public record Policy(
     private static final String SOURCE = "binding";
     /** The detail holding the YAML that allows a refused access, when one safely can. */
     public static final String ALLOW_YAML = "allow_yaml";
+    /** The path of {@link #ALLOW_YAML}'s declaration as written there ({@code ~/...} under home). */
+    public static final String ALLOW_PATH = "allow_path";
+    /** The mode of {@link #ALLOW_YAML}'s declaration: {@code ro}, {@code rw}, {@code rx}, {@code rwx}. */
+    public static final String ALLOW_MODE = "allow_mode";
 
     public Policy {
         Objects.requireNonNull(mode, "mode");
@@ -239,6 +243,12 @@ public record Policy(
         String said = "";
         if (advice instanceof DenialAdvice.Hint hint) {
             details.put(ALLOW_YAML, AllowHint.yaml(hint, home));
+            // The same declaration as data, for magus learn, which merges many into one file.
+            details.put(ALLOW_PATH, Locations.display(hint.path(), home));
+            details.put(ALLOW_MODE, hint.mode().declared());
+            if (hint.missing()) {
+                details.put("allow_missing", "true");
+            }
         } else if (advice instanceof DenialAdvice.AttackLike attack) {
             details.put("attack", attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";
