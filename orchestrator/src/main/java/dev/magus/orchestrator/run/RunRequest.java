@@ -27,6 +27,7 @@ import java.util.Set;
  *                   or removed beneath one of them fails it with MGS3001. Relative ones are
  *                   relative to the workspace root. Empty: no such audit. It runs under every
  *                   mode, off included: it is a scope rule between projects, not a sandbox grant.
+ * @param grants     {@code --allow} and {@code --pass}: the {@code cli} layer of this run's policy
  */
 public record RunRequest(
         Path workingDir,
@@ -35,7 +36,8 @@ public record RunRequest(
         Set<String> envUnset,
         Optional<Mode> sandbox,
         Stdin stdin,
-        List<Path> descendantAudit) {
+        List<Path> descendantAudit,
+        Grants grants) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -48,12 +50,13 @@ public record RunRequest(
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(stdin, "stdin");
         descendantAudit = List.copyOf(descendantAudit);
+        Objects.requireNonNull(grants, "grants");
     }
 
     /** A request without a descendant audit. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of());
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE);
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -73,6 +76,8 @@ public record RunRequest(
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
         private List<Path> descendantAudit = List.of();
+        private final List<String> allow = new ArrayList<>();
+        private final List<String> pass = new ArrayList<>();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -113,8 +118,20 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --allow PATH[:ro|rw|rx|rwx]}: a grant for this run only (see {@link Grants}). */
+        public Builder allow(String spec) {
+            allow.add(spec);
+            return this;
+        }
+
+        /** {@code --pass VAR}: a variable (or {@code PREFIX_*}) passed through for this run only. */
+        public Builder pass(String pattern) {
+            pass.add(pattern);
+            return this;
+        }
+
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit);
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass));
         }
     }
 }
