@@ -126,8 +126,7 @@ final class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        // One-run grants stay here too: the server's frames do not carry them.
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.grants().isEmpty()) {
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
