@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code magus policy [--json] [--sandbox=MODE]}: the policy a {@code magus run} started here
+ * {@code magus policy [--json] [--sandbox=MODE] [--allow PATH[:MODE]] [--pass VAR]}: the policy a {@code magus run} started here
  * would get, built by the run pipeline's own stages.
  *
  * <p>{@code --json} prints one object (field names are stable; paths are absolute, never
@@ -77,6 +77,12 @@ final class PolicyCommand implements Callable<Integer> {
     @Option(names = "--sandbox", paramLabel = "MODE", description = "The mode to show the policy for: off, best-effort or required.")
     Optional<String> sandbox;
 
+    @Option(names = "--allow", paramLabel = "PATH[:MODE]", description = "Shows the policy of a run given this --allow.")
+    List<String> allow = new ArrayList<>();
+
+    @Option(names = "--pass", paramLabel = "VAR", description = "Shows the policy of a run given this --pass.")
+    List<String> pass = new ArrayList<>();
+
     /** What every sandboxed child gets from magus itself rather than from the caller's environment. */
     static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusVariables.SANDBOX, MagusVariables.CACHE_DIR,
             MagusVariables.STATE_DIR, MagusVariables.LEASE, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
@@ -99,7 +105,8 @@ final class PolicyCommand implements Callable<Integer> {
         EffectivePolicy effective;
         try {
             Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
-            effective = EffectivePolicy.of(host, context.cwd().get(), flag);
+            effective = EffectivePolicy.of(host, context.cwd().get(), flag,
+                    new dev.magus.orchestrator.run.Grants(allow, pass));
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             err.flush();

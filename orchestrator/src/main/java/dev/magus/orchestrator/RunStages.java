@@ -193,6 +193,7 @@ final class RunStages {
         boolean guarded;
         Optional<DenialConfirmer> denials = Optional.empty();
         Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
+        Optional<dev.magus.workspace.audit.DescendantAudit.Baseline> descendants = Optional.empty();
         // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
         spawner.prepare();
         // Before the first child: its descendants that leave its group are re-parented here.
@@ -215,6 +216,7 @@ final class RunStages {
             // the workspace grant, so what the child does to them is found by comparing.
             controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
                     .keepingWalksIn(host.stateDir()).before());
+            descendants = DescendantStage.before(config, host.stateDir().dir());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
@@ -251,6 +253,9 @@ final class RunStages {
         int status = exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            status = 1;
+        }
+        if (descendants.isPresent() && DescendantStage.after(run, passthrough, descendants.get()) && status == 0) {
             status = 1;
         }
         return new Ending(status, exit.signal());

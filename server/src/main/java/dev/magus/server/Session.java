@@ -167,6 +167,9 @@ final class Session {
             RunRequest.Builder b = RunRequest.builder(cwd, s.argv());
             s.set().forEach(b::set);
             s.unset().forEach(b::unset);
+            // Parsed by the run's policy stage against cwd, the client's: a bad one is its MGS2004.
+            s.allow().forEach(b::allow);
+            s.pass().forEach(b::pass);
             b.sandbox(((ModeRules.Decision.Run) decision).mode());
             b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
             request = b.build();

@@ -4,8 +4,11 @@ import dev.magus.policy.HostFacts;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
 import dev.magus.policy.PolicyOrOff;
+import dev.magus.orchestrator.run.Grants;
+import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.lease.CarriedLease;
+import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
 import dev.magus.policy.mode.Mode;
@@ -21,6 +24,7 @@ public final class PolicyStage {
     }
 
     /**
+     * The command line's {@code --allow}/{@code --pass} are parsed first, under every mode.
      * Mode off builds nothing (and so does not evaluate the declaration). Under any other
      * mode the policy is built or the run stops. A lease on the workspace (or a checkout
      * above it) then narrows the write grant ({@link dev.magus.policy.lease.LeaseNarrowing});
@@ -29,12 +33,21 @@ public final class PolicyStage {
      * @throws dev.magus.events.SandboxException MGS2004 when the workspace declaration or the lease cannot be honored
      */
     public static PolicyOrOff build(RunConfig config, HostFacts host) {
+        // First, under every mode: a malformed --allow or --pass is refused, never ignored.
+        Optional<SandboxDecl> cli = cli(config);
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty());
+        MergedDecl declared = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty(), cli);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
+    }
+
+    /** The command line's one-run grants as the {@code cli} layer; empty without any. */
+    static Optional<SandboxDecl> cli(RunConfig config) {
+        Grants g = config.request().grants();
+        return g.isEmpty() ? Optional.empty()
+                : Optional.of(CommandLineDecl.parse(g.allow(), g.pass(), config.workingDir()));
     }
 
     /**
