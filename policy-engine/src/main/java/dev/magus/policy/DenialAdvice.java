@@ -88,6 +88,14 @@ public sealed interface DenialAdvice {
     /** Configuration git follows later (aliases, hooks paths): writable means code run outside the sandbox. */
     List<String> WRITE_ONLY_SENSITIVE = List.of(".gitconfig", ".config/git/config");
 
+    /**
+     * What magus keeps from every run (its default state dir, the server's socket dir) and,
+     * for a write, what an unconfined program later runs from (binaries on PATH, docker's
+     * plugins, pip's config): a grant there lets one run weaken the next.
+     */
+    List<String> MAGUS_OWN = List.of(".local/state/magus", ".cache/magus-run");
+    List<String> RUN_LATER = List.of(".local/bin", "bin", ".docker/cli-plugins", ".config/pip", ".pip");
+
     /** The core's devices; anything else under /dev is never suggested. */
     Set<String> DEVICES = Set.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
 
@@ -172,7 +180,13 @@ public sealed interface DenialAdvice {
         if (entry.isPresent()) {
             return entry;
         }
-        if (resolved.startsWith("/etc")) {
+        if (resolved.startsWith("/run/user") && resolved.getNameCount() >= 4 && resolved.getName(3).toString().equals("magus")
+                || resolved.getNameCount() >= 2 && resolved.startsWith("/tmp") && resolved.getName(1).toString().startsWith("magus-")
+                        && !resolved.getName(1).toString().startsWith("magus-run-")) {
+            return Optional.of("it is the magus server's socket dir, which holds its token: a run that reads it could"
+                    + " start unconfined runs");
+        }
+                if (resolved.startsWith("/etc")) {
             return Optional.of("a build writes nothing under /etc; a planted file there is read by the system");
         }
         if (resolved.startsWith("/proc") || resolved.startsWith("/sys")) {
@@ -201,7 +215,19 @@ public sealed interface DenialAdvice {
                         ? "no build reads it" : "writing it is how a payload persists"));
             }
         }
+        for (String e : MAGUS_OWN) {
+            if (resolved.startsWith(home.resolve(e))) {
+                return Optional.of("~/" + e + " is where magus keeps its state or its server's token: a run that"
+                        + " reaches it could weaken the next run");
+            }
+        }
         if (op != Access.READ) {
+            for (String e : RUN_LATER) {
+                if (resolved.startsWith(home.resolve(e))) {
+                    return Optional.of("~/" + e + " holds what you run later, outside any sandbox: writing it"
+                            + " is how a payload persists");
+                }
+            }
             for (String e : WRITE_ONLY_SENSITIVE) {
                 if (resolved.startsWith(home.resolve(e))) {
                     return Optional.of("~/" + e + " is configuration git follows later, outside any sandbox");

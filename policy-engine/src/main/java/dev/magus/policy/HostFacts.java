@@ -99,6 +99,37 @@ public record HostFacts(
                 .orElse(userCacheDir).resolve("magus").normalize();
     }
 
+    /**
+     * magus's state dir: {@code $MAGUS_STATE_DIR} (carried to a nested magus), else
+     * {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}; each only when absolute.
+     */
+    public static Path stateDirOf(Map<String, String> env, Path home) {
+        String carried = env.get("MAGUS_STATE_DIR");
+        if (carried != null && carried.startsWith("/")) {
+            return Path.of(carried).normalize();
+        }
+        String xdg = env.get("XDG_STATE_HOME");
+        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : home.resolve(".local/state");
+        return base.resolve("magus").normalize();
+    }
+
+    /**
+     * Where magus keeps what no run may reach: its state dir (lease markers, the job store, the
+     * audit's walks, the cached git config) and every place the server's socket and token can
+     * live ({@code $XDG_RUNTIME_DIR/magus}, {@code <cache>/magus-run}, {@code /tmp/magus-<uid>}).
+     * A declared grant over any of them would let one run weaken the next, or reach the server.
+     */
+    public List<Path> magusPrivateDirs() {
+        List<Path> out = new ArrayList<>();
+        out.add(stateDirOf(env, home));
+        variable("XDG_RUNTIME_DIR").filter(v -> v.startsWith("/")).ifPresent(v -> out.add(Path.of(v, "magus")));
+        variable("XDG_CACHE_HOME").filter(v -> v.startsWith("/")).ifPresent(v -> out.add(Path.of(v, "magus-run")));
+        out.add(home.resolve(".cache/magus-run"));
+        out.add(userCacheDir.resolve("magus-run"));
+        out.add(Path.of("/tmp", "magus-" + uid));
+        return out.stream().map(Path::normalize).distinct().toList();
+    }
+
     /** A variable that is set and not empty: an empty value is how tools spell "use the default". */
     public Optional<String> variable(String name) {
         return Optional.ofNullable(env.get(name)).filter(v -> !v.isEmpty());

@@ -150,7 +150,8 @@ public final class PolicyBuilder {
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             Traced t = traced.get(i);
-            Optional<String> refused = homeOrAbove.get(i).or(() -> planted(c, t, writable, home));
+            Optional<String> refused = homeOrAbove.get(i).or(() -> magusOwn(c, t.resolution(), home))
+                    .or(() -> planted(c, t, writable, home));
             if (refused.isPresent()) {
                 notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(), refused.get()));
                 continue;
@@ -173,6 +174,37 @@ public final class PolicyBuilder {
         Path real = r.resolvedPath().orElseThrow();
         String where = real.equals(c.path()) ? c.path().toString() : c.path() + " resolves to " + Locations.display(real, home) + ", which";
         return Optional.of(where + " is the home directory or an ancestor of it; $HOME is never granted as a whole");
+    }
+
+    /**
+     * Why a declared location reaches what magus keeps from every run, if it does: its state
+     * dir or the server's socket dir (in either direction: {@code ~/.local rw} holds the state
+     * dir), or, for a write, its own installation, which the next unconfined magus loads.
+     * Landlock cannot carve a hole in a grant, so such a location grants nothing at all.
+     */
+    private Optional<String> magusOwn(Candidate c, Resolution r, Path home) {
+        if (c.origin().startsWith("core:") || r.resolvedPath().isEmpty()) {
+            return Optional.empty();
+        }
+        Path real = r.resolvedPath().orElseThrow();
+        for (Path own : host.magusPrivateDirs()) {
+            Path p = resolver.resolve(own).resolvedPath().orElse(own);
+            if (real.startsWith(p) || p.startsWith(real)) {
+                return Optional.of(c.path() + " reaches " + Locations.display(p, home) + ", where magus keeps its state or"
+                        + " its server's socket and token; no run may read or write there, so this grants nothing:"
+                        + " declare a directory beside it instead");
+            }
+        }
+        if (c.mode().has(Access.WRITE)) {
+            for (Path inst : host.installation()) {
+                Path p = resolver.resolve(inst).resolvedPath().orElse(inst);
+                if (real.startsWith(p) || p.startsWith(real)) {
+                    return Optional.of(c.path() + " would make " + Locations.display(p, home) + ", magus's own installation,"
+                            + " writable, and the next magus runs what is there unconfined; this grants nothing");
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

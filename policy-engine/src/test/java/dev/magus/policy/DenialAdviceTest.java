@@ -75,6 +75,13 @@ class DenialAdviceTest {
             WRITE | /proc/20823/oom_score_adj                 | attack
             READ  | /sys/kernel/debug/x                       | attack
             WRITE | /dev/shm/x                                | attack
+            READ  | /home/u/.cache/magus-run/server.sock.token | attack
+            WRITE | /home/u/.local/state/magus/gitconfig.cache | attack
+            READ  | /run/user/1000/magus/server.sock.token    | attack
+            READ  | /tmp/magus-1000/server.sock.token         | attack
+            WRITE | /home/u/.local/bin/git                    | attack
+            WRITE | /home/u/.docker/cli-plugins/docker-x      | attack
+            READ  | /home/u/.local/bin/tool                   | hint
             READ  | /home/u/.gitconfig                        | hint
             WRITE | /home/u/.cache/tool/ab/cd                 | hint
             WRITE | /home/u/.m2/repository/org/apache/commons | hint

@@ -1,10 +1,9 @@
 package dev.magus.workspace;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.policy.HostFacts;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * magus's state dir: the job store, the lease markers and the control-file audit's last walks
@@ -28,16 +27,7 @@ public record StateDir(Path dir) {
     }
 
     public static StateDir of(Map<String, String> env, Path home) {
-        Optional<Path> carried = absolute(env.get(MagusVariables.STATE_DIR));
-        if (carried.isPresent()) {
-            return new StateDir(carried.get());
-        }
-        Path base = absolute(env.get("XDG_STATE_HOME")).orElse(home.resolve(".local/state"));
-        return new StateDir(base.resolve("magus"));
-    }
-
-    private static Optional<Path> absolute(String value) {
-        return Optional.ofNullable(value).filter(v -> v.startsWith("/")).map(Path::of);
+        return new StateDir(HostFacts.stateDirOf(env, home));
     }
 
     /** The job store. */
