@@ -48,12 +48,18 @@ import picocli.CommandLine.Spec;
  *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...],
  *           "set_by_magus": ["TMPDIR", "MAGUS_SANDBOX", ...]},
  *   "control_files": [".git", ".git/hooks/", ...],
+ *   "leases": [ {"job": "2", "checkout": "/abs/ws", "carried": false, "write_paths": ["src/**"],
+ *                "globs": [{"glob": "src/**", "kernel": "exact" | "wider" | "narrower",
+ *                           "rules": ["/abs/ws/src"], "why": "..."}],
+ *                "narrowed": [{"path": "/abs/ws", "origin": "core:workspace",
+ *                              "bits_before": "rwx", "bits_after": "r-x"}]}, ... ],
  *   "landlock": {"abi": 7, "kernel_layer": "confine" | "unconfined" | "refuse",
  *                "summary": "...", "unenforced": ["truncate", ...], "diagnostic": "MGS2012 ..."}
  * }
  * </pre>
  *
- * {@code rules}, {@code notes}, {@code env} and {@code control_files} are present only when
+ * {@code rules}, {@code notes}, {@code env}, {@code control_files} and {@code leases} (empty when no
+ * lease narrows the run; the rules are already the narrowed ones) are present only when
  * {@code policy} is true. The private temp dir's rule has the path
  * {@code <temp base>/magus-run-*}: each run gets a fresh one. {@code landlock.diagnostic} is
  * present only when the decision carries one (MGS2005, MGS2012).
@@ -79,7 +85,7 @@ final class PolicyCommand implements Callable<Integer> {
 
     /** What every sandboxed child gets from magus itself rather than from the caller's environment. */
     static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusVariables.SANDBOX, MagusVariables.CACHE_DIR,
-            MagusVariables.STATE_DIR, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
+            MagusVariables.STATE_DIR, MagusVariables.LEASE, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
 
     private final CliContext context;
 
@@ -150,6 +156,7 @@ final class PolicyCommand implements Callable<Integer> {
             SET_BY_MAGUS.forEach(env.putArray("set_by_magus")::add);
             ArrayNode control = root.putArray("control_files");
             ControlFiles.entries().forEach(control::add);
+            LeaseView.json(root, p);
         }
         ObjectNode landlock = root.putObject("landlock");
         landlock.put("abi", abi);
@@ -195,6 +202,7 @@ final class PolicyCommand implements Callable<Integer> {
             rules.add(List.of(EffectivePolicy.shownPath(r, Optional.of(home)), r.mode().letters(), r.origin()));
         }
         lines.addAll(Tables.align(rules, "  "));
+        lines.addAll(LeaseView.text(p, home));
         if (!p.notes().isEmpty()) {
             lines.add("");
             lines.add("not granted");
