@@ -261,7 +261,7 @@ final class RunStages {
                 case READ -> Access.READ;
                 case WRITE -> Access.WRITE;
                 case EXEC -> Access.EXEC;
-                case NONE -> null;
+                case NONE, CONNECT, BIND -> null;
             };
             if (access == null) {
                 return Optional.empty();

@@ -9,6 +9,7 @@ import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.net.NetworkPolicy;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
 import dev.magus.policy.path.Traced;
@@ -37,6 +38,8 @@ import java.util.TreeMap;
  * @param resolver      how {@link #check} resolves a request: the resolver (and so the
  *                      filesystem) the rule paths were resolved with, so the two compare as
  *                      one string; one that remembers nothing, as a policy never changes
+ * @param network       the merged {@code sandbox.network}: what the run may do over TCP (the
+ *                      kernel's TCP rules and the run's proxy hold it; the binding layer does not)
  */
 public record Policy(
         Mode mode,
@@ -46,7 +49,8 @@ public record Policy(
         Allowlist env,
         ControlFiles controlFiles,
         List<PolicyNote> notes,
-        PathResolver resolver) implements PolicyOrOff {
+        PathResolver resolver,
+        NetworkPolicy network) implements PolicyOrOff {
 
     /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
     private static final PathResolver REAL = new PathResolver();
@@ -66,6 +70,7 @@ public record Policy(
         Objects.requireNonNull(controlFiles, "controlFiles");
         notes = List.copyOf(notes);
         Objects.requireNonNull(resolver, "resolver");
+        Objects.requireNonNull(network, "network");
         if (resolver.isCaching()) {
             // Memory belongs beside a policy (PolicyChecker), which says when to forget; never in it.
             throw new IllegalArgumentException("a policy checks with a resolver that remembers nothing: " + resolver);
@@ -75,7 +80,23 @@ public record Policy(
     /** A policy whose checks resolve on the real filesystem. */
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
             List<PolicyNote> notes) {
-        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL);
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL, NetworkPolicy.OPEN);
+    }
+
+    /** A policy with the network open, as the specification's sandbox has it. */
+    public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
+            List<PolicyNote> notes, PathResolver resolver) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, NetworkPolicy.OPEN);
+    }
+
+    /** This policy with {@code narrowed} as its rules and everything else, the network included, kept. */
+    public Policy withRuleset(Ruleset narrowed) {
+        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, network);
+    }
+
+    /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
+    public Policy withNetwork(NetworkPolicy network) {
+        return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, network);
     }
 
     /** The merged rules, ordered by path, each with the layers that granted it. */

@@ -48,12 +48,14 @@ import picocli.CommandLine.Spec;
  *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...],
  *           "set_by_magus": ["TMPDIR", "MAGUS_SANDBOX", ...]},
  *   "control_files": [".git", ".git/hooks/", ...],
+ *   "network": {"mode": "proxy", "allow": [{"host": "*.example.org", "origins": ["workspace"]}],
+ *               "ports": [{"port": 5432, "origins": ["workspace"]}], "bind": [...]},
  *   "landlock": {"abi": 7, "kernel_layer": "confine" | "unconfined" | "refuse",
  *                "summary": "...", "unenforced": ["truncate", ...], "diagnostic": "MGS2012 ..."}
  * }
  * </pre>
  *
- * {@code rules}, {@code notes}, {@code env} and {@code control_files} are present only when
+ * {@code rules}, {@code notes}, {@code env}, {@code control_files} and {@code network} are present only when
  * {@code policy} is true. The private temp dir's rule has the path
  * {@code <temp base>/magus-run-*}: each run gets a fresh one. {@code landlock.diagnostic} is
  * present only when the decision carries one (MGS2005, MGS2012).
@@ -143,6 +145,7 @@ final class PolicyCommand implements Callable<Integer> {
             SET_BY_MAGUS.forEach(env.putArray("set_by_magus")::add);
             ArrayNode control = root.putArray("control_files");
             ControlFiles.entries().forEach(control::add);
+            NetworkLines.json(root, p.network());
         }
         ObjectNode landlock = root.putObject("landlock");
         landlock.put("abi", abi);
@@ -212,6 +215,8 @@ final class PolicyCommand implements Callable<Integer> {
         lines.add("");
         lines.add("control files (writes refused even inside a write grant, at any depth of the workspace)");
         lines.addAll(Tables.wrap(ControlFiles.entries(), "  ", 100));
+        lines.add("");
+        lines.addAll(NetworkLines.text(p.network()));
         return lines;
     }
 }

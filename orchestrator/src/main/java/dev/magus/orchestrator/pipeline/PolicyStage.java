@@ -30,7 +30,9 @@ public final class PolicyStage {
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty());
+        MergedDecl merged = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty());
+        // --allow-host is the last layer: a person widens their own run's reach, never its mode.
+        MergedDecl declared = merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
     }
@@ -47,7 +49,7 @@ public final class PolicyStage {
             throw refused.exception();
         }
         if (n instanceof Narrowing.Narrowed narrowed) {
-            return new Policy(p.mode(), p.workspaceRoot(), p.home(), narrowed.ruleset(), p.env(), p.controlFiles(), p.notes());
+            return p.withRuleset(narrowed.ruleset());
         }
         return p;
     }

@@ -21,6 +21,8 @@ import java.util.Set;
  * @param envUnset   this run's <code>env&#92;unset</code> names
  * @param sandbox    {@code --sandbox}, when given
  * @param stdin      what the child reads
+ * @param allowHosts {@code --allow-host}: hosts this run's proxy lets through beyond the
+ *                   declared ones (used only under network mode {@code proxy})
  */
 public record RunRequest(
         Path workingDir,
@@ -28,7 +30,8 @@ public record RunRequest(
         Map<String, String> envSet,
         Set<String> envUnset,
         Optional<Mode> sandbox,
-        Stdin stdin) {
+        Stdin stdin,
+        List<String> allowHosts) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -40,6 +43,13 @@ public record RunRequest(
         envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(stdin, "stdin");
+        allowHosts = List.copyOf(allowHosts);
+    }
+
+    /** A request that adds no host. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of());
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -58,6 +68,7 @@ public record RunRequest(
         private final Set<String> unset = new LinkedHashSet<>();
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
+        private final List<String> allowHosts = new ArrayList<>();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -88,8 +99,14 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --allow-host}: one more host for this run's proxy (checked when the policy is built). */
+        public Builder allowHost(String host) {
+            allowHosts.add(Objects.requireNonNull(host, "host"));
+            return this;
+        }
+
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin);
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, allowHosts);
         }
     }
 }
