@@ -138,11 +138,13 @@ class CodePagesTest {
             if (network.containsKey("mode")) {
                 assertThat(network.get("mode")).as(code + " network mode").isIn(NETWORK_MODES);
             }
-            for (Object h : (List<?>) network.getOrDefault("allow", List.of())) {
+            Object hosts = network.containsKey("allow") ? network.get("allow") : List.of();
+            for (Object h : (List<?>) hosts) {
                 assertThat((String) h).as(code + " host").matches(HOST);
             }
             for (String key : List.of("ports", "bind")) {
-                for (Object port : (List<?>) network.getOrDefault(key, List.of())) {
+                Object ports = network.containsKey(key) ? network.get(key) : List.of();
+                for (Object port : (List<?>) ports) {
                     assertThat((Integer) port).as(code + " port").isBetween(1, 65535);
                 }
             }
