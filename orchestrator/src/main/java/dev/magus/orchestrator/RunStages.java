@@ -20,6 +20,9 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.network.HostResolver;
+import dev.magus.orchestrator.network.NetworkProxy;
+import dev.magus.orchestrator.network.ProxyEnv;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
@@ -37,6 +40,7 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.net.NetworkMode;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
@@ -46,6 +50,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -67,8 +72,12 @@ final class RunStages {
     /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
     private final Watchdog watchdog;
     private final ChildStreams streams;
+    /** How the run's proxy resolves names: the system's, or a test's map to loopback servers. */
+    private final HostResolver resolver;
 
-    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams) {
+    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams,
+            HostResolver resolver) {
+        this.resolver = resolver;
         this.probe = probe;
         this.spawner = spawner;
         this.git = git;
@@ -93,6 +102,8 @@ final class RunStages {
         /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
         CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
         final List<Diagnostic> pending = new ArrayList<>();
+        /** The run's network proxy (network mode proxy); closed before the exit event. */
+        NetworkProxy proxy;
 
         /**
          * Waits for the sweep, bounded: it runs beside the stages and is almost always done, but
@@ -129,6 +140,10 @@ final class RunStages {
             say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
+            if (attempt.proxy != null) {
+                // The proxy lives exactly as long as the run: its tunnels end with it.
+                attempt.proxy.close();
+            }
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
             if (attempt.privateTemp != null) {
                 Trees.deleteQuietly(attempt.privateTemp);
@@ -176,6 +191,14 @@ final class RunStages {
                 facts.magusCacheDir(), host.stateDir());
         EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
         attempt.pending.addAll(env.diagnostics());
+        OptionalInt proxyPort = OptionalInt.empty();
+        if (policy.policy().map(p -> p.network().mode() == NetworkMode.PROXY).orElse(false)) {
+            // Refusals come on the proxy's event loop; a sink may block, so they are emitted from an I/O thread.
+            attempt.proxy = NetworkProxy.start(policy.policy().get().network(), resolver,
+                    d -> IO.schedule(() -> run.journal().diagnostic(d)));
+            proxyPort = OptionalInt.of(attempt.proxy.port());
+            env = env.withVariables(ProxyEnv.apply(env.variables(), attempt.proxy.port()));
+        }
 
         Spawn spawn;
         boolean guarded;
@@ -185,7 +208,7 @@ final class RunStages {
         spawner.prepare();
         // Before the first child: its descendants that leave its group are re-parented here.
         Strays.adopt();
-        try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
+        try (Confinement confinement = ProbeStage.prepare(policy, probe, proxyPort)) {
             confinement.warning().ifPresent(attempt.pending::add);
             // A child spawned before the loop runs would outlive a kill -9 of magus.
             guarded = watchdog.ready(WATCHDOG_GRACE);
