@@ -21,7 +21,9 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.landlock.compile.NetRules;
 import dev.magus.orchestrator.network.HostResolver;
+import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.network.NetworkProxy;
 import dev.magus.orchestrator.network.ProxyEnv;
 import dev.magus.orchestrator.orphans.Strays;
@@ -192,13 +194,9 @@ final class RunStages {
                 facts.magusCacheDir(), host.stateDir());
         EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
         attempt.pending.addAll(env.diagnostics());
-        OptionalInt proxyPort = OptionalInt.empty();
-        if (policy.policy().map(p -> p.network().mode() == NetworkMode.PROXY).orElse(false)) {
-            // Refusals come on the proxy's event loop; a sink may block, so they are emitted from an I/O thread.
-            attempt.proxy = NetworkProxy.start(policy.policy().get().network(), resolver,
-                    d -> IO.schedule(() -> run.journal().diagnostic(d)));
-            proxyPort = OptionalInt.of(attempt.proxy.port());
-            env = env.withVariables(ProxyEnv.apply(env.variables(), attempt.proxy.port()));
+        OptionalInt proxyPort = startProxy(run, policy, attempt);
+        if (proxyPort.isPresent()) {
+            env = env.withVariables(ProxyEnv.apply(env.variables(), proxyPort.getAsInt()));
         }
 
         Spawn spawn;
@@ -221,7 +219,11 @@ final class RunStages {
             if (confinement instanceof Confinement.Kernel && !recursive) {
                 // Only Landlock's refusals are worth inferring from the child's output; a nested
                 // magus reports its own children's, and they would be counted twice.
-                denials = Optional.of(confirmer(policy));
+                NetRules net = policy.policy().map(p -> NetRules.of(p.network(), proxyPort)).orElse(NetRules.OPEN);
+                // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
+                boolean tcp = ((Confinement.Kernel) confinement).ruleset().handledNet() != 0;
+                denials = Optional.of(DenialConfirmer.withConnects(confirmer(policy),
+                        new KernelConnects(tcp ? net : NetRules.OPEN)));
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
@@ -259,6 +261,17 @@ final class RunStages {
             status = 1;
         }
         return new Ending(status, exit.signal());
+    }
+
+    /** The run's network proxy under network mode proxy; its port, or empty when the run has none. */
+    private OptionalInt startProxy(RunHandle run, PolicyOrOff policy, Attempt attempt) {
+        if (!policy.policy().map(p -> p.network().mode() == NetworkMode.PROXY).orElse(false)) {
+            return OptionalInt.empty();
+        }
+        // Refusals come on the proxy's event loop; a sink may block, so they are emitted from an I/O thread.
+        attempt.proxy = NetworkProxy.start(policy.policy().get().network(), resolver,
+                d -> IO.schedule(() -> run.journal().diagnostic(d)));
+        return OptionalInt.of(attempt.proxy.port());
     }
 
     /**

@@ -118,6 +118,13 @@ class NetworkPolicyInRunsTest {
         assertThat(out(events)).as(TestHost.text(events)).contains("curl=7").contains("bash=1").doesNotContain("hello");
         assertThat(String.join("\n", TestHost.lines(events, RunEvent.Stream.STDERR))).contains("Permission denied");
         assertThat(http.requests).isEmpty();
+        // Inferred from curl's and bash's lines, confirmed by the run's TCP rules: one denial, reported once.
+        assertThat(network(events)).singleElement().satisfies(d -> {
+            assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+            assertThat(d.subject()).isEqualTo("127.0.0.1:" + port);
+            assertThat(d.source()).startsWith("inferred:");
+            assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  network:\n    mode: proxy\n    ports: [" + port + "]\n");
+        });
     }
 
     @Test
@@ -131,6 +138,10 @@ class NetworkPolicyInRunsTest {
                 """, "curl -sS http://127.0.0.1:" + port + "/hello; echo curl=$?; echo proxy=${http_proxy:-none}");
         assertThat(out(events)).as(TestHost.text(events)).contains("curl=7").contains("proxy=none");
         assertThat(http.requests).isEmpty();
+        assertThat(network(events)).singleElement().satisfies(d -> {
+            assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+            assertThat(d.message()).contains("network mode none allows no TCP at all");
+        });
     }
 
     @Test

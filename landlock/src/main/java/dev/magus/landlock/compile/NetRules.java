@@ -66,4 +66,15 @@ public record NetRules(NetworkMode mode, SortedSet<Integer> connect, SortedSet<I
     public String unenforcedPhrase() {
         return "TCP connect and bind (network mode " + mode.spelling() + ")";
     }
+
+    /**
+     * Whether the kernel refuses a connect to {@code port} under these rules; with no port
+     * known, only when no port at all is allowed (mode {@code none}).
+     */
+    public boolean refusesConnect(java.util.OptionalInt port) {
+        if (!confines()) {
+            return false;
+        }
+        return port.isPresent() ? !connect.contains(port.getAsInt()) : connect.isEmpty();
+    }
 }
