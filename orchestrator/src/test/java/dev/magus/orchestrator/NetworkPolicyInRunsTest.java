@@ -189,4 +189,64 @@ class NetworkPolicyInRunsTest {
         assertThat(env.get("JAVA_TOOL_OPTIONS")).isEqualTo("-Xmx64m -Dhttp.proxyHost=127.0.0.1 -Dhttp.proxyPort=" + port
                 + " -Dhttps.proxyHost=127.0.0.1 -Dhttps.proxyPort=" + port);
     }
+
+    /**
+     * Maven fetches through the proxy, told of it only by JAVA_TOOL_OPTIONS (it reads no
+     * *_PROXY variable). The {@code java} spell is not on main yet, so the workspace declares
+     * the one host itself. The build needs no plugin: the artifact is a build extension, which
+     * Maven's core resolves while it reads the project, so {@code validate} downloads exactly
+     * one pom and one jar from the repository server on loopback.
+     */
+    @Test
+    void mavenFetchesThroughTheProxyFromALocalRepository() throws Exception {
+        Path mvn = Path.of("/usr/bin/mvn");
+        String why = "Maven test skipped: no mvn at " + mvn;
+        if (!java.nio.file.Files.isExecutable(mvn)) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(java.nio.file.Files.isExecutable(mvn), why);
+        http.close();
+        // The extension, and the plexus-utils 1.1 Maven adds to every extension without one: a
+        // stand-in, served like the rest, so nothing outside this temp dir is read or fetched.
+        artifact(root.resolve("repo"), "dev.magus.fixture", "demo", "1.0");
+        artifact(root.resolve("repo"), "org.codehaus.plexus", "plexus-utils", "1.1");
+        http = new LoopbackHttp(root.resolve("repo"));
+        int port = http.port();
+        java.nio.file.Files.writeString(t.workspace.resolve("pom.xml"), """
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                  <modelVersion>4.0.0</modelVersion>
+                  <groupId>dev.magus.test</groupId><artifactId>uses-demo</artifactId><version>1</version>
+                  <packaging>pom</packaging>
+                  <build><extensions><extension>
+                    <groupId>dev.magus.fixture</groupId><artifactId>demo</artifactId><version>1.0</version>
+                  </extension></extensions></build>
+                </project>
+                """);
+        java.nio.file.Files.writeString(t.workspace.resolve("settings.xml"), """
+                <settings><mirrors><mirror>
+                  <id>local</id><mirrorOf>*</mirrorOf><url>http://repo.magus.test:%d/</url>
+                </mirror></mirrors></settings>
+                """.formatted(port));
+        List<RunEvent> events = run(PROXY, "mvn -B -ntp -s settings.xml -Dmaven.repo.local=$PWD/m2 validate 2>&1; echo mvn=$?");
+        assertThat(out(events)).as(TestHost.text(events)).contains("BUILD SUCCESS").endsWith("mvn=0");
+        assertThat(http.requests).contains("/dev/magus/fixture/demo/1.0/demo-1.0.jar host=repo.magus.test:" + port);
+        assertThat(t.workspace.resolve("m2/dev/magus/fixture/demo/1.0/demo-1.0.jar")).exists();
+        assertThat(network(events)).isEmpty();
+    }
+
+    /** A pom without parent and a jar holding one text file, laid out as a Maven repository does. */
+    private static void artifact(Path repo, String group, String artifact, String version) throws java.io.IOException {
+        Path dir = java.nio.file.Files.createDirectories(repo.resolve(group.replace('.', '/')).resolve(artifact).resolve(version));
+        java.nio.file.Files.writeString(dir.resolve(artifact + "-" + version + ".pom"), """
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                  <modelVersion>4.0.0</modelVersion>
+                  <groupId>%s</groupId><artifactId>%s</artifactId><version>%s</version>
+                </project>
+                """.formatted(group, artifact, version));
+        try (var jar = new java.util.jar.JarOutputStream(
+                java.nio.file.Files.newOutputStream(dir.resolve(artifact + "-" + version + ".jar")), new java.util.jar.Manifest())) {
+            jar.putNextEntry(new java.util.zip.ZipEntry(artifact + ".txt"));
+            jar.write(artifact.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
 }
