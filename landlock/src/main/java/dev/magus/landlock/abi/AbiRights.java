@@ -81,6 +81,22 @@ public final class AbiRights {
         return List.copyOf(gaps);
     }
 
+    /**
+     * What the network policy leaves unconfined at {@code abi}, one phrase each, for
+     * {@code magus probe}: Landlock's TCP rules are all there is, and they are narrower than
+     * "the network".
+     */
+    public static List<String> networkUnenforced(int abi) {
+        List<String> gaps = new ArrayList<>();
+        if (abi < NETWORK_MINIMUM) {
+            gaps.add("TCP connect and bind (network modes proxy and none need ABI " + NETWORK_MINIMUM + ", Linux 6.7)");
+        }
+        gaps.add("UDP, and so DNS the child sends itself");
+        gaps.add("Multipath TCP (IPPROTO_MPTCP) where the kernel does not apply the TCP rules to it");
+        gaps.add("addresses: a TCP rule names a port, so a granted port (the proxy's, a declared one) is open on every host");
+        return List.copyOf(gaps);
+    }
+
     /** {@link #unenforced(int)}, plus {@code network} when the run asks for TCP rules {@code abi} does not have. */
     public static List<String> unenforced(int abi, java.util.Optional<String> network) {
         List<String> gaps = new ArrayList<>(unenforced(abi));
