@@ -32,6 +32,7 @@ class BenchmarksJarIT {
             "dev.magus.bench.policy.PolicyBuildBench.build",
             "dev.magus.bench.policy.PolicyMemoryBench.buildIndex",
             "dev.magus.bench.audit.ControlFileAuditBench.beforeAndAfter",
+            "dev.magus.bench.audit.DescendantAuditBench.beforeAndAfterFromStateDir",
             "dev.magus.bench.proxy.ProxyBench.proxiedConnect");
 
     private static Path jar;

@@ -8,6 +8,7 @@ import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.mode.Mode;
 import dev.magus.policy.net.NetworkPolicy;
 import dev.magus.policy.path.PathResolver;
@@ -38,6 +39,9 @@ import java.util.TreeMap;
  * @param resolver      how {@link #check} resolves a request: the resolver (and so the
  *                      filesystem) the rule paths were resolved with, so the two compare as
  *                      one string; one that remembers nothing, as a policy never changes
+ * @param leases        the leases that narrowed {@code ruleset} (the checkout's, and one carried
+ *                      from a parent run), in the order applied: a write must pass each one's
+ *                      exact glob check too, and a refusal one of them caused names its job
  * @param network       the merged {@code sandbox.network}: what the run may do over TCP (the
  *                      kernel's TCP rules and the run's proxy hold it; the binding layer does not)
  */
@@ -50,6 +54,7 @@ public record Policy(
         ControlFiles controlFiles,
         List<PolicyNote> notes,
         PathResolver resolver,
+        List<Narrowing.Narrowed> leases,
         NetworkPolicy network) implements PolicyOrOff {
 
     /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
@@ -57,6 +62,10 @@ public record Policy(
     private static final String SOURCE = "binding";
     /** The detail holding the YAML that allows a refused access, when one safely can. */
     public static final String ALLOW_YAML = "allow_yaml";
+    /** The path of {@link #ALLOW_YAML}'s declaration as written there ({@code ~/...} under home). */
+    public static final String ALLOW_PATH = "allow_path";
+    /** The mode of {@link #ALLOW_YAML}'s declaration: {@code ro}, {@code rw}, {@code rx}, {@code rwx}. */
+    public static final String ALLOW_MODE = "allow_mode";
 
     public Policy {
         Objects.requireNonNull(mode, "mode");
@@ -70,6 +79,7 @@ public record Policy(
         Objects.requireNonNull(controlFiles, "controlFiles");
         notes = List.copyOf(notes);
         Objects.requireNonNull(resolver, "resolver");
+        leases = List.copyOf(leases);
         Objects.requireNonNull(network, "network");
         if (resolver.isCaching()) {
             // Memory belongs beside a policy (PolicyChecker), which says when to forget; never in it.
@@ -80,23 +90,54 @@ public record Policy(
     /** A policy whose checks resolve on the real filesystem. */
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
             List<PolicyNote> notes) {
-        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL, NetworkPolicy.OPEN);
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL);
+    }
+
+    /** A policy no lease narrowed. */
+    public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
+            List<PolicyNote> notes, PathResolver resolver) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, List.of(), NetworkPolicy.OPEN);
     }
 
     /** A policy with the network open, as the specification's sandbox has it. */
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
-            List<PolicyNote> notes, PathResolver resolver) {
-        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, NetworkPolicy.OPEN);
+            List<PolicyNote> notes, PathResolver resolver, List<Narrowing.Narrowed> leases) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, NetworkPolicy.OPEN);
     }
 
-    /** This policy with {@code narrowed} as its rules and everything else, the network included, kept. */
+    /** This policy with {@code narrowed} as its rules and everything else, the leases and the network included, kept. */
     public Policy withRuleset(Ruleset narrowed) {
-        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, network);
+        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, leases, network);
     }
 
     /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
     public Policy withNetwork(NetworkPolicy network) {
-        return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, network);
+        return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, network);
+    }
+
+    /**
+     * This policy narrowed by {@code lease}: its rules become the narrowed ones (what the kernel
+     * gets), and each write is checked against the lease's globs as well.
+     *
+     * @param lease planned ({@link dev.magus.policy.lease.LeaseNarrowing#plan}) on this policy's rules
+     */
+    public Policy narrowedBy(Narrowing.Narrowed lease) {
+        List<Narrowing.Narrowed> all = new java.util.ArrayList<>(leases);
+        all.add(lease);
+        return new Policy(mode, workspaceRoot, home, lease.ruleset(), env, controlFiles, notes, resolver, all, network);
+    }
+
+    /**
+     * A refusal from either layer with the job named when a lease caused it: the kernel's
+     * (inferred from a child's output, or audited) are named here, the binding layer's by
+     * {@link #check} itself.
+     */
+    public Diagnostic attribute(Diagnostic d) {
+        Diagnostic out = d;
+        for (Narrowing.Narrowed lease : leases) {
+            out = lease.attribute(out);
+        }
+        return out;
     }
 
     /** The merged rules, ordered by path, each with the layers that granted it. */
@@ -144,6 +185,15 @@ public record Policy(
     Verdict writeVerdict(Path path, Path cwd, Traced traced) {
         Verdict byRules = ruleVerdict(Access.WRITE, path, traced.resolution());
         if (!(byRules instanceof Verdict.Allowed allowed)) {
+            if (traced.resolution() instanceof Resolution.Resolved r) {
+                // Outside the rules only because a lease took the write away: the job's globs are
+                // the reason, and an allow in magus.yaml would not help (the lease narrows it too).
+                for (Narrowing.Narrowed lease : leases) {
+                    if (lease.refuses(r.path())) {
+                        return new Verdict.Denied(lease.denial(path, r.path()));
+                    }
+                }
+            }
             return byRules;
         }
         Path resolved = allowed.resolved();
@@ -165,6 +215,13 @@ public record Policy(
         if (control.isPresent()) {
             return new Verdict.Denied(controlFile(path, resolved, written, control.get(),
                     " (as written; it resolves to " + Locations.display(resolved, home) + ")"));
+        }
+        // The kernel may grant a whole directory for a glob like docs/*.md: within it, only the
+        // glob itself allows (LeaseNarrowing's table).
+        for (Narrowing.Narrowed lease : leases) {
+            if (!lease.permitsWrite(resolved)) {
+                return new Verdict.Denied(lease.denial(path, resolved));
+            }
         }
         return allowed;
     }
@@ -207,6 +264,12 @@ public record Policy(
         String said = "";
         if (advice instanceof DenialAdvice.Hint hint) {
             details.put(ALLOW_YAML, AllowHint.yaml(hint, home));
+            // The same declaration as data, for magus learn, which merges many into one file.
+            details.put(ALLOW_PATH, Locations.display(hint.path(), home));
+            details.put(ALLOW_MODE, hint.mode().declared());
+            if (hint.missing()) {
+                details.put("allow_missing", "true");
+            }
         } else if (advice instanceof DenialAdvice.AttackLike attack) {
             details.put("attack", attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";

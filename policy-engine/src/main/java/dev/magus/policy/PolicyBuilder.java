@@ -158,7 +158,7 @@ public final class PolicyBuilder {
             grant(c, t.resolution(), rules, notes);
         }
         return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
-                ControlFiles.of(root, gitDirs), notes, resolver, declared.network());
+                ControlFiles.of(root, gitDirs), notes, resolver, List.of(), declared.network());
     }
 
     /**

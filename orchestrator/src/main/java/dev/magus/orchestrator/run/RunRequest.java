@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.run;
 
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.audit.DescendantAudit;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,6 +24,12 @@ import java.util.Set;
  * @param stdin      what the child reads
  * @param allowHosts {@code --allow-host}: hosts this run's proxy lets through beyond the
  *                   declared ones (used only under network mode {@code proxy})
+ * @param descendantAudit the registered descendant projects of a write-mode dispatch (a
+ *                   {@code writes: true} target): after the run, any entry it created, changed
+ *                   or removed beneath one of them fails it with MGS3001. Relative ones are
+ *                   relative to the workspace root. Empty: no such audit. It runs under every
+ *                   mode, off included: it is a scope rule between projects, not a sandbox grant.
+ * @param grants     {@code --allow} and {@code --pass}: the {@code cli} layer of this run's policy
  */
 public record RunRequest(
         Path workingDir,
@@ -31,6 +38,8 @@ public record RunRequest(
         Set<String> envUnset,
         Optional<Mode> sandbox,
         Stdin stdin,
+        List<Path> descendantAudit,
+        Grants grants,
         List<String> allowHosts) {
 
     public RunRequest {
@@ -43,13 +52,21 @@ public record RunRequest(
         envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(stdin, "stdin");
+        descendantAudit = List.copyOf(descendantAudit);
+        Objects.requireNonNull(grants, "grants");
         allowHosts = List.copyOf(allowHosts);
+    }
+
+    /** A request without a descendant audit. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of());
     }
 
     /** A request that adds no host. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
-            Optional<Mode> sandbox, Stdin stdin) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of());
+            Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, List.of());
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -69,6 +86,9 @@ public record RunRequest(
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
         private final List<String> allowHosts = new ArrayList<>();
+        private List<Path> descendantAudit = List.of();
+        private final List<String> allow = new ArrayList<>();
+        private final List<String> pass = new ArrayList<>();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -105,8 +125,31 @@ public record RunRequest(
             return this;
         }
 
+        /**
+         * Makes this run a write-mode dispatch on a project whose registered descendant
+         * projects are {@code descendantDirs} (see {@link DescendantAudit#below} for finding
+         * them): the single entry point of the MGS3001 audit.
+         */
+        public Builder descendantAudit(List<Path> descendantDirs) {
+            this.descendantAudit = List.copyOf(descendantDirs);
+            return this;
+        }
+
+        /** {@code --allow PATH[:ro|rw|rx|rwx]}: a grant for this run only (see {@link Grants}). */
+        public Builder allow(String spec) {
+            allow.add(spec);
+            return this;
+        }
+
+        /** {@code --pass VAR}: a variable (or {@code PREFIX_*}) passed through for this run only. */
+        public Builder pass(String pattern) {
+            pass.add(pattern);
+            return this;
+        }
+
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, allowHosts);
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
+                    allowHosts);
         }
     }
 }
