@@ -4,6 +4,7 @@ module dev.magus.bench {
     requires dev.magus.env;
     requires dev.magus.landlock;
     requires dev.magus.workspace;
+    requires dev.magus.orchestrator;
     requires jmh.core;
     requires java.management;
     requires jdk.management;

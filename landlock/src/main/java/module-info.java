@@ -9,6 +9,8 @@ module dev.magus.landlock {
     exports dev.magus.landlock.denials;
     exports dev.magus.landlock.denials.audit;
     exports dev.magus.landlock.launch;
+    // NetRules: the run's TCP rules, built by the orchestrator from the policy and the proxy's port.
+    exports dev.magus.landlock.compile to dev.magus.orchestrator, dev.magus.cli, dev.magus.bench;
     // The native calls (Syscalls, Natives, errno): for magus's own modules, which check
     // capabilities, the process group and descriptors through them, and for the benchmarks.
     exports dev.magus.landlock.sys to dev.magus.orchestrator, dev.magus.cli, dev.magus.bench;

@@ -8,9 +8,16 @@ module dev.magus.orchestrator {
     requires transitive dev.magus.workspace;
     requires transitive reactor.core;
     requires transitive micrometer.core;
+    // The run's network proxy (dev.magus.orchestrator.network).
+    requires reactor.netty.core;
+    requires io.netty.buffer;
+    requires io.netty.common;
+    requires io.netty.transport;
 
     exports dev.magus.orchestrator;
     exports dev.magus.orchestrator.run;
+    // The resolver seam (Orchestrator.Builder.resolver), and the proxy itself for the benchmark.
+    exports dev.magus.orchestrator.network;
     // The stages one at a time: `magus policy`/`check` show a policy without running it (cli),
     // and the server checks a forwarded run's workspace against the client's mode.
     exports dev.magus.orchestrator.pipeline to dev.magus.cli, dev.magus.server;

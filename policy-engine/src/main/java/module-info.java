@@ -9,6 +9,7 @@ module dev.magus.policy {
     exports dev.magus.policy.fs;
     exports dev.magus.policy.lease;
     exports dev.magus.policy.mode;
+    exports dev.magus.policy.net;
     exports dev.magus.policy.path;
 
     // The kernel's answers (landlock provides them), when a module that has them is present.

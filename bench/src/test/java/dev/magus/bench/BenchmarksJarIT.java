@@ -32,7 +32,8 @@ class BenchmarksJarIT {
             "dev.magus.bench.policy.PolicyBuildBench.build",
             "dev.magus.bench.policy.PolicyMemoryBench.buildIndex",
             "dev.magus.bench.audit.ControlFileAuditBench.beforeAndAfter",
-            "dev.magus.bench.audit.DescendantAuditBench.beforeAndAfterFromStateDir");
+            "dev.magus.bench.audit.DescendantAuditBench.beforeAndAfterFromStateDir",
+            "dev.magus.bench.proxy.ProxyBench.proxiedConnect");
 
     private static Path jar;
 
@@ -52,7 +53,7 @@ class BenchmarksJarIT {
     void everyBenchmarkClassRunsOnceAndPrintsAResult() throws Exception {
         List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString(),
                 "-f", "1", "-wi", "0", "-i", "1", "-r", "100ms",
-                "-p", "scenario=c6-l2-abs", "-p", "rules=10", "-p", "variables=20", "-p", "reader=native", "-p", "packages=5",
+                "-p", "scenario=c6-l2-abs", "-p", "rules=10", "-p", "variables=20", "-p", "reader=native", "-p", "packages=5", "-p", "bytes=2",
                 "-foe", "true"));
         command.add(String.join("|", ONE_PER_CLASS.stream().map(b -> "^" + Pattern.quote(b) + "$").toList()));
 

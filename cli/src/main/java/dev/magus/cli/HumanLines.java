@@ -32,7 +32,7 @@ final class HumanLines {
     }
 
     static String line(Diagnostic d) {
-        String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT ? " [" + d.layer().label() + "]" : "";
+        String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT || d.layer() == Layer.PROXY ? " [" + d.layer().label() + "]" : "";
         String source = REFUSALS.contains(d.code()) && !d.source().isEmpty() ? Echo.visible(d.source()) + ": " : "";
         String message = Echo.visible(d.message());
         if (message.length() > MAX_MESSAGE) {

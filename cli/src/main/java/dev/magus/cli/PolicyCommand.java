@@ -53,13 +53,15 @@ import picocli.CommandLine.Spec;
  *                           "rules": ["/abs/ws/src"], "why": "..."}],
  *                "narrowed": [{"path": "/abs/ws", "origin": "core:workspace",
  *                              "bits_before": "rwx", "bits_after": "r-x"}]}, ... ],
+ *   "network": {"mode": "proxy", "allow": [{"host": "*.example.org", "origins": ["workspace"]}],
+ *               "ports": [{"port": 5432, "origins": ["workspace"]}], "bind": [...]},
  *   "landlock": {"abi": 7, "kernel_layer": "confine" | "unconfined" | "refuse",
  *                "summary": "...", "unenforced": ["truncate", ...], "diagnostic": "MGS2012 ..."}
  * }
  * </pre>
  *
- * {@code rules}, {@code notes}, {@code env}, {@code control_files} and {@code leases} (empty when no
- * lease narrows the run; the rules are already the narrowed ones) are present only when
+ * {@code rules}, {@code notes}, {@code env}, {@code control_files}, {@code leases} (empty when no
+ * lease narrows the run; the rules are already the narrowed ones) and {@code network} are present only when
  * {@code policy} is true. The private temp dir's rule has the path
  * {@code <temp base>/magus-run-*}: each run gets a fresh one. {@code landlock.diagnostic} is
  * present only when the decision carries one (MGS2005, MGS2012).
@@ -157,6 +159,7 @@ final class PolicyCommand implements Callable<Integer> {
             ArrayNode control = root.putArray("control_files");
             ControlFiles.entries().forEach(control::add);
             LeaseView.json(root, p);
+            NetworkLines.json(root, p.network());
         }
         ObjectNode landlock = root.putObject("landlock");
         landlock.put("abi", abi);
@@ -227,6 +230,8 @@ final class PolicyCommand implements Callable<Integer> {
         lines.add("");
         lines.add("control files (writes refused even inside a write grant, at any depth of the workspace)");
         lines.addAll(Tables.wrap(ControlFiles.entries(), "  ", 100));
+        lines.add("");
+        lines.addAll(NetworkLines.text(p.network()));
         return lines;
     }
 }

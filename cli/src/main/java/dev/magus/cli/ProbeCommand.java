@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
  *               "kernel_layer": "confine" | "unconfined" | "refuse", "summary": "...",
  *               "diagnostic": "MGS2012 ..."}, ... ],      (diagnostic only when there is one)
  *   "unenforced": ["truncate", ...],       (what Landlock leaves unenforced at this ABI)
+ *   "network_unenforced": ["UDP, ...", ...], (what the network policy cannot hold here)
  *   "capabilities": {"root": true | false, "dropped": true | false, "summary": "..."},
  *   "audit": {"available": true | false, "summary": "..."}
  * }
@@ -129,6 +130,7 @@ final class ProbeCommand implements Callable<Integer> {
             k.diagnostic().ifPresent(d -> mode.put("diagnostic", d));
         }
         AbiRights.unenforced(abi).forEach(root.putArray("unenforced")::add);
+        AbiRights.networkUnenforced(abi).forEach(root.putArray("network_unenforced")::add);
         ObjectNode caps = root.putObject("capabilities");
         privileges.ifPresentOrElse(p -> {
             caps.put("root", p.root());
@@ -152,6 +154,10 @@ final class ProbeCommand implements Callable<Integer> {
         head.add(List.of("kernel", kernel));
         List<String> gaps = AbiRights.unenforced(abi);
         head.add(List.of("unenforced", gaps.isEmpty() ? "nothing at this ABI" : String.join(", ", gaps)));
+        List<String> net = AbiRights.networkUnenforced(abi);
+        for (int i = 0; i < net.size(); i++) {
+            head.add(List.of(i == 0 ? "network unenforced" : "", net.get(i)));
+        }
         head.add(List.of("capabilities", privileges.map(Privileges::summary).orElse("unknown: /proc/self/status cannot be read")));
         head.add(List.of("kernel audit", (audit instanceof AuditAvailability.Available ? "readable: " : "not readable: ")
                 + audit.describe()));

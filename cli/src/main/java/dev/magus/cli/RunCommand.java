@@ -61,6 +61,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--events", paramLabel = "FILE", description = "Also writes every event as NDJSON to FILE ('-' for stdout).")
     Optional<String> events;
 
+    @Option(names = "--allow-host", paramLabel = "HOST", description = "Lets this run's network proxy through to HOST"
+            + " (or *.domain) as well (network mode proxy).")
+    java.util.List<String> allowHost = new java.util.ArrayList<>();
+
     @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
     boolean stdin;
 
@@ -126,7 +130,7 @@ final class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && allowHost.isEmpty()) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
@@ -203,6 +207,7 @@ final class RunCommand implements Callable<Integer> {
         CommandLineDecl.parse(allow, pass, cwd);
         allow.forEach(b::allow);
         pass.forEach(b::pass);
+        allowHost.forEach(b::allowHost);
         if (stdin) {
             b.stdin(new Stdin.Inherit());
         }

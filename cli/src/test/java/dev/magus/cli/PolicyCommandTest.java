@@ -240,4 +240,30 @@ class PolicyCommandTest {
         array.forEach(n -> out.add(n.asText()));
         return out;
     }
+
+    @Test
+    void theNetworkPolicyShowsEachHostAndTheLayerThatGrantedIt() throws IOException {
+        Files.writeString(ws.resolve("magus.yaml"), """
+                sandbox:
+                  mode: required
+                  network:
+                    mode: proxy
+                    allow: ["*.example.org"]
+                    ports: [5432]
+                """);
+        Cli.Result r = run("policy");
+        assertThat(r.out()).contains("network proxy:").containsPattern("\\*\\.example\\.org\\s+workspace")
+                .containsPattern("connect to port 5432\\s+workspace");
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(run("policy", "--json").out());
+        assertThat(json.get("network").get("mode").asText()).isEqualTo("proxy");
+        assertThat(json.get("network").get("allow").get(0).get("host").asText()).isEqualTo("*.example.org");
+        assertThat(json.get("network").get("allow").get(0).get("origins").get(0).asText()).isEqualTo("workspace");
+        assertThat(json.get("network").get("ports").get(0).get("port").asInt()).isEqualTo(5432);
+    }
+
+    @Test
+    void withoutANetworkSectionThePolicySaysTheNetworkIsOpen() {
+        assertThat(run("policy").out()).contains("network open: TCP is not confined");
+    }
 }

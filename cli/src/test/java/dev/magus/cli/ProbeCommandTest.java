@@ -79,7 +79,15 @@ class ProbeCommandTest {
         Cli.Result text = Cli.run(Cli.context(host, dir, LandlockProbe.fixed(2)), "probe");
         assertThat(text.out()).containsPattern("required\\s+refused\\s+.*MGS2012")
                 .containsPattern("unenforced\\s+truncate, device ioctl")
-                .contains("not readable: fake host: no audit");
+                .contains("not readable: fake host: no audit")
+                .containsPattern("network unenforced\\s+TCP connect and bind \\(network modes proxy and none need ABI 4")
+                .contains("UDP, and so DNS the child sends itself").contains("Multipath TCP")
+                .contains("a TCP rule names a port");
+        JsonNode seven = new ObjectMapper().readTree(Cli.run(Cli.context(host, dir, LandlockProbe.fixed(7)), "probe", "--json").out());
+        List<String> net = new ArrayList<>();
+        seven.get("network_unenforced").forEach(n -> net.add(n.asText()));
+        // At ABI 7 TCP itself is held; what is left is what Landlock's TCP rules never cover.
+        assertThat(net).hasSize(3).noneMatch(n -> n.startsWith("TCP connect and bind"));
 
         JsonNode none = new ObjectMapper().readTree(Cli.run(Cli.context(host, dir, LandlockProbe.fixed(0)), "probe", "--json").out());
         assertThat(none.get("modes").get(1).get("kernel_layer").asText()).isEqualTo("unconfined");

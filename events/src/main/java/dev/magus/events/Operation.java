@@ -1,8 +1,11 @@
 package dev.magus.events;
 
-/** The access a diagnostic is about; {@code NONE} for codes that concern no single access. */
+/**
+ * The access a diagnostic is about; {@code NONE} for codes that concern no single access.
+ * {@code CONNECT} and {@code BIND} are a TCP connection out and a listening port (MGS2013).
+ */
 public enum Operation {
-    READ, WRITE, EXEC, NONE;
+    READ, WRITE, EXEC, NONE, CONNECT, BIND;
 
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);

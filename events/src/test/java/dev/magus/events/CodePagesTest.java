@@ -22,7 +22,10 @@ class CodePagesTest {
     private static final Pattern CODE_REF = Pattern.compile("MGS\\d{4}");
 
     // What DESIGN.md and the specification let a magus.yaml `sandbox:` section say.
-    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env");
+    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env", "network");
+    private static final Set<String> NETWORK_KEYS = Set.of("mode", "allow", "ports", "bind");
+    private static final Set<String> NETWORK_MODES = Set.of("open", "none", "proxy");
+    private static final Pattern HOST = Pattern.compile("(\\*\\.)?[a-z0-9_-]+(\\.[a-z0-9_-]+)+");
     private static final Set<String> ALLOW_KEYS = Set.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
     private static final Set<String> MODES = Set.of("off", "best-effort", "required");
@@ -92,6 +95,10 @@ class CodePagesTest {
         assertThat(invalid("sandbox:\n  allow:\n    - base: cache\n      path: x\n")).isTrue();
         assertThat(invalid("sandbox:\n  env:\n    passthrough: [\"GO*\"]\n")).isTrue();
         assertThat(invalid("sandbox:\n  mode: \"off\"\n  env:\n    passthrough: [\"MISE_*\"]\n")).isFalse();
+        assertThat(invalid("sandbox:\n  network:\n    mode: closed\n")).isTrue();
+        assertThat(invalid("sandbox:\n  network:\n    allow: [\"*\"]\n")).isTrue();
+        assertThat(invalid("sandbox:\n  network:\n    ports: [70000]\n")).isTrue();
+        assertThat(invalid("sandbox:\n  network:\n    mode: proxy\n    allow: [\"*.example.org\"]\n")).isFalse();
     }
 
     private static boolean invalid(String block) {
@@ -122,6 +129,23 @@ class CodePagesTest {
                     assertThat((String) entry.get("path")).as("path under a base is relative").doesNotStartWith("/").doesNotContain("..");
                 } else {
                     assertThat((String) entry.get("path")).as("path without base").matches("[/~$].*");
+                }
+            }
+        }
+        if (sandbox.containsKey("network")) {
+            Map<?, ?> network = (Map<?, ?>) sandbox.get("network");
+            assertThat(NETWORK_KEYS).as(code + " network keys").containsAll(stringKeys(network));
+            if (network.containsKey("mode")) {
+                assertThat(network.get("mode")).as(code + " network mode").isIn(NETWORK_MODES);
+            }
+            Object hosts = network.containsKey("allow") ? network.get("allow") : List.of();
+            for (Object h : (List<?>) hosts) {
+                assertThat((String) h).as(code + " host").matches(HOST);
+            }
+            for (String key : List.of("ports", "bind")) {
+                Object ports = network.containsKey(key) ? network.get(key) : List.of();
+                for (Object port : (List<?>) ports) {
+                    assertThat((Integer) port).as(code + " port").isBetween(1, 65535);
                 }
             }
         }

@@ -8,6 +8,7 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.EnvStage;
@@ -74,7 +75,7 @@ public final class Orchestrator {
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);
-        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, new ChildStreams(watchdog, b.audit));
+        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, new ChildStreams(watchdog, b.audit), b.resolver);
     }
 
     public static Builder builder(Host host) {
@@ -158,6 +159,7 @@ public final class Orchestrator {
         private final List<Consumer<RunEvent>> sinks = new ArrayList<>();
         private Optional<AuditDenialSource> audit = Optional.empty();
         private Optional<MeterRegistry> registry = Optional.empty();
+        private HostResolver resolver = HostResolver.system();
 
         private Builder(Host host) {
             this.host = Objects.requireNonNull(host, "host");
@@ -174,6 +176,15 @@ public final class Orchestrator {
          */
         public Builder spawner(Spawner s) {
             this.spawner = Objects.requireNonNull(s);
+            return this;
+        }
+
+        /**
+         * How each run's network proxy resolves host names: the system's resolver unless set.
+         * Tests map names to servers on loopback here.
+         */
+        public Builder resolver(HostResolver r) {
+            this.resolver = Objects.requireNonNull(r);
             return this;
         }
 

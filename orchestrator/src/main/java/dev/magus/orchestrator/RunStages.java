@@ -21,6 +21,11 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.landlock.compile.NetRules;
+import dev.magus.orchestrator.network.HostResolver;
+import dev.magus.orchestrator.network.KernelConnects;
+import dev.magus.orchestrator.network.NetworkProxy;
+import dev.magus.orchestrator.network.ProxyEnv;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
@@ -38,6 +43,7 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.net.NetworkMode;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +52,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -67,8 +74,12 @@ final class RunStages {
     /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
     private final Watchdog watchdog;
     private final ChildStreams streams;
+    /** How the run's proxy resolves names: the system's, or a test's map to loopback servers. */
+    private final HostResolver resolver;
 
-    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams) {
+    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams,
+            HostResolver resolver) {
+        this.resolver = resolver;
         this.probe = probe;
         this.spawner = spawner;
         this.git = git;
@@ -95,6 +106,8 @@ final class RunStages {
         /** The leased job's trail, once run_started is written. */
         Optional<LeaseTrail> trail = Optional.empty();
         final List<Diagnostic> pending = new ArrayList<>();
+        /** The run's network proxy (network mode proxy); closed before the exit event. */
+        NetworkProxy proxy;
 
         /**
          * Waits for the sweep, bounded: it runs beside the stages and is almost always done, but
@@ -131,6 +144,10 @@ final class RunStages {
             say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
+            if (attempt.proxy != null) {
+                // The proxy lives exactly as long as the run: its tunnels end with it.
+                attempt.proxy.close();
+            }
             if (attempt.trail.isPresent()) {
                 Optional<Diagnostic> incomplete = attempt.trail.get().end(ending.status());
                 if (incomplete.isPresent()) {
@@ -188,6 +205,10 @@ final class RunStages {
                 facts.magusCacheDir(), host.stateDir().dir());
         EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
         attempt.pending.addAll(env.diagnostics());
+        OptionalInt proxyPort = startProxy(run, policy, attempt);
+        if (proxyPort.isPresent()) {
+            env = env.withVariables(ProxyEnv.apply(env.variables(), proxyPort.getAsInt()));
+        }
 
         Spawn spawn;
         boolean guarded;
@@ -198,7 +219,7 @@ final class RunStages {
         spawner.prepare();
         // Before the first child: its descendants that leave its group are re-parented here.
         Strays.adopt();
-        try (Confinement confinement = ProbeStage.prepare(policy, probe)) {
+        try (Confinement confinement = ProbeStage.prepare(policy, probe, proxyPort)) {
             confinement.warning().ifPresent(attempt.pending::add);
             // A child spawned before the loop runs would outlive a kill -9 of magus.
             guarded = watchdog.ready(WATCHDOG_GRACE);
@@ -210,7 +231,11 @@ final class RunStages {
             if (confinement instanceof Confinement.Kernel && !recursive) {
                 // Only Landlock's refusals are worth inferring from the child's output; a nested
                 // magus reports its own children's, and they would be counted twice.
-                denials = Optional.of(confirmer(policy));
+                NetRules net = policy.policy().map(p -> NetRules.of(p.network(), proxyPort)).orElse(NetRules.OPEN);
+                // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
+                boolean tcp = ((Confinement.Kernel) confinement).ruleset().handledNet() != 0;
+                denials = Optional.of(DenialConfirmer.withConnects(confirmer(policy),
+                        new KernelConnects(tcp ? net : NetRules.OPEN)));
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
@@ -261,6 +286,17 @@ final class RunStages {
         return new Ending(status, exit.signal());
     }
 
+    /** The run's network proxy under network mode proxy; its port, or empty when the run has none. */
+    private OptionalInt startProxy(RunHandle run, PolicyOrOff policy, Attempt attempt) {
+        if (!policy.policy().map(p -> p.network().mode() == NetworkMode.PROXY).orElse(false)) {
+            return OptionalInt.empty();
+        }
+        // Refusals come on the proxy's event loop; a sink may block, so they are emitted from an I/O thread.
+        attempt.proxy = NetworkProxy.start(policy.policy().get().network(), resolver,
+                d -> IO.schedule(() -> run.journal().diagnostic(d)));
+        return OptionalInt.of(attempt.proxy.port());
+    }
+
     /**
      * The control-file audit, once the child's process group is gone: each control file the
      * run created, changed or removed is an MGS2002 (layer audit), put back unless the
@@ -285,7 +321,7 @@ final class RunStages {
                 case READ -> Access.READ;
                 case WRITE -> Access.WRITE;
                 case EXEC -> Access.EXEC;
-                case NONE -> null;
+                case NONE, CONNECT, BIND -> null;
             };
             if (access == null) {
                 return Optional.empty();

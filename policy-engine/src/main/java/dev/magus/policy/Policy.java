@@ -10,6 +10,7 @@ import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.net.NetworkPolicy;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
 import dev.magus.policy.path.Traced;
@@ -41,6 +42,8 @@ import java.util.TreeMap;
  * @param leases        the leases that narrowed {@code ruleset} (the checkout's, and one carried
  *                      from a parent run), in the order applied: a write must pass each one's
  *                      exact glob check too, and a refusal one of them caused names its job
+ * @param network       the merged {@code sandbox.network}: what the run may do over TCP (the
+ *                      kernel's TCP rules and the run's proxy hold it; the binding layer does not)
  */
 public record Policy(
         Mode mode,
@@ -51,7 +54,8 @@ public record Policy(
         ControlFiles controlFiles,
         List<PolicyNote> notes,
         PathResolver resolver,
-        List<Narrowing.Narrowed> leases) implements PolicyOrOff {
+        List<Narrowing.Narrowed> leases,
+        NetworkPolicy network) implements PolicyOrOff {
 
     /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
     private static final PathResolver REAL = new PathResolver();
@@ -76,6 +80,7 @@ public record Policy(
         notes = List.copyOf(notes);
         Objects.requireNonNull(resolver, "resolver");
         leases = List.copyOf(leases);
+        Objects.requireNonNull(network, "network");
         if (resolver.isCaching()) {
             // Memory belongs beside a policy (PolicyChecker), which says when to forget; never in it.
             throw new IllegalArgumentException("a policy checks with a resolver that remembers nothing: " + resolver);
@@ -91,7 +96,23 @@ public record Policy(
     /** A policy no lease narrowed. */
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
             List<PolicyNote> notes, PathResolver resolver) {
-        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, List.of());
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, List.of(), NetworkPolicy.OPEN);
+    }
+
+    /** A policy with the network open, as the specification's sandbox has it. */
+    public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
+            List<PolicyNote> notes, PathResolver resolver, List<Narrowing.Narrowed> leases) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, NetworkPolicy.OPEN);
+    }
+
+    /** This policy with {@code narrowed} as its rules and everything else, the leases and the network included, kept. */
+    public Policy withRuleset(Ruleset narrowed) {
+        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, leases, network);
+    }
+
+    /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
+    public Policy withNetwork(NetworkPolicy network) {
+        return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, network);
     }
 
     /**
@@ -103,7 +124,7 @@ public record Policy(
     public Policy narrowedBy(Narrowing.Narrowed lease) {
         List<Narrowing.Narrowed> all = new java.util.ArrayList<>(leases);
         all.add(lease);
-        return new Policy(mode, workspaceRoot, home, lease.ruleset(), env, controlFiles, notes, resolver, all);
+        return new Policy(mode, workspaceRoot, home, lease.ruleset(), env, controlFiles, notes, resolver, all, network);
     }
 
     /**

@@ -159,7 +159,7 @@ public final class PolicyBuilder {
             grant(c, t.resolution(), rules, notes);
         }
         return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
-                ControlFiles.of(root, gitDirs), notes, resolver);
+                ControlFiles.of(root, gitDirs), notes, resolver, List.of(), declared.network());
     }
 
     /**

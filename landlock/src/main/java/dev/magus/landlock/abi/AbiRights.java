@@ -13,6 +13,8 @@ public final class AbiRights {
     public static final int NEWEST_KNOWN = 7;
     /** Required mode's floor: below ABI 3 a child could still truncate any file its user owns. */
     public static final int REQUIRED_MINIMUM = 3;
+    /** The first ABI with TCP rules (Linux 6.7). */
+    public static final int NETWORK_MINIMUM = 4;
 
     private static final long V1_FS = Landlock.EXECUTE | Landlock.WRITE_FILE | Landlock.READ_FILE | Landlock.READ_DIR
             | Landlock.REMOVE_DIR | Landlock.REMOVE_FILE | Landlock.MAKE_CHAR | Landlock.MAKE_DIR | Landlock.MAKE_REG
@@ -34,6 +36,11 @@ public final class AbiRights {
             fs |= Landlock.IOCTL_DEV;
         }
         return fs;
+    }
+
+    /** The TCP rights {@code abi} knows: bind and connect from ABI 4. */
+    public static long handledNet(int abi) {
+        return abi >= NETWORK_MINIMUM ? Landlock.NET_BIND_TCP | Landlock.NET_CONNECT_TCP : 0;
     }
 
     /** Scopes {@code abi} knows: abstract unix sockets and signals from ABI 6. */
@@ -70,6 +77,31 @@ public final class AbiRights {
         if (abi < 6) {
             gaps.add("abstract unix socket scoping");
             gaps.add("signal scoping");
+        }
+        return List.copyOf(gaps);
+    }
+
+    /**
+     * What the network policy leaves unconfined at {@code abi}, one phrase each, for
+     * {@code magus probe}: Landlock's TCP rules are all there is, and they are narrower than
+     * "the network".
+     */
+    public static List<String> networkUnenforced(int abi) {
+        List<String> gaps = new ArrayList<>();
+        if (abi < NETWORK_MINIMUM) {
+            gaps.add("TCP connect and bind (network modes proxy and none need ABI " + NETWORK_MINIMUM + ", Linux 6.7)");
+        }
+        gaps.add("UDP, and so DNS the child sends itself");
+        gaps.add("Multipath TCP (IPPROTO_MPTCP) where the kernel does not apply the TCP rules to it");
+        gaps.add("addresses: a TCP rule names a port, so a granted port (the proxy's, a declared one) is open on every host");
+        return List.copyOf(gaps);
+    }
+
+    /** {@link #unenforced(int)}, plus {@code network} when the run asks for TCP rules {@code abi} does not have. */
+    public static List<String> unenforced(int abi, java.util.Optional<String> network) {
+        List<String> gaps = new ArrayList<>(unenforced(abi));
+        if (network.isPresent() && abi < NETWORK_MINIMUM) {
+            gaps.add(network.get());
         }
         return List.copyOf(gaps);
     }

@@ -63,17 +63,29 @@ public sealed interface Decision {
     }
 
     static Decision decide(Mode mode, int abi) {
+        return decide(mode, abi, Optional.empty());
+    }
+
+    /**
+     * @param network what the run's network policy asks of the kernel, as MGS2005 names it
+     *                ({@code TCP connect and bind (network mode proxy)}); empty under
+     *                network mode {@code open}. Below ABI 4 best-effort names it among the
+     *                unenforced rights, and required refuses (MGS2012): a run that declared
+     *                its network closed never runs with it open while claiming otherwise.
+     */
+    static Decision decide(Mode mode, int abi, Optional<String> network) {
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(network, "network");
         int known = Math.min(Math.max(abi, 0), AbiRights.NEWEST_KNOWN);
         switch (mode) {
             case OFF:
                 return new Unconfined(mode, Optional.empty());
             case BEST_EFFORT: {
-                List<String> gaps = AbiRights.unenforced(known);
+                List<String> gaps = AbiRights.unenforced(known, network);
                 if (known == 0) {
                     return new Unconfined(mode, Optional.of(warning(known, gaps,
-                            "filesystem confinement of child processes not enforced: ABI 0 (no Landlock on this host);"
-                                    + " binding checks only")));
+                            "filesystem confinement of child processes" + network.map(n -> " and " + n).orElse("")
+                                    + " not enforced: ABI 0 (no Landlock on this host); binding checks only")));
                 }
                 Optional<Diagnostic> w = gaps.isEmpty() ? Optional.empty() : Optional.of(warning(known, gaps,
                         String.join(", ", gaps) + " not enforced: ABI " + known));
@@ -90,7 +102,16 @@ public sealed interface Decision {
                             .withDetail("abi", Integer.toString(known))
                             .withDetail("required_abi", Integer.toString(AbiRights.REQUIRED_MINIMUM)));
                 }
-                return new Confine(mode, known, AbiRights.unenforced(known), Optional.empty());
+                if (network.isPresent() && known < AbiRights.NETWORK_MINIMUM) {
+                    return new Refuse(mode, Diagnostic.of(Code.MGS2012,
+                                    "required mode with " + network.get() + " needs Landlock ABI " + AbiRights.NETWORK_MINIMUM
+                                            + " (Linux 6.7) or newer; this host has Landlock ABI " + known
+                                            + ", which cannot hold TCP connect and bind",
+                                    "sandbox.network.mode", Operation.NONE, Layer.KERNEL, SOURCE)
+                            .withDetail("abi", Integer.toString(known))
+                            .withDetail("required_abi", Integer.toString(AbiRights.NETWORK_MINIMUM)));
+                }
+                return new Confine(mode, known, AbiRights.unenforced(known, network), Optional.empty());
             }
             default:
                 throw new IllegalArgumentException("unknown mode " + mode);

@@ -33,22 +33,31 @@ public final class CompiledRuleset implements AutoCloseable {
     public record Skipped(Path path, String origin, String reason) {
     }
 
+    /** A TCP port rule as the kernel received it: {@code rights} is connect, bind or both. */
+    public record PortGrant(int port, long rights) {
+    }
+
     private final int abi;
     private final long handledFs;
+    private final long handledNet;
     private final long scoped;
     private final List<Grant> grants;
     private final List<Skipped> skipped;
+    private final List<PortGrant> portGrants;
     private int fd;
     private int leases;
     private boolean closed;
 
-    private CompiledRuleset(int abi, long handledFs, long scoped, int fd, List<Grant> grants, List<Skipped> skipped) {
+    private CompiledRuleset(int abi, long handledFs, long handledNet, long scoped, int fd, List<Grant> grants,
+            List<Skipped> skipped, List<PortGrant> portGrants) {
         this.abi = abi;
         this.handledFs = handledFs;
+        this.handledNet = handledNet;
         this.scoped = scoped;
         this.fd = fd;
         this.grants = List.copyOf(grants);
         this.skipped = List.copyOf(skipped);
+        this.portGrants = List.copyOf(portGrants);
     }
 
     /**
@@ -61,7 +70,18 @@ public final class CompiledRuleset implements AutoCloseable {
      *                               a host condition: rights are masked to the ABI first)
      */
     public static CompiledRuleset compile(Collection<Rule> rules, int abi) {
+        return compile(rules, NetRules.OPEN, abi);
+    }
+
+    /**
+     * {@link #compile(Collection, int)} with the run's TCP rules: from ABI 4, when {@code net}
+     * confines, TCP bind and connect are handled and each granted port added; under network
+     * mode {@code open} (or below ABI 4, which the decision reports) nothing of TCP is handled,
+     * so the ruleset is the filesystem one alone.
+     */
+    public static CompiledRuleset compile(Collection<Rule> rules, NetRules net, int abi) {
         Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(net, "net");
         if (abi <= 0) {
             throw new IllegalArgumentException("no ruleset without Landlock (ABI " + abi + ")");
         }
@@ -69,19 +89,43 @@ public final class CompiledRuleset implements AutoCloseable {
         int known = Math.min(abi, AbiRights.NEWEST_KNOWN);
         long handled = AbiRights.handledFs(known);
         long scoped = AbiRights.scoped(known);
-        int rulesetFd = create(handled, scoped);
+        long handledNet = net.handled() & AbiRights.handledNet(known);
+        int rulesetFd = create(handled, handledNet, scoped);
         List<Grant> grants = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
+        List<PortGrant> ports = new ArrayList<>();
         try {
             Structs.PathBeneathAttr attr = new Structs.PathBeneathAttr();
             for (Rule rule : rules) {
                 addRule(rulesetFd, attr, rule.path(), rule.mode(), rule.origin(), known, grants, skipped);
             }
+            if (handledNet != 0) {
+                addPorts(rulesetFd, net, ports);
+            }
         } catch (RuntimeException e) {
             SYS.close(rulesetFd);
             throw e;
         }
-        return new CompiledRuleset(known, handled, scoped, rulesetFd, grants, skipped);
+        return new CompiledRuleset(known, handled, handledNet, scoped, rulesetFd, grants, skipped, ports);
+    }
+
+    private static void addPorts(int rulesetFd, NetRules net, List<PortGrant> out) {
+        java.util.SortedSet<Integer> all = new java.util.TreeSet<>(net.connect());
+        all.addAll(net.bind());
+        Structs.NetPortAttr attr = new Structs.NetPortAttr();
+        for (int port : all) {
+            long rights = (net.connect().contains(port) ? Landlock.NET_CONNECT_TCP : 0)
+                    | (net.bind().contains(port) ? Landlock.NET_BIND_TCP : 0);
+            attr.allowed_access = rights;
+            attr.port = port;
+            attr.write();
+            long r = SYS.landlockAddNetPort(rulesetFd, attr.getPointer());
+            if (r < 0) {
+                throw new IllegalStateException("landlock_add_rule(port " + port + ", 0x" + Long.toHexString(rights)
+                        + ") failed: " + Errno.describe((int) -r));
+            }
+            out.add(new PortGrant(port, rights));
+        }
     }
 
     /**
@@ -110,10 +154,10 @@ public final class CompiledRuleset implements AutoCloseable {
         return this;
     }
 
-    private static int create(long handled, long scoped) {
+    private static int create(long handled, long handledNet, long scoped) {
         Structs.RulesetAttr attr = new Structs.RulesetAttr();
         attr.handled_access_fs = handled;
-        attr.handled_access_net = 0;
+        attr.handled_access_net = handledNet;
         attr.scoped = scoped;
         attr.write();
         long r = SYS.landlockCreateRuleset(attr.getPointer(), attr.size());
@@ -183,6 +227,16 @@ public final class CompiledRuleset implements AutoCloseable {
 
     public long scoped() {
         return scoped;
+    }
+
+    /** The TCP rights handled: 0 under network mode open or below ABI 4. */
+    public long handledNet() {
+        return handledNet;
+    }
+
+    /** The TCP ports granted, in port order. */
+    public List<PortGrant> portGrants() {
+        return portGrants;
     }
 
     public List<Grant> grants() {

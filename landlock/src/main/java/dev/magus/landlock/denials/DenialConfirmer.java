@@ -25,4 +25,34 @@ public interface DenialConfirmer {
      * @return the refusal the policy would give, or empty when the policy allows the access
      */
     Optional<Diagnostic> confirm(Operation op, Path path, Path cwd);
+
+    /**
+     * The network half: the refusal the run's TCP rules would give a connect to {@code host}
+     * on {@code port} (MGS2013), or empty when they allow it or cannot tell (no port printed
+     * and some ports allowed). Empty unless the run confines TCP.
+     */
+    default Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port) {
+        return Optional.empty();
+    }
+
+    /** {@code files} for paths, {@code connects} for TCP connects. */
+    static DenialConfirmer withConnects(DenialConfirmer files, ConnectConfirmer connects) {
+        return new DenialConfirmer() {
+            @Override
+            public Optional<Diagnostic> confirm(Operation op, Path path, Path cwd) {
+                return files.confirm(op, path, cwd);
+            }
+
+            @Override
+            public Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port) {
+                return connects.confirmConnect(host, port);
+            }
+        };
+    }
+
+    /** The network half alone; see {@link #confirmConnect}. */
+    @FunctionalInterface
+    interface ConnectConfirmer {
+        Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port);
+    }
 }

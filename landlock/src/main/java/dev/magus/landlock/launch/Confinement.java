@@ -4,6 +4,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
+import dev.magus.landlock.compile.NetRules;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.mode.Mode;
 import java.util.Collection;
@@ -69,12 +70,21 @@ public sealed interface Confinement extends AutoCloseable {
      * @throws dev.magus.events.SandboxException MGS2012 when required mode meets an ABI below 3
      */
     static Confinement prepare(Mode mode, Collection<Rule> rules, LandlockProbe probe) {
-        Decision d = Decision.decide(mode, mode == Mode.OFF ? 0 : probe.abi());
+        return prepare(mode, rules, NetRules.OPEN, probe);
+    }
+
+    /**
+     * {@link #prepare(Mode, Collection, LandlockProbe)} with the run's TCP rules: handled from
+     * ABI 4; below it named in MGS2005 (best-effort) or refused with MGS2012 (required).
+     */
+    static Confinement prepare(Mode mode, Collection<Rule> rules, NetRules net, LandlockProbe probe) {
+        Decision d = Decision.decide(mode, mode == Mode.OFF ? 0 : probe.abi(),
+                net.confines() ? Optional.of(net.unenforcedPhrase()) : Optional.empty());
         if (d instanceof Decision.Refuse r) {
             throw r.exception();
         }
         if (d instanceof Decision.Confine c) {
-            return new Kernel(c, CompiledRuleset.compile(rules, c.abi()));
+            return new Kernel(c, CompiledRuleset.compile(rules, net, c.abi()));
         }
         return new None((Decision.Unconfined) d);
     }

@@ -58,6 +58,11 @@ final class JnaSyscalls implements Syscalls {
     }
 
     @Override
+    public long landlockAddNetPort(int rulesetFd, Pointer attr) {
+        return call(Landlock.SYS_ADD_RULE, rulesetFd, Landlock.RULE_NET_PORT, Pointer.nativeValue(attr), 0);
+    }
+
+    @Override
     public long landlockRestrictSelf(int rulesetFd, int flags) {
         return call(Landlock.SYS_RESTRICT_SELF, rulesetFd, flags, 0, 0);
     }

@@ -18,6 +18,12 @@ public final class Landlock {
 
     public static final int CREATE_RULESET_VERSION = 1;
     public static final int RULE_PATH_BENEATH = 1;
+    /** ABI 4: a rule on a TCP port ({@code struct landlock_net_port_attr}). */
+    public static final int RULE_NET_PORT = 2;
+
+    // Network rights, ABI 4: TCP only, per port (never per address).
+    public static final long NET_BIND_TCP = 1L;
+    public static final long NET_CONNECT_TCP = 1L << 1;
 
     // Filesystem rights, with the ABI that introduced them.
     public static final long EXECUTE = 1L;

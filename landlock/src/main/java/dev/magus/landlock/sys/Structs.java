@@ -34,6 +34,13 @@ public final class Structs {
         }
     }
 
+    /** {@code struct landlock_net_port_attr} (ABI 4): 16 bytes, the port in host byte order. */
+    @Structure.FieldOrder({"allowed_access", "port"})
+    public static final class NetPortAttr extends Structure {
+        public long allowed_access;
+        public long port;
+    }
+
     /** {@code struct __user_cap_header_struct}: 8 bytes. */
     @Structure.FieldOrder({"version", "pid"})
     public static final class CapHeader extends Structure {
@@ -51,6 +58,6 @@ public final class Structs {
 
     /** Field order for JNA's reflection check; kept here so a rename fails at compile time. */
     static List<Class<? extends Structure>> all() {
-        return List.of(RulesetAttr.class, PathBeneathAttr.class, CapHeader.class, CapData.class);
+        return List.of(RulesetAttr.class, PathBeneathAttr.class, NetPortAttr.class, CapHeader.class, CapData.class);
     }
 }

@@ -48,6 +48,9 @@ public interface Syscalls {
     /** {@code landlock_add_rule(fd, LANDLOCK_RULE_PATH_BENEATH, attr, 0)}: 0, or {@code -errno}. */
     long landlockAddPathBeneath(int rulesetFd, Pointer attr);
 
+    /** {@code landlock_add_rule(fd, LANDLOCK_RULE_NET_PORT, attr, 0)} (ABI 4): 0, or {@code -errno}. */
+    long landlockAddNetPort(int rulesetFd, Pointer attr);
+
     /** {@code landlock_restrict_self}: 0, or {@code -errno}. Confines the calling thread, for good. */
     long landlockRestrictSelf(int rulesetFd, int flags);
 

@@ -60,6 +60,11 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long landlockAddNetPort(int rulesetFd, Pointer attr) {
+        throw unavailable();
+    }
+
+    @Override
     public long landlockRestrictSelf(int rulesetFd, int flags) {
         throw unavailable();
     }

@@ -118,4 +118,32 @@ class DecisionTest {
         assertThat(AbiRights.restrictFlags(6)).isZero();
         assertThat(AbiRights.restrictFlags(7)).isEqualTo(2);
     }
+
+    private static final java.util.Optional<String> PROXY = java.util.Optional.of("TCP connect and bind (network mode proxy)");
+
+    @Test
+    void aConfinedNetworkBelowAbi4IsNamedInMgs2005UnderBestEffort() {
+        for (int abi = 1; abi < 4; abi++) {
+            Decision.Confine c = (Decision.Confine) Decision.decide(Mode.BEST_EFFORT, abi, PROXY);
+            assertThat(c.unenforced()).contains("TCP connect and bind (network mode proxy)");
+            assertThat(c.warning().orElseThrow().message()).contains("TCP connect and bind (network mode proxy)");
+            assertThat(c.warning().orElseThrow().details().get("unenforced")).contains("TCP connect and bind");
+        }
+        Decision.Unconfined none = (Decision.Unconfined) Decision.decide(Mode.BEST_EFFORT, 0, PROXY);
+        assertThat(none.warning().orElseThrow().message()).contains("TCP connect and bind (network mode proxy)");
+        Decision.Confine seven = (Decision.Confine) Decision.decide(Mode.BEST_EFFORT, 7, PROXY);
+        assertThat(seven.unenforced()).isEmpty();
+        assertThat(seven.warning()).isEmpty();
+    }
+
+    @Test
+    void requiredRefusesAConfinedNetworkBelowAbi4WithMgs2012() {
+        Decision.Refuse r = (Decision.Refuse) Decision.decide(Mode.REQUIRED, 3, PROXY);
+        assertThat(r.diagnostic().code()).isEqualTo(Code.MGS2012);
+        assertThat(r.diagnostic().message()).contains("needs Landlock ABI 4").contains("ABI 3");
+        assertThat(r.diagnostic().subject()).isEqualTo("sandbox.network.mode");
+        assertThat(Decision.decide(Mode.REQUIRED, 4, PROXY)).isInstanceOf(Decision.Confine.class);
+        // Mode open asks nothing of TCP: ABI 3 still runs required.
+        assertThat(Decision.decide(Mode.REQUIRED, 3, java.util.Optional.empty())).isInstanceOf(Decision.Confine.class);
+    }
 }

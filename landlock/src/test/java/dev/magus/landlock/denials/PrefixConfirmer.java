@@ -33,7 +33,7 @@ public final class PrefixConfirmer implements DenialConfirmer {
             case READ -> Code.MGS2001;
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
-            case NONE -> throw new IllegalArgumentException("NONE");
+            case NONE, CONNECT, BIND -> throw new IllegalArgumentException(op.name());
         };
         String mode = switch (op) {
             case READ -> "ro";
@@ -49,7 +49,7 @@ public final class PrefixConfirmer implements DenialConfirmer {
             case READ -> Code.MGS2001;
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
-            case NONE -> throw new IllegalArgumentException("NONE");
+            case NONE, CONNECT, BIND -> throw new IllegalArgumentException(op.name());
         };
     }
 

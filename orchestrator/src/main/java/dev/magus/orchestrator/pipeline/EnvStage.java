@@ -34,6 +34,11 @@ public final class EnvStage {
             variables = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(variables));
             diagnostics = List.copyOf(diagnostics);
         }
+
+        /** This plan with {@code variables} in place of its own (the proxy's added, say). */
+        public ChildEnvPlan withVariables(Map<String, String> variables) {
+            return new ChildEnvPlan(new TreeMap<>(variables), dropped, diagnostics);
+        }
     }
 
     private EnvStage() {

@@ -38,7 +38,9 @@ public final class PolicyStage {
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty(), cli);
+        MergedDecl merged = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty(), cli);
+        // --allow-host is the last layer: a person widens their own run's reach, never its mode.
+        MergedDecl declared = merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
     }

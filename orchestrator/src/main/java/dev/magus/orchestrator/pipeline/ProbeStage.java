@@ -1,8 +1,10 @@
 package dev.magus.orchestrator.pipeline;
 
 import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.compile.NetRules;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.policy.PolicyOrOff;
+import java.util.OptionalInt;
 
 /**
  * The kernel layer for this run: the host's Landlock ABI against the mode decides whether the
@@ -15,8 +17,18 @@ public final class ProbeStage {
 
     /** @throws dev.magus.events.SandboxException MGS2012 when required mode meets too old a kernel */
     public static Confinement prepare(PolicyOrOff policy, LandlockProbe probe) {
+        return prepare(policy, probe, OptionalInt.empty());
+    }
+
+    /**
+     * With the policy's network rules: under network mode {@code proxy} the child may connect
+     * to {@code proxyPort} (the run's proxy) and the declared ports.
+     *
+     * @throws IllegalArgumentException under network mode proxy without a proxy port (a caller bug)
+     */
+    public static Confinement prepare(PolicyOrOff policy, LandlockProbe probe, OptionalInt proxyPort) {
         return policy.policy()
-                .map(p -> Confinement.prepare(p.mode(), p.rules(), probe))
+                .map(p -> Confinement.prepare(p.mode(), p.rules(), NetRules.of(p.network(), proxyPort), probe))
                 .orElseGet(Confinement::off);
     }
 }

@@ -22,6 +22,8 @@ import java.util.Set;
  * @param envUnset   this run's <code>env&#92;unset</code> names
  * @param sandbox    {@code --sandbox}, when given
  * @param stdin      what the child reads
+ * @param allowHosts {@code --allow-host}: hosts this run's proxy lets through beyond the
+ *                   declared ones (used only under network mode {@code proxy})
  * @param descendantAudit the registered descendant projects of a write-mode dispatch (a
  *                   {@code writes: true} target): after the run, any entry it created, changed
  *                   or removed beneath one of them fails it with MGS3001. Relative ones are
@@ -37,7 +39,8 @@ public record RunRequest(
         Optional<Mode> sandbox,
         Stdin stdin,
         List<Path> descendantAudit,
-        Grants grants) {
+        Grants grants,
+        List<String> allowHosts) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -51,12 +54,19 @@ public record RunRequest(
         Objects.requireNonNull(stdin, "stdin");
         descendantAudit = List.copyOf(descendantAudit);
         Objects.requireNonNull(grants, "grants");
+        allowHosts = List.copyOf(allowHosts);
     }
 
     /** A request without a descendant audit. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE);
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of());
+    }
+
+    /** A request that adds no host. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, List.of());
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -75,6 +85,7 @@ public record RunRequest(
         private final Set<String> unset = new LinkedHashSet<>();
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
+        private final List<String> allowHosts = new ArrayList<>();
         private List<Path> descendantAudit = List.of();
         private final List<String> allow = new ArrayList<>();
         private final List<String> pass = new ArrayList<>();
@@ -108,6 +119,12 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --allow-host}: one more host for this run's proxy (checked when the policy is built). */
+        public Builder allowHost(String host) {
+            allowHosts.add(Objects.requireNonNull(host, "host"));
+            return this;
+        }
+
         /**
          * Makes this run a write-mode dispatch on a project whose registered descendant
          * projects are {@code descendantDirs} (see {@link DescendantAudit#below} for finding
@@ -131,7 +148,8 @@ public record RunRequest(
         }
 
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass));
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
+                    allowHosts);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.policy.decl;
 
+import dev.magus.policy.net.NetworkDecl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import java.util.TreeSet;
  * {@link SandboxAllow} and {@link SandboxEnv} refuse.
  */
 public final class DeclReader {
-    private static final Set<String> SECTION_KEYS = Set.of("allow", "env");
+    private static final Set<String> SECTION_KEYS = Set.of("allow", "env", "network");
     private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
@@ -70,7 +71,43 @@ public final class DeclReader {
                 env = SandboxEnv.parse(entries, Site.of(origin, "sandbox.env"));
             }
         }
-        return new SandboxDecl(allow, env, layer);
+        NetworkDecl network = NetworkDecl.EMPTY;
+        Object networkValue = sandbox.get("network");
+        if (networkValue != null) {
+            network = network(map(networkValue, origin, "sandbox.network"), layer);
+        }
+        return new SandboxDecl(allow, env, network, layer);
+    }
+
+    /**
+     * {@code network}: {@code allow} (hosts), {@code ports} and {@code bind} (numbers); a
+     * {@code mode} here is MGS2004, since the mode is the workspace's alone.
+     */
+    private static NetworkDecl network(Map<?, ?> network, DeclLayer layer) {
+        String origin = layer.label();
+        keys(network, Set.copyOf(NetworkDecl.KEYS), origin, "sandbox.network");
+        Site site = Site.of(origin, "sandbox.network");
+        Optional<String> mode = text(network, "mode", site);
+        return NetworkDecl.declare(mode, words(network.get("allow"), origin, "allow"), words(network.get("ports"), origin, "ports"),
+                words(network.get("bind"), origin, "bind"), layer, site);
+    }
+
+    /** A list of strings or numbers, as text; absent is empty. */
+    private static List<String> words(Object value, String origin, String key) {
+        if (value == null) {
+            return List.of();
+        }
+        List<?> raw = list(value, origin, "sandbox.network." + key);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            Object v = raw.get(i);
+            if (!(v instanceof String || v instanceof Number)) {
+                throw Mgs2004.at(Site.of(origin, "sandbox.network"), key + "[" + i + "]",
+                        "sandbox.network." + key + "[" + i + "] must be a single value, not " + describe(v));
+            }
+            out.add(String.valueOf(v));
+        }
+        return out;
     }
 
     private static void keys(Map<?, ?> map, Set<String> allowed, String origin, String at) {

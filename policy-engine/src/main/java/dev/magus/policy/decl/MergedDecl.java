@@ -1,6 +1,7 @@
 package dev.magus.policy.decl;
 
 import dev.magus.env.Allowlist;
+import dev.magus.policy.net.NetworkPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,15 +14,30 @@ import java.util.Optional;
  * path at two layers keeps both entries, so the rule index grants both modes (rx from one and
  * rw from another make rwx).
  *
+ * <p>The network part merges the same way (hosts, ports and bind ports union, each naming the
+ * layers that granted it), but its mode is the workspace's alone: {@link NetworkPolicy#merge}.
+ *
  * @param allow       every entry, workspace first, target last
  * @param passthrough the union of every layer's passthrough
+ * @param network     the merged {@code sandbox.network}
  */
-public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough) {
+public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough, NetworkPolicy network) {
     public static final MergedDecl EMPTY = new MergedDecl(List.of(), Allowlist.EMPTY);
 
     public MergedDecl {
         allow = List.copyOf(allow);
         java.util.Objects.requireNonNull(passthrough, "passthrough");
+        java.util.Objects.requireNonNull(network, "network");
+    }
+
+    /** Without a network declaration: open. */
+    public MergedDecl(List<SandboxAllow> allow, Allowlist passthrough) {
+        this(allow, passthrough, NetworkPolicy.OPEN);
+    }
+
+    /** This merge with {@code network} in place of its own ({@code --allow-host} added, say). */
+    public MergedDecl withNetwork(NetworkPolicy network) {
+        return new MergedDecl(allow, passthrough, network);
     }
 
     /**
@@ -46,11 +62,13 @@ public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough) {
         cli.ifPresent(order::add);
         List<SandboxAllow> allow = new ArrayList<>();
         Allowlist passthrough = Allowlist.EMPTY;
+        List<NetworkPolicy.Layered> network = new ArrayList<>();
         for (SandboxDecl d : order) {
             allow.addAll(d.allow());
             passthrough = passthrough.union(d.passthrough());
+            network.add(new NetworkPolicy.Layered(d.network(), d.layer().label()));
         }
-        return new MergedDecl(allow, passthrough);
+        return new MergedDecl(allow, passthrough, NetworkPolicy.merge(network));
     }
 
     private static void require(SandboxDecl decl, Class<? extends DeclLayer> layer) {

@@ -12,6 +12,7 @@ import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.decl.SandboxEnv;
 import dev.magus.policy.decl.Site;
 import dev.magus.policy.mode.Mode;
+import dev.magus.policy.net.NetworkDecl;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.io.Reader;
@@ -55,6 +56,11 @@ import org.yaml.snakeyaml.nodes.Tag;
  *       mode: rx
  *   env:
  *     passthrough: [MISE_TRUSTED_CONFIG_PATHS, "MISE_*"]
+ *   network:                   # opt-in; absent is open
+ *     mode: proxy              # open (the default), none or proxy
+ *     allow: ["*.example.org", example.com]
+ *     ports: [5432]            # loopback ports the child may connect to directly
+ *     bind: [3000]             # ports the child may listen on
  * </pre>
  *
  * Any problem in the section is MGS2004 whose source is {@code magus.yaml:LINE:COLUMN KEY}
@@ -118,7 +124,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
     public SandboxDecl sandbox() {
         return section.decl();
     }
-    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env");
+    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env", "network");
     private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
@@ -224,7 +230,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             if (sandbox == null || isNull(sandbox.getValueNode())) {
                 return DEFAULT;
             }
-            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, allow, env)");
+            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, allow, env, network)");
             Map<String, NodeTuple> keys = keys(section, "sandbox", Optional.of(SANDBOX_KEYS));
 
             Mode mode = Mode.OFF;
@@ -264,7 +270,42 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             if (envTuple != null && !isNull(envTuple.getValueNode())) {
                 env = env(envTuple.getValueNode());
             }
-            return new SandboxDecl(allow, env, DeclLayer.workspace());
+            NetworkDecl network = NetworkDecl.EMPTY;
+            NodeTuple networkTuple = keys.get("network");
+            if (networkTuple != null && !isNull(networkTuple.getValueNode())) {
+                network = network(networkTuple.getValueNode());
+            }
+            return new SandboxDecl(allow, env, network, DeclLayer.workspace());
+        }
+
+        /** {@code sandbox.network}; every value's position is kept for its MGS2004. */
+        private NetworkDecl network(Node node) {
+            MappingNode map = mapping(node, "sandbox.network", "sandbox.network must be a mapping (mode, allow, ports, bind)");
+            Map<String, NodeTuple> keys = keys(map, "sandbox.network", Optional.of(Set.copyOf(NetworkDecl.KEYS)));
+            Map<String, String> positions = new HashMap<>();
+            Optional<String> mode = Optional.empty();
+            NodeTuple modeTuple = keys.get("mode");
+            if (modeTuple != null) {
+                mode = Optional.of(scalar(modeTuple.getValueNode(), "sandbox.network.mode"));
+                positions.put("mode", position(modeTuple.getValueNode()));
+            }
+            List<List<String>> lists = new ArrayList<>();
+            for (String key : List.of("allow", "ports", "bind")) {
+                List<String> values = new ArrayList<>();
+                NodeTuple t = keys.get(key);
+                if (t != null && !isNull(t.getValueNode())) {
+                    SequenceNode seq = sequence(t.getValueNode(), "sandbox.network." + key, "sandbox.network." + key
+                            + " must be a list");
+                    for (int i = 0; i < seq.getValue().size(); i++) {
+                        Node v = seq.getValue().get(i);
+                        values.add(scalar(v, "sandbox.network." + key + "[" + i + "]"));
+                        positions.put(key + "[" + i + "]", position(v));
+                    }
+                }
+                lists.add(values);
+            }
+            return NetworkDecl.declare(mode, lists.get(0), lists.get(1), lists.get(2), DeclLayer.workspace(),
+                    new Site(position(node), "sandbox.network", positions));
         }
 
         private SandboxAllow allowEntry(Node node, String key) {

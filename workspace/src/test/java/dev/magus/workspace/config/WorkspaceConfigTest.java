@@ -231,4 +231,50 @@ class WorkspaceConfigTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    @Test
+    void readsTheNetworkSection() throws IOException {
+        WorkspaceConfig c = read("""
+                sandbox:
+                  mode: required
+                  network:
+                    mode: proxy
+                    allow: ["*.example.org", Example.COM]
+                    ports: [5432]
+                    bind: [3000, 3001]
+                """);
+        dev.magus.policy.net.NetworkDecl n = c.sandbox().network();
+        assertThat(n.mode()).contains(dev.magus.policy.net.NetworkMode.PROXY);
+        assertThat(n.allow()).extracting(h -> h.text()).containsExactly("*.example.org", "example.com");
+        assertThat(n.ports()).containsExactly(5432);
+        assertThat(n.bind()).containsExactly(3000, 3001);
+    }
+
+    @Test
+    void aNetworkSectionItCannotHonorIsMgs2004AtTheValue() throws IOException {
+        error("""
+                sandbox:
+                  network:
+                    mode: closed
+                """, "magus.yaml:3:11 sandbox.network.mode");
+        error("""
+                sandbox:
+                  network:
+                    allow: [ok.example.org, "*"]
+                """, "magus.yaml:3:29 sandbox.network.allow[1]");
+        error("""
+                sandbox:
+                  network:
+                    ports: [80, 99999]
+                """, "magus.yaml:3:17 sandbox.network.ports[1]");
+        error("""
+                sandbox:
+                  network:
+                    proxy: true
+                """, "magus.yaml:3:5 sandbox.network.proxy");
+        error("""
+                sandbox:
+                  network: proxy
+                """, "magus.yaml:2:12 sandbox.network");
+    }
 }

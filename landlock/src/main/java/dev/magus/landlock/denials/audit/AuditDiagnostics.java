@@ -83,6 +83,7 @@ public final class AuditDiagnostics {
             case READ -> Code.MGS2001;
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
+            case CONNECT, BIND -> Code.MGS2013;
             case NONE -> throw new IllegalArgumentException("no code for " + op);
         };
     }

@@ -106,10 +106,18 @@ public final class KernelDenials {
             return once[0];
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
-        if (candidates.isEmpty()) {
-            return List.of();
-        }
         List<Diagnostic> out = new ArrayList<>(1);
+        for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line)) {
+            confirmer.confirmConnect(c.host(), c.port()).ifPresent(d -> {
+                if (reported.add(new Key(d.operation(), d.subject()))) {
+                    out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
+                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(EVIDENCE, line));
+                }
+            });
+        }
+        if (candidates.isEmpty()) {
+            return List.copyOf(out);
+        }
         for (Candidate c : candidates) {
             if (!asked.add(c.key())) {
                 continue;

@@ -1,0 +1,63 @@
+package dev.magus.orchestrator.network;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.landlock.compile.NetRules;
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.policy.Policy;
+import dev.magus.policy.net.NetworkAdvice;
+import dev.magus.policy.net.NetworkMode;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The kernel-layer MGS2013 for a connect a confined child reported failing: confirmed against
+ * the run's TCP rules (a connect to a port outside them is what Landlock refuses with EACCES),
+ * never taken from the words alone. Pure.
+ */
+public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
+    private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
+
+    private final NetRules rules;
+
+    /** @param rules the TCP rules the kernel holds the run to (only when its ruleset handles TCP) */
+    public KernelConnects(NetRules rules) {
+        this.rules = rules;
+    }
+
+    @Override
+    public Optional<Diagnostic> confirmConnect(String host, OptionalInt port) {
+        if (!rules.refusesConnect(port)) {
+            return Optional.empty();
+        }
+        String subject = port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt() : "a TCP connect";
+        String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
+                : "only the run's proxy and the declared ports " + rules.connect() + " are reachable";
+        Map<String, String> details = new TreeMap<>();
+        details.put("host", host);
+        port.ifPresent(p -> details.put("port", Integer.toString(p)));
+        details.put("reason", rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the TCP rules");
+        String said = "";
+        NetworkAdvice advice = host.isEmpty() || LOOPBACK.contains(host) ? null : NetworkAdvice.classify(host, Optional.empty());
+        if (advice instanceof NetworkAdvice.AttackLike attack) {
+            details.put("class", advice.label());
+            details.put("attack", attack.why());
+            said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";
+        } else if (advice instanceof NetworkAdvice.Hint hint) {
+            // Another host is reached through the proxy: declare the host, not a port.
+            details.put("class", advice.label());
+            details.put(Policy.ALLOW_YAML, hint.yaml());
+        } else if (port.isPresent()) {
+            // A loopback service (a database, a dev server): its port.
+            details.put("class", "hint");
+            details.put(Policy.ALLOW_YAML, NetworkAdvice.portYaml("ports", port.getAsInt()));
+        }
+        return Optional.of(new Diagnostic(Code.MGS2013, "connect denied: " + subject + " is outside the run's network policy ("
+                + allowed + ")" + said, subject, Operation.CONNECT, Layer.KERNEL, "landlock", details));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.magus.policy.net;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import dev.magus.policy.decl.DeclLayer;
+import dev.magus.policy.decl.Site;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * One layer's {@code sandbox.network}: the mode (the workspace's alone) and what the layer
+ * adds to the run's reach — hosts through the proxy, loopback ports to connect to, ports to
+ * listen on. Every layer has the same shape; only magus.yaml may write {@code mode}.
+ *
+ * <pre>
+ * network:
+ *   mode: proxy                          # open (the default) | none | proxy
+ *   allow: ["*.example.org", example.com]
+ *   ports: [5432]                        # connect directly (a database, a dev server on loopback)
+ *   bind: [3000]                         # listen
+ * </pre>
+ *
+ * @param mode  the workspace's mode; empty at every other layer, and when magus.yaml leaves it out
+ * @param allow the hosts, in the order written, each once
+ * @param ports ports the child may connect to without the proxy
+ * @param bind  ports the child may listen on
+ */
+public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, SortedSet<Integer> ports,
+        SortedSet<Integer> bind) {
+    public static final NetworkDecl EMPTY = new NetworkDecl(Optional.empty(), List.of(), new TreeSet<>(), new TreeSet<>());
+    /** The keys of {@code sandbox.network}. */
+    public static final List<String> KEYS = List.of("mode", "allow", "ports", "bind");
+
+    public NetworkDecl {
+        Objects.requireNonNull(mode, "mode");
+        allow = List.copyOf(new java.util.LinkedHashSet<>(allow));
+        ports = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(ports));
+        bind = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(bind));
+        for (int p : ports) {
+            checkPort(p);
+        }
+        for (int p : bind) {
+            checkPort(p);
+        }
+    }
+
+    /** Whether the layer declares anything at all. */
+    public boolean isEmpty() {
+        return mode.isEmpty() && allow.isEmpty() && ports.isEmpty() && bind.isEmpty();
+    }
+
+    /**
+     * Builds one layer's declaration from the words it wrote; anything it cannot honor is
+     * MGS2004 naming the layer and key ({@code magus.yaml:4:12 sandbox.network.allow[1]}).
+     *
+     * @param site where {@code sandbox.network} was written; its field origins may name
+     *             {@code mode}, {@code allow[i]}, {@code ports[i]} and {@code bind[i]}
+     */
+    public static NetworkDecl declare(Optional<String> mode, List<String> allow, List<String> ports, List<String> bind,
+            DeclLayer layer, Site site) {
+        Optional<NetworkMode> m = Optional.empty();
+        if (mode.isPresent()) {
+            if (!(layer instanceof DeclLayer.Workspace)) {
+                throw refused(site, "mode", "the network mode is the workspace's alone: " + layer.label()
+                        + " may add allow, ports and bind, never set the mode");
+            }
+            m = Optional.of(NetworkMode.parse(mode.get()).orElseThrow(() -> refused(site, "mode",
+                    "unknown network mode " + Echo.quoted(mode.get()) + " (expected open, none or proxy)")));
+        }
+        List<HostPattern> hosts = new ArrayList<>();
+        for (int i = 0; i < allow.size(); i++) {
+            hosts.add(host(allow.get(i), site, "allow[" + i + "]"));
+        }
+        return new NetworkDecl(m, hosts, ports(ports, site, "ports"), ports(bind, site, "bind"));
+    }
+
+    /**
+     * A host as written in a declaration or a flag.
+     *
+     * @throws SandboxException MGS2004 at {@code site}'s {@code field} when it cannot be a host
+     */
+    public static HostPattern host(String written, Site site, String field) {
+        HostPattern.Result r = HostPattern.parse(written);
+        if (r instanceof HostPattern.Result.Refused refused) {
+            throw refused(site, field, "host " + Echo.quoted(written) + ": " + refused.why());
+        }
+        return ((HostPattern.Result.Parsed) r).pattern();
+    }
+
+    private static SortedSet<Integer> ports(List<String> written, Site site, String key) {
+        SortedSet<Integer> out = new TreeSet<>();
+        for (int i = 0; i < written.size(); i++) {
+            String field = key + "[" + i + "]";
+            String w = written.get(i).strip();
+            int port;
+            try {
+                port = w.matches("[0-9]{1,5}") ? Integer.parseInt(w) : -1;
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+            if (port < 1 || port > 65535) {
+                throw refused(site, field, "port " + Echo.quoted(written.get(i)) + " is not a TCP port (1 to 65535)");
+            }
+            out.add(port);
+        }
+        return out;
+    }
+
+    private static void checkPort(int p) {
+        if (p < 1 || p > 65535) {
+            throw new IllegalArgumentException("not a TCP port: " + p);
+        }
+    }
+
+    static SandboxException refused(Site site, String field, String message) {
+        return new SandboxException(Diagnostic.of(Code.MGS2004, message, site.subject(field), Operation.NONE, Layer.POLICY,
+                site.source(field)));
+    }
+}
