@@ -21,5 +21,7 @@ module dev.magus.orchestrator {
     // The stages one at a time: `magus policy`/`check` show a policy without running it (cli),
     // and the server checks a forwarded run's workspace against the client's mode.
     exports dev.magus.orchestrator.pipeline to dev.magus.cli, dev.magus.server;
-    // dev.magus.orchestrator.git and dev.magus.orchestrator.orphans are internal.
+    // The stray collection's /proc pass, for its benchmark (StraysScanCpuTime).
+    exports dev.magus.orchestrator.orphans to dev.magus.bench;
+    // dev.magus.orchestrator.git is internal.
 }

@@ -157,15 +157,22 @@ public final class Strays {
     static List<Long> strays(Syscalls sys, String runId, long group) {
         List<Long> out = new ArrayList<>();
         long self = ProcessHandle.current().pid();
-        long ownGroup = Stat.of(PROC.resolve(Long.toString(self))).map(Stat::pgrp).orElse(-1L);
+        byte[] buf = new byte[1024];
+        long ownGroup = Stat.of(Long.toString(self), buf).map(Stat::pgrp).orElse(-1L);
         List<Active> others = ACTIVE.values().stream().filter(a -> !a.runId().equals(runId)).toList();
-        try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC, "[0-9]*")) {
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC)) {
             for (Path p : procs) {
-                Optional<Stat> st = Stat.of(p);
+                String name = p.getFileName().toString();
+                char first = name.charAt(0);
+                if (first < '0' || first > '9') {
+                    continue;
+                }
+                // Every process is looked at, so the cheap test first: its parent, from bytes.
+                Optional<Stat> st = Stat.of(name, buf);
                 if (st.isEmpty() || st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
                     continue;
                 }
-                long pid = Long.parseLong(p.getFileName().toString());
+                long pid = Long.parseLong(name);
                 if (!Launched.mayTouch(pid)) {
                     continue;
                 }
@@ -200,17 +207,43 @@ public final class Strays {
 
     /** What this module reads of {@code /proc/PID/stat}. */
     record Stat(char state, long ppid, long pgrp, long startTicks) {
-        static Optional<Stat> of(Path proc) {
-            try {
-                String stat = Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1);
-                int close = stat.lastIndexOf(')');
-                // After ") ": state, ppid, pgrp, ..., starttime (field 22) at index 19.
-                String[] f = stat.substring(close + 2).split(" ", 21);
-                return Optional.of(new Stat(f[0].charAt(0), Long.parseLong(f[1]), Long.parseLong(f[2]),
-                        Long.parseLong(f[19])));
+        /**
+         * {@code /proc/<pid>/stat}, read into {@code buf} (one open, read and close; no String):
+         * a pass reads one per process on the host, at every run's end.
+         */
+        static Optional<Stat> of(String pid, byte[] buf) {
+            int n;
+            try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/" + pid + "/stat")) {
+                n = in.readNBytes(buf, 0, buf.length);
             } catch (IOException | RuntimeException e) {
                 return Optional.empty();
             }
+            // The command name (field 2) may hold spaces and parentheses: count after the last ')'.
+            int i = n - 1;
+            while (i >= 0 && buf[i] != ')') {
+                i--;
+            }
+            if (i < 0 || i + 3 >= n) {
+                return Optional.empty();
+            }
+            char state = (char) buf[i + 2];
+            long[] f = new long[20];
+            int field = 0;
+            int at = i + 4;
+            // Fields after the state: ppid, pgrp, ..., starttime (field 22) is the 20th.
+            while (field < 20 && at < n) {
+                long v = 0;
+                boolean negative = buf[at] == '-';
+                if (negative) {
+                    at++;
+                }
+                while (at < n && buf[at] >= '0' && buf[at] <= '9') {
+                    v = v * 10 + (buf[at++] - '0');
+                }
+                f[field++] = negative ? -v : v;
+                at++;
+            }
+            return field == 20 ? Optional.of(new Stat(state, f[0], f[1], f[18])) : Optional.empty();
         }
     }
 

@@ -97,12 +97,14 @@ public final class ControlFileAudit {
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
         Optional<Scan.Previous> previous = Optional.ofNullable(LAST.get(key));
+        boolean fromFile = false;
         if (previous.isEmpty() && cache.isPresent()) {
             previous = cache.get().load(key, roots, Scan.nowNanos());
+            fromFile = previous.isPresent();
         }
         Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
         LAST.put(key, walk.previous());
-        return new Baseline(walk);
+        return new Baseline(walk, fromFile);
     }
 
     /**
@@ -135,9 +137,12 @@ public final class ControlFileAudit {
     public final class Baseline {
         private final Scan.Walk walk;
         private final Snapshot snapshot;
+        /** Whether {@link #walk} rescanned the walk kept in the state dir. */
+        private final boolean rescanned;
 
-        private Baseline(Scan.Walk walk) {
+        private Baseline(Scan.Walk walk, boolean rescanned) {
             this.walk = walk;
+            this.rescanned = rescanned;
             this.snapshot = Snapshot.of(walk.controls());
         }
 
@@ -161,7 +166,15 @@ public final class ControlFileAudit {
             // What the next run starts from: this walk, whose start precedes any restore below,
             // so the directories restoring writes to are listed again next time.
             LAST.put(key, now.previous());
-            cache.ifPresent(c -> c.save(key, now));
+            // The kept walk still holds when neither pass listed a directory (so none changed
+            // since it started) and no control entry changed: rewriting it would only move its
+            // start forward, which the next run's rescan does not need. A few ms per run.
+            boolean stillHolds = rescanned && walk.listed() == 0 && now.listed() == 0 && walk.unlisted().isEmpty()
+                    && now.unlisted().isEmpty()
+                    && snapshot.entries().equals(Snapshot.of(now.controls()).entries());
+            if (!stillHolds) {
+                cache.ifPresent(c -> c.save(key, now));
+            }
             List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted());
             List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited),
                     outside(now.controls(), unaudited));

@@ -99,7 +99,7 @@ final class Scan {
      * its first system call: every change it did not see came after that).
      */
     record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, List<Unlisted> unlisted,
-                long sinceNanos) {
+                long sinceNanos, int listed) {
         /** What a later {@link #rescan} needs of this walk. */
         Previous previous() {
             return new Previous(dirs, controls.keySet(), unlisted, sinceNanos);
@@ -134,12 +134,14 @@ final class Scan {
         final Set<Path> wholeDirs = new HashSet<>();
         final List<Dir> dirs = new ArrayList<>();
         final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
+        /** How many directories were listed (not only stamped): none means the walk it rescanned still holds. */
+        int listed;
         /** Taken before the walk's first system call. */
         final long since = nowNanos();
 
         Walk walk() {
             return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), List.copyOf(unlisted.values()),
-                    since);
+                    since, listed);
         }
     }
 
@@ -219,6 +221,7 @@ final class Scan {
                 continue;
             }
             Optional<Listing> listing = reader.list(d.text());
+            sink.listed++;
             if (listing.isEmpty()) {
                 sink.unlisted.put(d.path(), unlisted(d.path(), d.text(), parent, d.place()));
                 continue;
@@ -274,6 +277,7 @@ final class Scan {
             int up = (Integer) top[3];
             long ino = (Long) top[4];
             Optional<Listing> listing = reader.list(text);
+            sink.listed++;
             if (listing.isEmpty()) {
                 if (reader.stat(text).map(st -> st.kind() == Kind.DIRECTORY).orElse(true)) {
                     sink.unlisted.put(path, unlisted(path, text, up, git));

@@ -109,6 +109,32 @@ class WalkCacheTest {
     }
 
     @Test
+    void aRunThatChangedNothingLeavesTheKeptWalkAsItIsAndALaterChangeIsStillFound() throws Exception {
+        assertThat(nextProcess(new Counting()).after(ControlFilesAction.RESTORE).changed()).isFalse();
+        Path file = cacheFile();
+        Object inode = Files.getAttribute(file, "unix:ino");
+        byte[] kept = Files.readAllBytes(file);
+
+        Counting quiet = new Counting();
+        assertThat(nextProcess(quiet).after(ControlFilesAction.RESTORE).changed()).isFalse();
+        assertThat(quiet.lists.get()).as("nothing listed: the walk still holds").isLessThan(5);
+        assertThat(Files.getAttribute(cacheFile(), "unix:ino")).as("not rewritten").isEqualTo(inode);
+        assertThat(Files.readAllBytes(cacheFile())).isEqualTo(kept);
+
+        // The kept walk's start is older now, which only lists more: a name made later is found.
+        Path planted = ws.resolve("src/d3/.envrc");
+        Files.writeString(planted, "export C=3\n");
+        Thread.sleep(Scan.SLACK_NANOS / 1_000_000 + 200);
+        ControlFileAudit.Baseline baseline = nextProcess(new Counting());
+        assertThat(baseline.snapshot().entries()).containsKey(planted);
+        Files.writeString(planted, "export C=evil\n");
+        assertThat(baseline.after(ControlFilesAction.RESTORE).changes()).singleElement()
+                .satisfies(c -> assertThat(c.path()).isEqualTo(planted));
+        assertThat(Files.readString(planted)).isEqualTo("export C=3\n");
+        assertThat(Files.getAttribute(cacheFile(), "unix:ino")).as("rewritten after a run that listed").isNotEqualTo(inode);
+    }
+
+    @Test
     void aCorruptOrForeignCacheMeansAFullWalk() throws IOException, InterruptedException {
         nextProcess(new Counting()).after(ControlFilesAction.RESTORE);
         Path file = cacheFile();
