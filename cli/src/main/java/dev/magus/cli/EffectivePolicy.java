@@ -7,6 +7,7 @@ import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Grants;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
@@ -68,8 +69,15 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
      *         MGS2010 (a flag weaker than the floor)
      */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
+        return of(host, cwd, flag, Grants.NONE);
+    }
+
+    /** With a run's {@code --allow}/{@code --pass}, shown as layer {@code cli}. */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants) {
         RunRequest.Builder b = RunRequest.builder(cwd, "magus");
         flag.ifPresent(b::sandbox);
+        grants.allow().forEach(b::allow);
+        grants.pass().forEach(b::pass);
         RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env());
         ModeSource source = source(config, flag);
         if (config.mode() == Mode.OFF) {

@@ -135,6 +135,7 @@ public final class Child implements AutoCloseable {
                 int r = SYS.waitpid(pid, status, options);
                 if (r == pid) {
                     exit = Exit.fromWaitStatus(status.getInt(0));
+                    Launched.reaped(pid);
                     return Optional.of(exit);
                 }
                 if (r == 0) {

@@ -158,6 +158,19 @@ public final class Launcher implements Spawner {
 
     private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
                          SpareThread spare) {
+        Launched.spawning();
+        int started = 0;
+        try {
+            Spawn s = launchCounted(request, mode, lease, pool, spare);
+            started = s instanceof Spawn.Started st ? st.child().pid() : 0;
+            return s;
+        } finally {
+            Launched.spawned(started);
+        }
+    }
+
+    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
+                                SpareThread spare) {
         // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
         NativeArgs args = null;
         Pipes pipes;

@@ -8,6 +8,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.events.IoFailures;
+import dev.magus.workspace.config.ConfigCache;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.mode.Mode;
@@ -42,7 +43,7 @@ public final class ConfigStage {
         Path cwd = request.workingDir().toAbsolutePath().normalize();
         Optional<Path> file = findWorkspaceFile(cwd);
         Path root = file.map(Path::getParent).orElse(cwd);
-        WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
+        WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
         Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
                 .filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));

@@ -1,0 +1,12 @@
+/** The child environment rebuilt from an allowlist, per-run overlays, proc-socket withholding. */
+module dev.magus.env {
+    requires transitive dev.magus.events;
+
+    exports dev.magus.env;
+    exports dev.magus.env.child;
+    exports dev.magus.env.overlay;
+    exports dev.magus.env.platform;
+    exports dev.magus.env.proc;
+    exports dev.magus.env.scrub;
+    // dev.magus.env.shim (hints for shims) is internal.
+}
