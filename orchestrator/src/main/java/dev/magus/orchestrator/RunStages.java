@@ -295,7 +295,7 @@ final class RunStages {
     }
 
     private Path writeGitConfig(Path privateTemp, Host host) {
-        String text = git.map(g -> g.rendered(host.home(), host.env(), Optional.of(host.stateDir())))
+        String text = git.map(g -> g.rendered(host.home(), host.env(), Optional.of(host.stateDir().dir())))
                 .orElse("");
         try {
             return Files.writeString(privateTemp.resolve("gitconfig"), text);
