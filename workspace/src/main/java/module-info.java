@@ -10,6 +10,7 @@ module dev.magus.workspace {
     exports dev.magus.workspace.config;
     exports dev.magus.workspace.init;
     exports dev.magus.workspace.jobs;
+    exports dev.magus.workspace.learn;
     exports dev.magus.workspace.lease;
 
     // The fast directory reader (landlock's getdents), when that module is present.

@@ -26,7 +26,7 @@ final class Forwarding {
                 request.stdin() instanceof Stdin.Inherit ? Optional.of(System.in) : Optional.empty(), System.out,
                 System.err, lines, d -> {
                     if (HumanLines.shown(d, verbose)) {
-                        lines.println(HumanLines.line(d));
+                        lines.println(HumanLines.line(d, verbose));
                     }
                 }, request.grants().allow(), request.grants().pass()));
     }

@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -31,6 +32,21 @@ final class HumanLines {
     private HumanLines() {
     }
 
+    /**
+     * {@link #line(Diagnostic)}, and at {@code -v} also the names of the variables an MGS2003
+     * dropped (names only: the diagnostic never carries a value).
+     */
+    static String line(Diagnostic d, boolean verbose) {
+        String names = d.details().getOrDefault(DROPPED_NAMES, "");
+        if (!verbose || d.code() != Code.MGS2003 || names.isEmpty()) {
+            return line(d);
+        }
+        return line(d) + "\nmagus:   dropped: " + Echo.visible(String.join(", ", names.split(",")));
+    }
+
+    /** The detail of {@code ChildEnv}'s MGS2003 naming the dropped variables. */
+    static final String DROPPED_NAMES = "dropped_names";
+
     static String line(Diagnostic d) {
         String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT || d.layer() == Layer.PROXY ? " [" + d.layer().label() + "]" : "";
         String source = REFUSALS.contains(d.code()) && !d.source().isEmpty() ? Echo.visible(d.source()) + ": " : "";
@@ -45,9 +61,14 @@ final class HumanLines {
     /**
      * Debug diagnostics (MGS2008) and known harmless runtime probes (a denial the policy classed
      * {@code benign}, such as every JVM's {@code /proc/self/coredump_filter}) only show when asked
-     * for; they are still events, counted and logged, never dropped.
+     * for; repeats of a denial already shown never do. All are still events, counted and
+     * logged, never dropped.
      */
     static boolean shown(Diagnostic d, boolean verbose) {
+        if (d.details().containsKey(KernelDenialStream.REPEAT)) {
+            // One more occurrence of a denial already shown: an event, counted, not a new line.
+            return false;
+        }
         return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DenialAdvice.CLASS));
     }
 

@@ -34,6 +34,7 @@ public final class Main {
         // `magus run ls -la`: everything after the command is the command's, not magus's. Only
         // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        cl.getSubcommands().get("learn").setStopAtPositional(true);
         // magus server: its own exit statuses and failure handling, as each command has.
         cl.addSubcommand("server", new CommandLine(new ServerCommand(), factory)
                 .setExitCodeExceptionMapper(new ExitCodes())

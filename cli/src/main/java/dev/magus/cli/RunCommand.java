@@ -11,6 +11,7 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.cli.ui.LiveView;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
@@ -65,8 +66,10 @@ final class RunCommand implements Callable<Integer> {
             + " (or *.domain) as well (network mode proxy).")
     java.util.List<String> allowHost = new java.util.ArrayList<>();
 
-    @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
-    boolean stdin;
+    @Option(names = "--stdin", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Hands magus's standard input to the child, as env or nice do (the default);"
+                    + " --no-stdin gives it /dev/null instead.")
+    boolean stdin = true;
 
     @Option(names = "--log", paramLabel = "FILE", description = "Also logs every diagnostic through SLF4J as one"
             + " logfmt line (code= layer= op= subject= source= msg=) to FILE, at the level of its severity.")
@@ -80,8 +83,12 @@ final class RunCommand implements Callable<Integer> {
             + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.")
     boolean ui;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
+    @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008), known harmless"
+            + " runtime probes, and the names (never the values) of the variables MGS2003 dropped.")
     boolean verbose;
+
+    @Option(names = {"-q", "--quiet"}, description = "Does not say that a run without a sandbox is unconfined.")
+    boolean quiet;
 
     @Option(names = "--local", description = "Runs in this process even when a magus server is running"
             + " (a plain run is otherwise forwarded to it).")
@@ -180,6 +187,11 @@ final class RunCommand implements Callable<Integer> {
         view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
+        if (view.isPresent()) {
+            // Said after the view, which owns the terminal while it runs.
+            run.events().ofType(RunEvent.Started.class).next().blockOptional(java.time.Duration.ofSeconds(1))
+                    .flatMap(this::unconfinedNotice).ifPresent(err::println);
+        }
         out.flush();
         err.flush();
         if (audit != null) {
@@ -189,6 +201,26 @@ final class RunCommand implements Callable<Integer> {
             ndjson.close();
         }
         return result == null ? ExitCodes.REFUSED : result.status();
+    }
+
+    /**
+     * Once per run, on stderr: a run in mode off is not confined at all, which a person who
+     * expected magus to sandbox it must not have to guess.
+     */
+    Optional<String> unconfinedNotice(RunEvent.Started s) {
+        if (quiet || !s.mode().equals(Mode.OFF.spelling())) {
+            return Optional.empty();
+        }
+        String why;
+        if (sandbox.filter(m -> m.equals(Mode.OFF.spelling())).isPresent()) {
+            why = "--sandbox=off";
+        } else if (ConfigStage.findWorkspaceFile(context.cwd().get().toAbsolutePath().normalize()).isEmpty()) {
+            why = "no magus.yaml here or above";
+        } else {
+            why = "sandbox.mode is off in magus.yaml";
+        }
+        return Optional.of("magus: unconfined (" + why + "): " + command.get(0) + " runs without a sandbox, nothing is"
+                + " checked; declare sandbox.mode in magus.yaml or pass --sandbox=best-effort (-q: not said)");
     }
 
     RunRequest request(Path cwd) {
@@ -220,7 +252,9 @@ final class RunCommand implements Callable<Integer> {
      */
     private void show(RunEvent e, PrintWriter err) {
         if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
-            err.println(HumanLines.line(d.diagnostic()));
+            err.println(HumanLines.line(d.diagnostic(), verbose));
+        } else if (e instanceof RunEvent.Started s) {
+            unconfinedNotice(s).ifPresent(err::println);
         }
     }
 

@@ -64,6 +64,9 @@ final class Cli {
                 return defaults.create(cls);
             }
         };
+        // A run hands magus's stdin to its child by default: in this JVM that is surefire's
+        // command channel, which a child must never read.
+        System.setIn(java.io.InputStream.nullInputStream());
         // Main's own command line, handlers and all: only the commands' host and streams are the test's.
         int status = Main.commandLine(factory)
                 .setOut(new PrintWriter(out, true))

@@ -195,7 +195,7 @@ public final class LiveView implements AutoCloseable {
             print(AttributedString.fromAnsi(o.line()));
         } else if (event instanceof RunEvent.Diag d) {
             if (shown.test(d.diagnostic())) {
-                print(new AttributedStringBuilder().style(style(d.diagnostic().severity()))
+                printWrapped(new AttributedStringBuilder().style(style(d.diagnostic().severity()))
                         .append(humanLine.apply(d.diagnostic())).toAttributedString());
             }
             draw();
@@ -206,7 +206,7 @@ public final class LiveView implements AutoCloseable {
             if (reserved) {
                 status.update(List.of());
             }
-            ViewText.summary(state).forEach(this::print);
+            ViewText.summary(state).forEach(this::printWrapped);
         }
         terminal.flush();
     }
@@ -245,6 +245,11 @@ public final class LiveView implements AutoCloseable {
 
     private void print(AttributedString line) {
         terminal.writer().println(line.toAnsi(terminal));
+    }
+
+    /** magus's own line, wrapped at spaces to the terminal's width (the terminal would cut words). */
+    private void printWrapped(AttributedString line) {
+        ViewText.wrap(line, size.getColumns() > 0 ? size.getColumns() : 80).forEach(this::print);
     }
 
     private void followResize() {

@@ -19,6 +19,8 @@ import java.util.Optional;
 public final class ViewReducer {
     /** The detail of access diagnostics that holds the declaration allowing the access. */
     static final String ALLOW_YAML = "allow_yaml";
+    /** The detail marking one more occurrence of a denial already reported. */
+    static final String REPEAT = dev.magus.landlock.denials.KernelDenialStream.REPEAT;
 
     private final int keep;
 
@@ -32,24 +34,24 @@ public final class ViewReducer {
 
     /** Before any event: the command the person asked for, nothing seen yet. */
     public ViewState initial(List<String> command, Instant now) {
-        return new ViewState(command, "", 0, now, Duration.ZERO, Map.of(), List.of(), 0, 0, Optional.empty());
+        return new ViewState(command, "", 0, now, Duration.ZERO, Map.of(), List.of(), 0, 0, 0, Optional.empty());
     }
 
     public ViewState apply(ViewState s, RunEvent event) {
         if (event instanceof RunEvent.Started st) {
             return new ViewState(st.argv(), st.mode(), st.pid(), st.at(), elapsed(st.at(), st.at()),
-                    s.counts(), s.denials(), s.deniedTotal(), s.lines(), s.ending());
+                    s.counts(), s.denials(), s.deniedTotal(), s.distinct(), s.lines(), s.ending());
         }
         if (event instanceof RunEvent.Output) {
             return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
-                    s.counts(), s.denials(), s.deniedTotal(), s.lines() + 1, s.ending());
+                    s.counts(), s.denials(), s.deniedTotal(), s.distinct(), s.lines() + 1, s.ending());
         }
         if (event instanceof RunEvent.Diag d) {
             return diagnostic(s, d.diagnostic());
         }
         if (event instanceof RunEvent.Exited ex) {
             return new ViewState(s.command(), s.mode(), s.pid(), s.since(), ex.duration(),
-                    s.counts(), s.denials(), s.deniedTotal(), s.lines(),
+                    s.counts(), s.denials(), s.deniedTotal(), s.distinct(), s.lines(),
                     Optional.of(new ViewState.Ending(ex.status(), ex.signal(), ex.duration())));
         }
         throw new IllegalArgumentException("unknown event " + event);
@@ -61,7 +63,7 @@ public final class ViewReducer {
             return s;
         }
         return new ViewState(s.command(), s.mode(), s.pid(), s.since(), elapsed(s.since(), now),
-                s.counts(), s.denials(), s.deniedTotal(), s.lines(), s.ending());
+                s.counts(), s.denials(), s.deniedTotal(), s.distinct(), s.lines(), s.ending());
     }
 
     private ViewState diagnostic(ViewState s, Diagnostic d) {
@@ -70,7 +72,12 @@ public final class ViewReducer {
         counts.merge(d.code(), 1L, Long::sum);
         if (d.operation() == Operation.NONE) {
             return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
-                    counts, s.denials(), s.deniedTotal(), s.lines(), s.ending());
+                    counts, s.denials(), s.deniedTotal(), s.distinct(), s.lines(), s.ending());
+        }
+        if (d.details().containsKey(REPEAT)) {
+            // One more occurrence of a denial already listed: counted, not listed again.
+            return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
+                    counts, s.denials(), s.deniedTotal() + 1, s.distinct(), s.lines(), s.ending());
         }
         List<ViewState.Denial> denials = new ArrayList<>(keep);
         Optional<String> allowYaml = Optional.ofNullable(d.details().get(ALLOW_YAML)).filter(y -> !y.isBlank());
@@ -78,7 +85,7 @@ public final class ViewReducer {
                 allowYaml, allowYaml.map(YamlHint::oneLine)));
         denials.addAll(s.denials().subList(0, Math.min(keep - 1, s.denials().size())));
         return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
-                counts, denials, s.deniedTotal() + 1, s.lines(), s.ending());
+                counts, denials, s.deniedTotal() + 1, s.distinct() + 1, s.lines(), s.ending());
     }
 
     /** The resolved path the diagnostic is about; the requested one when a diagnostic lacks it. */

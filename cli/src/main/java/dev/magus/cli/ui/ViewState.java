@@ -21,7 +21,8 @@ import java.util.Optional;
  * @param elapsed     time since {@code since}; frozen at the run's duration once it ended
  * @param counts      diagnostics seen per code, in code order
  * @param denials     the latest denials, newest first, at most the reducer's {@code keep}
- * @param deniedTotal every denial seen, including those no longer in {@code denials}
+ * @param deniedTotal every denial seen, repeats of one denial included, and those no longer in {@code denials}
+ * @param distinct    the distinct denials among them (operation and path), what {@code denials} lists
  * @param lines       output lines of the child so far (stdout and stderr)
  * @param ending      how the run ended, empty while it runs
  */
@@ -34,6 +35,7 @@ public record ViewState(
         Map<Code, Long> counts,
         List<Denial> denials,
         long deniedTotal,
+        long distinct,
         long lines,
         Optional<Ending> ending) {
 

@@ -47,6 +47,7 @@ public final class ViewText {
                     .append(c.getKey().name()).style(AttributedStyle.DEFAULT).append(" x" + c.getValue() + "  ");
         }
         counters.style(LABEL).append("  denials ").style(AttributedStyle.DEFAULT).append(Long.toString(s.deniedTotal()))
+                .style(LABEL).append(" distinct ").style(AttributedStyle.DEFAULT).append(Long.toString(s.distinct()))
                 .style(LABEL).append("  output ").style(AttributedStyle.DEFAULT).append(s.lines() + " lines");
         out.add(counters.toAttributedString());
         for (ViewState.Denial d : s.denials()) {
@@ -78,10 +79,11 @@ public final class ViewText {
         }
         out.add(head.toAttributedString());
         if (s.deniedTotal() > 0) {
-            long older = s.deniedTotal() - s.denials().size();
+            long older = s.distinct() - s.denials().size();
             out.add(new AttributedStringBuilder().style(DENIED)
                     .append("magus: " + s.deniedTotal() + (s.deniedTotal() == 1 ? " access denied" : " accesses denied"))
                     .style(AttributedStyle.DEFAULT)
+                    .append(", " + s.distinct() + " distinct")
                     .append(older > 0 ? " (the latest " + s.denials().size() + " below, " + older + " more above)" : "")
                     .toAttributedString());
         }
@@ -96,6 +98,42 @@ public final class ViewText {
                     out.add(new AttributedStringBuilder().append("    ").style(HINT).append(l).toAttributedString())));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * {@code line} cut into rows of at most {@code width} columns at spaces, never inside a
+     * word unless one word is longer than a row; rows after the first are indented by four
+     * spaces. Styles are kept. For magus's own lines: a child's output is never re-wrapped.
+     */
+    public static List<AttributedString> wrap(AttributedString line, int width) {
+        String indent = "    ";
+        if (width <= indent.length() + 8 || line.columnLength() <= width) {
+            return List.of(line);
+        }
+        List<AttributedString> rows = new ArrayList<>();
+        String text = line.toString();
+        int start = 0;
+        int room = width;
+        while (text.length() - start > room) {
+            int cut = text.lastIndexOf(' ', start + room);
+            if (cut <= start) {
+                cut = start + room;
+            }
+            rows.add(row(rows.isEmpty() ? "" : indent, line.subSequence(start, cut)));
+            start = cut;
+            while (start < text.length() && text.charAt(start) == ' ') {
+                start++;
+            }
+            room = width - indent.length();
+        }
+        if (start < text.length()) {
+            rows.add(row(rows.isEmpty() ? "" : indent, line.subSequence(start, text.length())));
+        }
+        return List.copyOf(rows);
+    }
+
+    private static AttributedString row(String indent, AttributedString part) {
+        return indent.isEmpty() ? part : new AttributedStringBuilder().append(indent).append(part).toAttributedString();
     }
 
     /** {@code 0:03.2}, {@code 12:00.0}, {@code 1:02:03}: tenths while short, seconds once long. */

@@ -65,7 +65,7 @@ class ViewTextTest {
 
         assertThat(lines.get(0)).isEqualTo(
                 "magus: exited, status 0 after 0:03.2; 1 output lines, 4 diagnostics: MGS2001 x2, MGS2002 x1, MGS2003 x1");
-        assertThat(lines.get(1)).isEqualTo("magus: 3 accesses denied (the latest 2 below, 1 more above)");
+        assertThat(lines.get(1)).isEqualTo("magus: 3 accesses denied, 3 distinct (the latest 2 below, 1 more above)");
         assertThat(lines.subList(2, lines.size())).containsExactly(
                 "  read /h/.npmrc [kernel] MGS2001; to allow it, add to magus.yaml:",
                 "    sandbox:",

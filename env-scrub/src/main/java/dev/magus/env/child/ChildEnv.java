@@ -65,7 +65,8 @@ public final class ChildEnv {
 
         List<Diagnostic> diags = new ArrayList<>(proc.diagnostics().size() + 2);
         if (scrubbed.dropped() > 0) {
-            diags.add(dropped(scrubbed.dropped()));
+            diags.add(dropped(scrubbed.dropped(), host.keySet().stream().filter(n -> !scrubbed.kept().containsKey(n))
+                    .sorted().toList()));
         }
         diags.addAll(ShimHints.of(host, proc.env()));
         diags.addAll(proc.diagnostics());
@@ -77,12 +78,20 @@ public final class ChildEnv {
         env.putAll(request.overlay().sets());
     }
 
-    /** The count only: a name can be a secret's tell, a value is the secret. */
-    private static Diagnostic dropped(int count) {
+    /** The detail naming the dropped variables, comma-separated: names only, never a value. */
+    public static final String DROPPED_NAMES = "dropped_names";
+
+    /**
+     * The count in the message: a name can be a secret's tell, a value is the secret. The
+     * names are a detail, which the terminal shows only at {@code -v}, for a person who wants
+     * to know which variable a tool missed.
+     */
+    private static Diagnostic dropped(int count, java.util.List<String> names) {
         String message = "child environment rebuilt from the allowlist: " + count
                 + (count == 1 ? " variable" : " variables")
                 + " dropped; if the build needs one, add it to sandbox.env.passthrough";
         return Diagnostic.of(Code.MGS2003, message, "", Operation.NONE, Layer.POLICY, SOURCE)
-                .withDetail("dropped", Integer.toString(count));
+                .withDetail("dropped", Integer.toString(count))
+                .withDetail(DROPPED_NAMES, String.join(",", names));
     }
 }

@@ -70,7 +70,7 @@ public final class DenialMerger {
 
     /** Whether an arriving exact diagnostic should wait for a report naming the file. */
     public synchronized boolean holdExact(Diagnostic e) {
-        if (!onParentDirectory(e) || emitted.stream().anyMatch(d -> sameReport(d, e))) {
+        if (repeat(e) || !onParentDirectory(e) || emitted.stream().anyMatch(d -> sameReport(d, e))) {
             return false;
         }
         heldExact.add(e);
@@ -85,6 +85,10 @@ public final class DenialMerger {
 
     /** An exact denial, emitted now: empty when it repeats one already out. */
     public synchronized Optional<Diagnostic> exact(Diagnostic e) {
+        if (repeat(e)) {
+            // Another record of a denial already reported: one more occurrence, never a twin.
+            return Optional.of(e);
+        }
         for (Diagnostic d : emitted) {
             if (isExact(d) ? sameReport(d, e) : same(e, d)) {
                 return Optional.empty();
@@ -111,6 +115,12 @@ public final class DenialMerger {
     /** The window of an inferred denial ended: emit it unless an exact twin was seen. */
     public synchronized Optional<Diagnostic> release(Diagnostic i) {
         heldInferred.remove(i);
+        if (repeat(i)) {
+            // Counted by the exact source when it saw this denial; else this is the count.
+            boolean exactSaw = emitted.stream().anyMatch(d -> isExact(d) && same(d, i))
+                    || absorbed.stream().anyMatch(a -> sameReport(a, i)) || heldExact.stream().anyMatch(e -> same(e, i));
+            return exactSaw ? Optional.empty() : Optional.of(i);
+        }
         for (Diagnostic e : heldExact) {
             if (same(e, i)) {
                 absorbed.add(i);
@@ -147,6 +157,10 @@ public final class DenialMerger {
 
     private static boolean sameReport(Diagnostic a, Diagnostic b) {
         return a.operation() == b.operation() && a.subject().equals(b.subject());
+    }
+
+    private static boolean repeat(Diagnostic d) {
+        return d.details().containsKey(KernelDenialStream.REPEAT);
     }
 
     private static boolean isExact(Diagnostic d) {

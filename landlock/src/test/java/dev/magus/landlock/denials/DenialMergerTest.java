@@ -8,6 +8,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.landlock.denials.audit.AuditDiagnostics;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
@@ -118,5 +119,27 @@ class DenialMergerTest {
         m.hold(write);
         assertThat(m.release(write)).contains(write);
         assertThat(other.code()).isEqualTo(Code.MGS2001);
+    }
+
+    @Test
+    void every_occurrence_is_counted_once_by_the_source_that_saw_it() {
+        DenialMerger m = new DenialMerger();
+        Diagnostic exact = new Diagnostic(Code.MGS2001, "x", "/h/c", Operation.READ, Layer.KERNEL, "audit", Map.of());
+        Diagnostic inferred = new Diagnostic(Code.MGS2001, "x", "/h/c", Operation.READ, Layer.KERNEL, "inferred:stderr",
+                Map.of());
+        assertThat(m.exact(exact)).isPresent();
+        m.hold(inferred);
+        assertThat(m.release(inferred)).isEmpty();
+        Diagnostic again = exact.withDetail(KernelDenialStream.REPEAT, "2");
+        assertThat(m.exact(again)).contains(again);
+        Diagnostic inferredAgain = inferred.withDetail(KernelDenialStream.REPEAT, "2");
+        m.hold(inferredAgain);
+        assertThat(m.release(inferredAgain)).as("the audit counts it").isEmpty();
+
+        DenialMerger onlyInferred = new DenialMerger();
+        onlyInferred.hold(inferred);
+        assertThat(onlyInferred.release(inferred)).isPresent();
+        onlyInferred.hold(inferredAgain);
+        assertThat(onlyInferred.release(inferredAgain)).as("no audit: the output is the count").contains(inferredAgain);
     }
 }

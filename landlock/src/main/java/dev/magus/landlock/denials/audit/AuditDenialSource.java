@@ -64,7 +64,7 @@ public final class AuditDenialSource implements AutoCloseable {
         final Sinks.Many<Diagnostic> sink = Sinks.many().unicast().onBackpressureBuffer();
         final Path cwd;
         final DenialConfirmer policy;
-        final Set<String> reported = new HashSet<>();
+        final Map<String, Integer> seen = new java.util.HashMap<>();
         final long lostAtStart;
         final long overrunsAtStart;
         boolean done;
@@ -78,9 +78,13 @@ public final class AuditDenialSource implements AutoCloseable {
 
         synchronized void emit(List<Diagnostic> diagnostics) {
             for (Diagnostic d : diagnostics) {
-                if (!done && reported.add(d.operation() + " " + d.subject())) {
-                    sink.tryEmitNext(d);
+                if (done) {
+                    continue;
                 }
+                // Each record is one denial: a repeat is still emitted, marked, to be counted.
+                int n = seen.merge(d.operation() + " " + d.subject(), 1, Integer::sum);
+                sink.tryEmitNext(n == 1 ? d : d.withDetail(dev.magus.landlock.denials.KernelDenialStream.REPEAT,
+                        Integer.toString(n)));
             }
         }
 

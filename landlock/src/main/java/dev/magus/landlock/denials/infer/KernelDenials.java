@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -27,8 +28,9 @@ import java.util.stream.Stream;
  * <p>Every candidate the parser finds is put to the policy; only a refusal the policy itself
  * gives becomes a diagnostic, with the policy's code, subject and details (the
  * {@code allow_yaml} to declare), {@code layer=kernel} and {@code source=inferred:<stream>}.
- * A tool often reports one denial several times (a message and a stack dump, a retry), so a
- * denial of the same operation on the same resolved path is reported once per run.
+ * A denial of the same operation on the same resolved path is reported once per run; each
+ * further line naming it is one more occurrence (a loop, a retry), emitted with the
+ * {@link KernelDenialStream#REPEAT} detail so it is counted but not shown again.
  *
  * <p>When the message does not say which access failed ({@link AccessHint#UNKNOWN}), the
  * path's state decides the order the policy is asked in, and the first refusal is reported:
@@ -46,13 +48,18 @@ public final class KernelDenials {
             "\\bopen\\s*\\(?[^;]*?['\"]\\s*(?:\\+?>|\\+<)|\\bsysopen\\b.*\\bO_(?:WRONLY|RDWR|APPEND|CREAT)\\b");
     private static final Pattern PERL_READ_OPEN = Pattern.compile("\\bopen\\s*\\(?[^;]*?['\"]\\s*<");
     private static final long MAX_SCRIPT_BYTES = 1 << 20;
+    /** A line that says the refusal itself, not a line of a dump that goes with one. */
+    private static final Pattern REFUSAL_LINE = Pattern.compile("(?i)permission denied|os error 13|errno 13\\]");
 
     private final DenialConfirmer confirmer;
     private final Path cwd;
     private final DenialParser.Cwd liveCwd;
     private final DenialParser parser;
     private final Function<Path, List<Operation>> unknownOrder;
-    private final Set<Key> reported = new HashSet<>();
+    /** Occurrences of each reported denial: the first is reported, later ones are marked repeats. */
+    private final java.util.Map<Key, Integer> reported = new java.util.HashMap<>();
+    /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
+    private final java.util.Map<Candidate.Key, Diagnostic> confirmed = new java.util.HashMap<>();
     private final Set<Candidate.Key> asked = new HashSet<>();
 
     /**
@@ -109,7 +116,7 @@ public final class KernelDenials {
         List<Diagnostic> out = new ArrayList<>(1);
         for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line)) {
             confirmer.confirmConnect(c.host(), c.port()).ifPresent(d -> {
-                if (reported.add(new Key(d.operation(), d.subject()))) {
+                if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
                             "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(EVIDENCE, line));
                 }
@@ -118,14 +125,28 @@ public final class KernelDenials {
         if (candidates.isEmpty()) {
             return List.copyOf(out);
         }
+        Set<Key> thisLine = new HashSet<>();
         for (Candidate c : candidates) {
             if (!asked.add(c.key())) {
+                // Asked before: a line naming it again is one more occurrence of that denial.
+                // Only a line that is itself the refusal message: a dump's "path:" line or a
+                // stack frame repeats the first message, it is no second denial.
+                Diagnostic first = confirmed.get(c.key());
+                if (first != null && REFUSAL_LINE.matcher(c.line()).find()
+                        && thisLine.add(new Key(first.operation(), first.subject()))) {
+                    int n = reported.merge(new Key(first.operation(), first.subject()), 1, Integer::sum);
+                    out.add(first.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                }
                 continue;
             }
             confirm(c, memo).ifPresent(d -> {
-                if (reported.add(new Key(d.operation(), d.subject()))) {
-                    out.add(d);
+                Key key = new Key(d.operation(), d.subject());
+                if (!thisLine.add(key)) {
+                    return;
                 }
+                int n = reported.merge(key, 1, Integer::sum);
+                confirmed.putIfAbsent(c.key(), d);
+                out.add(n == 1 ? d : d.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
             });
         }
         return List.copyOf(out);

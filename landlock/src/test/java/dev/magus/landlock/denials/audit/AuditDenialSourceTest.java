@@ -12,6 +12,7 @@ import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.Confinement;
 import dev.magus.landlock.denials.DenialMerger;
 import dev.magus.landlock.denials.Fixture;
+import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.landlock.denials.PrefixConfirmer;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import java.io.IOException;
@@ -105,9 +106,16 @@ class AuditDenialSourceTest {
             source.track("run-1", child.pid(), fixture.ws(), new PrefixConfirmer(home))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-            await(() -> seen.size() >= 4, "four denials audited: " + seen);
+            await(() -> seen.size() >= 5, "five denials audited: " + seen);
             source.untrack("run-1");
             assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+            // The credential was read twice: the second record is one more occurrence, marked.
+            assertThat(seen).filteredOn(d -> d.details().containsKey(KernelDenialStream.REPEAT))
+                    .singleElement().satisfies(d -> {
+                        assertThat(d.subject()).isEqualTo(home.resolve(".aws/credentials").toString());
+                        assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "2");
+                    });
+            seen.removeIf(d -> d.details().containsKey(KernelDenialStream.REPEAT));
 
             assertThat(seen).allSatisfy(d -> {
                 assertThat(d.layer()).isEqualTo(Layer.KERNEL);

@@ -7,6 +7,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.landlock.denials.PrefixConfirmer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,9 +33,12 @@ class KernelDenialsTest {
         List<Diagnostic> first = denials.accept(ERR, "Error: EACCES: permission denied, open '" + home.resolve("f") + "'");
         assertThat(first).hasSize(1);
         assertThat(denials.accept(ERR, "  path: '" + home.resolve("f") + "'")).isEmpty();
-        assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied")).isEmpty();
+        // A line naming it again is one more occurrence: counted (marked a repeat), not a new denial.
+        assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied"))
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "2"));
         // The same path through another spelling resolves to the same subject.
-        assertThat(denials.accept(ERR, "cat: home/./f: Permission denied")).isEmpty();
+        assertThat(denials.accept(ERR, "cat: home/./f: Permission denied"))
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "3"));
         // Another operation on it is another denial.
         assertThat(denials.accept(ERR, "rm: cannot remove '" + home.resolve("f") + "': Permission denied"))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2002);

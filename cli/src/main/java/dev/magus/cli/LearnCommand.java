@@ -1,0 +1,177 @@
+package dev.magus.cli;
+
+import dev.magus.env.MagusVariables;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.denials.audit.AuditAvailability;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
+import dev.magus.landlock.denials.audit.AuditOptions;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunResult;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.config.WorkspaceConfig;
+import dev.magus.workspace.learn.AllowAppender;
+import dev.magus.workspace.learn.Learned;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code magus learn -- CMD}: runs CMD confined (the workspace's mode, at least best-effort),
+ * collects its denials, inferred and (when audit records can be read) exact, and prints the
+ * fewest {@code sandbox.allow} entries that allow them ({@link Learned}). Only safe hints are
+ * ever proposed; an access that looks like an attack is listed apart and never added.
+ * {@code --write} adds them to {@code magus.yaml} ({@link AllowAppender}) with a comment naming
+ * each denial, keeping the rest of the file as it was, and never when the file or the result
+ * fails to parse.
+ */
+@Command(name = "learn", description = "Runs CMD confined (the workspace's mode, at least best-effort) and prints the"
+        + " magus.yaml additions its denials call for; accesses that look like an attack are listed apart and never"
+        + " added. With --write, adds them to magus.yaml.")
+final class LearnCommand implements Callable<Integer> {
+    @Option(names = "--write", description = "Adds the entries to magus.yaml (created in the working directory when"
+            + " there is none), each with a comment naming the denial; every other line is kept.")
+    boolean write;
+
+    @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records (root or CAP_AUDIT_READ),"
+            + " switching audit on for the run if it is off. Without it they are read only when audit is already on.")
+    boolean kernelAudit;
+
+    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    List<String> command;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    LearnCommand() {
+        this(CliContext.system());
+    }
+
+    LearnCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path cwd = context.cwd().get().toAbsolutePath().normalize();
+        Optional<Path> file;
+        Mode mode;
+        try {
+            file = ConfigStage.findWorkspaceFile(cwd);
+            // Read first: a file that does not parse is reported, and never written to.
+            WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
+            Optional<Mode> floor = Optional.ofNullable(context.host().get().env().get(MagusVariables.SANDBOX))
+                    .filter(v -> !v.isEmpty()).map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+            mode = Mode.stronger(Mode.stronger(config.mode(), Mode.BEST_EFFORT), floor.orElse(Mode.OFF));
+        } catch (SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            return ExitCodes.REFUSED;
+        }
+        Orchestrator.Builder builder = Orchestrator.builder(context.host().get());
+        AuditDenialSource audit = null;
+        AuditAvailability availability = context.audit().get();
+        if (kernelAudit || availability instanceof AuditAvailability.Available a && a.producing()) {
+            try {
+                audit = AuditDenialSource.open(new AuditOptions(kernelAudit));
+                builder.audit(audit);
+            } catch (SandboxException e) {
+                err.println(HumanLines.line(e.diagnostic()));
+                return ExitCodes.REFUSED;
+            }
+        }
+        List<dev.magus.events.Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+        RunResult result;
+        try {
+            Run run = builder.build().submit(RunRequest.builder(cwd, command).sandbox(mode).stdin(new Stdin.Inherit())
+                    .build(), Passthrough.of(System.out, System.err));
+            Signals.forward(run);
+            run.events().subscribe(e -> {
+                if (e instanceof RunEvent.Diag d) {
+                    seen.add(d.diagnostic());
+                    if (HumanLines.shown(d.diagnostic(), false)) {
+                        err.println(HumanLines.line(d.diagnostic()));
+                    }
+                }
+            });
+            result = run.result().block();
+        } finally {
+            if (audit != null) {
+                audit.close();
+            }
+        }
+        System.out.flush();
+        err.flush();
+        if (result == null) {
+            return ExitCodes.REFUSED;
+        }
+        Learned learned = Learned.from(List.copyOf(seen));
+        report(out, learned, result.status());
+        if (!write || learned.empty()) {
+            out.flush();
+            return 0;
+        }
+        Path target = file.orElse(cwd.resolve(ConfigStage.WORKSPACE_FILE));
+        return write(out, err, target, learned);
+    }
+
+    private void report(PrintWriter out, Learned learned, int status) {
+        out.println("magus learn: " + String.join(" ", command) + " exited " + status + "; "
+                + learned.additions().size() + (learned.additions().size() == 1 ? " entry" : " entries") + " to add"
+                + (learned.benign() > 0 ? ", " + learned.benign() + " harmless runtime probes ignored" : ""));
+        if (!learned.empty()) {
+            out.print(learned.snippet());
+        }
+        if (!learned.attacks().isEmpty()) {
+            out.println("magus learn: not added, these look like an attack (declare them by hand only if you are sure):");
+            learned.attacks().forEach(a -> out.println("  " + a));
+        }
+        if (status != 0 && learned.empty()) {
+            out.println("magus learn: no denial explains the failure; it may have another cause");
+        }
+    }
+
+    private int write(PrintWriter out, PrintWriter err, Path target, Learned learned) throws IOException {
+        String before = Files.exists(target) ? Files.readString(target, StandardCharsets.UTF_8) : "";
+        AllowAppender.Result r = AllowAppender.append(before, learned.additions());
+        if (r instanceof AllowAppender.Result.Refused refused) {
+            err.println("magus learn: " + target + " not written: " + refused.reason());
+            return 1;
+        }
+        String after = ((AllowAppender.Result.Extended) r).text();
+        try {
+            WorkspaceConfig.read(after, target);
+        } catch (SandboxException e) {
+            err.println("magus learn: " + target + " not written: with the additions it would not load: "
+                    + HumanLines.line(e.diagnostic()));
+            return 1;
+        }
+        Path tmp = target.resolveSibling("." + target.getFileName() + ".learn.tmp");
+        Files.writeString(tmp, after, StandardCharsets.UTF_8);
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        out.println("magus learn: added " + learned.additions().size() + " to sandbox.allow in " + target);
+        out.flush();
+        return 0;
+    }
+}
