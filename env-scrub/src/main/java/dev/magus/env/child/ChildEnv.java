@@ -67,7 +67,7 @@ public final class ChildEnv {
         if (scrubbed.dropped() > 0) {
             diags.add(dropped(scrubbed.dropped()));
         }
-        diags.addAll(ShimHints.of(host, proc.env()));
+        diags.addAll(ShimHints.of(host, proc.env(), request.managers()));
         diags.addAll(proc.diagnostics());
         return new ChildEnvironment(proc.env(), scrubbed.kept().size(), scrubbed.dropped(), diags);
     }
