@@ -29,6 +29,7 @@ import dev.magus.orchestrator.pipeline.ExecStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.ProbeStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.pipeline.SpellCaches;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
@@ -141,7 +142,7 @@ final class RunStages {
 
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt, Host host)
             throws IOException {
-        RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+        RunConfig config = ConfigStage.resolve(run.id(), request, host.env(), host.home());
         // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
         watchdog.start(IO::schedule);
         boolean sandboxed = config.mode() != Mode.OFF;
@@ -154,11 +155,12 @@ final class RunStages {
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
             HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
+            SpellCaches.prepare(config, facts);
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
         Overlay overlay = EnvStage.overlay(request);
 
-        String command = request.argv().get(0);
+        String command = config.argv().get(0);
         ExecStage.Target target = ExecStage.resolve(command, EnvStage.lookupPath(overlay, host.env()),
                 config.workingDir(), policy);
         if (target instanceof ExecStage.Target.Unrunnable u) {
@@ -204,7 +206,7 @@ final class RunStages {
             controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
                     .keepingWalksIn(new StateDir(host.stateDir())).before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = spawner.spawn(new SpawnRequest(exe, config.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -220,7 +222,7 @@ final class RunStages {
         // group now, and from here a kill -9 of magus takes the group with it.
         run.attach(child);
         watchdog.guardGroup(child.pid());
-        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
+        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
         if (!guarded) {

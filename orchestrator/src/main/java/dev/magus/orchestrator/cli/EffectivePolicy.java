@@ -68,9 +68,16 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
      *         MGS2010 (a flag weaker than the floor)
      */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
-        RunRequest.Builder b = RunRequest.builder(cwd, "magus");
+        return of(host, cwd, flag, Optional.empty(), Optional.empty());
+    }
+
+    /** The policy of {@code magus run [--op SPELL] [--target NAME]} started in {@code cwd}. */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Optional<String> op, Optional<String> target) {
+        RunRequest.Builder b = RunRequest.builder(cwd, target.isPresent() ? java.util.List.of() : java.util.List.of("magus"));
         flag.ifPresent(b::sandbox);
-        RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env());
+        op.ifPresent(b::op);
+        target.ifPresent(b::target);
+        RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env(), host.home());
         ModeSource source = source(config, flag);
         if (config.mode() == Mode.OFF) {
             return new EffectivePolicy(config, source, PolicyOrOff.off());

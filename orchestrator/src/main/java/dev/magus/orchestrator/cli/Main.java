@@ -35,6 +35,7 @@ public final class Main {
         // `magus run ls -la`: everything after the command is the command's, not magus's. Only
         // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
         cl.getSubcommands().get("run").setStopAtPositional(true);
+        cl.getSubcommands().get("target").setStopAtPositional(true);
         // Subcommands of modules that depend on this one (magus server), when on the class path.
         for (CommandExtension ext : ServiceLoader.load(CommandExtension.class, Main.class.getClassLoader())) {
             if (!cl.getSubcommands().containsKey(ext.name())) {

@@ -5,13 +5,14 @@ import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.decl.MergedDecl;
+import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
 import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.lease.LeaseLookup;
+import dev.magus.workspace.project.Target;
 import java.util.List;
-import java.util.Optional;
 
 /** Stage 2: the run's policy, built once from the core footprint and the declared layers, then narrowed by a lease. */
 public final class PolicyStage {
@@ -30,9 +31,20 @@ public final class PolicyStage {
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty());
+        MergedDecl declared = declared(config);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
+    }
+
+    /**
+     * One merge for every layer, union only: the workspace's, then the spells this process gets
+     * (each loaded now, so a spell's declaration that cannot be honored stops the run with its
+     * MGS2004), then the target's.
+     */
+    public static MergedDecl declared(RunConfig config) {
+        SandboxDecl workspace = config.config().sandbox();
+        List<SandboxDecl> spells = config.spellNames().stream().map(n -> config.spells().spell(n).sandbox()).toList();
+        return MergedDecl.merge(workspace, spells, config.target().map(Target::sandbox));
     }
 
     /**

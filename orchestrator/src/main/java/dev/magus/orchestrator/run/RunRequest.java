@@ -21,6 +21,12 @@ import java.util.Set;
  * @param envUnset   this run's <code>env&#92;unset</code> names
  * @param sandbox    {@code --sandbox}, when given
  * @param stdin      what the child reads
+ * @param op         {@code --op SPELL}: the run is a spell op's child, and gets the spells of the
+ *                   project holding its working directory plus this one (else every spell the
+ *                   workspace's projects bind)
+ * @param target     {@code --target NAME}: run the target {@code NAME} ({@code project/target}, or a
+ *                   target name unique in the workspace) in its project's dir, with its sandbox
+ *                   layer; {@code argv} is then appended to the target's command and may be empty
  */
 public record RunRequest(
         Path workingDir,
@@ -28,13 +34,23 @@ public record RunRequest(
         Map<String, String> envSet,
         Set<String> envUnset,
         Optional<Mode> sandbox,
-        Stdin stdin) {
+        Stdin stdin,
+        Optional<String> op,
+        Optional<String> target) {
+
+    /** A run of a command, not of a target, as a target's own process. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, Optional.empty(), Optional.empty());
+    }
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
         argv = List.copyOf(argv);
-        if (argv.isEmpty()) {
-            throw new IllegalArgumentException("a run needs a command");
+        Objects.requireNonNull(op, "op");
+        Objects.requireNonNull(target, "target");
+        if (argv.isEmpty() && target.isEmpty()) {
+            throw new IllegalArgumentException("a run needs a command or a target");
         }
         envSet = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(envSet));
         envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
@@ -58,6 +74,8 @@ public record RunRequest(
         private final Set<String> unset = new LinkedHashSet<>();
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
+        private Optional<String> op = Optional.empty();
+        private Optional<String> target = Optional.empty();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -88,8 +106,20 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --op SPELL}: a spell op's child. */
+        public Builder op(String spell) {
+            this.op = Optional.of(spell);
+            return this;
+        }
+
+        /** {@code --target NAME}: the workspace's target NAME, with the builder's argv appended to its command. */
+        public Builder target(String name) {
+            this.target = Optional.of(name);
+            return this;
+        }
+
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin);
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, op, target);
         }
     }
 }

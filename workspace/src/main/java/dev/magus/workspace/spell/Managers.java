@@ -23,6 +23,7 @@ final class Managers {
         return new SpellBuilder("python", host)
                 .variable("pip-cache", "PIP_CACHE_DIR", Base.USER_CACHE, "pip", RW)
                 .variable("uv-cache", "UV_CACHE_DIR", Base.USER_CACHE, "uv", RW)
+                .created("pip-cache", "uv-cache")
                 .variable("uv-python", "UV_PYTHON_INSTALL_DIR", Base.XDG_DATA, "uv/python", RWX)
                 .variable("uv-tools", "UV_TOOL_DIR", Base.XDG_DATA, "uv/tools", RWX)
                 .variable("poetry-cache", "POETRY_CACHE_DIR", Base.USER_CACHE, "pypoetry", RWX)

@@ -12,6 +12,7 @@ import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxDecl;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +24,19 @@ import java.util.regex.Pattern;
  * @param registryHosts the package-registry host names its tools fetch from
  *                      ({@code registry.npmjs.org}); data for a network policy
  * @param source        where it was defined: {@code built-in}, {@code .magus/spells/NAME.yaml}, a provider's class
+ * @param creates       the names of its write entries that magus creates before a run when they do
+ *                      not exist yet (a tool's cache, which the tool would create itself): the
+ *                      kernel layer can only grant what exists, so a fresh home would otherwise
+ *                      refuse the tool its own cache
  */
-public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source) {
+public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source,
+        Set<String> creates) {
+
+    /** A spell that creates nothing. */
+    public Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source) {
+        this(name, sandbox, managers, registryHosts, source, Set.of());
+    }
+
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     private static final Pattern HOST = Pattern.compile("(\\*\\.)?[a-z0-9]([a-z0-9-]{0,62})?(\\.[a-z0-9]([a-z0-9-]{0,62})?)*");
 
@@ -46,6 +58,14 @@ public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers
         }
         managers = List.copyOf(managers);
         registryHosts = List.copyOf(registryHosts);
+        creates = Set.copyOf(creates);
+        for (String c : creates) {
+            boolean writable = sandbox.allow().stream().anyMatch(a -> a.name().equals(java.util.Optional.of(c))
+                    && a.mode().has(dev.magus.policy.fs.Access.WRITE));
+            if (!writable) {
+                throw refused(name, source, "spell " + name + " creates " + Echo.quoted(c) + ", which is not one of its write entries");
+            }
+        }
         for (String h : registryHosts) {
             if (!HOST.matcher(h).matches() || h.length() > 253) {
                 throw refused(name, source, "spell " + name + ": registry host " + Echo.quoted(h)

@@ -39,6 +39,7 @@ final class SpellBuilder {
     private final Set<String> unusable = new LinkedHashSet<>();
     private final List<ShimManager> managers = new ArrayList<>();
     private final List<String> registries = new ArrayList<>();
+    private final Set<String> creates = new LinkedHashSet<>();
 
     SpellBuilder(String name, SpellHost host) {
         this.name = name;
@@ -87,6 +88,12 @@ final class SpellBuilder {
         return this;
     }
 
+    /** The entries just declared are created before a run when missing: the tool's own caches. */
+    SpellBuilder created(String... entries) {
+        creates.addAll(List.of(entries));
+        return this;
+    }
+
     SpellBuilder pass(String... names) {
         passthrough.addAll(List.of(names));
         return this;
@@ -105,7 +112,10 @@ final class SpellBuilder {
     Spell build() {
         Site env = Site.of(layer.label(), "sandbox.env");
         SandboxDecl decl = new SandboxDecl(allow, SandboxEnv.parse(List.copyOf(passthrough), env), layer);
-        return new Spell(name, decl, managers, registries, "built-in");
+        Set<String> declared = new LinkedHashSet<>();
+        allow.forEach(a -> a.name().ifPresent(declared::add));
+        creates.retainAll(declared);
+        return new Spell(name, decl, managers, registries, "built-in", creates);
     }
 
     private SpellBuilder add(String entry, Optional<String> env, Optional<Base> base, Optional<String> path, AccessMode mode) {

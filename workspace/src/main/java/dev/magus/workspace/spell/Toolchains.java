@@ -24,6 +24,7 @@ final class Toolchains {
         return new SpellBuilder("node", host)
                 .variable("npm-cache", "npm_config_cache", Base.HOME, ".npm", RW)
                 .variable("npm-cache-upper", "NPM_CONFIG_CACHE", RW)
+                .created("npm-cache", "npm-cache-upper")
                 .variable("npm-prefix", "npm_config_prefix", RWX)
                 .variable("node-gyp", "npm_config_devdir", Base.XDG_CACHE, "node-gyp", RW)
                 .variable("pnpm-home", "PNPM_HOME", Base.XDG_DATA, "pnpm", RWX)
@@ -48,6 +49,7 @@ final class Toolchains {
                 .variable("maven-home", "MAVEN_HOME", RX)
                 .variable("m2-home", "M2_HOME", RX)
                 .path("maven-repository", "~/.m2/repository", RW)
+                .created("maven-repository")
                 .under("maven-wrapper", mavenUser, "wrapper", RWX)
                 .under("gradle-caches", gradle, "caches", RW)
                 .under("gradle-wrapper", gradle, "wrapper", RWX)
@@ -72,6 +74,7 @@ final class Toolchains {
         return new SpellBuilder("rust", host)
                 .under("cargo-registry", cargo, "registry", RW)
                 .under("cargo-git", cargo, "git", RW)
+                .created("cargo-registry", "cargo-git")
                 .under("cargo-bin", cargo, "bin", RX)
                 .under("cargo-config", cargo, "config.toml", R)
                 .under("cargo-config-legacy", cargo, "config", R)
@@ -101,6 +104,7 @@ final class Toolchains {
             b.under("gobin", gopath, "bin", RWX);
         }
         return b.variable("gocache", "GOCACHE", Base.USER_CACHE, "go-build", RWX)
+                .created("gomodcache", "gocache")
                 .variable("goenv", "GOENV", Base.USER_CONFIG, "go/env", R)
                 .pass("GOROOT", "GOPATH", "GOBIN", "GOCACHE", "GOMODCACHE", "GOENV", "GOFLAGS", "GOOS", "GOARCH", "GOEXPERIMENT",
                         "GOPROXY", "GOPRIVATE", "GONOPROXY", "GONOSUMDB", "GOSUMDB", "GOINSECURE", "GOTOOLCHAIN", "GOWORK",
