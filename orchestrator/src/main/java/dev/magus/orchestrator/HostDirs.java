@@ -2,6 +2,7 @@ package dev.magus.orchestrator;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.IoFailures;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;

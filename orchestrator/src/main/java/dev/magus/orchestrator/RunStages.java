@@ -8,6 +8,7 @@ import dev.magus.env.overlay.Overlay;
 import dev.magus.env.proc.ProcSocket;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.IoFailures;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.LandlockProbe;

@@ -6,7 +6,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.config.WorkspaceConfig;
+import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.policy.mode.Mode;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
-import dev.magus.orchestrator.cli.ext.RunForwarder;
-import dev.magus.server.cli.ServerForwarder;
+import dev.magus.server.client.RunForwarder;
+import dev.magus.server.client.ServerForwarder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,12 +33,6 @@ class ServerForwarderTest {
     RunForwarder.Forward forward(Fixture f, Map<String, String> env, Optional<String> sandbox, String... argv) {
         return new RunForwarder.Forward(List.of(argv), f.workspace, env, Map.of(), Set.of(), sandbox, Optional.empty(), out,
                 err, new PrintWriter(lines, true), diagnostics::add);
-    }
-
-    @Test
-    void theCommandLineFindsTheForwarderOnTheClassPath() {
-        assertThat(ServiceLoader.load(RunForwarder.class).stream().map(p -> p.type().getName()))
-                .contains(ServerForwarder.class.getName());
     }
 
     @Test

@@ -1,6 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.config.WorkspaceConfig;
+import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.project.Project;

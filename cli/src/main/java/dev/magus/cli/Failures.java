@@ -1,0 +1,62 @@
+package dev.magus.cli;
+
+import dev.magus.events.Echo;
+import dev.magus.events.SandboxException;
+import dev.magus.orchestrator.Unexpected;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * What reaches the person when a command fails instead of answering: one line, never a stack
+ * trace. picocli's own handlers print the trace of whatever a command throws, and echo a bad
+ * argument in full with its control characters; a trace tells a person nothing about what to
+ * change, and a hostile argument must not drive their terminal.
+ *
+ * <ul>
+ *   <li>a {@link SandboxException}: its diagnostic's line, naming the source, exit 125;
+ *   <li>anything else a command throws is a bug of magus: {@link Unexpected#line}, exit 125;
+ *   <li>a command line picocli cannot parse: its message (control characters visible, cut
+ *       short), picocli's suggestions and the usage, exit 125 ({@link ExitCodes#USAGE}).
+ * </ul>
+ */
+final class Failures implements IExecutionExceptionHandler, IParameterExceptionHandler {
+    /** Longer than any message picocli writes about a sane argument. */
+    static final int MAX_USAGE_MESSAGE = 300;
+
+    @Override
+    public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
+        if (ex instanceof ParameterException pe) {
+            // A usage error a command found itself (magus run without a command): as picocli's own.
+            return handleParseException(pe, new String[0]);
+        }
+        PrintWriter err = commandLine.getErr();
+        if (ex instanceof SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+        } else {
+            err.println(Unexpected.line(ex));
+        }
+        err.flush();
+        return ExitCodes.REFUSED;
+    }
+
+    @Override
+    public int handleParseException(ParameterException ex, String[] args) {
+        CommandLine cl = ex.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String message = Echo.visible(String.valueOf(ex.getMessage()));
+        if (message.length() > MAX_USAGE_MESSAGE) {
+            message = message.substring(0, MAX_USAGE_MESSAGE) + "…";
+        }
+        err.println("magus: " + message);
+        if (!UnmatchedArgumentException.printSuggestions(ex, err)) {
+            cl.usage(err, cl.getColorScheme());
+        }
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.magus.cli;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
+import dev.magus.events.Layer;
+import dev.magus.events.Severity;
+import dev.magus.policy.DenialAdvice;
+import java.util.Set;
+
+/**
+ * How a diagnostic reads on a person's terminal: one line, the code first, where to read more last.
+ *
+ * <p>A refusal (the codes that stop a run before its child starts) also says where the refused
+ * value came from, right after the code, the way a compiler names a file and line:
+ * {@code magus: MGS2004 magus.yaml:4:25 sandbox.allow[0].mode: unknown access mode 'rwz' ...},
+ * {@code magus: MGS2004 --sandbox: ...}, {@code magus: MGS2004 MAGUS_SANDBOX: ...}. Without it a
+ * person with a flag, a variable and two magus.yaml files in play cannot tell which one to fix;
+ * the NDJSON record carries the same text in its {@code source} field.
+ *
+ * <p>Every line is made safe to print: control characters in the message or the source (a
+ * hostile file name, a value read from a file) are shown as escapes, never sent to the
+ * terminal, and a message is cut after {@value #MAX_MESSAGE} characters should a value have
+ * reached it unshortened.
+ */
+final class HumanLines {
+    /** The codes of a refusal before the child starts (DESIGN.md, exit status 125). */
+    static final Set<Code> REFUSALS = Set.of(Code.MGS2004, Code.MGS2010, Code.MGS2011, Code.MGS2012);
+    static final int MAX_MESSAGE = 1000;
+
+    private HumanLines() {
+    }
+
+    static String line(Diagnostic d) {
+        String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT ? " [" + d.layer().label() + "]" : "";
+        String source = REFUSALS.contains(d.code()) && !d.source().isEmpty() ? Echo.visible(d.source()) + ": " : "";
+        String message = Echo.visible(d.message());
+        if (message.length() > MAX_MESSAGE) {
+            message = message.substring(0, Character.isHighSurrogate(message.charAt(MAX_MESSAGE - 1)) ? MAX_MESSAGE - 1 : MAX_MESSAGE)
+                    + "…";
+        }
+        return "magus: " + d.code().name() + " " + source + message + layer + "; see 'magus explain " + d.code().name() + "'";
+    }
+
+    /**
+     * Debug diagnostics (MGS2008) and known harmless runtime probes (a denial the policy classed
+     * {@code benign}, such as every JVM's {@code /proc/self/coredump_filter}) only show when asked
+     * for; they are still events, counted and logged, never dropped.
+     */
+    static boolean shown(Diagnostic d, boolean verbose) {
+        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DenialAdvice.CLASS));
+    }
+
+    private static final String BENIGN = new DenialAdvice.Benign("").label();
+}

@@ -1,0 +1,287 @@
+package dev.magus.cli;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.RunEvent;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
+import dev.magus.landlock.denials.audit.AuditOptions;
+import dev.magus.events.IoFailures;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.cli.ui.LiveView;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunResult;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.mode.Mode;
+import dev.magus.telemetry.log.DiagnosticLogSink;
+import dev.magus.telemetry.ndjson.NdjsonSink;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "run", description = "Runs CMD under the workspace's sandbox; each boundary it hits is shown as it happens.")
+class RunCommand implements Callable<Integer> {
+    @Option(names = "--op", paramLabel = "SPELL", description = "Runs CMD as a spell op's child: it gets the spells of the project"
+            + " holding the current directory, plus SPELL (without --op: every spell the workspace's projects bind).")
+    Optional<String> op = Optional.empty();
+
+    @Option(names = "--target", paramLabel = "NAME", description = "Runs the target NAME (project/target, or a target name unique"
+            + " in the workspace) in its project's dir, with its sandbox layer; CMD, if given, is appended to its command.")
+    Optional<String> target = Optional.empty();
+
+    @Option(names = "--sandbox", paramLabel = "MODE", description = "off, best-effort or required (never weaker than MAGUS_SANDBOX)")
+    Optional<String> sandbox;
+
+    @Option(names = "--env", paramLabel = "K=V", description = "Sets a variable for this run only (env\\set).")
+    List<String> env = new ArrayList<>();
+
+    @Option(names = "--unset", paramLabel = "K", description = "Removes a variable for this run only (env\\unset).")
+    List<String> unset = new ArrayList<>();
+
+    @Option(names = "--events", paramLabel = "FILE", description = "Also writes every event as NDJSON to FILE ('-' for stdout).")
+    Optional<String> events;
+
+    @Option(names = "--stdin", description = "Hands magus's standard input to the child (default: /dev/null).")
+    boolean stdin;
+
+    @Option(names = "--log", paramLabel = "FILE", description = "Also logs every diagnostic through SLF4J as one"
+            + " logfmt line (code= layer= op= subject= source= msg=) to FILE, at the level of its severity.")
+    Optional<String> log;
+
+    @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records for exact kernel-layer denials"
+            + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.")
+    boolean kernelAudit;
+
+    @Option(names = "--ui", description = "Shows a live view while the run goes: elapsed time, counters per code, the latest"
+            + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.")
+    boolean ui;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008).")
+    boolean verbose;
+
+    @Option(names = "--local", description = "Runs in this process even when a magus server is running"
+            + " (a plain run is otherwise forwarded to it).")
+    boolean local;
+
+    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    List<String> command;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    RunCommand() {
+        this(CliContext.system());
+    }
+
+    RunCommand(CliContext context) {
+        this.context = context;
+    }
+
+    /**
+     * The child's bytes pass through {@link System#out} and {@link System#err} unchanged;
+     * magus's own lines go to the command line's error writer (the same stream, flushed per
+     * line), which a test captures.
+     */
+    @Override
+    public Integer call() throws IOException {
+        checkArguments();
+        // From here a signal is kept for the run instead of ending magus (see Signals).
+        int signalled = Signals.hold();
+        if (signalled != 0) {
+            return signalled;
+        }
+        PrintStream out = System.out;
+        PrintWriter err = spec.commandLine().getErr();
+        RunRequest request;
+        Optional<Path> eventsFile;
+        Optional<Path> logFile;
+        try {
+            Path cwd = context.cwd().get();
+            request = request(cwd);
+            eventsFile = events.filter(e -> !e.equals("-")).map(e -> cwd.resolve(Flags.path(e, "--events")));
+            logFile = log.map(l -> cwd.resolve(Flags.path(l, "--log")));
+            logFile.ifPresent(RunCommand::checkLogFile);
+        } catch (SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            return ExitCodes.REFUSED;
+        }
+        // A spell op's child and a target need the workspace's projects: they run here (the server protocol carries neither yet).
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.op().isEmpty()
+                && request.target().isEmpty()) {
+            Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
+            if (forwarded.isPresent()) {
+                return forwarded.get();
+            }
+        }
+        if (logFile.isPresent()) {
+            // slf4j-simple reads its settings once, when the first logger is made: before
+            // anything of Reactor's (which logs through SLF4J too) is loaded.
+            System.setProperty("org.slf4j.simpleLogger.logFile", logFile.get().toAbsolutePath().toString());
+            System.setProperty("org.slf4j.simpleLogger.log." + DiagnosticLogSink.LOGGER_NAME, "debug");
+            System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+            System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
+        }
+        Orchestrator.Builder builder = Orchestrator.builder(context.host().get());
+        OutputStream ndjson = null;
+        if (events.isPresent()) {
+            try {
+                ndjson = eventsFile.isEmpty() ? out : Files.newOutputStream(eventsFile.get());
+            } catch (IOException e) {
+                err.println(HumanLines.line(Flags.unusable("--events", eventsFile.get(), "cannot be written", e)));
+                return ExitCodes.REFUSED;
+            }
+            builder.sink(new GuardedSink(new NdjsonSink(ndjson), events.get(), err));
+        }
+        if (logFile.isPresent()) {
+            builder.sink(new DiagnosticLogSink());
+        }
+        AuditDenialSource audit = null;
+        if (kernelAudit) {
+            try {
+                audit = AuditDenialSource.open(new AuditOptions(true));
+                builder.audit(audit);
+            } catch (SandboxException e) {
+                err.println(HumanLines.line(e.diagnostic()));
+                return ExitCodes.REFUSED;
+            }
+        }
+        boolean ndjsonOnStdout = ndjson == out;
+        Optional<LiveView> view = ui && !ndjsonOnStdout
+                ? LiveView.open(request.argv().isEmpty() ? List.of(request.target().orElse("")) : request.argv(), HumanLines::line, d -> HumanLines.shown(d, verbose))
+                : Optional.empty();
+        // The child's bytes go through unchanged (binary output, partial lines) unless the live
+        // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
+        boolean raw = view.isEmpty() && !ndjsonOnStdout;
+        Run run = builder.build().submit(request, raw ? Passthrough.of(out, System.err) : Passthrough.none());
+        Signals.forward(run);
+        view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
+        RunResult result = run.result().block();
+        view.ifPresent(LiveView::close);
+        out.flush();
+        err.flush();
+        if (audit != null) {
+            audit.close();
+        }
+        if (ndjson != null && !ndjsonOnStdout) {
+            ndjson.close();
+        }
+        return result == null ? ExitCodes.REFUSED : result.status();
+    }
+
+    RunRequest request(Path cwd) {
+        List<String> args = command == null ? List.of() : command;
+        Optional<String> targetName = targetName();
+        RunRequest.Builder b = RunRequest.builder(cwd, targetName.isPresent() ? targetArgs() : args);
+        targetName.ifPresent(b::target);
+        op.ifPresent(b::op);
+        sandbox.ifPresent(s -> b.sandbox(Mode.parse(s, "--sandbox")));
+        for (String kv : env) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new SandboxException(Diagnostic.of(Code.MGS2004, "--env takes NAME=VALUE, not " + Echo.quoted(kv),
+                        "", Operation.NONE, Layer.POLICY, "--env"));
+            }
+            b.set(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        unset.forEach(b::unset);
+        if (stdin) {
+            b.stdin(new Stdin.Inherit());
+        }
+        return b.build();
+    }
+
+    /** A usage error (exit 125, no code) when there is nothing to run. */
+    void checkArguments() {
+        if (target.isEmpty() && (command == null || command.isEmpty())) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required parameter: 'CMD' (the command after --, or --target NAME)");
+        }
+    }
+
+    /** The target to run, if any: {@code --target}. */
+    Optional<String> targetName() {
+        return target;
+    }
+
+    /** What is appended to the target's command. */
+    List<String> targetArgs() {
+        return command == null ? List.of() : command;
+    }
+
+    /**
+     * Without the live view, only diagnostics are printed from the events: the child's output
+     * either went through the pass-through or belongs to the NDJSON on stdout.
+     */
+    private void show(RunEvent e, PrintWriter err) {
+        if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
+            err.println(HumanLines.line(d.diagnostic()));
+        }
+    }
+
+    /**
+     * slf4j-simple falls back to stderr, with a stack trace, when it cannot open its file; so
+     * the file is tried first, and a refusal names {@code --log}.
+     */
+    private static void checkLogFile(Path file) {
+        try (OutputStream o = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
+            // opened: slf4j-simple will open it again the same way
+        } catch (IOException e) {
+            throw new SandboxException(Flags.unusable("--log", file, "cannot be written", e));
+        }
+    }
+
+    /**
+     * A sink whose failure (a full disk under the events file) is said once, as MGS2004 naming
+     * the flag, and then stops: the run goes on and keeps its status, and no stack trace of
+     * Reactor's dropped-error hook reaches the terminal.
+     */
+    static final class GuardedSink implements Consumer<RunEvent> {
+        private final Consumer<RunEvent> sink;
+        private final String file;
+        private final PrintWriter err;
+        private volatile boolean failed;
+
+        GuardedSink(Consumer<RunEvent> sink, String file, PrintWriter err) {
+            this.sink = sink;
+            this.file = file;
+            this.err = err;
+        }
+
+        @Override
+        public void accept(RunEvent e) {
+            if (failed) {
+                return;
+            }
+            try {
+                sink.accept(e);
+            } catch (RuntimeException x) {
+                failed = true;
+                String reason = x.getCause() instanceof IOException io ? IoFailures.reason(io) : String.valueOf(x.getMessage());
+                err.println(HumanLines.line(Diagnostic.of(Code.MGS2004, "cannot write events to " + Echo.quoted(file) + ": "
+                        + reason + "; no further events are written there (the run goes on)",
+                        "", Operation.NONE, Layer.POLICY, "--events")));
+            }
+        }
+    }
+}

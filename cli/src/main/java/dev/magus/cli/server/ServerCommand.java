@@ -1,0 +1,193 @@
+package dev.magus.cli.server;
+
+import dev.magus.events.SandboxException;
+import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.server.MagusServer;
+import dev.magus.server.MetricsEndpoint;
+import dev.magus.server.client.ServerClient;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.socket.SocketDir;
+import dev.magus.server.socket.Token;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code magus server}: without a subcommand, serves in the foreground until stopped;
+ * {@code start} does the same in the background, {@code stop} stops it, {@code status} shows
+ * its counters. One server per user, found through {@link SocketDir}.
+ */
+@Command(name = "server", description = "Serves forwarded runs on a Unix socket (in the foreground; see start, stop, status).",
+        subcommands = {ServerCommand.Start.class, ServerCommand.Stop.class, ServerCommand.Status.class})
+public final class ServerCommand implements Callable<Integer> {
+    static final int NOT_RUNNING = 3;
+
+    @Option(names = "--metrics", paramLabel = "ADDR", description = "Also serves a Prometheus scrape at http://ADDR/metrics"
+            + " (loopback only, e.g. 127.0.0.1:9464).")
+    Optional<String> metrics;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Host host = Host.fromSystem();
+        SocketDir dir = SocketDir.forUser(host.env(), host.uid());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MagusServer server;
+        try {
+            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry);
+        } catch (MagusServer.AlreadyRunning e) {
+            err.println("magus: " + e.getMessage());
+            return 1;
+        }
+        Optional<MetricsEndpoint> endpoint = Optional.empty();
+        try {
+            if (metrics.isPresent()) {
+                endpoint = Optional.of(MetricsEndpoint.start(metrics.get(), registry));
+            }
+        } catch (SandboxException | IOException e) {
+            server.close();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "magus-server-stop"));
+        out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid() + ")");
+        endpoint.ifPresent(m -> out.println("metrics: http://" + m.address().getHostString() + ":" + m.address().getPort()
+                + "/metrics"));
+        out.flush();
+        server.awaitStop();
+        endpoint.ifPresent(MetricsEndpoint::close);
+        return 0;
+    }
+
+    private static SocketDir dir() {
+        Host host = Host.fromSystem();
+        return SocketDir.forUser(host.env(), host.uid());
+    }
+
+    private static Optional<ServerClient> connect(SocketDir dir) throws IOException {
+        Optional<String> token = Token.read(dir.tokenFile());
+        if (token.isEmpty() || !ServerClient.listening(dir.socket())) {
+            return Optional.empty();
+        }
+        return Optional.of(ServerClient.connect(dir.socket(), token.get()));
+    }
+
+    @Command(name = "start", description = "Starts the user's magus server in the background (nothing if one is running).")
+    static final class Start implements Callable<Integer> {
+        @Option(names = "--metrics", paramLabel = "ADDR", description = "As for 'magus server'.")
+        Optional<String> metrics;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            SocketDir dir = dir();
+            if (ServerClient.listening(dir.socket())) {
+                out.println("magus server already running on " + dir.socket());
+                return 0;
+            }
+            dir.prepare(Host.fromSystem().uid());
+            List<String> command = new ArrayList<>();
+            if (new File("/usr/bin/setsid").canExecute()) {
+                command.add("/usr/bin/setsid"); // away from the terminal's signals
+            }
+            Optional<String> launcher = Optional.ofNullable(System.getProperty("magus.launcher"));
+            if (launcher.isPresent()) {
+                command.add(launcher.get());
+            } else {
+                command.add(ProcessHandle.current().info().command().orElse("java"));
+                command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.magus.cli.Main"));
+            }
+            command.add("server");
+            metrics.ifPresent(m -> command.addAll(List.of("--metrics", m)));
+            Path log = dir.dir().resolve("server.log");
+            Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(log.toFile()).redirectErrorStream(true).start();
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+            while (Instant.now().isBefore(deadline) && p.isAlive()) {
+                if (ServerClient.listening(dir.socket()) && Files.exists(dir.tokenFile())) {
+                    out.println("magus server started on " + dir.socket() + " (pid " + p.pid() + ", log " + log + ")");
+                    return 0;
+                }
+                Thread.sleep(50);
+            }
+            spec.commandLine().getErr().println("magus: the magus server did not start; see " + log);
+            return 1;
+        }
+    }
+
+    @Command(name = "stop", description = "Stops the user's magus server.")
+    static final class Stop implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            SocketDir dir = dir();
+            Optional<ServerClient> client = connect(dir);
+            if (client.isEmpty()) {
+                spec.commandLine().getOut().println("no magus server is running");
+                return 0;
+            }
+            try (ServerClient c = client.get()) {
+                c.send(new Frame.Stop());
+                c.read();
+            }
+            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+            while (Files.exists(dir.socket()) && Instant.now().isBefore(deadline)) {
+                Thread.sleep(50);
+            }
+            spec.commandLine().getOut().println("magus server stopped");
+            return 0;
+        }
+    }
+
+    @Command(name = "status", description = "Shows whether the user's magus server runs, and its counters.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            SocketDir dir = dir();
+            Optional<ServerClient> client = connect(dir);
+            if (client.isEmpty()) {
+                out.println("no magus server is running (socket " + dir.socket() + ")");
+                return NOT_RUNNING;
+            }
+            Frame.ToClient answer;
+            try (ServerClient c = client.get()) {
+                c.send(new Frame.StatusQuery());
+                answer = c.read();
+            }
+            Frame.Status s = (Frame.Status) answer;
+            out.println("magus server running on " + dir.socket() + " (pid " + s.pid() + ", protocol " + Frame.VERSION + ")");
+            for (Map.Entry<String, Double> c : s.counters().entrySet()) {
+                out.printf("  %-60s %.0f%n", c.getKey(), c.getValue());
+            }
+            return 0;
+        }
+    }
+}

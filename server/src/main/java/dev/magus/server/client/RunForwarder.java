@@ -1,0 +1,54 @@
+package dev.magus.server.client;
+
+import dev.magus.events.Diagnostic;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Hands {@code magus run} to a running magus server: the client side the command line (module
+ * {@code cli}) calls, {@link ServerForwarder} being the one that speaks to the user's server.
+ */
+public interface RunForwarder {
+    /**
+     * Forwards the run and streams it to {@code out}/{@code err} until it ends.
+     *
+     * @return the run's exit status; empty when it must run here instead: no server answers,
+     *         or the server declined it (its workspace does not meet this client's mode), in
+     *         which case the forwarder has said so on {@code lines}
+     */
+    Optional<Integer> forward(Forward run);
+
+    /**
+     * One run to forward.
+     *
+     * @param env     the client's whole environment: the run uses it, not the server's
+     * @param sandbox {@code --sandbox}, as written
+     * @param lines       where magus's own lines go (a decline, a server that cannot be used)
+     * @param diagnostics each diagnostic of the run, shown as a local run shows it
+     */
+    record Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
+            Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
+            Consumer<Diagnostic> diagnostics) {
+        public Forward {
+            argv = List.copyOf(argv);
+            Objects.requireNonNull(cwd, "cwd");
+            env = Map.copyOf(env);
+            set = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(set));
+            unset = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(unset));
+            Objects.requireNonNull(sandbox, "sandbox");
+            Objects.requireNonNull(stdin, "stdin");
+            Objects.requireNonNull(out, "out");
+            Objects.requireNonNull(err, "err");
+            Objects.requireNonNull(lines, "lines");
+            Objects.requireNonNull(diagnostics, "diagnostics");
+        }
+    }
+}
