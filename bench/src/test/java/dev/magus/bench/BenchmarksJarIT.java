@@ -31,7 +31,8 @@ class BenchmarksJarIT {
             "dev.magus.bench.env.EnvScrubBench.scrub",
             "dev.magus.bench.policy.PolicyBuildBench.build",
             "dev.magus.bench.policy.PolicyMemoryBench.buildIndex",
-            "dev.magus.bench.audit.ControlFileAuditBench.beforeAndAfter");
+            "dev.magus.bench.audit.ControlFileAuditBench.beforeAndAfter",
+            "dev.magus.bench.audit.DescendantAuditBench.beforeAndAfterFromStateDir");
 
     private static Path jar;
 

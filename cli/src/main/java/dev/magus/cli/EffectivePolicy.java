@@ -7,6 +7,7 @@ import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Grants;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
@@ -68,13 +69,21 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
      *         MGS2010 (a flag weaker than the floor)
      */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
-        return of(host, cwd, flag, Optional.empty(), Optional.empty());
+        return of(host, cwd, flag, Grants.NONE, Optional.empty(), Optional.empty());
     }
 
-    /** The policy of {@code magus run [--op SPELL] [--target NAME]} started in {@code cwd}. */
-    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Optional<String> op, Optional<String> target) {
+    /** With a run's {@code --allow}/{@code --pass}, shown as layer {@code cli}. */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants) {
+        return of(host, cwd, flag, grants, Optional.empty(), Optional.empty());
+    }
+
+    /** The policy of {@code magus run [--allow ..] [--pass ..] [--op SPELL] [--target NAME]} started in {@code cwd}. */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants, Optional<String> op,
+            Optional<String> target) {
         RunRequest.Builder b = RunRequest.builder(cwd, target.isPresent() ? java.util.List.of() : java.util.List.of("magus"));
         flag.ifPresent(b::sandbox);
+        grants.allow().forEach(b::allow);
+        grants.pass().forEach(b::pass);
         op.ifPresent(b::op);
         target.ifPresent(b::target);
         RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env(), host.home());

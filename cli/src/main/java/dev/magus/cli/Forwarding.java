@@ -28,6 +28,6 @@ final class Forwarding {
                     if (HumanLines.shown(d, verbose)) {
                         lines.println(HumanLines.line(d));
                     }
-                }));
+                }, request.grants().allow(), request.grants().pass()));
     }
 }

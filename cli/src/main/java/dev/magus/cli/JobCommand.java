@@ -44,7 +44,9 @@ import picocli.CommandLine.Spec;
  * {"id": 2, "parent": 1 | null, "state": "live" | "done" | "failed",
  *  "created": "2026-01-02T03:04:05Z", "ended": "..." | null, "write_paths": ["src/**"],
  *  "trail": [{"seq": 3, "at": "...", "kind": "sandbox_denial", "path": "/abs", "operation": "write",
- *             "code": "MGS2002", "layer": "kernel"}, {"kind": "ended", "state": "done", ...}, ...],
+ *             "code": "MGS2002", "layer": "kernel", "run": "RUN_ID"}, {"kind": "ended", "state": "done", ...},
+ *            {"kind": "run_started", "run": "RUN_ID", "path": "/abs/dir", "command": "make test"},
+ *            {"kind": "run_ended", "run": "RUN_ID", "status": 0, "omitted": 0}, ...],
  *  "leases": ["/abs/checkout", ...]}
  * </pre>
  * A store that cannot be used, an unknown job or a bad glob prints one MGS2004 line naming the
@@ -219,7 +221,14 @@ final class JobCommand implements Runnable {
             return r.checkout().toString();
         }
         if (e instanceof TrailEvent.SandboxDenial d) {
-            return d.code() + " " + d.operation().label() + " " + d.path() + " [" + d.layer().label() + "]";
+            return d.code() + " " + d.operation().label() + " " + d.path() + " [" + d.layer().label() + "]"
+                    + d.run().map(r -> " run " + r).orElse("");
+        }
+        if (e instanceof TrailEvent.RunStarted r) {
+            return "run " + r.run() + " in " + r.dir() + ": " + r.command();
+        }
+        if (e instanceof TrailEvent.RunEnded r) {
+            return "run " + r.run() + " exit " + r.status() + (r.omitted() > 0 ? " (" + r.omitted() + " more refusals not recorded)" : "");
         }
         return "";
     }
@@ -263,6 +272,15 @@ final class JobCommand implements Runnable {
             n.put("operation", d.operation().label());
             n.put("code", d.code().name());
             n.put("layer", d.layer().label());
+            d.run().ifPresent(r -> n.put("run", r));
+        } else if (ev instanceof TrailEvent.RunStarted r) {
+            n.put("run", r.run());
+            n.put("path", r.dir().toString());
+            n.put("command", r.command());
+        } else if (ev instanceof TrailEvent.RunEnded r) {
+            n.put("run", r.run());
+            n.put("status", r.status());
+            n.put("omitted", r.omitted());
         }
         return n;
     }

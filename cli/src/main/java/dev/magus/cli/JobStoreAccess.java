@@ -11,6 +11,6 @@ import java.nio.file.Path;
  */
 record JobStoreAccess(StateDir state, Path cacheDir) {
     static JobStoreAccess of(Host host) {
-        return new JobStoreAccess(StateDir.of(host.env(), host.home()), host.facts(host.tempBase()).magusCacheDir());
+        return new JobStoreAccess(host.stateDir(), host.facts(host.tempBase()).magusCacheDir());
     }
 }

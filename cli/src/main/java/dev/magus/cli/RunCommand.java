@@ -17,6 +17,7 @@ import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.policy.mode.Mode;
 import dev.magus.telemetry.log.DiagnosticLogSink;
 import dev.magus.telemetry.ndjson.NdjsonSink;
@@ -56,6 +57,14 @@ class RunCommand implements Callable<Integer> {
 
     @Option(names = "--unset", paramLabel = "K", description = "Removes a variable for this run only (env\\unset).")
     List<String> unset = new ArrayList<>();
+
+    @Option(names = "--allow", paramLabel = "PATH[:MODE]", description = "Grants PATH for this run only: ro (the default),"
+            + " rw, rx or rwx; relative to the current directory. Repeatable; shown as layer 'cli' by magus policy.")
+    List<String> allow = new ArrayList<>();
+
+    @Option(names = "--pass", paramLabel = "VAR", description = "Passes VAR (or every PREFIX_* variable) through to this"
+            + " run's children. Repeatable.")
+    List<String> pass = new ArrayList<>();
 
     @Option(names = "--events", paramLabel = "FILE", description = "Also writes every event as NDJSON to FILE ('-' for stdout).")
     Optional<String> events;
@@ -205,6 +214,10 @@ class RunCommand implements Callable<Integer> {
             b.set(kv.substring(0, eq), kv.substring(eq + 1));
         }
         unset.forEach(b::unset);
+        // Checked here too, so a bad value is refused before anything else happens (125).
+        CommandLineDecl.parse(allow, pass, cwd);
+        allow.forEach(b::allow);
+        pass.forEach(b::pass);
         if (stdin) {
             b.stdin(new Stdin.Inherit());
         }

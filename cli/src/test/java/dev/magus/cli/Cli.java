@@ -58,6 +58,9 @@ final class Cli {
                 if (cls == LeaseCommand.class) {
                     return (K) new LeaseCommand(context);
                 }
+                if (cls == InitCommand.class) {
+                    return (K) new InitCommand(context);
+                }
                 return defaults.create(cls);
             }
         };

@@ -140,4 +140,81 @@ class JobAndLeaseCommandTest {
             assertThat(l).contains(contains);
         });
     }
+
+    @Test
+    void aDelegatedJobOutsideItsParentsGlobsIsRefused() {
+        String root = ok("job", "add", "--write", "src/**").out().strip();
+        Cli.Result r = run("job", "add", "--parent", root, "--write", "src/main/**", "build/**");
+        assertThat(r.status()).isEqualTo(125);
+        assertThat(r.err()).contains("MGS2004").contains("'build/**' does not lie within the write paths of parent job 1 (src/**)");
+        assertThat(ok("job", "add", "--parent", root, "--write", "src/main/**").out().strip()).isEqualTo("2");
+    }
+
+    @Test
+    void aRunsRowsAreShownWithTheJob() throws IOException {
+        String root = ok("job", "add", "--write", "**").out().strip();
+        String child = ok("job", "add", "--parent", root, "--write", "src/**").out().strip();
+        dev.magus.workspace.jobs.JobId id = dev.magus.workspace.jobs.JobId.parse(child).orElseThrow();
+        try (dev.magus.workspace.jobs.JobStore store = dev.magus.workspace.jobs.JobStore.open(state.resolve("magus/jobs.db"))) {
+            store.recordAll(id, java.util.List.of(
+                    new dev.magus.workspace.jobs.TrailEvent.RunStarted("run-7", ws, "make test"),
+                    new dev.magus.workspace.jobs.TrailEvent.SandboxDenial(ws.resolve("README"), dev.magus.events.Operation.WRITE,
+                            dev.magus.events.Code.MGS2002, dev.magus.events.Layer.KERNEL, java.util.Optional.of("run-7")),
+                    new dev.magus.workspace.jobs.TrailEvent.RunEnded("run-7", 2, 0)));
+        }
+        JsonNode trail = new ObjectMapper().readTree(ok("job", "show", child, "--json").out()).get("trail");
+        assertThat(trail.findValuesAsText("kind")).containsExactly("created", "run_started", "sandbox_denial", "run_ended");
+        assertThat(trail.get(1).get("run").asText()).isEqualTo("run-7");
+        assertThat(trail.get(1).get("command").asText()).isEqualTo("make test");
+        assertThat(trail.get(2).get("path").asText()).isEqualTo(ws.resolve("README").toString());
+        assertThat(trail.get(2).get("run").asText()).isEqualTo("run-7");
+        assertThat(trail.get(3).get("status").asInt()).isEqualTo(2);
+        String text = ok("job", "show", child).out();
+        assertThat(text).contains("run run-7 in " + ws + ": make test").contains("MGS2002 write " + ws.resolve("README"))
+                .contains("run run-7 exit 2");
+    }
+
+    @Test
+    void checkWriteAnswersExactlyWhatTheJobsGlobsAllowAndNamesTheJob() throws IOException {
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Files.createDirectories(ws.resolve("docs"));
+        String root = ok("job", "add", "--write", "**").out().strip();
+        String child = ok("job", "add", "--parent", root, "--write", "docs/*.md").out().strip();
+        ok("lease", "acquire", child);
+        assertThat(ok("check", "write", "docs/new.md").out()).contains("allowed: " + ws.resolve("docs/new.md"));
+        Cli.Result txt = run("check", "write", "docs/new.txt");
+        assertThat(txt.status()).as("%s %s", txt.out(), txt.err()).isEqualTo(1);
+        assertThat(txt.out()).contains("MGS2002").contains("job " + child);
+        Cli.Result readme = run("check", "write", "README");
+        assertThat(readme.status()).isEqualTo(1);
+        assertThat(readme.out()).contains("job " + child).doesNotContain("add to");
+        ok("job", "end", child);
+        assertThat(ok("check", "write", "README").out()).as("an ended job narrows nothing").contains("allowed");
+    }
+
+    @Test
+    void policyShowsTheLeaseItsGlobsAndTheRulesItNarrowed() throws IOException {
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Files.createDirectories(ws.resolve("src"));
+        String root = ok("job", "add", "--write", "**").out().strip();
+        String child = ok("job", "add", "--parent", root, "--write", "src/**", "notes.md").out().strip();
+        assertThat(ok("policy").out()).contains("lease: none");
+        ok("lease", "acquire", child);
+        JsonNode lease = new ObjectMapper().readTree(ok("policy", "--json").out()).get("leases").get(0);
+        assertThat(lease.get("job").asText()).isEqualTo(child);
+        assertThat(lease.get("checkout").asText()).isEqualTo(ws.toString());
+        assertThat(lease.get("carried").asBoolean()).isFalse();
+        assertThat(lease.get("write_paths").toString()).isEqualTo("[\"src/**\",\"notes.md\"]");
+        assertThat(lease.get("globs").get(0).get("kernel").asText()).isEqualTo("exact");
+        assertThat(lease.get("globs").get(0).get("rules").get(0).asText()).isEqualTo(ws.resolve("src").toString());
+        assertThat(lease.get("globs").get(1).get("kernel").asText()).isEqualTo("narrower");
+        assertThat(lease.get("narrowed")).anySatisfy(n -> {
+            assertThat(n.get("path").asText()).isEqualTo(ws.toString());
+            assertThat(n.get("bits_before").asText()).isEqualTo("rwx");
+            assertThat(n.get("bits_after").asText()).isEqualTo("r-x");
+        });
+        String text = ok("policy").out();
+        assertThat(text).contains("lease: job " + child + " on ").contains("write paths").contains("src/**")
+                .contains("narrowed (the layers granted these; the lease took their write bit)");
+    }
 }

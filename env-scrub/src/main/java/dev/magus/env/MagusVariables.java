@@ -18,6 +18,11 @@ public final class MagusVariables {
     public static final String CACHE_DIR = "MAGUS_CACHE_DIR";
     /** magus's state dir, so a nested magus finds the same lease marker and job store. */
     public static final String STATE_DIR = "MAGUS_STATE_DIR";
+    /**
+     * The leases that narrowed a run, handed to its children so a nested magus (which cannot
+     * read the state dir) is held to them; written, or removed, after the overlay.
+     */
+    public static final String LEASE = "MAGUS_LEASE";
     /** Replaced by the run's private temp dir under a policy. */
     public static final String TMPDIR = "TMPDIR";
 
@@ -33,7 +38,7 @@ public final class MagusVariables {
 
     /** Every name a later stage of childEnv decides. */
     public static final Set<String> OWNED = Set.of(
-            SANDBOX, CACHE_DIR, STATE_DIR, TMPDIR, PROC_SOCKET, PROC_TOKEN, SERVER_ADDRESS);
+            SANDBOX, CACHE_DIR, STATE_DIR, LEASE, TMPDIR, PROC_SOCKET, PROC_TOKEN, SERVER_ADDRESS);
 
     public static boolean isProcPointer(String name) {
         return PROC_SOCKET.equals(name) || PROC_TOKEN.equals(name) || SERVER_ADDRESS.equals(name);

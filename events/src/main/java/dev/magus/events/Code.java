@@ -25,6 +25,7 @@ public enum Code {
     MGS2010(Severity.ERROR, "a nested or forwarded run asked for a weaker sandbox mode"),
     MGS2011(Severity.ERROR, "request on the proc socket or server without the right token"),
     MGS2012(Severity.ERROR, "required mode on a host without Landlock ABI 3"),
+    MGS2014(Severity.WARNING, "kernel audit records lost: some denials may be missing"),
     MGS3001(Severity.ERROR, "write-mode dispatch wrote inside a registered descendant project");
 
     private final Severity severity;

@@ -52,7 +52,7 @@ final class ChildStreams {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), cwd, c, lines.orElseThrow().asFlux(), audit,
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, c, lines.orElseThrow().asFlux(), audit,
                         KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
@@ -70,11 +70,12 @@ final class ChildStreams {
                 }
             });
         };
+        OutputPump.Progress progress = new OutputPump.Progress(2);
         Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
-                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l))))
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l)), progress))
                 .subscribeOn(IO);
         Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
-                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l))))
+                l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l)), progress))
                 .subscribeOn(IO);
         Mono<Void> drained = Mono.when(out, err).cache();
         drained.subscribe();
@@ -84,7 +85,7 @@ final class ChildStreams {
         watchdog.releaseGroup(child.pid());
         // Descendants that left the group go too, before the audits and the temp dir's removal.
         Strays.collect(run.id(), child.pid(), STRAY_GRACE);
-        drained.timeout(DRAIN_GRACE, Mono.empty()).block();
+        awaitDrain(drained, progress);
         child.close();
         lines.ifPresent(l -> {
             synchronized (l) {
@@ -93,6 +94,30 @@ final class ChildStreams {
         });
         denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
         return exit;
+    }
+
+    /**
+     * Waits for the pipes to drain: for as long as a pump is busy (handing on lines, waiting on
+     * its pass-through's reader: a forwarded run's client, which the server never buffers
+     * without bound, or a paused terminal) or still reads bytes, and {@link #DRAIN_GRACE} more
+     * once the pumps only wait on pipes that do not end (a descendant that escaped the group may
+     * hold one open for ever). A slow reader or a starved machine so loses no line; a reader
+     * that goes away ends the wait, since its pass-through is then dropped.
+     */
+    static void awaitDrain(Mono<Void> drained, OutputPump.Progress progress) {
+        long seen = progress.read();
+        while (true) {
+            try {
+                drained.block(DRAIN_GRACE);
+                return;
+            } catch (IllegalStateException timeout) {
+                long now = progress.read();
+                if (now == seen && !progress.busy()) {
+                    return;
+                }
+                seen = now;
+            }
+        }
     }
 
     private void feed(Child child, Stdin stdin) {

@@ -1,6 +1,7 @@
 package dev.magus.orchestrator;
 
 import dev.magus.policy.HostFacts;
+import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,18 @@ public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os
     public static Host fromSystem() {
         Path tempBase = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
         HostFacts facts = HostFacts.fromSystem(tempBase);
-        Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of);
+        // bin/magus names itself as it was called (it runs no subprocess to resolve links): resolved
+        // here, since a recursive magus is recognised by its resolved path.
+        Optional<Path> launcher = Optional.ofNullable(System.getProperty("magus.launcher")).map(Path::of).map(Host::real);
         return new Host(facts.env(), facts.home(), facts.uid(), facts.os(), facts.installation(), launcher, tempBase);
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | RuntimeException e) {
+            return p.toAbsolutePath().normalize();
+        }
     }
 
     /** The same host with another environment (a test's, or a demo's). */
@@ -50,9 +61,8 @@ public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os
         return HostFacts.of(env, home, uid, os, installation, privateTemp);
     }
 
-    /** {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}: lease markers and the job store, never granted. */
-    public Path stateDir() {
-        return Optional.ofNullable(env.get("XDG_STATE_HOME")).filter(v -> v.startsWith("/")).map(Path::of)
-                .orElse(home.resolve(".local/state")).resolve("magus");
+    /** magus's state dir ({@link StateDir#of}): lease markers, the job store, the audit's walks; never granted. */
+    public StateDir stateDir() {
+        return StateDir.of(env, home);
     }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -42,6 +43,8 @@ final class RunJournal {
     private final Sinks.One<RunResult> result = Sinks.one();
     private final Map<Code, Long> counts = new EnumMap<>(Code.class);
     private boolean ended;
+    /** What every diagnostic goes through before it is emitted: a lease names its job, and its trail records it. */
+    private UnaryOperator<Diagnostic> diagnostics = UnaryOperator.identity();
 
     RunJournal(String runId, Clock clock) {
         this.runId = runId;
@@ -69,12 +72,21 @@ final class RunJournal {
         return ended;
     }
 
+    /** Sets what each diagnostic emitted from now on goes through (see {@link RunStages}). */
+    synchronized void observeDiagnostics(UnaryOperator<Diagnostic> observer) {
+        this.diagnostics = observer;
+    }
+
     synchronized void emit(RunEvent event) {
         if (ended) {
             return;
         }
         if (event instanceof RunEvent.Diag d) {
-            counts.merge(d.diagnostic().code(), 1L, Long::sum);
+            Diagnostic seen = diagnostics.apply(d.diagnostic());
+            if (seen != d.diagnostic()) {
+                event = new RunEvent.Diag(d.runId(), d.at(), seen);
+            }
+            counts.merge(seen.code(), 1L, Long::sum);
         }
         events.tryEmitNext(event).orThrow();
     }

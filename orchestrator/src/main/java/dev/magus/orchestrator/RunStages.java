@@ -39,7 +39,6 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.mode.Mode;
-import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -94,6 +93,8 @@ final class RunStages {
         Path privateTemp;
         /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
         CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
+        /** The leased job's trail, once run_started is written. */
+        Optional<LeaseTrail> trail = Optional.empty();
         final List<Diagnostic> pending = new ArrayList<>();
 
         /**
@@ -131,6 +132,15 @@ final class RunStages {
             say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
+            if (attempt.trail.isPresent()) {
+                Optional<Diagnostic> incomplete = attempt.trail.get().end(ending.status());
+                if (incomplete.isPresent()) {
+                    run.journal().diagnostic(incomplete.get());
+                    if (ending.status() == 0) {
+                        ending = new Ending(1, 0);
+                    }
+                }
+            }
             // Before the exit event: whoever sees the run end finds its private temp dir gone.
             if (attempt.privateTemp != null) {
                 Trees.deleteQuietly(attempt.privateTemp);
@@ -159,6 +169,7 @@ final class RunStages {
             SpellCaches.prepare(config, facts);
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
+        attempt.trail = LeaseTrail.attach(run.journal(), policy, run.id(), config.workingDir(), request.argv());
         Overlay overlay = EnvStage.overlay(request);
 
         String command = config.argv().get(0);
@@ -176,7 +187,7 @@ final class RunStages {
         boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe, l)).orElse(false);
         Optional<Path> gitConfig = sandboxed ? Optional.of(writeGitConfig(privateTemp, host)) : Optional.empty();
         SandboxDirs dirs = new SandboxDirs(privateTemp != null ? privateTemp : host.tempBase(),
-                facts.magusCacheDir(), host.stateDir());
+                facts.magusCacheDir(), host.stateDir().dir());
         EnvStage.ChildEnvPlan env = EnvStage.build(config, policy, host.env(), overlay, dirs, recursive, gitConfig);
         attempt.pending.addAll(env.diagnostics());
 
@@ -184,6 +195,7 @@ final class RunStages {
         boolean guarded;
         Optional<DenialConfirmer> denials = Optional.empty();
         Optional<ControlFileAudit.Baseline> controlFiles = Optional.empty();
+        Optional<dev.magus.workspace.audit.DescendantAudit.Baseline> descendants = Optional.empty();
         // Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it.
         spawner.prepare();
         // Before the first child: its descendants that leave its group are re-parented here.
@@ -205,7 +217,8 @@ final class RunStages {
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
             controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
-                    .keepingWalksIn(new StateDir(host.stateDir())).before());
+                    .keepingWalksIn(host.stateDir()).before());
+            descendants = DescendantStage.before(config, host.stateDir().dir());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(exe, config.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
@@ -223,6 +236,7 @@ final class RunStages {
         // group now, and from here a kill -9 of magus takes the group with it.
         run.attach(child);
         watchdog.guardGroup(child.pid());
+        Strays.begin(run.id(), child.pid());
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
@@ -231,10 +245,19 @@ final class RunStages {
             say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
                     + "; if magus is killed, this run's processes and private temp dir may outlive it");
         }
-        Exit exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        Exit exit;
+        try {
+            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+        } finally {
+            // Collected by now, or the stream failed: either way no stray is this run's to wait for.
+            Strays.end(run.id());
+        }
         int status = exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            status = 1;
+        }
+        if (descendants.isPresent() && DescendantStage.after(run, passthrough, descendants.get()) && status == 0) {
             status = 1;
         }
         return new Ending(status, exit.signal());
@@ -274,7 +297,8 @@ final class RunStages {
     }
 
     private Path writeGitConfig(Path privateTemp, Host host) {
-        String text = git.map(g -> g.read(host.home(), host.env()).render()).orElse("");
+        String text = git.map(g -> g.rendered(host.home(), host.env(), Optional.of(host.stateDir().dir())))
+                .orElse("");
         try {
             return Files.writeString(privateTemp.resolve("gitconfig"), text);
         } catch (IOException e) {

@@ -110,6 +110,16 @@ class ControlFileAuditInRunsTest {
     }
 
     @Test
+    void aMagusYamlTruncatedTo100GigabytesIsPutBackWithoutBeingRead() throws IOException {
+        Outcome o = run("truncate -s 100G magus.yaml");
+        Diagnostic d = only(o, t.workspace.resolve("magus.yaml"));
+        assertThat(d.details()).containsEntry("change", "changed").containsEntry("what", "content")
+                .containsEntry("restored", "true");
+        assertThat(o.result().status()).isEqualTo(1);
+        assertThat(Files.readString(t.workspace.resolve("magus.yaml"))).isEqualTo(YAML);
+    }
+
+    @Test
     void aNestedMagusYamlCreatedByTheRunIsRemoved() {
         Outcome o = run("mkdir -p sub && printf 'sandbox: {mode: off}\\n' > sub/magus.yaml");
         Diagnostic d = only(o, t.workspace.resolve("sub/magus.yaml"));

@@ -79,4 +79,38 @@ class KernelDenialsInRunsTest {
             });
         }
     }
+
+    /**
+     * Children that exit at once, several runs in flight: each denial, logged by the kernel
+     * before magus may even have registered the child, is its own run's and no other's (the
+     * domain's audit record names the launch thread's tag, no /proc lookup needed).
+     */
+    @Test
+    void immediateExitsOfOverlappingRunsKeepTheirOwnAuditedDenials() throws Exception {
+        AuditAvailability a = AuditDenialSource.probe();
+        String why = a instanceof AuditAvailability.Unavailable u ? u.reason() : "";
+        if (!why.isEmpty()) {
+            System.err.println("SKIP KernelDenialsInRunsTest: Landlock audit records cannot be read here: " + why);
+        }
+        Assumptions.assumeTrue(why.isEmpty(), "Landlock audit records cannot be read here: " + why);
+        int n = 4;
+        List<Path> secrets = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            secrets.add(Files.writeString(t.home.resolve(".aws").resolve("key" + i), "AKIAFAKE" + i + "\n"));
+        }
+        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true))) {
+            Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build();
+            List<Run> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                // The child becomes cat: refused and gone within a millisecond, printing nothing.
+                runs.add(o.submit(RunRequest.builder(t.workspace, "sh", "-c",
+                        "exec cat " + secrets.get(i) + " 2>/dev/null").build()));
+            }
+            for (int i = 0; i < n; i++) {
+                List<Diagnostic> kernel = kernel(TestHost.events(runs.get(i)));
+                assertThat(kernel).as("run %d", i).filteredOn(d -> d.source().equals("audit"))
+                        .extracting(Diagnostic::subject).containsExactly(secrets.get(i).toString());
+            }
+        }
+    }
 }

@@ -8,10 +8,13 @@ import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.policy.lease.CarriedLease;
 import dev.magus.policy.lease.WriteGlob;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.jobs.Job;
 import dev.magus.workspace.jobs.JobStore;
+import dev.magus.workspace.jobs.TrailEntry;
+import dev.magus.workspace.jobs.TrailEvent;
 import dev.magus.workspace.lease.LeaseMarkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,5 +94,99 @@ class LeaseNarrowingRunTest {
         });
         assertThat(run.result().block(TestHost.DEADLINE).status()).isEqualTo(125);
         assertThat(spawned).doesNotExist();
+    }
+
+    private static List<Diagnostic> diagnostics(List<RunEvent> events) {
+        return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic()).toList();
+    }
+
+    @Test
+    void aRefusalBesideTheGlobsNamesTheJobAndGoesOnItsTrail() {
+        Path beside = t.workspace.resolve("README");
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "echo x > " + t.workspace.resolve("src/a.txt") + "; echo x > " + beside + "; exit 3").build());
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isEqualTo(3);
+        assertThat(diagnostics(events)).as(TestHost.text(events)).anySatisfy(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+            assertThat(d.subject()).isEqualTo(beside.toString());
+            assertThat(d.details()).containsEntry("job", child.id().toString()).containsEntry("write_paths", "src/**")
+                    .containsEntry("lease", t.workspace.toString());
+        });
+        try (JobStore store = JobStore.open(state.jobsDb())) {
+            List<TrailEvent> trail = store.trail(child.id()).stream().map(TrailEntry::event).toList();
+            assertThat(trail).filteredOn(e -> e instanceof TrailEvent.RunStarted).singleElement()
+                    .isInstanceOfSatisfying(TrailEvent.RunStarted.class, r -> {
+                        assertThat(r.run()).isEqualTo(run.id());
+                        assertThat(r.dir()).isEqualTo(t.workspace);
+                        assertThat(r.command()).startsWith("sh -c");
+                    });
+            assertThat(trail).filteredOn(e -> e instanceof TrailEvent.SandboxDenial).isNotEmpty()
+                    .allSatisfy(e -> assertThat(e).isInstanceOfSatisfying(TrailEvent.SandboxDenial.class, d -> {
+                        assertThat(d.path()).isEqualTo(beside);
+                        assertThat(d.code()).isEqualTo(Code.MGS2002);
+                        assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+                        assertThat(d.run()).contains(run.id());
+                    }));
+            assertThat(trail.get(trail.size() - 1)).isEqualTo(new TrailEvent.RunEnded(run.id(), 3, 0));
+        }
+    }
+
+    @Test
+    void theChildIsHandedItsLeaseAfterTheOverlayAndNothingOfTheStore() {
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "echo lease=$MAGUS_LEASE; cat \"$MAGUS_STATE_DIR\"/checkouts/*/*.lease && echo marker=read || echo marker=refused")
+                .set("MAGUS_LEASE", "job=1&checkout=/&write=**").build());
+        List<RunEvent> events = TestHost.events(run);
+        List<String> out = TestHost.lines(events, RunEvent.Stream.STDOUT);
+        String lease = out.stream().filter(l -> l.startsWith("lease=")).findFirst().orElseThrow().substring("lease=".length());
+        assertThat(CarriedLease.decode(lease)).isEqualTo(new CarriedLease(child.id().toString(), t.workspace,
+                List.of(WriteGlob.parse("src/**", "t"))));
+        assertThat(out).as(TestHost.text(events)).contains("marker=refused");
+    }
+
+    private void expectRefusedWithoutSpawning(String... inMessage) {
+        Path spawned = t.workspace.resolve("spawned");
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "touch", spawned.toString()).build());
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(events).noneMatch(e -> e instanceof RunEvent.Started);
+        assertThat(diagnostics(events)).anySatisfy(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2004);
+            assertThat(d.message()).contains(inMessage);
+        });
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isEqualTo(125);
+        assertThat(spawned).doesNotExist();
+    }
+
+    @Test
+    void aStoreThatIsADirectoryRefusesTheRun() throws Exception {
+        Files.delete(state.jobsDb());
+        Files.deleteIfExists(state.dir().resolve("jobs.db-wal"));
+        Files.deleteIfExists(state.dir().resolve("jobs.db-shm"));
+        Files.createDirectories(state.jobsDb());
+        expectRefusedWithoutSpawning(state.jobsDb().toString());
+    }
+
+    @Test
+    void aStoreFromANewerMagusRefusesTheRun() throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + state.jobsDb());
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = 99");
+        }
+        expectRefusedWithoutSpawning(state.jobsDb().toString(), "schema version 99");
+    }
+
+    @Test
+    void aStoreThatCanBeReadButNotWrittenRefusesTheRun() throws Exception {
+        // Another process holds the write lock past the busy timeout: the lease is read (WAL
+        // readers do not wait), but run_started cannot be written, so the run never starts.
+        try (java.sql.Connection holder = java.sql.DriverManager.getConnection("jdbc:sqlite:" + state.jobsDb());
+             java.sql.Statement s = holder.createStatement()) {
+            s.execute("BEGIN IMMEDIATE");
+            s.execute("INSERT INTO jobs (state, created_ms) VALUES ('live', 0)");
+            expectRefusedWithoutSpawning(state.jobsDb().toString(), "locked");
+            s.execute("ROLLBACK");
+        }
     }
 }

@@ -45,4 +45,72 @@ class StraysInRunsTest {
         assertThat(t.workspace.resolve("planted")).doesNotExist();
         assertThat(t.workspace.resolve("magus.yaml")).hasContent(yaml);
     }
+
+    @Test
+    void aStrayWithoutTheRunsEnvironmentOutsideItsGroupIsKilledBeforeTheAudit() throws Exception {
+        String yaml = Files.readString(t.workspace.resolve("magus.yaml"));
+        Path pidFile = t.workspace.resolve("daemon.pid");
+        // env -i: no MAGUS_RUN_ID in what /proc/PID/environ shows; setsid: out of the run's group.
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "env -i setsid /bin/sh -c 'echo $$ > daemon.pid; sleep 2; printf \"sandbox: {mode: off}\\n\" > magus.yaml;"
+                        + " touch planted' </dev/null >/dev/null 2>&1 & while [ ! -s daemon.pid ]; do sleep 0.05; done").build());
+        RunResult result = run.result().block(TestHost.DEADLINE);
+        assertThat(result.status()).isZero();
+        long daemon = Long.parseLong(Files.readString(pidFile).strip());
+
+        assertThat(ProcessHandle.of(daemon).map(ProcessHandle::isAlive).orElse(false))
+                .as("the env -i setsid daemon %d is gone when the run ends", daemon).isFalse();
+        assertThat(Path.of("/proc/" + daemon)).as("and reaped").doesNotExist();
+        TimeUnit.SECONDS.sleep(3);
+        assertThat(t.workspace.resolve("planted")).doesNotExist();
+        assertThat(t.workspace.resolve("magus.yaml")).hasContent(yaml);
+    }
+
+    @Test
+    void anAdoptedStrayThatMayBeAnotherRunningRunsIsLeftToItAndReapedWhenItEnds() throws Exception {
+        Orchestrator o = t.orchestrator();
+        Run first = o.submit(RunRequest.builder(t.workspace, "sh", "-c", "sleep 3; exit 7").build());
+        TimeUnit.MILLISECONDS.sleep(300);
+        Path pidFile = t.workspace.resolve("z.pid");
+        Run second = o.submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "env -i setsid /bin/sh -c 'echo $$ > z.pid; sleep 1' </dev/null >/dev/null 2>&1 &"
+                        + " while [ ! -s z.pid ]; do sleep 0.05; done").build());
+        assertThat(second.result().block(TestHost.DEADLINE).status()).isZero();
+        long stray = Long.parseLong(Files.readString(pidFile).strip());
+        // Started while the first run was running, so it may be the first run's: not killed yet.
+        assertThat(ProcessHandle.of(stray).map(ProcessHandle::isAlive).orElse(false))
+                .as("the stray %d outlives the second run's end while the first runs", stray).isTrue();
+
+        RunResult r = first.result().block(TestHost.DEADLINE);
+        assertThat(r.status()).as("the first run's own exit status is its own, never reaped by the collection").isEqualTo(7);
+        // It ended by itself meanwhile (sleep 1): a zombie of magus's, reaped at the first run's end.
+        assertThat(Path.of("/proc/" + stray)).as("the adopted zombie %d is reaped", stray).doesNotExist();
+        assertThat(adoptedZombies()).isEmpty();
+    }
+
+    /** Zombie children of this JVM outside its own process group (the JDK's Process children are in it). */
+    private static java.util.List<String> adoptedZombies() throws java.io.IOException {
+        long self = ProcessHandle.current().pid();
+        String ownGroup = stat(Path.of("/proc/self"))[2];
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs.filter(p -> p.getFileName().toString().matches("[0-9]+"))::iterator) {
+                String[] f = stat(p);
+                if (f != null && f[0].equals("Z") && f[1].equals(Long.toString(self)) && !f[2].equals(ownGroup)) {
+                    out.add(p.getFileName().toString());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** State, ppid, pgrp of /proc/PID/stat, or null when it is gone. */
+    private static String[] stat(Path proc) {
+        try {
+            String s = Files.readString(proc.resolve("stat"));
+            return s.substring(s.lastIndexOf(')') + 2).split(" ", 4);
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
 }

@@ -43,7 +43,8 @@ public final class AllowHint {
         return yaml(new DenialAdvice.Hint(path, mode, java.util.Optional.empty(), false), home);
     }
 
-    static String scalar(String text) {
+    /** {@code text} as a YAML scalar: plain when that is unambiguous, else double-quoted ({@code ~} always). */
+    public static String scalar(String text) {
         if (PLAIN.matcher(text).matches() && !text.startsWith("-") && !text.startsWith("@")) {
             return text;
         }

@@ -8,6 +8,7 @@ import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.mode.Mode;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;
@@ -37,6 +38,9 @@ import java.util.TreeMap;
  * @param resolver      how {@link #check} resolves a request: the resolver (and so the
  *                      filesystem) the rule paths were resolved with, so the two compare as
  *                      one string; one that remembers nothing, as a policy never changes
+ * @param leases        the leases that narrowed {@code ruleset} (the checkout's, and one carried
+ *                      from a parent run), in the order applied: a write must pass each one's
+ *                      exact glob check too, and a refusal one of them caused names its job
  */
 public record Policy(
         Mode mode,
@@ -46,13 +50,18 @@ public record Policy(
         Allowlist env,
         ControlFiles controlFiles,
         List<PolicyNote> notes,
-        PathResolver resolver) implements PolicyOrOff {
+        PathResolver resolver,
+        List<Narrowing.Narrowed> leases) implements PolicyOrOff {
 
     /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
     private static final PathResolver REAL = new PathResolver();
     private static final String SOURCE = "binding";
     /** The detail holding the YAML that allows a refused access, when one safely can. */
     public static final String ALLOW_YAML = "allow_yaml";
+    /** The path of {@link #ALLOW_YAML}'s declaration as written there ({@code ~/...} under home). */
+    public static final String ALLOW_PATH = "allow_path";
+    /** The mode of {@link #ALLOW_YAML}'s declaration: {@code ro}, {@code rw}, {@code rx}, {@code rwx}. */
+    public static final String ALLOW_MODE = "allow_mode";
 
     public Policy {
         Objects.requireNonNull(mode, "mode");
@@ -66,6 +75,7 @@ public record Policy(
         Objects.requireNonNull(controlFiles, "controlFiles");
         notes = List.copyOf(notes);
         Objects.requireNonNull(resolver, "resolver");
+        leases = List.copyOf(leases);
         if (resolver.isCaching()) {
             // Memory belongs beside a policy (PolicyChecker), which says when to forget; never in it.
             throw new IllegalArgumentException("a policy checks with a resolver that remembers nothing: " + resolver);
@@ -76,6 +86,37 @@ public record Policy(
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
             List<PolicyNote> notes) {
         this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, REAL);
+    }
+
+    /** A policy no lease narrowed. */
+    public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
+            List<PolicyNote> notes, PathResolver resolver) {
+        this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, List.of());
+    }
+
+    /**
+     * This policy narrowed by {@code lease}: its rules become the narrowed ones (what the kernel
+     * gets), and each write is checked against the lease's globs as well.
+     *
+     * @param lease planned ({@link dev.magus.policy.lease.LeaseNarrowing#plan}) on this policy's rules
+     */
+    public Policy narrowedBy(Narrowing.Narrowed lease) {
+        List<Narrowing.Narrowed> all = new java.util.ArrayList<>(leases);
+        all.add(lease);
+        return new Policy(mode, workspaceRoot, home, lease.ruleset(), env, controlFiles, notes, resolver, all);
+    }
+
+    /**
+     * A refusal from either layer with the job named when a lease caused it: the kernel's
+     * (inferred from a child's output, or audited) are named here, the binding layer's by
+     * {@link #check} itself.
+     */
+    public Diagnostic attribute(Diagnostic d) {
+        Diagnostic out = d;
+        for (Narrowing.Narrowed lease : leases) {
+            out = lease.attribute(out);
+        }
+        return out;
     }
 
     /** The merged rules, ordered by path, each with the layers that granted it. */
@@ -123,6 +164,15 @@ public record Policy(
     Verdict writeVerdict(Path path, Path cwd, Traced traced) {
         Verdict byRules = ruleVerdict(Access.WRITE, path, traced.resolution());
         if (!(byRules instanceof Verdict.Allowed allowed)) {
+            if (traced.resolution() instanceof Resolution.Resolved r) {
+                // Outside the rules only because a lease took the write away: the job's globs are
+                // the reason, and an allow in magus.yaml would not help (the lease narrows it too).
+                for (Narrowing.Narrowed lease : leases) {
+                    if (lease.refuses(r.path())) {
+                        return new Verdict.Denied(lease.denial(path, r.path()));
+                    }
+                }
+            }
             return byRules;
         }
         Path resolved = allowed.resolved();
@@ -144,6 +194,13 @@ public record Policy(
         if (control.isPresent()) {
             return new Verdict.Denied(controlFile(path, resolved, written, control.get(),
                     " (as written; it resolves to " + Locations.display(resolved, home) + ")"));
+        }
+        // The kernel may grant a whole directory for a glob like docs/*.md: within it, only the
+        // glob itself allows (LeaseNarrowing's table).
+        for (Narrowing.Narrowed lease : leases) {
+            if (!lease.permitsWrite(resolved)) {
+                return new Verdict.Denied(lease.denial(path, resolved));
+            }
         }
         return allowed;
     }
@@ -186,6 +243,12 @@ public record Policy(
         String said = "";
         if (advice instanceof DenialAdvice.Hint hint) {
             details.put(ALLOW_YAML, AllowHint.yaml(hint, home));
+            // The same declaration as data, for magus learn, which merges many into one file.
+            details.put(ALLOW_PATH, Locations.display(hint.path(), home));
+            details.put(ALLOW_MODE, hint.mode().declared());
+            if (hint.missing()) {
+                details.put("allow_missing", "true");
+            }
         } else if (advice instanceof DenialAdvice.AttackLike attack) {
             details.put("attack", attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";

@@ -8,6 +8,10 @@ import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +38,14 @@ import reactor.netty.tcp.TcpServer;
  * frames; everything that blocks runs on the orchestrator's own I/O threads.
  */
 public final class MagusServer implements AutoCloseable {
+    /**
+     * Each connection's write buffer: above the high mark a run's pipe readers wait for the
+     * client (see {@code Session.Out}), below the low one they go on. Bounds what a slow
+     * client costs the server to this, per connection.
+     */
+    static final int HIGH_WATER = 256 * 1024;
+    static final int LOW_WATER = 64 * 1024;
+
     private final SocketDir dir;
     private final Orchestrator orchestrator;
     private final Host host;
@@ -42,6 +54,7 @@ public final class MagusServer implements AutoCloseable {
     private final LoopResources loops;
     private final DisposableServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, MeterRegistry registry, Token token,
             LoopResources loops, DisposableServer server) {
@@ -91,15 +104,33 @@ public final class MagusServer implements AutoCloseable {
             server = TcpServer.create()
                     .bindAddress(() -> UnixDomainSocketAddress.of(socket))
                     .runOn(loops, false)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
                     .doOnConnection(c -> c.addHandlerLast("magus-frames",
                             new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4)))
                     .handle((in, out) -> {
                         Connection[] conn = new Connection[1];
                         in.withConnection(c -> conn[0] = c);
                         Session session = self[0].session(conn[0]);
+                        conn[0].addHandlerLast("magus-writability", new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                                session.writabilityChanged();
+                                ctx.fireChannelWritabilityChanged();
+                            }
+
+                            @Override
+                            public void channelInactive(ChannelHandlerContext ctx) {
+                                session.writabilityChanged();
+                                ctx.fireChannelInactive();
+                            }
+                        });
+                        self[0].sessions.add(session);
                         return in.receive().asByteArray()
                                 .doOnNext(session::onFrame)
-                                .doFinally(s -> session.disconnected())
+                                .doFinally(s -> {
+                                    self[0].sessions.remove(session);
+                                    session.disconnected();
+                                })
                                 .then();
                     })
                     .bindNow(Duration.ofSeconds(10));
@@ -114,11 +145,20 @@ public final class MagusServer implements AutoCloseable {
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, orchestrator, host, meters, s -> {
+        return new Session(c.channel(), token, dir.socket(), orchestrator, host, meters, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);
             return new Frame.Stopping();
         });
+    }
+
+    /** Bytes written to the live connections and not yet sent, for tests of the back-pressure. */
+    long pendingBytes() {
+        long sum = 0;
+        for (Session s : sessions) {
+            sum += s.pendingBytes();
+        }
+        return sum;
     }
 
     public Path socket() {

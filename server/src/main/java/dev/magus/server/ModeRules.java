@@ -7,6 +7,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.workspace.config.WorkspaceConfig;
+import dev.magus.workspace.config.ConfigCache;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.policy.mode.Mode;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ final class ModeRules {
         Optional<Mode> floor = Optional.ofNullable(clientEnv.get(MagusVariables.SANDBOX)).filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
         Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
-        Mode workspace = ConfigStage.findWorkspaceFile(cwd).map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT).mode();
+        Mode workspace = ConfigStage.findWorkspaceFile(cwd).map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT).mode();
         // The floor rule first, worded as a local run's.
         Mode.effective(floor, flag, workspace);
         if (flag.isPresent() && !flag.get().atLeast(workspace)) {

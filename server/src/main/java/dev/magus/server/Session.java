@@ -1,5 +1,6 @@
 package dev.magus.server;
 
+import dev.magus.env.MagusVariables;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
@@ -44,6 +45,7 @@ final class Session {
     private final Host serverHost;
     private final ServerMeters meters;
     private final Function<Session, Frame.ToClient> stop;
+    private final Path socket;
 
     private volatile State state = State.HELLO;
     private final StdinQueue stdin = new StdinQueue();
@@ -51,8 +53,9 @@ final class Session {
     private volatile boolean ended;
     private volatile boolean disconnected;
 
-    Session(Channel channel, Token token, Orchestrator orchestrator, Host serverHost, ServerMeters meters,
+    Session(Channel channel, Token token, Path socket, Orchestrator orchestrator, Host serverHost, ServerMeters meters,
             Function<Session, Frame.ToClient> stop) {
+        this.socket = socket;
         this.channel = channel;
         this.token = token;
         this.orchestrator = orchestrator;
@@ -164,6 +167,9 @@ final class Session {
             RunRequest.Builder b = RunRequest.builder(cwd, s.argv());
             s.set().forEach(b::set);
             s.unset().forEach(b::unset);
+            // Parsed by the run's policy stage against cwd, the client's: a bad one is its MGS2004.
+            s.allow().forEach(b::allow);
+            s.pass().forEach(b::pass);
             b.sandbox(((ModeRules.Decision.Run) decision).mode());
             b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
             request = b.build();
@@ -195,7 +201,21 @@ final class Session {
      */
     private Host hostFor(Map<String, String> env) {
         String home = env.getOrDefault("HOME", "");
-        return serverHost.withEnv(env, home.startsWith("/") ? Path.of(home) : serverHost.home());
+        return serverHost.withEnv(withPointers(env), home.startsWith("/") ? Path.of(home) : serverHost.home());
+    }
+
+    /**
+     * The client's environment with this server's pointers ({@code MAGUS_SERVER_ADDRESS}, the
+     * socket, and {@code MAGUS_PROC_TOKEN}) in place of any the client carried. The run's
+     * environment stage withholds them from every child (MGS2008) except a recursive magus,
+     * which gets them re-injected and so forwards its own runs here: a confined magus could
+     * neither read the token file nor, without them, find the socket.
+     */
+    private Map<String, String> withPointers(Map<String, String> env) {
+        Map<String, String> out = new java.util.HashMap<>(env);
+        out.put(MagusVariables.SERVER_ADDRESS, socket.toString());
+        out.put(MagusVariables.PROC_TOKEN, token.text());
+        return out;
     }
 
     private void event(RunEvent e, boolean outputEvents) {
@@ -229,13 +249,9 @@ final class Session {
     }
 
     /**
-     * Writes a frame, never waiting. A first version waited while the connection was above its
-     * high-water mark, to slow a chatty child to its client's pace; under load that held the
-     * pipe readers past the orchestrator's drain grace after the child's exit, and the line
-     * events still to come were dropped. So, as the run's journal does, the server hands
-     * frames on without waiting: a slow client costs memory (its unsent frames, bounded by the
-     * run's output, which the journal keeps anyway), never another run's progress, an event
-     * loop, or a lost line.
+     * Writes a frame, never waiting: the control frames (a run's events, its exit) are few, and
+     * they are written from threads that must not wait on a client (the event loop, the
+     * journal's emitters). The child's bytes wait instead ({@link Out}).
      */
     void send(Frame frame) {
         send(FrameCodec.encode(frame));
@@ -249,7 +265,32 @@ final class Session {
         channel.writeAndFlush(Unpooled.wrappedBuffer(FrameCodec.encode(frame))).addListener(ChannelFutureListener.CLOSE);
     }
 
-    /** One of the child's streams, as frames. */
+    /**
+     * The connection's bytes not yet written to the socket, for tests: bounded by the
+     * connection's high-water mark plus one read of each stream (see {@link Out}).
+     */
+    long pendingBytes() {
+        io.netty.channel.ChannelOutboundBuffer b = channel.unsafe().outboundBuffer();
+        return b == null ? 0 : b.totalPendingWriteBytes();
+    }
+
+    /** Netty says the connection became writable (or closed): the waiting pipe readers go on. */
+    void writabilityChanged() {
+        synchronized (writable) {
+            writable.notifyAll();
+        }
+    }
+
+    private final Object writable = new Object();
+
+    /**
+     * One of the child's streams, as frames, with back-pressure: above the connection's
+     * high-water mark ({@link MagusServer#HIGH_WATER}) the run's pipe reader waits until the
+     * client has read enough, so the child's pipe fills and the child waits, as it would on a
+     * slow terminal. A slow client so costs at most that much memory, and only its own run
+     * waits: every run has its own pipe readers, and the event loops never wait. Lines are not
+     * lost meanwhile: the run's end waits for a pipe reader that still moves, however slowly.
+     */
     private final class Out extends OutputStream {
         private final boolean stdout;
 
@@ -264,6 +305,16 @@ final class Session {
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            synchronized (writable) {
+                while (channel.isActive() && !channel.isWritable()) {
+                    try {
+                        writable.wait(100); // timed: a missed wake-up costs 100 ms, never a hung run
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("waiting for the client");
+                    }
+                }
+            }
             if (!channel.isActive()) {
                 throw new IOException("the client went away");
             }

@@ -26,13 +26,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The issue's load test in a CI-sized form: {@value #RUNS} concurrent forwarded runs, each
- * printing {@value #LINES} lines, lose no byte and no event, and leave no descriptor or thread
- * behind once they end. Threads of magus's I/O pool and of Reactor's boundedElastic idle out
- * after a minute, so the thread check waits for that.
+ * The issue's load test in a CI-sized form: {@value #CI_RUNS} concurrent forwarded runs (the
+ * issue's 200 with {@code -Dmagus.load.runs=200}), each printing {@value #LINES} lines and
+ * hitting a denial, under a sandbox, lose no byte, no line event and no diagnostic, and leave
+ * no descriptor or thread behind once they end. Threads of magus's I/O pool and of Reactor's
+ * boundedElastic idle out after a minute, so the thread check waits for that.
  */
 class LoadTest {
-    static final int RUNS = 50;
+    static final int CI_RUNS = 50;
+    static final int RUNS = Integer.getInteger("magus.load.runs", CI_RUNS);
     static final int LINES = 1000;
 
     @TempDir
@@ -41,6 +43,9 @@ class LoadTest {
     @Test
     void concurrentRunsLoseNothingAndLeakNothing() throws Exception {
         try (Fixture f = new Fixture(root)) {
+            f.yaml("sandbox:\n  mode: required\n");
+            Files.createDirectories(f.home.resolve(".ssh"));
+            Files.writeString(f.home.resolve(".ssh/id_rsa"), "secret");
             f.forward(f.submit("true")); // warm: the launcher, the loops, the pools
             int fdsBefore = fds();
             int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -49,7 +54,9 @@ class LoadTest {
             try {
                 List<CompletableFuture<Fixture.Result>> runs = new ArrayList<>();
                 for (int i = 0; i < RUNS; i++) {
-                    Frame.Submit s = new Frame.Submit(List.of("seq", "1", Integer.toString(LINES)), f.workspace.toString(), f.env,
+                    // The denial comes last: its line on stderr is the one the inference reads.
+                    Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "seq 1 " + LINES + "; cat \"$HOME/.ssh/id_rsa\"; exit 0"),
+                            f.workspace.toString(), f.env,
                             Map.of(), List.of(), Optional.empty(), false, true);
                     runs.add(CompletableFuture.supplyAsync(() -> {
                         try {
@@ -64,7 +71,10 @@ class LoadTest {
                     assertThat(r.status()).isZero();
                     assertThat(new String(r.stdout(), StandardCharsets.US_ASCII)).isEqualTo(expected);
                     List<String> lines = r.events().stream().filter(e -> e.path("type").asText().equals("output"))
+                            .filter(e -> e.path("stream").asText().equals("stdout"))
                             .map((ObjectNode e) -> e.path("line").asText()).toList();
+                    assertThat(new String(r.stderr(), StandardCharsets.UTF_8)).contains(".ssh/id_rsa").contains("ermission denied");
+                    assertThat(r.codes()).as("the denial's diagnostic").contains("MGS2001");
                     assertThat(lines).hasSize(LINES).isEqualTo(List.of(expected.split("\n")));
                     assertThat(r.types().get(0)).isEqualTo("started");
                     assertThat(r.types().get(r.types().size() - 1)).isEqualTo("exited");

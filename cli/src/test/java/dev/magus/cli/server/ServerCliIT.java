@@ -75,10 +75,84 @@ class ServerCliIT {
             assertThat(status.status()).isZero();
             assertThat(status.out()).contains("magus server running").containsPattern(
                     "magus\\.server\\.forwarded\\{outcome=started\\}\\s+1\\b");
+
+            fastClient(env);
+            declinedRunsHereInTheSameProcess(env);
+            nestedMagusForwardsToTheServer(env);
         } finally {
             Ran stopped = magus(env, "server", "stop");
             assertThat(stopped.out()).contains("stopped");
         }
         assertThat(runtime.resolve("magus/server.sock")).doesNotExist();
+    }
+
+    /**
+     * A plain run goes through the fast client, which loads none of picocli, Reactor, Netty,
+     * Jackson, SnakeYAML or JNA, and shows what the full command line shows: the same bytes,
+     * the same diagnostic lines, the same status.
+     */
+    private void fastClient(Map<String, String> env) throws Exception {
+        Path ws = root.resolve("ws");
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Files.createDirectories(root.resolve("home/.ssh"));
+        Files.writeString(root.resolve("home/.ssh/id_rsa"), "secret");
+        Path classes = root.resolve("classes.log");
+        Map<String, String> logged = new java.util.HashMap<>(env);
+        logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + classes);
+        String[] cmd = {"sh", "-c", "printf 'a\\r\\nb\\n'; cat $HOME/.ssh/id_rsa; exit 5"};
+        Ran fast = magus(logged, concat(new String[] {"run", "--"}, cmd));
+        String loaded = Files.readString(classes);
+        assertThat(loaded).contains("dev.magus.server.client.FastClient").doesNotContain("picocli", "reactor.", "io.netty",
+                "com.fasterxml", "org.yaml", "com.sun.jna");
+        // The same environment (JAVA_TOOL_OPTIONS too, which the sandbox drops and counts).
+        logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + root.resolve("local-classes.log"));
+        Ran local = magus(logged, concat(new String[] {"run", "--local", "--"}, cmd));
+        assertThat(fast.status()).isEqualTo(local.status()).isNotZero();
+        assertThat(fast.out()).contains("a\r\nb\n").contains("MGS2001").contains(".ssh/id_rsa");
+        assertThat(magusLines(fast.out())).isEqualTo(magusLines(local.out()));
+    }
+
+    /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */
+    private void declinedRunsHereInTheSameProcess(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Map<String, String> strict = new java.util.HashMap<>(env);
+        strict.put("MAGUS_SANDBOX", "required");
+        Ran declined = magus(strict, "run", "--", "sh", "-c", "printf here; exit 6");
+        assertThat(declined.status()).isEqualTo(6);
+        assertThat(declined.out()).contains("weaker than this run's required; running it here instead").contains("here");
+    }
+
+    /**
+     * A magus a forwarded run starts (a recursive magus) gets the server's address and token
+     * re-injected, and forwards its own run to the same server; the command it runs sees
+     * neither (MGS2008, withheld).
+     */
+    private void nestedMagusForwardsToTheServer(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: required\n");
+        String magus = Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString();
+        double before = forwardedStarted(env);
+        Ran nested = magus(env, "run", "-v", "--", magus, "run", "-v", "--", "sh", "-c",
+                "echo \"address=${MAGUS_SERVER_ADDRESS:-none} token=${MAGUS_PROC_TOKEN:-none}\"");
+        assertThat(nested.status()).as(nested.out()).isZero();
+        assertThat(nested.out()).contains("address=none token=none").contains("re-injected MAGUS_SERVER_ADDRESS")
+                .contains("withheld MAGUS_PROC_TOKEN");
+        assertThat(forwardedStarted(env)).isEqualTo(before + 2);
+    }
+
+    private double forwardedStarted(Map<String, String> env) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("magus\\.server\\.forwarded\\{outcome=started\\}\\s+(\\d+)")
+                .matcher(magus(env, "server", "status").out());
+        assertThat(m.find()).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    private static List<String> magusLines(String out) {
+        return out.lines().filter(l -> l.startsWith("magus: ")).sorted().toList();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

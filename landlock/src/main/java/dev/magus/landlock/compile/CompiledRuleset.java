@@ -3,14 +3,13 @@ package dev.magus.landlock.compile;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Landlock;
-import dev.magus.landlock.sys.LibC;
+import dev.magus.landlock.sys.NoLinkOpen;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Structs;
 import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,7 +54,8 @@ public final class CompiledRuleset implements AutoCloseable {
     /**
      * Builds the kernel ruleset: every right {@code abi} knows is handled (so what is not
      * granted is denied), plus ABI 6 scoping; each rule's path is opened {@code O_PATH} and
-     * granted the rights its bits map to.
+     * granted the rights its bits map to. Rule paths must be resolved already: a path with a
+     * symbolic link in it now is skipped (ELOOP), never granted where the link leads.
      *
      * @throws IllegalStateException when the kernel refuses the ruleset or a rule (a bug, not
      *                               a host condition: rights are masked to the ABI first)
@@ -127,7 +127,9 @@ public final class CompiledRuleset implements AutoCloseable {
                                 int abi, List<Grant> grants, List<Skipped> skipped) {
         int pathFd = openPath(path);
         if (pathFd < 0) {
-            skipped.add(new Skipped(path, origin, "cannot open: " + Errno.describe(-pathFd)));
+            skipped.add(new Skipped(path, origin, pathFd == -Errno.ELOOP
+                    ? "a component is a symbolic link now, not what the policy resolved: granted nothing"
+                    : "cannot open: " + Errno.describe(-pathFd)));
             return;
         }
         try {
@@ -151,13 +153,13 @@ public final class CompiledRuleset implements AutoCloseable {
         }
     }
 
-    /** The descriptor, or {@code -errno}. */
+    /**
+     * The descriptor, or {@code -errno}. A rule's path arrives resolved (every component the
+     * real one), so no link is followed: one there now was swapped in since the policy was
+     * built, and following it would grant its target ({@link NoLinkOpen}).
+     */
     private static int openPath(Path path) {
-        byte[] bytes = path.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] z = new byte[bytes.length + 1];
-        System.arraycopy(bytes, 0, z, 0, bytes.length);
-        int fd = SYS.open(z, LibC.O_PATH | LibC.O_CLOEXEC, 0);
-        return fd >= 0 ? fd : -SYS.errno();
+        return NoLinkOpen.open(path.toString());
     }
 
     // Through the descriptor, so the kind is that of the inode the rule names even if the path changed since.

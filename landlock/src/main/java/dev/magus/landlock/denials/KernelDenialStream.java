@@ -39,10 +39,19 @@ public final class KernelDenialStream {
      */
     public static Flux<Diagnostic> forRun(String runId, long pid, Path cwd, DenialConfirmer policy,
             Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(runId, pid, cwd, policy, output, audit, window, Schedulers.parallel());
+        return forRun(runId, pid, "", cwd, policy, output, audit, window, Schedulers.parallel());
     }
 
-    static Flux<Diagnostic> forRun(String runId, long pid, Path cwd, DenialConfirmer policy,
+    /**
+     * As above, for a child of magus's launcher whose Landlock domain carries {@code domainTag}
+     * ({@code Child.domainTag()}): the audit records of its domain are the run's from the first.
+     */
+    public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
+            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
+        return forRun(runId, pid, domainTag, cwd, policy, output, audit, window, Schedulers.parallel());
+    }
+
+    static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
             Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
@@ -52,7 +61,7 @@ public final class KernelDenialStream {
                 return fromOutput;
             }
             AuditDenialSource source = audit.get();
-            Flux<Diagnostic> exact = source.track(runId, pid, cwd, policy);
+            Flux<Diagnostic> exact = source.track(runId, pid, domainTag, cwd, policy);
             Flux<Diagnostic> untracking = fromOutput.doFinally(signal ->
                     Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
             return DenialMerger.merge(exact, untracking, window, timer);

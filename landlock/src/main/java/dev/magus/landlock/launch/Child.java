@@ -25,7 +25,7 @@ public final class Child implements AutoCloseable {
     public static final int SIGTERM = 15;
 
     private final int pid;
-    private final boolean confined;
+    private final String domainTag;
     private final boolean ownGroup;
     private final OutputStream stdin;
     private final InputStream stdout;
@@ -35,9 +35,9 @@ public final class Child implements AutoCloseable {
     private final Object reapLock = new Object();
     private Exit exit;
 
-    Child(int pid, boolean confined, boolean ownGroup, OutputStream stdin, InputStream stdout, InputStream stderr) {
+    Child(int pid, String domainTag, boolean ownGroup, OutputStream stdin, InputStream stdout, InputStream stderr) {
         this.pid = pid;
-        this.confined = confined;
+        this.domainTag = domainTag;
         this.ownGroup = ownGroup;
         this.stdin = stdin;
         this.stdout = stdout;
@@ -50,7 +50,15 @@ public final class Child implements AutoCloseable {
 
     /** Whether a Landlock domain confines it. */
     public boolean confined() {
-        return confined;
+        return !domainTag.isEmpty();
+    }
+
+    /**
+     * The creator's name in the audit record of the child's Landlock domain ({@link DomainTag}),
+     * unique per spawn in this process; empty when the child is not confined.
+     */
+    public String domainTag() {
+        return domainTag;
     }
 
     /** Its standard input; close it to send end-of-file. */
@@ -127,6 +135,7 @@ public final class Child implements AutoCloseable {
                 int r = SYS.waitpid(pid, status, options);
                 if (r == pid) {
                     exit = Exit.fromWaitStatus(status.getInt(0));
+                    Launched.reaped(pid);
                     return Optional.of(exit);
                 }
                 if (r == 0) {
@@ -184,6 +193,6 @@ public final class Child implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Child[pid=" + pid + (confined ? ", confined" : "") + "]";
+        return "Child[pid=" + pid + (confined() ? ", confined " + domainTag : "") + "]";
     }
 }

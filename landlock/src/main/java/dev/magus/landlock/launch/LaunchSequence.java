@@ -41,6 +41,12 @@ final class LaunchSequence implements Runnable {
     int rulesetFd = -1;
     int restrictFlags;
     CapabilityDrop caps;
+    /**
+     * The name this thread takes before it creates the domain (null: keep its own). The kernel
+     * logs the creator's name with the domain's audit record, and every launch thread is in
+     * the one magus process, so the name is what ties a domain to its spawn.
+     */
+    Pointer comm;
     Pointer pidOut;
     Pointer path;
     Pointer fileActions;
@@ -194,6 +200,10 @@ final class LaunchSequence implements Runnable {
             if (r != 0) {
                 return fail((int) (r >>> 32), (int) r);
             }
+        }
+        if (comm != null) {
+            // Cannot fail for a readable pointer; a failure would only cost the tag, not confinement.
+            SYS.prctl(LibC.PR_SET_NAME, Pointer.nativeValue(comm), 0, 0, 0);
         }
         int flags = restrictFlags;
         long r = SYS.landlockRestrictSelf(rulesetFd, flags);

@@ -42,6 +42,7 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Launcher implements Spawner {
     private static final AtomicLong THREADS = new AtomicLong();
+    private static final AtomicLong DOMAINS = new AtomicLong();
     static final long LAUNCH_STACK = 256 * 1024;
     private static volatile Launcher instance;
 
@@ -157,11 +158,26 @@ public final class Launcher implements Spawner {
 
     private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
                          SpareThread spare) {
+        Launched.spawning();
+        int started = 0;
+        try {
+            Spawn s = launchCounted(request, mode, lease, pool, spare);
+            started = s instanceof Spawn.Started st ? st.child().pid() : 0;
+            return s;
+        } finally {
+            Launched.spawned(started);
+        }
+    }
+
+    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
+                                SpareThread spare) {
         // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
         NativeArgs args = null;
         Pipes pipes;
+        String tag = lease != null ? DomainTag.of(DOMAINS.incrementAndGet()) : "";
         try {
             args = NativeArgs.build(request, NativeArgs.SHELL);
+            args.comm(tag);
             pipes = Pipes.open(request.stdio());
         } catch (Throwable e) {
             // Errors too (no memory for native buffers): the taken spare must not be lost.
@@ -214,16 +230,18 @@ public final class Launcher implements Spawner {
             }
         }
         int pid = args.pid.getInt(0);
-        args.close();
         if (seq.crash != null || seq.failedStep != LaunchSequence.STEP_NONE) {
+            args.close();
             pipes.closeParentEnds();
             throw SpawnFailures.launchFailed(mode, request, seq);
         }
         if (seq.spawnResult != 0) {
+            args.close();
             pipes.closeParentEnds();
             return SpawnFailures.notStarted(request, seq.spawnResult, seq.viaShell, lease != null);
         }
-        return new Spawn.Started(new Child(pid, lease != null, request.stdio() != Stdio.INHERIT,
+        args.close();
+        return new Spawn.Started(new Child(pid, tag, request.stdio() != Stdio.INHERIT,
                 pipes.parentIn(), pipes.parentOut(), pipes.parentErr()));
     }
 
@@ -233,6 +251,7 @@ public final class Launcher implements Spawner {
         seq.rulesetFd = lease != null ? lease.fd() : -1;
         seq.restrictFlags = lease != null ? AbiRights.restrictFlags(lease.abi()) : 0;
         seq.caps = caps;
+        seq.comm = lease != null ? args.comm : null;
         seq.pidOut = args.pid;
         seq.path = args.path;
         seq.fileActions = args.fileActions;

@@ -27,6 +27,8 @@ final class NativeArgs {
     static final Path SHELL = Path.of("/bin/sh");
     /** Room for the child's pid ({@code pid_t}), kept 16 bytes so what follows stays aligned. */
     private static final long PID_BYTES = 16;
+    /** Room for a thread name ({@code TASK_COMM_LEN}, with its NUL): the launch thread's domain tag. */
+    static final int COMM_BYTES = 16;
 
     /**
      * Where each part of the allocation starts, in bytes from its base: the fixed-size parts
@@ -37,13 +39,14 @@ final class NativeArgs {
      * @param strings   where argv's strings start, followed by the environment's {@code NAME=value}s
      * @param size      the whole allocation
      */
-    record Layout(long pid, long fileActions, long attr, long sigDefault, long sigMask,
+    record Layout(long pid, long comm, long fileActions, long attr, long sigDefault, long sigMask,
                   long argv, long envp, long shellArgv,
                   long path, long cwd, long shellPath, long strings, long size) {
 
         /** @param argAndEnvBytes every argument and {@code NAME=value}, each with its NUL */
         static Layout of(int argc, int envc, int pathBytes, int cwdBytes, int shellBytes, long argAndEnvBytes) {
-            long fileActions = PID_BYTES;
+            long comm = PID_BYTES;
+            long fileActions = comm + COMM_BYTES;
             long attr = fileActions + LibC.FILE_ACTIONS_ALLOCATION;
             long sigDefault = attr + LibC.SPAWNATTR_ALLOCATION;
             long sigMask = sigDefault + LibC.SIGSET_SIZE;
@@ -54,13 +57,15 @@ final class NativeArgs {
             long cwd = path + pathBytes + 1;
             long shellPath = cwd + cwdBytes + 1;
             long strings = shellPath + shellBytes + 1;
-            return new Layout(0, fileActions, attr, sigDefault, sigMask, argv, envp, shellArgv,
+            return new Layout(0, comm, fileActions, attr, sigDefault, sigMask, argv, envp, shellArgv,
                     path, cwd, shellPath, strings, strings + argAndEnvBytes);
         }
     }
 
     final Memory memory;
     final Pointer pid;
+    /** The name the launch thread gives itself before it creates the child's domain (NUL: none). */
+    final Pointer comm;
     final Pointer fileActions;
     final Pointer attr;
     final Pointer sigDefault;
@@ -78,6 +83,7 @@ final class NativeArgs {
         this.memory = memory;
         long base = Pointer.nativeValue(memory);
         this.pid = new Pointer(base + at.pid());
+        this.comm = new Pointer(base + at.comm());
         this.fileActions = new Pointer(base + at.fileActions());
         this.attr = new Pointer(base + at.attr());
         this.sigDefault = new Pointer(base + at.sigDefault());
@@ -194,6 +200,20 @@ final class NativeArgs {
 
     void close() {
         memory.close();
+    }
+
+    /** Writes {@code name} (ASCII, at most 15 bytes) where the launch thread reads its new name. */
+    void comm(String name) {
+        byte[] b = name.getBytes(StandardCharsets.US_ASCII);
+        if (b.length >= COMM_BYTES) {
+            throw new IllegalArgumentException("a thread name holds at most " + (COMM_BYTES - 1) + " bytes: " + name);
+        }
+        memory.write(at(comm), b, 0, b.length);
+        memory.setByte(at(comm) + b.length, (byte) 0);
+    }
+
+    private long at(Pointer p) {
+        return Pointer.nativeValue(p) - Pointer.nativeValue(memory);
     }
 
     /** Writes {@code b} at {@code at}; returns where the next string starts, after its NUL. */

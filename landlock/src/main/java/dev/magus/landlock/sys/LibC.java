@@ -28,6 +28,7 @@ public final class LibC {
 
     public static final int PR_CAPBSET_READ = 23;
     public static final int PR_CAPBSET_DROP = 24;
+    public static final int PR_SET_NAME = 15;
     public static final int PR_SET_NO_NEW_PRIVS = 38;
     public static final int PR_GET_NO_NEW_PRIVS = 39;
     public static final int PR_CAP_AMBIENT = 47;

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.orphans;
 
+import dev.magus.landlock.launch.Launched;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,13 +32,20 @@ import java.util.concurrent.locks.LockSupport;
  * are claimed by their process group and reaped, and the collection goes on until no process
  * of that group is left anywhere.
  *
- * <p>A stray is recognised by the environment it was started with
- * ({@code /proc/PID/environ}), never guessed: magus may be embedded in a program with children
- * of its own, and a server runs other clients' runs at the same time. What remains: a
- * descendant that re-executes itself with an environment without {@code MAGUS_RUN_ID}
- * ({@code env -i setsid …}) is not recognised, and outlives the run (README, "What it does not
- * stop"). On a host without the subreaper call (not Linux, or no libc) nothing is re-parented
- * and nothing is collected.
+ * <p>Which adopted child is whose: one that kept the run's {@code MAGUS_RUN_ID} or its group
+ * says so. One that shed both ({@code env -i setsid …}) is still a descendant of <em>some</em>
+ * run, since everything re-parented to magus descends from a child magus started, and magus's
+ * own children are known: the launcher's ({@link Launched}: run leaders, the watchdog) and the
+ * JDK's {@code Process} children, which stay in magus's process group. So it is attributed by
+ * when it started ({@code /proc/PID/stat}, field 22): when no other run still running started
+ * before it, it can only be a run that has ended, and it is killed; otherwise it is left to
+ * the end of the last such run, and may outlive this run's audit meanwhile (a server running
+ * concurrent runs). Adopted zombies are reaped on every pass, so a long-running server does
+ * not accumulate them; magus's own children are never reaped here (their {@code Child} or
+ * {@code Process} reads their exit status). What remains: a descendant that joins magus's own
+ * process group ({@code setpgid} to it, possible within a session) is taken for one of the
+ * JDK's children and left alone. On a host without the subreaper call (not Linux, or no libc)
+ * nothing is re-parented and nothing is collected.
  */
 public final class Strays {
     /** {@code PR_SET_CHILD_SUBREAPER} from {@code <linux/prctl.h>}. */
@@ -67,60 +76,142 @@ public final class Strays {
         return adopted;
     }
 
+    /** A run whose child is running: its id, its group, and when its child started (clock ticks since boot). */
+    private record Active(String runId, long group, long startTicks) {
+    }
+
+    private static final java.util.Map<String, Active> ACTIVE = new java.util.concurrent.ConcurrentHashMap<>();
+    /** When the first run of this process started: nothing older than that is any run's. */
+    private static volatile long firstStart = Long.MAX_VALUE;
+
     /**
-     * Kills and reaps every child of this process started with {@code MAGUS_RUN_ID=runId} or in
-     * the run's process {@code group} (already killed), until none is left and no process of the
-     * group remains, or {@code limit} has passed.
+     * Notes that {@code runId}'s child {@code pid} (the leader of its group) runs now: every
+     * descendant of the run starts at or after it. Call right after the spawn.
+     */
+    public static void begin(String runId, long pid) {
+        long start = ProcessIdentity.startTicks(pid).orElse(0L);
+        synchronized (Strays.class) {
+            firstStart = Math.min(firstStart, start);
+        }
+        ACTIVE.put(runId, new Active(runId, pid, start));
+    }
+
+    /** Forgets the run begun with {@link #begin} (done by {@link #collect} too; again is harmless). */
+    public static void end(String runId) {
+        ACTIVE.remove(runId);
+    }
+
+    /**
+     * Kills and reaps every child of this process that is the run's, until none is left and no
+     * process of the run's {@code group} remains, or {@code limit} has passed; reaps every
+     * other zombie adopted as subreaper on the way; then forgets the run.
+     *
+     * <p>A child is the run's when it is in the run's group (already killed), or was started
+     * with {@code MAGUS_RUN_ID=runId}, or was <em>adopted</em> (re-parented to magus) and can
+     * be no other running run's: started no earlier than the first run of this process, later
+     * than every other running run's child (else it may be that run's, and it is left for that
+     * run's end), not in another running run's group and not carrying its id. Adopted, because
+     * a child magus started itself is never one: the launcher's own children ({@link Launched})
+     * and the children in magus's own process group (the JDK's {@code Process} children, whose
+     * exit statuses the JDK reaps) are never killed nor reaped here.
      *
      * @return how many were killed
      */
     public static int collect(String runId, long group, Duration limit) {
         if (!adopted) {
+            ACTIVE.remove(runId);
             return 0;
         }
-        Syscalls sys = Natives.syscalls();
-        long self = ProcessHandle.current().pid();
-        byte[] marker = (RUN_ID + runId).getBytes(StandardCharsets.UTF_8);
-        long deadline = System.nanoTime() + limit.toNanos();
-        int killed = 0;
-        List<Long> found = strays(self, marker, group);
-        while ((!found.isEmpty() || groupLives(sys, group)) && System.nanoTime() < deadline) {
-            for (long pid : found) {
-                sys.kill((int) pid, SIGKILL);
-                killed++;
-            }
-            for (long pid : found) {
-                // Re-parented to us, so ours to reap; SIGKILLed, so it ends at once.
-                while (sys.waitpid((int) pid, null, WNOHANG) == 0 && System.nanoTime() < deadline) {
-                    LockSupport.parkNanos(200_000);
+        try {
+            Syscalls sys = Natives.syscalls();
+            long deadline = System.nanoTime() + limit.toNanos();
+            int killed = 0;
+            List<Long> found = strays(sys, runId, group);
+            while ((!found.isEmpty() || groupLives(sys, group)) && System.nanoTime() < deadline) {
+                for (long pid : found) {
+                    sys.kill((int) pid, SIGKILL);
+                    killed++;
                 }
+                for (long pid : found) {
+                    // Re-parented to us, so ours to reap; SIGKILLed, so it ends at once.
+                    while (sys.waitpid((int) pid, null, WNOHANG) == 0 && System.nanoTime() < deadline) {
+                        LockSupport.parkNanos(200_000);
+                    }
+                }
+                if (found.isEmpty()) {
+                    // Members of the group whose parents are still dying: they are ours in a moment.
+                    LockSupport.parkNanos(1_000_000);
+                }
+                found = strays(sys, runId, group);
             }
-            if (found.isEmpty()) {
-                // Members of the group whose parents are still dying: they are ours in a moment.
-                LockSupport.parkNanos(1_000_000);
-            }
-            found = strays(self, marker, group);
+            return killed;
+        } finally {
+            ACTIVE.remove(runId);
         }
-        return killed;
     }
 
     /**
-     * This process's children that are the run's: in its process group, or started with an
-     * environment that holds {@code marker} as one entry.
+     * The live children of this process that are the run's (see {@link #collect}); each zombie
+     * child that magus did not start itself is reaped on the way.
      */
-    static List<Long> strays(long self, byte[] marker, long group) {
+    static List<Long> strays(Syscalls sys, String runId, long group) {
         List<Long> out = new ArrayList<>();
+        long self = ProcessHandle.current().pid();
+        long ownGroup = Stat.of(PROC.resolve(Long.toString(self))).map(Stat::pgrp).orElse(-1L);
+        List<Active> others = ACTIVE.values().stream().filter(a -> !a.runId().equals(runId)).toList();
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC, "[0-9]*")) {
             for (Path p : procs) {
-                long[] ids = ids(p);
-                if (ids[0] == self && (ids[1] == group || carries(p.resolve("environ"), marker))) {
-                    out.add(Long.parseLong(p.getFileName().toString()));
+                Optional<Stat> st = Stat.of(p);
+                if (st.isEmpty() || st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
+                    continue;
+                }
+                long pid = Long.parseLong(p.getFileName().toString());
+                if (!Launched.mayTouch(pid)) {
+                    continue;
+                }
+                if (st.get().state() == 'Z') {
+                    // Adopted and ended: nobody else will ever wait for it.
+                    sys.waitpid((int) pid, null, WNOHANG);
+                    continue;
+                }
+                if (st.get().pgrp() == group || runs(st.get(), p, runId, others)) {
+                    out.add(pid);
                 }
             }
         } catch (IOException | RuntimeException e) {
             // no /proc: nothing can be found, and nothing is killed on a guess
         }
         return out;
+    }
+
+    /** Whether the adopted child at {@code proc} is this run's rather than one of {@code others}' (still running). */
+    private static boolean runs(Stat st, Path proc, String runId, List<Active> others) {
+        Optional<String> id = runIdOf(proc.resolve("environ"));
+        if (id.isPresent() && id.get().equals(runId)) {
+            return true;
+        }
+        for (Active a : others) {
+            if (st.pgrp() == a.group() || id.filter(a.runId()::equals).isPresent() || a.startTicks() <= st.startTicks()) {
+                return false;
+            }
+        }
+        return st.startTicks() >= firstStart;
+    }
+
+    /** What this module reads of {@code /proc/PID/stat}. */
+    record Stat(char state, long ppid, long pgrp, long startTicks) {
+        static Optional<Stat> of(Path proc) {
+            try {
+                String stat = Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1);
+                int close = stat.lastIndexOf(')');
+                // After ") ": state, ppid, pgrp, ..., starttime (field 22) at index 19.
+                String[] f = stat.substring(close + 2).split(" ", 21);
+                return Optional.of(new Stat(f[0].charAt(0), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                        Long.parseLong(f[19])));
+            } catch (IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
     }
 
     /**
@@ -131,35 +222,24 @@ public final class Strays {
         return sys.kill(-(int) group, 0) == 0;
     }
 
-    /** The parent and the process group of the process at {@code proc}, or -1s when it cannot say. */
-    private static long[] ids(Path proc) {
-        try {
-            String stat = Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1);
-            int close = stat.lastIndexOf(')');
-            // After ") ": state, ppid, pgrp.
-            String[] f = stat.substring(close + 2).split(" ", 4);
-            return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])};
-        } catch (IOException | RuntimeException e) {
-            return new long[] {-1, -1};
-        }
-    }
-
-    private static boolean carries(Path environ, byte[] marker) {
+    /** The value of {@code MAGUS_RUN_ID} in the environment the process started with, if it has one. */
+    private static Optional<String> runIdOf(Path environ) {
         byte[] env;
         try {
             env = Files.readAllBytes(environ);
         } catch (IOException e) {
-            return false;
+            return Optional.empty();
         }
+        byte[] key = RUN_ID.getBytes(StandardCharsets.US_ASCII);
         int start = 0;
         for (int i = 0; i <= env.length; i++) {
             if (i == env.length || env[i] == 0) {
-                if (i - start == marker.length && java.util.Arrays.equals(env, start, i, marker, 0, marker.length)) {
-                    return true;
+                if (i - start >= key.length && java.util.Arrays.equals(env, start, start + key.length, key, 0, key.length)) {
+                    return Optional.of(new String(env, start + key.length, i - start - key.length, StandardCharsets.UTF_8));
                 }
                 start = i + 1;
             }
         }
-        return false;
+        return Optional.empty();
     }
 }

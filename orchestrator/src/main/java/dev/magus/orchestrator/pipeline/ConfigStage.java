@@ -8,6 +8,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.events.IoFailures;
+import dev.magus.workspace.config.ConfigCache;
 import dev.magus.workspace.config.ConfigText;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
@@ -63,8 +64,9 @@ public final class ConfigStage {
         Path cwd = request.workingDir().toAbsolutePath().normalize();
         Optional<Path> file = findWorkspaceFile(cwd);
         Path root = file.map(Path::getParent).orElse(cwd);
+        WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
+        // The projects are read from the same file; they are few lines, and not cached yet.
         Optional<String> text = file.map(ConfigText::read);
-        WorkspaceConfig config = file.map(f -> WorkspaceConfig.read(text.orElseThrow(), f)).orElse(WorkspaceConfig.DEFAULT);
         Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
                 .filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));

@@ -12,6 +12,8 @@ import dev.magus.env.scrub.Scrubber;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.env.Allowlist;
+import dev.magus.env.MagusVariables;
+import dev.magus.policy.lease.CarriedLease;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import java.nio.file.Path;
@@ -71,6 +73,16 @@ public final class EnvStage {
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
         vars.put(ConfigStage.RUN_ID, config.runId());
+        if (mode != EnvMode.OFF) {
+            // After the overlay, like the floor: a target can neither drop nor widen its lease.
+            List<CarriedLease> leases = policy.policy().map(p -> p.leases().stream().map(CarriedLease::of).toList())
+                    .orElse(List.of());
+            if (leases.isEmpty()) {
+                vars.remove(MagusVariables.LEASE);
+            } else {
+                vars.put(MagusVariables.LEASE, CarriedLease.encodeAll(leases));
+            }
+        }
         gitConfig.ifPresent(g -> vars.put(GIT_CONFIG_GLOBAL, g.toString()));
         return new ChildEnvPlan(vars, env.dropped(), env.diagnostics());
     }

@@ -9,6 +9,8 @@ import java.io.OutputStream;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -29,7 +31,66 @@ public final class OutputPump {
      * dropped; the pipe keeps draining.
      */
     public static void pump(InputStream in, Optional<OutputStream> raw, Consumer<String> line) {
-        InputStream source = raw.<InputStream>map(r -> new Tee(in, r)).orElse(in);
+        pump(in, raw, line, new Progress(1));
+    }
+
+    /**
+     * What the pumps of one child are doing: how many have not finished, how many of those wait
+     * in a read of their pipe, and the bytes read so far. A pump that is not in a read is busy
+     * (decoding, handing on lines, or writing to a pass-through whose reader is slow), so it
+     * will finish; one that waits in a read may wait for ever on a pipe a stray holds open.
+     */
+    public static final class Progress {
+        private final AtomicLong read = new AtomicLong();
+        private final AtomicInteger pending;
+        private final AtomicInteger reading = new AtomicInteger();
+
+        /** @param pumps how many pumps will report here */
+        public Progress(int pumps) {
+            this.pending = new AtomicInteger(pumps);
+        }
+
+        public long read() {
+            return read.get();
+        }
+
+        /** Whether a pump that has not finished is doing something other than waiting on its pipe. */
+        public boolean busy() {
+            return pending.get() > reading.get();
+        }
+    }
+
+    /**
+     * {@link #pump(InputStream, Optional, Consumer)}, keeping {@code progress}: whoever waits for
+     * the pipe to drain can tell a pump that waits on its pass-through's reader (a forwarded
+     * run's client reading at its own pace) or still moves from one that waits on a pipe a
+     * stray descendant holds open.
+     */
+    public static void pump(InputStream in, Optional<OutputStream> raw, Consumer<String> line, Progress progress) {
+        InputStream counted = new FilterInputStream(in) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                progress.reading.incrementAndGet();
+                try {
+                    int n = super.read(b, off, len);
+                    if (n > 0) {
+                        progress.read.addAndGet(n);
+                    }
+                    return n;
+                } finally {
+                    progress.reading.decrementAndGet();
+                }
+            }
+        };
+        try {
+            pumpCounted(counted, raw, line);
+        } finally {
+            progress.pending.decrementAndGet();
+        }
+    }
+
+    private static void pumpCounted(InputStream counted, Optional<OutputStream> raw, Consumer<String> line) {
+        InputStream source = raw.<InputStream>map(r -> new Tee(counted, r)).orElse(counted);
         var decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);

@@ -4,7 +4,10 @@ import dev.magus.policy.HostFacts;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
 import dev.magus.policy.PolicyOrOff;
+import dev.magus.orchestrator.run.Grants;
+import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.policy.decl.MergedDecl;
+import dev.magus.policy.lease.CarriedLease;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
@@ -12,7 +15,9 @@ import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.lease.LeaseLookup;
 import dev.magus.workspace.project.Target;
+import dev.magus.workspace.lease.Leasing;
 import java.util.List;
+import java.util.Optional;
 
 /** Stage 2: the run's policy, built once from the core footprint and the declared layers, then narrowed by a lease. */
 public final class PolicyStage {
@@ -20,6 +25,7 @@ public final class PolicyStage {
     }
 
     /**
+     * The command line's {@code --allow}/{@code --pass} are parsed first, under every mode.
      * Mode off builds nothing (and so does not evaluate the declaration). Under any other
      * mode the policy is built or the run stops. A lease on the workspace (or a checkout
      * above it) then narrows the write grant ({@link dev.magus.policy.lease.LeaseNarrowing});
@@ -28,39 +34,59 @@ public final class PolicyStage {
      * @throws dev.magus.events.SandboxException MGS2004 when the workspace declaration or the lease cannot be honored
      */
     public static PolicyOrOff build(RunConfig config, HostFacts host) {
+        // First, under every mode: a malformed --allow or --pass is refused, never ignored.
+        Optional<SandboxDecl> cli = cli(config);
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = declared(config);
+        MergedDecl declared = declared(config, cli);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
+    }
+
+    /** The command line's one-run grants as the {@code cli} layer; empty without any. */
+    static Optional<SandboxDecl> cli(RunConfig config) {
+        Grants g = config.request().grants();
+        return g.isEmpty() ? Optional.empty()
+                : Optional.of(CommandLineDecl.parse(g.allow(), g.pass(), config.workingDir()));
     }
 
     /**
      * One merge for every layer, union only: the workspace's, then the spells this process gets
      * (each loaded now, so a spell's declaration that cannot be honored stops the run with its
-     * MGS2004), then the target's.
+     * MGS2004), then the target's, then the command line's one-run grants.
      */
     public static MergedDecl declared(RunConfig config) {
+        return declared(config, cli(config));
+    }
+
+    static MergedDecl declared(RunConfig config, Optional<SandboxDecl> cli) {
         SandboxDecl workspace = config.config().sandbox();
         List<SandboxDecl> spells = config.spellNames().stream().map(n -> config.spells().spell(n).sandbox()).toList();
-        return MergedDecl.merge(workspace, spells, config.target().map(Target::sandbox));
+        return MergedDecl.merge(workspace, spells, config.target().map(Target::sandbox), cli);
     }
 
     /**
-     * The kernel layer's half of the narrowing: the policy's rules become the narrowed ones, so
-     * Landlock and the binding checks both hold the run to them. The binding layer's exact glob
-     * check, naming the job in MGS2002 and the trail's sandbox_denial rows are not wired yet.
+     * The narrowing by every lease that holds: the one a parent run carried ({@code MAGUS_LEASE})
+     * and the checkout's own. The policy's rules become the narrowed ones (what the kernel gets)
+     * and each write is checked against the jobs' globs as well ({@link Policy#narrowedBy}).
      */
     static Policy narrow(Policy p, HostFacts host) {
+        Leasing leasing = leasing(p, host);
+        Policy out = p;
+        for (Narrowing.Narrowed n : leasing.applied()) {
+            out = out.narrowedBy(n);
+        }
+        return out;
+    }
+
+    /**
+     * The leases of a run with the layers' policy {@code p}, for {@code magus policy} too.
+     *
+     * @throws dev.magus.events.SandboxException MGS2004 when a lease cannot be read or honored
+     */
+    public static Leasing leasing(Policy p, HostFacts host) {
         LeaseLookup lookup = new LeaseLookup(StateDir.of(host.env(), host.home()), host.magusCacheDir());
-        Narrowing n = lookup.narrowing(p.ruleset(), p.workspaceRoot(), host.privateTemp(), Tree.real());
-        if (n instanceof Narrowing.Refused refused) {
-            throw refused.exception();
-        }
-        if (n instanceof Narrowing.Narrowed narrowed) {
-            return new Policy(p.mode(), p.workspaceRoot(), p.home(), narrowed.ruleset(), p.env(), p.controlFiles(), p.notes());
-        }
-        return p;
+        return lookup.leasing(p.ruleset(), p.workspaceRoot(), host.privateTemp(), Tree.real(), CarriedLease.from(host.env()));
     }
 }

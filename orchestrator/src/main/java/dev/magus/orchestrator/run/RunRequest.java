@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.run;
 
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.audit.DescendantAudit;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,6 +22,12 @@ import java.util.Set;
  * @param envUnset   this run's <code>env&#92;unset</code> names
  * @param sandbox    {@code --sandbox}, when given
  * @param stdin      what the child reads
+ * @param descendantAudit the registered descendant projects of a write-mode dispatch (a
+ *                   {@code writes: true} target): after the run, any entry it created, changed
+ *                   or removed beneath one of them fails it with MGS3001. Relative ones are
+ *                   relative to the workspace root. Empty: no such audit. It runs under every
+ *                   mode, off included: it is a scope rule between projects, not a sandbox grant.
+ * @param grants     {@code --allow} and {@code --pass}: the {@code cli} layer of this run's policy
  * @param op         {@code --op SPELL}: the run is a spell op's child, and gets the spells of the
  *                   project holding its working directory plus this one (else every spell the
  *                   workspace's projects bind)
@@ -35,14 +42,10 @@ public record RunRequest(
         Set<String> envUnset,
         Optional<Mode> sandbox,
         Stdin stdin,
+        List<Path> descendantAudit,
+        Grants grants,
         Optional<String> op,
         Optional<String> target) {
-
-    /** A run of a command, not of a target, as a target's own process. */
-    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
-            Optional<Mode> sandbox, Stdin stdin) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, Optional.empty(), Optional.empty());
-    }
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -56,6 +59,14 @@ public record RunRequest(
         envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
         Objects.requireNonNull(sandbox, "sandbox");
         Objects.requireNonNull(stdin, "stdin");
+        descendantAudit = List.copyOf(descendantAudit);
+        Objects.requireNonNull(grants, "grants");
+    }
+
+    /** A request without a descendant audit, grants, op or target. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, Optional.empty(), Optional.empty());
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -76,6 +87,9 @@ public record RunRequest(
         private Stdin stdin = Stdin.none();
         private Optional<String> op = Optional.empty();
         private Optional<String> target = Optional.empty();
+        private List<Path> descendantAudit = List.of();
+        private final List<String> allow = new ArrayList<>();
+        private final List<String> pass = new ArrayList<>();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -118,8 +132,31 @@ public record RunRequest(
             return this;
         }
 
+        /**
+         * Makes this run a write-mode dispatch on a project whose registered descendant
+         * projects are {@code descendantDirs} (see {@link DescendantAudit#below} for finding
+         * them): the single entry point of the MGS3001 audit.
+         */
+        public Builder descendantAudit(List<Path> descendantDirs) {
+            this.descendantAudit = List.copyOf(descendantDirs);
+            return this;
+        }
+
+        /** {@code --allow PATH[:ro|rw|rx|rwx]}: a grant for this run only (see {@link Grants}). */
+        public Builder allow(String spec) {
+            allow.add(spec);
+            return this;
+        }
+
+        /** {@code --pass VAR}: a variable (or {@code PREFIX_*}) passed through for this run only. */
+        public Builder pass(String pattern) {
+            pass.add(pattern);
+            return this;
+        }
+
         public RunRequest build() {
-            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, op, target);
+            return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass), op,
+                    target);
         }
     }
 }

@@ -4,9 +4,10 @@ import java.util.Objects;
 
 /**
  * The layer a declaration comes from. The core footprint is implicit and has no declaration;
- * these are the three layers that declare, in merge order: workspace, spells, target.
+ * these are the layers that declare, in merge order: workspace, spells, target, and the one-run
+ * grants of the command line ({@code magus run --allow/--pass}).
  */
-public sealed interface DeclLayer permits DeclLayer.Workspace, DeclLayer.Spell, DeclLayer.Target {
+public sealed interface DeclLayer permits DeclLayer.Workspace, DeclLayer.Spell, DeclLayer.Target, DeclLayer.Cli {
 
     /** {@code workspace}, {@code spell:go}, {@code target:test}: how diagnostics and {@code magus policy} name the layer. */
     String label();
@@ -30,6 +31,10 @@ public sealed interface DeclLayer permits DeclLayer.Workspace, DeclLayer.Spell, 
 
     static DeclLayer target(String name) {
         return new Target(name);
+    }
+
+    static DeclLayer cli() {
+        return Cli.INSTANCE;
     }
 
     /** The {@code sandbox} section of magus.yaml. */
@@ -63,6 +68,16 @@ public sealed interface DeclLayer permits DeclLayer.Workspace, DeclLayer.Spell, 
         @Override
         public String label() {
             return "target:" + name;
+        }
+    }
+
+    /** {@code magus run --allow PATH[:MODE] --pass VAR}: grants for one run, merged last. */
+    record Cli() implements DeclLayer {
+        static final Cli INSTANCE = new Cli();
+
+        @Override
+        public String label() {
+            return "cli";
         }
     }
 }

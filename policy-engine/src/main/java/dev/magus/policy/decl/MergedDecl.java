@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The declared layers merged, in merge order: the workspace, then the spells, then the target
- * (the core goes before all of them and is added by the policy builder). One merge serves
+ * The declared layers merged, in merge order: the workspace, then the spells, then the target,
+ * then the command line's one-run grants (the core goes before all of them and is added by the
+ * policy builder). One merge serves
  * every layer and none narrows another: entries union, passthrough patterns union. The same
  * path at two layers keeps both entries, so the rule index grants both modes (rx from one and
  * rw from another make rwx).
@@ -28,13 +29,21 @@ public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough) {
      *                                  declaration passed as the workspace's, say): a caller bug
      */
     public static MergedDecl merge(SandboxDecl workspace, List<SandboxDecl> spells, Optional<SandboxDecl> target) {
+        return merge(workspace, spells, target, Optional.empty());
+    }
+
+    /** As {@link #merge(SandboxDecl, List, Optional)}, with the command line's layer last ({@link CommandLineDecl}). */
+    public static MergedDecl merge(SandboxDecl workspace, List<SandboxDecl> spells, Optional<SandboxDecl> target,
+            Optional<SandboxDecl> cli) {
         require(workspace, DeclLayer.Workspace.class);
         spells.forEach(s -> require(s, DeclLayer.Spell.class));
         target.ifPresent(t -> require(t, DeclLayer.Target.class));
+        cli.ifPresent(c -> require(c, DeclLayer.Cli.class));
         List<SandboxDecl> order = new ArrayList<>();
         order.add(workspace);
         order.addAll(spells);
         target.ifPresent(order::add);
+        cli.ifPresent(order::add);
         List<SandboxAllow> allow = new ArrayList<>();
         Allowlist passthrough = Allowlist.EMPTY;
         for (SandboxDecl d : order) {

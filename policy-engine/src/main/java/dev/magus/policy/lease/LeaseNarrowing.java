@@ -111,7 +111,7 @@ public final class LeaseNarrowing {
         }
         List<GlobGrant> globs = new ArrayList<>();
         for (WriteGlob g : job.writePaths()) {
-            GlobGrant grant = grant(g, job.id(), checkout, tree);
+            GlobGrant grant = withinGrant(grant(g, job.id(), checkout, tree), rules);
             globs.add(grant);
             out.addAll(grant.rules());
         }
@@ -124,7 +124,7 @@ public final class LeaseNarrowing {
                         + " a run could rewrite its own lease");
             }
         }
-        return new Narrowing.Narrowed(job, scope, Ruleset.of(out), globs);
+        return new Narrowing.Narrowed(job, scope, rules, Ruleset.of(out), globs);
     }
 
     private static Narrowing refuse(LeaseJob job, String subject, String why) {
@@ -166,6 +166,34 @@ public final class LeaseNarrowing {
                     List.of(new Rule(resolve(checkout, prefix), AccessMode.RW, origin)), "the directory and everything beneath it");
         }
         return creation(glob, prefix, checkout, tree, origin);
+    }
+
+    /**
+     * A glob's kernel rules cut down to where the layers granted writing: a lease narrows, so a
+     * glob never writes where the run could not before (a workspace nested in the leased
+     * checkout keeps its own bounds; so does a nested magus carrying its parent's lease).
+     */
+    static GlobGrant withinGrant(GlobGrant grant, Ruleset granted) {
+        List<Rule> kept = new ArrayList<>();
+        boolean cut = false;
+        for (Rule r : grant.rules()) {
+            if (granted.permits(r.path(), Access.WRITE)) {
+                kept.add(r);
+                continue;
+            }
+            cut = true;
+            for (Rule g : granted.rules()) {
+                if (g.mode().has(Access.WRITE) && !g.path().equals(r.path()) && within(g.path(), r.path())) {
+                    kept.add(new Rule(g.path(), AccessMode.RW, r.origin()));
+                }
+            }
+        }
+        if (!cut) {
+            return grant;
+        }
+        Enforcement e = grant.enforcement() == Enforcement.EXACT ? Enforcement.NARROWER : grant.enforcement();
+        return new GlobGrant(grant.glob(), e, kept, grant.why() + "; cut to what the layers grant ("
+                + (kept.isEmpty() ? "nothing" : kept.size() + " rule(s)") + ")");
     }
 
     /** Rw on the deepest existing directory along {@code dirs}, unless that is the checkout root. */

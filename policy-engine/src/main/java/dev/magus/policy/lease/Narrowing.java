@@ -50,23 +50,32 @@ public sealed interface Narrowing {
      *
      * @param job     the leased job
      * @param scope   the checkout, cache, temp and state dirs it was computed for
+     * @param granted the rules the layers granted before the narrowing: a refusal is the lease's
+     *                doing only where these would have allowed the write
      * @param ruleset the rules for the kernel: inside the checkout, write only on what the globs
      *                were given (see {@link GlobGrant}), plus the cache and private temp dirs
      * @param globs   per glob, what the kernel got and how exact it is
      */
-    record Narrowed(LeaseJob job, LeaseScope scope, Ruleset ruleset, List<GlobGrant> globs) implements Narrowing {
+    record Narrowed(LeaseJob job, LeaseScope scope, Ruleset granted, Ruleset ruleset, List<GlobGrant> globs)
+            implements Narrowing {
         public Narrowed {
             Objects.requireNonNull(job, "job");
             Objects.requireNonNull(scope, "scope");
+            Objects.requireNonNull(granted, "granted");
             Objects.requireNonNull(ruleset, "ruleset");
             globs = List.copyOf(globs);
         }
 
         /**
          * The binding layer's write check on a resolved path: inside the checkout (and outside the
-         * cache and temp dirs) exactly what a glob covers; elsewhere the narrowed rules.
+         * cache and temp dirs) exactly what a glob covers; elsewhere the narrowed rules. A path
+         * that is not absolute and normalized (a {@code ..} or {@code .} left in it) is refused:
+         * it was not resolved, and its place in the checkout cannot be told.
          */
         public boolean permitsWrite(Path resolved) {
+            if (!normalized(resolved)) {
+                return false;
+            }
             if (LeaseNarrowing.within(resolved, scope.cacheDir()) || LeaseNarrowing.within(resolved, scope.privateTemp())
                     || !LeaseNarrowing.within(resolved, scope.checkout())) {
                 return ruleset.permits(resolved, Access.WRITE);
@@ -75,11 +84,35 @@ public sealed interface Narrowing {
             return job.writePaths().stream().anyMatch(g -> g.covers(rel));
         }
 
-        /** Whether a refused write at {@code resolved} is this lease's doing: it lies in the checkout. */
+        private static boolean normalized(Path p) {
+            if (!p.isAbsolute()) {
+                return false;
+            }
+            for (Path c : p) {
+                String s = c.toString();
+                if (s.equals("..") || s.equals(".")) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Whether a refused write at {@code resolved} is this lease's doing: it lies in the
+         * checkout (outside the cache and temp dirs), where the layers' own rules would have
+         * allowed it.
+         */
         public boolean explains(Path resolved) {
-            return LeaseNarrowing.within(resolved, scope.checkout())
+            return normalized(resolved)
+                    && LeaseNarrowing.within(resolved, scope.checkout())
                     && !LeaseNarrowing.within(resolved, scope.cacheDir())
-                    && !LeaseNarrowing.within(resolved, scope.privateTemp());
+                    && !LeaseNarrowing.within(resolved, scope.privateTemp())
+                    && granted.permits(resolved, Access.WRITE);
+        }
+
+        /** Whether the binding layer refuses a write at {@code resolved} because of this lease. */
+        public boolean refuses(Path resolved) {
+            return explains(resolved) && !permitsWrite(resolved);
         }
 
         /** A binding-layer MGS2002 for a write the lease refuses, naming the job. */
@@ -91,10 +124,21 @@ public sealed interface Narrowing {
                     Layer.BINDING, "binding", details);
         }
 
-        /** A refusal from either layer, with the job named when this lease caused it. */
+        /**
+         * A refusal from either layer, with the job named when this lease caused it (see
+         * {@link #explains}); one that names a job already is left as it is.
+         */
         public Diagnostic attribute(Diagnostic d) {
-            if (d.code() != Code.MGS2002 || d.subject().isEmpty() || !d.subject().startsWith("/")
-                    || !explains(Path.of(d.subject()))) {
+            if (d.code() != Code.MGS2002 || d.details().containsKey("job") || !d.subject().startsWith("/")) {
+                return d;
+            }
+            Path subject;
+            try {
+                subject = Path.of(d.subject());
+            } catch (java.nio.file.InvalidPathException e) {
+                return d;
+            }
+            if (!explains(subject)) {
                 return d;
             }
             Diagnostic out = d;

@@ -163,6 +163,51 @@ public record WriteGlob(String text, List<String> segments) {
         return new Progress(at[n], below && !at[n]);
     }
 
+    /**
+     * Whether everything this glob covers, {@code parent} covers too: a delegated job's glob
+     * lying within its parent's. Sound, not complete: {@code true} is always right; a wildcard
+     * component is taken as lying within only the same component, {@code *}, or a {@code **}, and
+     * a {@code **} only within a {@code **} (or beneath a path the parent covers whole).
+     */
+    public boolean within(WriteGlob parent) {
+        List<String> p = parent.segments;
+        int n = p.size();
+        boolean[] at = parent.closure(new boolean[n + 1], 0);
+        for (String c : segments) {
+            if (at[n]) {
+                return true;
+            }
+            boolean[] next = new boolean[n + 1];
+            for (int g = 0; g < n; g++) {
+                if (!at[g]) {
+                    continue;
+                }
+                String seg = p.get(g);
+                if (c.equals("**")) {
+                    // Any number of components, none included: only a ** of the parent absorbs
+                    // every one of them (the zero case keeps the states that are already here).
+                    if (seg.equals("**")) {
+                        parent.closure(next, g);
+                    }
+                } else if (seg.equals("**")) {
+                    parent.closure(next, g);
+                } else if (componentWithin(c, seg)) {
+                    parent.closure(next, g + 1);
+                }
+            }
+            at = next;
+        }
+        return at[n];
+    }
+
+    /** Every name {@code child} matches, {@code parent} matches too (sound: see {@link #within}). */
+    private static boolean componentWithin(String child, String parent) {
+        if (parent.equals("*") || parent.equals(child)) {
+            return true;
+        }
+        return !wild(child) && matches(parent, child);
+    }
+
     /** Marks {@code g} and every position a run of {@code **} (matching nothing) leads to from it. */
     private boolean[] closure(boolean[] at, int g) {
         at[g] = true;

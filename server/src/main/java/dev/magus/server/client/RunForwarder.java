@@ -33,10 +33,12 @@ public interface RunForwarder {
      * @param sandbox {@code --sandbox}, as written
      * @param lines       where magus's own lines go (a decline, a server that cannot be used)
      * @param diagnostics each diagnostic of the run, shown as a local run shows it
+     * @param allow       {@code --allow}, as written
+     * @param pass        {@code --pass}, as written
      */
     record Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
             Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
-            Consumer<Diagnostic> diagnostics) {
+            Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass) {
         public Forward {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -49,6 +51,15 @@ public interface RunForwarder {
             Objects.requireNonNull(err, "err");
             Objects.requireNonNull(lines, "lines");
             Objects.requireNonNull(diagnostics, "diagnostics");
+            allow = List.copyOf(allow);
+            pass = List.copyOf(pass);
+        }
+
+        /** A run without one-run grants. */
+        public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
+                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,
+                PrintWriter lines, Consumer<Diagnostic> diagnostics) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, List.of(), List.of());
         }
     }
 }

@@ -7,8 +7,6 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.server.protocol.Frame;
-import dev.magus.server.socket.SocketDir;
-import dev.magus.server.socket.Token;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -29,19 +27,18 @@ public final class ServerForwarder implements RunForwarder {
 
     @Override
     public Optional<Integer> forward(Forward run) {
-        SocketDir dir = SocketDir.forUser(run.env(), uid());
-        Path socket = dir.socket();
+        ServerLocation where = ServerLocation.find(run.env(), uid());
+        Path socket = where.socket();
         if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
-        Optional<String> token = Optional.ofNullable(run.env().get("MAGUS_PROC_TOKEN")).filter(t -> !t.isEmpty())
-                .or(() -> Token.read(dir.tokenFile()));
+        Optional<String> token = where.token();
         if (token.isEmpty()) {
             return Optional.empty();
         }
         ServerClient client;
         try {
-            dir.check(uid());
+            where.dir().check(uid());
             client = ServerClient.connect(socket, token.get());
         } catch (ServerClient.Refused e) {
             run.lines().println("magus: the magus server refused this client: " + e.getMessage() + "; running here instead");
@@ -52,7 +49,7 @@ public final class ServerForwarder implements RunForwarder {
         }
         try (client) {
             Frame.Submit submit = new Frame.Submit(run.argv(), run.cwd().toAbsolutePath().toString(), run.env(), run.set(),
-                    new ArrayList<>(run.unset()), run.sandbox(), run.stdin().isPresent(), false);
+                    new ArrayList<>(run.unset()), run.sandbox(), run.stdin().isPresent(), false, run.allow(), run.pass());
             forwardSignals(client);
             ServerClient.Outcome outcome = client.forward(submit, run.stdin().orElse(null), run.out(), run.err(),
                     e -> diagnostic(e).ifPresent(run.diagnostics()));

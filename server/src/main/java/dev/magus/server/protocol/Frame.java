@@ -61,9 +61,13 @@ public sealed interface Frame {
      * @param stdin        whether stdin frames follow (else the child reads {@code /dev/null})
      * @param outputEvents whether output events are sent as well as the bytes (for a client
      *                     writing NDJSON); off, only the other events are sent
+     * @param allow        {@code --allow} values as written (relative to {@code cwd}); absent
+     *                     in the JSON when empty, so a frame without one-run grants is unchanged
+     * @param pass         {@code --pass} values as written
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-            List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) implements ToServer {
+            List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+            List<String> pass) implements ToServer {
         public Submit {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -71,6 +75,14 @@ public sealed interface Frame {
             set = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(set));
             unset = List.copyOf(unset);
             Objects.requireNonNull(sandbox, "sandbox");
+            allow = List.copyOf(allow);
+            pass = List.copyOf(pass);
+        }
+
+        /** A run without one-run grants. */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of());
         }
     }
 

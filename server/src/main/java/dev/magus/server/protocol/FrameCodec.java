@@ -119,6 +119,12 @@ public final class FrameCodec {
             s.unset().forEach(n.putArray("unset")::add);
             s.sandbox().ifPresent(m -> n.put("sandbox", m));
             n.put("stdin", s.stdin()).put("outputEvents", s.outputEvents());
+            if (!s.allow().isEmpty()) {
+                s.allow().forEach(n.putArray("allow")::add);
+            }
+            if (!s.pass().isEmpty()) {
+                s.pass().forEach(n.putArray("pass")::add);
+            }
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
         } else if (frame instanceof Frame.Signal s) {
@@ -167,7 +173,8 @@ public final class FrameCodec {
             case "run":
                 return new Frame.Submit(strings(n, "argv"), text(n, "cwd"), map(n, "env"), map(n, "set"),
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
-                        n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false));
+                        n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
+                        strings(n, "allow"), strings(n, "pass"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":

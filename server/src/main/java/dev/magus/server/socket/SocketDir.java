@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -44,20 +43,24 @@ public record SocketDir(Path dir) {
 
     /** The directory for a user with this environment, home and uid (see the class comment). */
     public static SocketDir forUser(Map<String, String> env, long uid) {
-        Optional<Path> runtime = absolute(env.get("XDG_RUNTIME_DIR"));
-        if (runtime.isPresent()) {
-            return new SocketDir(runtime.get().resolve("magus"));
+        // No lambdas here: the fast forwarding client calls this, and each would cost its start a bootstrap.
+        String runtime = env.get("XDG_RUNTIME_DIR");
+        if (absolute(runtime)) {
+            return new SocketDir(Path.of(runtime).resolve("magus"));
         }
-        Optional<Path> cache = absolute(env.get("XDG_CACHE_HOME"))
-                .or(() -> absolute(env.get("HOME")).map(h -> h.resolve(".cache")));
-        if (cache.isPresent()) {
-            return new SocketDir(cache.get().resolve("magus-run"));
+        String cache = env.get("XDG_CACHE_HOME");
+        if (absolute(cache)) {
+            return new SocketDir(Path.of(cache).resolve("magus-run"));
+        }
+        String home = env.get("HOME");
+        if (absolute(home)) {
+            return new SocketDir(Path.of(home).resolve(".cache").resolve("magus-run"));
         }
         return new SocketDir(Path.of("/tmp", "magus-" + uid));
     }
 
-    private static Optional<Path> absolute(String value) {
-        return Optional.ofNullable(value).filter(v -> v.startsWith("/")).map(Path::of);
+    private static boolean absolute(String value) {
+        return value != null && value.startsWith("/");
     }
 
     public Path socket() {
@@ -103,7 +106,11 @@ public record SocketDir(Path dir) {
                         + uid + "); magus does not use it, since its owner controls who listens there");
             }
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
-            if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
+            boolean others = false;
+            for (PosixFilePermission p : perms) {
+                others |= p.name().startsWith("GROUP") || p.name().startsWith("OTHERS");
+            }
+            if (others) {
                 throw refusal("the server's socket directory " + dir + " has mode " + PosixFilePermissions.toString(perms)
                         + "; it must be rwx------ (0700) so that no one else can reach the socket or read its token;"
                         + " run: chmod 700 " + dir);

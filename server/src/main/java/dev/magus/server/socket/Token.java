@@ -19,7 +19,6 @@ import java.util.Optional;
  * carry the token.
  */
 public final class Token {
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] value;
 
@@ -30,7 +29,8 @@ public final class Token {
     /** A fresh random token. */
     public static Token generate() {
         byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
+        // Made here, not in a static field: a client that only reads the token never loads the providers.
+        new SecureRandom().nextBytes(b);
         return new Token(HexFormat.of().formatHex(b).getBytes(StandardCharsets.US_ASCII));
     }
 

@@ -115,15 +115,19 @@ public final class ControlFileAudit {
     }
 
     /** What one run's audit found, and the diagnostics that say so. */
-    public record Report(List<Change> changes, List<Diagnostic> diagnostics) {
+    public record Report(List<Change> changes, List<Path> unaudited, List<Diagnostic> diagnostics) {
         public Report {
             changes = List.copyOf(changes);
+            unaudited = List.copyOf(unaudited);
             diagnostics = List.copyOf(diagnostics);
         }
 
-        /** Whether the run changed a control file, and so fails. */
+        /**
+         * Whether the run changed a control file, or left a directory the audit cannot see
+         * into ({@link Unlisted}), and so fails.
+         */
         public boolean changed() {
-            return !changes.isEmpty();
+            return !changes.isEmpty() || !unaudited.isEmpty();
         }
     }
 
@@ -158,9 +162,11 @@ public final class ControlFileAudit {
             // so the directories restoring writes to are listed again next time.
             LAST.put(key, now.previous());
             cache.ifPresent(c -> c.save(key, now));
-            List<Change> changes = Comparison.between(snapshot, Snapshot.of(now.controls()));
-            if (changes.isEmpty()) {
-                return new Report(List.of(), List.of());
+            List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted());
+            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited),
+                    outside(now.controls(), unaudited));
+            if (changes.isEmpty() && unaudited.isEmpty()) {
+                return new Report(List.of(), List.of(), List.of());
             }
             Restorer restorer = new Restorer(reader, new Scan(names, reader).new AncestorCheck(roots));
             List<Diagnostic> out = new ArrayList<>();
@@ -182,8 +188,67 @@ public final class ControlFileAudit {
             for (Change c : changes) {
                 out.add(diagnostic(c, action, outcome.get(c)));
             }
-            return new Report(changes, out);
+            for (Path u : unaudited) {
+                out.add(unauditedDiagnostic(u));
+            }
+            return new Report(changes, unaudited, out);
         }
+    }
+
+    /**
+     * The directories whose insides this run may have changed unseen: each one that cannot be
+     * listed after the run, unless it could not be before either and provably kept everyone
+     * out meanwhile ({@link Unlisted#untouchedBy}); and each one that could not be listed
+     * before and can now (what is beneath it was never recorded). Outermost only.
+     */
+    List<Path> unaudited(List<Unlisted> before, List<Unlisted> after) {
+        java.util.Map<Path, Unlisted> was = new java.util.HashMap<>();
+        before.forEach(u -> was.put(u.path(), u));
+        java.util.Map<Path, Unlisted> now = new java.util.HashMap<>();
+        after.forEach(u -> now.put(u.path(), u));
+        java.util.TreeSet<Path> out = new java.util.TreeSet<>(PathOrder.INSTANCE);
+        for (Unlisted n : after) {
+            Unlisted b = was.get(n.path());
+            if (b == null || !b.untouchedBy(n)) {
+                out.add(n.path());
+            }
+        }
+        for (Unlisted b : before) {
+            if (!now.containsKey(b.path()) && reader.stat(b.path().toString()).isPresent()) {
+                out.add(b.path());
+            }
+        }
+        List<Path> outer = new ArrayList<>();
+        for (Path p : out) {
+            if (outer.stream().noneMatch(p::startsWith)) {
+                outer.add(p);
+            }
+        }
+        return outer;
+    }
+
+    /** The entries at none of {@code unaudited} nor beneath one: what can be compared. */
+    private static Snapshot outside(java.util.Map<Path, Snapshot.Recorded> entries, List<Path> unaudited) {
+        if (unaudited.isEmpty()) {
+            return Snapshot.of(entries);
+        }
+        java.util.Map<Path, Snapshot.Recorded> kept = new java.util.HashMap<>();
+        entries.forEach((p, r) -> {
+            if (unaudited.stream().noneMatch(p::startsWith)) {
+                kept.put(p, r);
+            }
+        });
+        return Snapshot.of(kept);
+    }
+
+    /** The MGS2002 that says the run left a directory the audit cannot see into. */
+    Diagnostic unauditedDiagnostic(Path dir) {
+        String message = "control files beneath " + shown(dir) + " cannot be audited: magus cannot list it after the run"
+                + " (no read or search permission, or a path too long), so a control file the run created or changed"
+                + " there cannot be ruled out; nothing beneath it was compared or restored. Make it listable"
+                + " (chmod u+rwx) or remove it";
+        return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
+                java.util.Map.of()).withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false");
     }
 
     /** The MGS2002 that says what happened to one control entry, and what magus did about it. */

@@ -76,9 +76,14 @@ public sealed interface Node {
 
     /**
      * A file's bytes, compared by size and SHA-256. The bytes themselves are kept up to
-     * {@link #KEEP_LIMIT} so that the file can be written back; a larger control file is
-     * compared but cannot be restored (no control file of any tool is that large, and a copy
-     * kept on disk would sit where the next child could reach it).
+     * {@link #KEEP_LIMIT} so that the file can be written back. A larger control file is never
+     * read at all (no control file of any tool is that large, a child may leave a sparse
+     * {@code truncate -s 100G magus.yaml}, and a copy kept on disk would sit where the next
+     * child could reach it): it is compared by its size and its identity, device, inode,
+     * mtime and ctime ({@link #unread}), which any write changes (ctime cannot be set back), so
+     * an oversized file the run created or wrote is a change, put back or removed as any other,
+     * and one nobody touched is none (unless it was changed within a clock tick or so of being
+     * recorded: then it counts as changed); one oversized before the run cannot be restored.
      */
     final class Content {
         public static final int KEEP_LIMIT = 4 * 1024 * 1024;
@@ -86,23 +91,43 @@ public sealed interface Node {
         private final long size;
         private final String sha256;
         private final byte[] bytes;
+        /** For a file not read: dev, ino, mtime, ctime; null for one read. */
+        private final long[] identity;
 
-        private Content(long size, String sha256, byte[] bytes) {
+        private Content(long size, String sha256, byte[] bytes, long[] identity) {
             this.size = size;
             this.sha256 = sha256;
             this.bytes = bytes;
+            this.identity = identity;
         }
 
         public static Content of(byte[] bytes) {
-            return new Content(bytes.length, digest(bytes), bytes.length <= KEEP_LIMIT ? bytes.clone() : null);
+            if (bytes.length > KEEP_LIMIT) {
+                return new Content(bytes.length, digest(bytes), null, null);
+            }
+            return new Content(bytes.length, digest(bytes), bytes.clone(), null);
+        }
+
+        /**
+         * A file larger than {@link #KEEP_LIMIT}, not read: equal only to the same size and
+         * identity. {@code ino} 0 is an identity nothing equals (unknown).
+         */
+        public static Content unread(long size, long dev, long ino, long mtimeNanos, long ctimeNanos) {
+            return new Content(size, "", null, new long[] {dev, ino, mtimeNanos, ctimeNanos});
         }
 
         public long size() {
             return size;
         }
 
+        /** The SHA-256 in hex; empty for a file {@link #unread}. */
         public String sha256() {
             return sha256;
+        }
+
+        /** Whether the file was too large to be read ({@link #unread}). */
+        public boolean read() {
+            return identity == null;
         }
 
         /** The bytes, when they were small enough to keep. */
@@ -120,17 +145,24 @@ public sealed interface Node {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Content c && c.size == size && c.sha256.equals(sha256);
+            if (!(o instanceof Content c) || c.size != size) {
+                return false;
+            }
+            if (identity != null || c.identity != null) {
+                return identity != null && c.identity != null && identity[1] != 0 && Arrays.equals(identity, c.identity);
+            }
+            return c.sha256.equals(sha256);
         }
 
         @Override
         public int hashCode() {
-            return sha256.hashCode();
+            return Long.hashCode(size);
         }
 
         @Override
         public String toString() {
-            return size + " bytes, sha256 " + sha256.substring(0, 12);
+            return identity != null ? size + " bytes, not read (larger than " + KEEP_LIMIT + ")"
+                    : size + " bytes, sha256 " + sha256.substring(0, 12);
         }
 
         /** For tests: the same bytes. */

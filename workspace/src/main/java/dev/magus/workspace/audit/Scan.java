@@ -70,10 +70,17 @@ import java.util.Set;
  * host's by more than that, can stamp a change older than the walk; then a name created by the
  * run in an existing directory is missed (a control file that existed before is still
  * compared by content).
+ *
+ * <p><b>What cannot be listed</b> (no permission, a path past {@code PATH_MAX}, a name that is
+ * listed but cannot be stat'ed) is never skipped silently: it is kept as {@link Unlisted}, met
+ * again by every rescan whatever its times say, and the audit decides after the run whether it
+ * can have hidden a change ({@link ControlFileAudit}).
  */
 final class Scan {
     /** A directory whose times are this close to the start of the walk, or later, is listed again after the run. */
     static final long SLACK_NANOS = 2_000_000_000L;
+    /** An oversized control file changed this close to now is compared as changed: far more than a clock tick. */
+    static final long RECENT_NANOS = 100_000_000L;
 
     private final ControlNames names;
     private final DirectoryReader reader;
@@ -91,10 +98,11 @@ final class Scan {
      * What a walk found: control entries, the directories listed, and when it started (before
      * its first system call: every change it did not see came after that).
      */
-    record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, long sinceNanos) {
+    record Walk(Map<Path, Snapshot.Recorded> controls, List<Dir> dirs, Set<Path> wholeDirs, List<Unlisted> unlisted,
+                long sinceNanos) {
         /** What a later {@link #rescan} needs of this walk. */
         Previous previous() {
-            return new Previous(dirs, controls.keySet(), sinceNanos);
+            return new Previous(dirs, controls.keySet(), unlisted, sinceNanos);
         }
     }
 
@@ -103,10 +111,15 @@ final class Scan {
      * control entries it recorded, and when it started. Kept in the process, or read back from
      * the state dir ({@link WalkCache}).
      */
-    record Previous(List<Dir> dirs, Set<Path> controls, long sinceNanos) {
+    record Previous(List<Dir> dirs, Set<Path> controls, List<Unlisted> unlisted, long sinceNanos) {
         Previous {
             dirs = List.copyOf(dirs);
             controls = Set.copyOf(controls);
+            unlisted = List.copyOf(unlisted);
+        }
+
+        Previous(List<Dir> dirs, Set<Path> controls, long sinceNanos) {
+            this(dirs, controls, List.of(), sinceNanos);
         }
     }
 
@@ -120,11 +133,13 @@ final class Scan {
         final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
         final Set<Path> wholeDirs = new HashSet<>();
         final List<Dir> dirs = new ArrayList<>();
+        final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
         /** Taken before the walk's first system call. */
         final long since = nowNanos();
 
         Walk walk() {
-            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), since);
+            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), List.copyOf(unlisted.values()),
+                    since);
         }
     }
 
@@ -162,6 +177,16 @@ final class Scan {
         for (Dir d : dirs) {
             known.add(d.path());
         }
+        // Each is met again below, whatever its times say: its times do not cover what is beneath it.
+        Map<Path, Unlisted> unlistedBefore = new HashMap<>();
+        for (Unlisted u : walk.unlisted()) {
+            if (u.parent() != Unlisted.IN_CONTROL) {
+                known.add(u.path());
+                unlistedBefore.put(u.path(), u);
+            }
+        }
+        // The names each directory listed again here had, by its index in the new walk: what is gone.
+        Map<Integer, Set<String>> relisted = new HashMap<>();
         long threshold = walk.sinceNanos() - SLACK_NANOS;
         // The index of each old directory in the new walk; -1 when it is gone (and so is its subtree).
         int[] now = new int[dirs.size()];
@@ -173,6 +198,11 @@ final class Scan {
                 continue;
             }
             Optional<Stamp> st = reader.stat(d.text());
+            if (st.isEmpty() && !gone(d.path(), parent, relisted)) {
+                // Still named in its parent, yet lstat fails: no search permission on the way, a path too long.
+                sink.unlisted.put(d.path(), unlisted(d.path(), d.text(), parent, d.place()));
+                continue;
+            }
             if (st.isEmpty() || st.get().kind() != Kind.DIRECTORY) {
                 continue;
             }
@@ -184,14 +214,19 @@ final class Scan {
             }
             now[i] = sink.dirs.size();
             sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.place()));
-            if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold) {
+            if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold
+                    && !unlistedBefore.containsKey(d.path())) {
                 continue;
             }
             Optional<Listing> listing = reader.list(d.text());
             if (listing.isEmpty()) {
+                sink.unlisted.put(d.path(), unlisted(d.path(), d.text(), parent, d.place()));
                 continue;
             }
+            Set<String> seen = new HashSet<>();
+            relisted.put(now[i], seen);
             for (Entry e : listing.get().entries()) {
+                seen.add(e.name());
                 Kind k = kind(d.text(), e);
                 if (k == Kind.DIRECTORY && known.contains(d.path().resolve(e.name()))) {
                     // Known: stamped in its own turn (it comes after its parent); recorded here if a control entry.
@@ -200,6 +235,17 @@ final class Scan {
                     continue;
                 }
                 visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
+            }
+        }
+        // Directories that could not be listed before and that no listing above met again: try once more.
+        for (Unlisted u : unlistedBefore.values()) {
+            int parent = u.parent() < 0 ? -1 : now[u.parent()];
+            if (sink.unlisted.containsKey(u.path()) || known(sink, u.path()) || (u.parent() >= 0 && parent < 0)) {
+                continue;
+            }
+            Optional<Stamp> st = reader.stat(u.path().toString());
+            if (st.isEmpty() ? !gone(u.path(), parent, relisted) : st.get().kind() == Kind.DIRECTORY) {
+                walk(u.path(), u.place(), parent, sink);
             }
         }
         AncestorCheck ancestors = new AncestorCheck(roots);
@@ -229,6 +275,9 @@ final class Scan {
             long ino = (Long) top[4];
             Optional<Listing> listing = reader.list(text);
             if (listing.isEmpty()) {
+                if (reader.stat(text).map(st -> st.kind() == Kind.DIRECTORY).orElse(true)) {
+                    sink.unlisted.put(path, unlisted(path, text, up, git));
+                }
                 continue;
             }
             int index = sink.dirs.size();
@@ -255,6 +304,8 @@ final class Scan {
             if (c.isPresent()) {
                 Optional<Stamp> st = reader.stat(child.toString());
                 if (st.isEmpty()) {
+                    // Listed, yet lstat fails (no search permission on its directory): not known, so not audited.
+                    sink.unlisted.put(child, new Unlisted(child, index, Optional.empty(), false, place));
                     return;
                 }
                 record(child, st.get(), c.get(), sink);
@@ -303,12 +354,14 @@ final class Scan {
             Path d = stack.pop();
             Optional<Listing> listing = reader.list(d.toString());
             if (listing.isEmpty()) {
+                sink.unlisted.put(d, unlisted(d, d.toString(), Unlisted.IN_CONTROL, ControlNames.Place.GIT_DIR));
                 continue;
             }
             for (Entry e : listing.get().entries()) {
                 Path p = d.resolve(e.name());
                 Optional<Stamp> s = reader.stat(p.toString());
                 if (s.isEmpty()) {
+                    sink.unlisted.put(d, unlisted(d, d.toString(), Unlisted.IN_CONTROL, ControlNames.Place.GIT_DIR));
                     continue;
                 }
                 sink.controls.put(p, new Snapshot.Recorded(node(p, s.get()), c.entry()));
@@ -317,6 +370,31 @@ final class Scan {
                 }
             }
         }
+    }
+
+    /** What the walk knows of a directory it could not list: its stamp now, and whether a name beneath it is reachable. */
+    private Unlisted unlisted(Path path, String text, int parent, ControlNames.Place place) {
+        return new Unlisted(path, parent, reader.stat(text), reader.stat(text.endsWith("/") ? text + "." : text + "/.")
+                .isPresent(), place);
+    }
+
+    /**
+     * Whether {@code path}, which lstat no longer answers for, is gone: its parent was listed
+     * again and no longer names it. A parent not listed again kept its names (a name removed
+     * moves its times), and a root has none: then lstat failed for want of access.
+     */
+    private static boolean gone(Path path, int parent, Map<Integer, Set<String>> relisted) {
+        Set<String> names = parent < 0 ? null : relisted.get(parent);
+        return names != null && !names.contains(path.getFileName().toString());
+    }
+
+    private static boolean known(Sink sink, Path dir) {
+        for (Dir d : sink.dirs) {
+            if (d.path().equals(dir)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Kind kind(String dirText, Entry e) {
@@ -339,7 +417,7 @@ final class Scan {
                     return new Node.Other(st.mode());
                 }
             case FILE:
-                return readFile(path, st.size()).<Node>map(c -> new Node.File(st.permissions(), c))
+                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
                         .orElseGet(() -> new Node.Other(st.mode()));
             default:
                 return new Node.Other(st.mode());
@@ -360,24 +438,44 @@ final class Scan {
             if ((m & Stamp.S_IFMT) != Stamp.S_IFREG) {
                 return Optional.empty();
             }
-            long size = ((Number) Files.getAttribute(real, "unix:size", LinkOption.NOFOLLOW_LINKS)).longValue();
-            return readFile(real, size).map(c -> new Node.Resolved(real, m & 07777, c));
+            java.util.Map<String, Object> a = Files.readAttributes(real, "unix:dev,ino,size,lastModifiedTime,ctime",
+                    LinkOption.NOFOLLOW_LINKS);
+            Stamp st = new Stamp(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(), m, 1,
+                    ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")));
+            return readFile(real, st).map(c -> new Node.Resolved(real, m & 07777, c));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    /** The file's bytes, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then only its mode is compared). */
-    private static Optional<Node.Content> readFile(Path path, long sizeHint) {
+    private static long nanos(Object time) {
+        return ((java.nio.file.attribute.FileTime) time).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The file's content, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then
+     * only its mode is compared). A file larger than {@link Node.Content#KEEP_LIMIT} by its
+     * stamp is not read at all ({@link Node.Content#unread}), and no read goes past that limit
+     * whatever the file says now: one that grew since its stamp is unread with an identity
+     * nothing equals, so it counts as changed.
+     */
+    private static Optional<Node.Content> readFile(Path path, Stamp st) {
+        int limit = Node.Content.KEEP_LIMIT;
+        if (st.size() > limit) {
+            // Times come from the kernel's coarse clock: a write within a tick of the last one may
+            // leave them as they were. So a file changed that recently has no identity to compare.
+            boolean recent = Math.max(st.mtimeNanos(), st.ctimeNanos()) > nowNanos() - RECENT_NANOS;
+            return Optional.of(Node.Content.unread(st.size(), st.dev(), recent ? 0 : st.ino(), st.mtimeNanos(),
+                    st.ctimeNanos()));
+        }
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Math.max(ch.size(), sizeHint);
-            if (size > Integer.MAX_VALUE - 16) {
-                return Optional.empty();
-            }
-            ByteBuffer buf = ByteBuffer.allocate((int) size + 1);
+            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(ch.size(), st.size()) + 1));
             while (ch.read(buf) > 0) {
                 if (!buf.hasRemaining()) {
-                    ByteBuffer bigger = ByteBuffer.allocate(buf.capacity() * 2);
+                    if (buf.capacity() > limit) {
+                        return Optional.of(Node.Content.unread(Math.max(ch.size(), buf.capacity()), st.dev(), 0, 0, 0));
+                    }
+                    ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(limit + 1L, buf.capacity() * 2L));
                     buf.flip();
                     bigger.put(buf);
                     buf = bigger;

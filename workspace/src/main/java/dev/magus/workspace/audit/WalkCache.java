@@ -165,6 +165,11 @@ final class WalkCache {
     /** Stores {@code walk} for {@code key}; a failure only costs the next process a full walk. */
     void save(String key, Scan.Walk walk) {
         try {
+            if (!walk.unlisted().isEmpty()) {
+                // Not kept: the file does not hold what a rescan needs of them. The next process walks.
+                Files.deleteIfExists(file(key));
+                return;
+            }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + walk.dirs().size() * 32);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeLong(MAGIC);

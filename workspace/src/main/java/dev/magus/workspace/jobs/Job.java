@@ -33,4 +33,9 @@ public record Job(JobId id, Optional<JobId> parent, JobState state, List<WriteGl
     public LeaseJob lease() {
         return new LeaseJob(id.toString(), live(), parent.isPresent(), writePaths);
     }
+
+    /** The facts the narrowing decides on, and the store whose trail a run under it writes. */
+    public LeaseJob lease(java.nio.file.Path store) {
+        return new LeaseJob(id.toString(), live(), parent.isPresent(), writePaths, java.util.Optional.of(store));
+    }
 }

@@ -203,6 +203,7 @@ public final class JobStore implements AutoCloseable {
                 if (!p.live()) {
                     throw refuse("job " + p.id() + " has ended (" + p.state().label() + "): a parent must be live", "--parent");
                 }
+                withinParent(p, writePaths);
             }
             long id;
             try (PreparedStatement ps = connection.prepareStatement(
@@ -232,6 +233,30 @@ public final class JobStore implements AutoCloseable {
             append(jobId, new TrailEvent.Created(), now);
             return new Job(jobId, parent, new JobState.Live(), writePaths, Instant.ofEpochMilli(now.toEpochMilli()));
         });
+    }
+
+    /**
+     * A delegated job gets part of its parent's grant, never more: each of its globs must lie
+     * within one of the parent's ({@link WriteGlob#within}). A parent without write paths is
+     * never narrowed, so anything lies within it.
+     */
+    private static void withinParent(Job parent, List<WriteGlob> writePaths) {
+        if (parent.writePaths().isEmpty()) {
+            return;
+        }
+        if (writePaths.isEmpty()) {
+            throw refuse("a job delegated by job " + parent.id() + " needs write paths: one without them is never narrowed,"
+                    + " which would give it more than its parent", "--write");
+        }
+        for (WriteGlob g : writePaths) {
+            if (parent.writePaths().stream().noneMatch(g::within)) {
+                String theirs = parent.writePaths().stream().map(WriteGlob::text).collect(java.util.stream.Collectors.joining(" "));
+                throw refuse("--write '" + g.text() + "' does not lie within the write paths of parent job " + parent.id()
+                        + " (" + theirs + "): a delegated job may be given part of its parent's grant, never more;"
+                        + " name a path inside one of them (a wildcard is contained only by the same wildcard, '*' or '**')",
+                        "--write");
+            }
+        }
     }
 
     /** The job, or empty when the store has no such row. */
@@ -301,12 +326,25 @@ public final class JobStore implements AutoCloseable {
         });
     }
 
+    /** Appends events to a job's trail in one transaction: all of them, or none. */
+    public synchronized List<TrailEntry> recordAll(JobId id, List<TrailEvent> events) {
+        Instant now = clock.instant();
+        return write(() -> {
+            find(id).orElseThrow(() -> unknown(id, "JOB"));
+            List<TrailEntry> out = new ArrayList<>();
+            for (TrailEvent e : events) {
+                out.add(new TrailEntry(append(id, e, now), id, Instant.ofEpochMilli(now.toEpochMilli()), e));
+            }
+            return out;
+        });
+    }
+
     /** A job's trail, oldest first. */
     public synchronized List<TrailEntry> trail(JobId id) {
         return read(() -> {
             List<TrailEntry> out = new ArrayList<>();
             try (PreparedStatement ps = connection.prepareStatement(
-                    "SELECT seq, at_ms, kind, path, operation, code, layer, detail FROM trail WHERE job = ? ORDER BY seq")) {
+                    "SELECT seq, at_ms, kind, path, operation, code, layer, detail, run, status FROM trail WHERE job = ? ORDER BY seq")) {
                 ps.setLong(1, id.value());
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -320,7 +358,8 @@ public final class JobStore implements AutoCloseable {
 
     private long append(JobId id, TrailEvent event, Instant at) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(
-                "INSERT INTO trail (job, at_ms, kind, path, operation, code, layer, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO trail (job, at_ms, kind, path, operation, code, layer, detail, run, status)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 Statement.RETURN_GENERATED_KEYS)) {
             ps.setLong(1, id.value());
             ps.setLong(2, at.toEpochMilli());
@@ -330,6 +369,8 @@ public final class JobStore implements AutoCloseable {
             String code = null;
             String layer = null;
             String detail = null;
+            String run = null;
+            Integer status = null;
             if (event instanceof TrailEvent.Ended e) {
                 detail = e.state();
             } else if (event instanceof TrailEvent.LeaseAcquired a) {
@@ -341,12 +382,27 @@ public final class JobStore implements AutoCloseable {
                 operation = d.operation().label();
                 code = d.code().name();
                 layer = d.layer().label();
+                run = d.run().orElse(null);
+            } else if (event instanceof TrailEvent.RunStarted r) {
+                run = r.run();
+                path = r.dir().toString();
+                detail = r.command();
+            } else if (event instanceof TrailEvent.RunEnded r) {
+                run = r.run();
+                status = r.status();
+                detail = Long.toString(r.omitted());
             }
             ps.setString(4, path);
             ps.setString(5, operation);
             ps.setString(6, code);
             ps.setString(7, layer);
             ps.setString(8, detail);
+            ps.setString(9, run);
+            if (status == null) {
+                ps.setNull(10, Types.INTEGER);
+            } else {
+                ps.setInt(10, status);
+            }
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 keys.next();
@@ -365,9 +421,19 @@ public final class JobStore implements AutoCloseable {
             case "lease_released" -> new TrailEvent.LeaseReleased(Path.of(path));
             case "sandbox_denial" -> new TrailEvent.SandboxDenial(Path.of(path),
                     Operation.valueOf(rs.getString(5).toUpperCase(java.util.Locale.ROOT)), Code.valueOf(rs.getString(6)),
-                    Layer.valueOf(rs.getString(7).toUpperCase(java.util.Locale.ROOT)));
+                    Layer.valueOf(rs.getString(7).toUpperCase(java.util.Locale.ROOT)), Optional.ofNullable(rs.getString(9)));
+            case "run_started" -> new TrailEvent.RunStarted(rs.getString(9), Path.of(path), rs.getString(8));
+            case "run_ended" -> new TrailEvent.RunEnded(rs.getString(9), rs.getInt(10), parseLong(rs.getString(8)));
             default -> throw StoreErrors.refuse(file, "holds a trail row of unknown kind '" + kind + "'", null);
         };
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return s == null ? 0 : Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private Job row(ResultSet rs, List<WriteGlob> paths) throws SQLException {

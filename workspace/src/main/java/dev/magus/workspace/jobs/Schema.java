@@ -45,7 +45,11 @@ final class Schema {
                       layer     TEXT,
                       detail    TEXT
                     )""",
-                    "CREATE INDEX trail_by_job ON trail(job, seq)")));
+                    "CREATE INDEX trail_by_job ON trail(job, seq)")),
+            // Runs write their own rows: which run (its id) a row belongs to, and how it ended.
+            new Migration(2, List.of(
+                    "ALTER TABLE trail ADD COLUMN run TEXT",
+                    "ALTER TABLE trail ADD COLUMN status INTEGER")));
 
     /** The newest version this magus knows; a store at a higher one is refused, never rewritten. */
     static final int LATEST = MIGRATIONS.get(MIGRATIONS.size() - 1).version();

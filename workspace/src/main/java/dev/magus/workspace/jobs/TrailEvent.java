@@ -5,6 +5,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What a job's trail records. The store keeps each as one row with a {@link #kind()}; the
@@ -12,7 +13,8 @@ import java.util.Objects;
  */
 public sealed interface TrailEvent {
 
-    /** The stored spelling: {@code created}, {@code ended}, {@code lease_acquired}, {@code lease_released}, {@code sandbox_denial}. */
+    /** The stored spelling: {@code created}, {@code ended}, {@code lease_acquired}, {@code lease_released}, {@code run_started}, {@code run_ended},
+     * {@code sandbox_denial}. */
     String kind();
 
     /** The job was added. */
@@ -60,19 +62,63 @@ public sealed interface TrailEvent {
     }
 
     /**
+     * A sandboxed run started under the job's lease.
+     *
+     * @param run     the run's id
+     * @param dir     its working directory
+     * @param command its command line, as one line
+     */
+    record RunStarted(String run, Path dir, String command) implements TrailEvent {
+        public RunStarted {
+            Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(dir, "dir");
+            Objects.requireNonNull(command, "command");
+        }
+
+        @Override
+        public String kind() {
+            return "run_started";
+        }
+    }
+
+    /**
+     * A run under the job's lease ended.
+     *
+     * @param run     the run's id
+     * @param status  its exit status (DESIGN.md's: 125 refused, 128+N signalled, ...)
+     * @param omitted refusals beyond the rows one run may write ({@code sandbox_denial}s not recorded)
+     */
+    record RunEnded(String run, int status, long omitted) implements TrailEvent {
+        public RunEnded {
+            Objects.requireNonNull(run, "run");
+        }
+
+        @Override
+        public String kind() {
+            return "run_ended";
+        }
+    }
+
+    /**
      * A refusal the job's narrowing caused.
      *
      * @param path      the path refused
      * @param operation the access refused
      * @param code      its diagnostic code (MGS2002)
      * @param layer     the layer that refused it
+     * @param run       the run it happened in, when a run recorded it
      */
-    record SandboxDenial(Path path, Operation operation, Code code, Layer layer) implements TrailEvent {
+    record SandboxDenial(Path path, Operation operation, Code code, Layer layer, Optional<String> run) implements TrailEvent {
         public SandboxDenial {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(operation, "operation");
             Objects.requireNonNull(code, "code");
             Objects.requireNonNull(layer, "layer");
+            Objects.requireNonNull(run, "run");
+        }
+
+        public SandboxDenial(Path path, Operation operation, Code code, Layer layer) {
+            this(path, operation, code, layer, Optional.empty());
         }
 
         @Override

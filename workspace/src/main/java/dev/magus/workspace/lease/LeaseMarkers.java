@@ -122,6 +122,17 @@ public final class LeaseMarkers {
      * ancestor, so a nested workspace inside a leased checkout is held to the same job.
      */
     public Optional<Marker> covering(Path resolvedDir) {
+        return covering(resolvedDir, Optional.empty());
+    }
+
+    /**
+     * As {@link #covering(Path)}, for a run that carries the lease of {@code carried} from its
+     * parent ({@link dev.magus.policy.lease.CarriedLease}): there, a marker this process may not
+     * read (a confined nested magus: no run is granted the state dir) ends the walk with
+     * nothing, since the carried lease already holds the checkout. Anywhere else an unreadable
+     * marker is MGS2004, as always.
+     */
+    public Optional<Marker> covering(Path resolvedDir, Optional<Path> carried) {
         try {
             Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
@@ -131,7 +142,18 @@ public final class LeaseMarkers {
             throw refuse("cannot read the leases in " + dir + ": " + e, dir);
         }
         for (Path p = resolvedDir; p != null; p = p.getParent()) {
-            Optional<Marker> m = find(p);
+            Optional<Marker> m;
+            if (carried.isPresent() && carried.get().equals(p)) {
+                Path file = fileFor(p);
+                try {
+                    Files.newByteChannel(file).close();
+                } catch (java.nio.file.AccessDeniedException e) {
+                    return Optional.empty();
+                } catch (IOException e) {
+                    // missing or otherwise: read() below says which
+                }
+            }
+            m = find(p);
             if (m.isPresent()) {
                 return m;
             }

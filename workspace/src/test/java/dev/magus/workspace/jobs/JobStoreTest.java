@@ -270,4 +270,62 @@ class JobStoreTest {
         assertThat(JobStore.openExisting(db)).isEmpty();
         assertThat(db.getParent()).doesNotExist();
     }
+
+    @Test
+    void aVersionOneStoreIsMigratedToTheLatestKeepingItsRows() throws Exception {
+        Path db = dir.resolve("jobs.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+            for (String sql : Schema.MIGRATIONS.get(0).statements()) {
+                s.executeUpdate(sql);
+            }
+            s.executeUpdate("PRAGMA user_version = 1");
+            s.executeUpdate("INSERT INTO jobs (id, parent, state, created_ms) VALUES (1, NULL, 'live', 5)");
+            s.executeUpdate("INSERT INTO write_paths (job, position, glob) VALUES (1, 0, 'src/**')");
+            s.executeUpdate("INSERT INTO trail (job, at_ms, kind) VALUES (1, 5, 'created')");
+        }
+        try (JobStore store = JobStore.open(db)) {
+            assertThat(store.schemaVersion()).isEqualTo(Schema.LATEST).isGreaterThanOrEqualTo(2);
+            assertThat(store.find(new JobId(1))).get().extracting(Job::writePaths).isEqualTo(globs("src/**"));
+            store.record(new JobId(1), new TrailEvent.RunStarted("r1", dir, "make"));
+            assertThat(store.trail(new JobId(1))).extracting(e -> e.event().kind()).containsExactly("created", "run_started");
+        }
+        assertThat(pragma(db, "user_version")).isEqualTo(Integer.toString(Schema.LATEST));
+    }
+
+    @Test
+    void aRunsRowsComeBackAsWritten() {
+        try (JobStore store = JobStore.open(dir.resolve("jobs.db"))) {
+            Job root = store.add(Optional.empty(), globs("**"));
+            Job child = store.add(Optional.of(root.id()), globs("src/**"));
+            List<TrailEvent> rows = List.of(new TrailEvent.RunStarted("run-1", dir.resolve("ws"), "sh -c 'echo x > README'"),
+                    new TrailEvent.SandboxDenial(dir.resolve("ws/README"), Operation.WRITE, Code.MGS2002, Layer.KERNEL,
+                            Optional.of("run-1")),
+                    new TrailEvent.RunEnded("run-1", 2, 7));
+            store.recordAll(child.id(), rows);
+            assertThat(store.trail(child.id()).stream().map(TrailEntry::event).toList()).containsExactly(
+                    new TrailEvent.Created(), rows.get(0), rows.get(1), rows.get(2));
+        }
+    }
+
+    @Test
+    void aDelegatedJobGetsPartOfItsParentsGlobsNeverMore() {
+        try (JobStore store = JobStore.open(dir.resolve("jobs.db"))) {
+            Job root = store.add(Optional.empty(), globs("src/**", "docs/*.md"));
+            Job ok = store.add(Optional.of(root.id()), globs("src/main/**", "docs/README.md"));
+            assertThat(store.add(Optional.of(ok.id()), globs("src/main/java/**")).parent()).contains(ok.id());
+            assertThatThrownBy(() -> store.add(Optional.of(root.id()), globs("src/**", "build/**")))
+                    .isInstanceOfSatisfying(SandboxException.class, e -> {
+                        assertThat(e.code()).isEqualTo(Code.MGS2004);
+                        assertThat(e.diagnostic().message()).contains("'build/**'").contains("parent job " + root.id())
+                                .contains("src/** docs/*.md");
+                        assertThat(e.diagnostic().source()).isEqualTo("--write");
+                    });
+            assertThatThrownBy(() -> store.add(Optional.of(ok.id()), globs("src/**")))
+                    .as("the grandparent's glob is not the parent's").isInstanceOf(SandboxException.class);
+            assertThatThrownBy(() -> store.add(Optional.of(root.id()), List.of()))
+                    .isInstanceOfSatisfying(SandboxException.class,
+                            e -> assertThat(e.diagnostic().message()).contains("needs write paths"));
+            assertThat(store.list()).hasSize(3);
+        }
+    }
 }

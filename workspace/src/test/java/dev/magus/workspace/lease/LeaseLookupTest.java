@@ -1,12 +1,15 @@
 package dev.magus.workspace.lease;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.magus.events.Code;
+import dev.magus.events.SandboxException;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
+import dev.magus.policy.lease.CarriedLease;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
 import dev.magus.policy.lease.WriteGlob;
@@ -134,5 +137,90 @@ class LeaseLookupTest {
         Files.writeString(m.file(), "job=\n");
         assertThat(narrowing()).isInstanceOfSatisfying(Narrowing.Refused.class,
                 r -> assertThat(r.diagnostic().message()).contains(m.file().toString()));
+    }
+
+    private Leasing leasing(CarriedLease... carried) {
+        return lookup.leasing(core, ws, temp, Tree.real(), List.of(carried));
+    }
+
+    private CarriedLease carried(String job, String... globs) {
+        return new CarriedLease(job, ws, java.util.Arrays.stream(globs).map(g -> WriteGlob.parse(g, "t")).toList());
+    }
+
+    @Test
+    void aCarriedLeaseNarrowsWithoutAStateDirToRead() {
+        Leasing l = leasing(carried("3", "src/**"));
+        assertThat(Files.exists(state.dir())).isFalse();
+        assertThat(l.applied()).singleElement().satisfies(n -> {
+            assertThat(n.job().id()).isEqualTo("3");
+            assertThat(n.job().store()).as("a carried lease writes no trail").isEmpty();
+            assertThat(n.ruleset().permits(ws.resolve("README"), Access.WRITE)).isFalse();
+            assertThat(n.permitsWrite(ws.resolve("src/x"))).isTrue();
+        });
+    }
+
+    @Test
+    void theCheckoutsOwnLeaseForTheSameJobIsAppliedOnceAndAnotherJobsIsRefused() {
+        Job job = child("src/**");
+        new LeaseMarkers(state, cache).acquire(ws, job.id());
+        assertThat(leasing(carried(job.id().toString(), "src/**")).applied()).hasSize(1);
+        assertThatThrownBy(() -> leasing(carried("99", "docs/**"))).isInstanceOfSatisfying(SandboxException.class, e -> {
+            assertThat(e.code()).isEqualTo(Code.MGS2004);
+            assertThat(e.diagnostic().message()).contains("job " + job.id()).contains("job 99").contains("MAGUS_LEASE");
+        });
+    }
+
+    @Test
+    void aCarriedLeaseAndTheCheckoutsOwnTogetherGrantNoMoreThanEither() throws IOException {
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.createDirectories(other.resolve("lib"));
+        Ruleset both = Ruleset.of(List.of(new Rule(ws, AccessMode.RWX, "core:workspace"), new Rule(other, AccessMode.RWX, "decl"),
+                new Rule(cache, AccessMode.RW, "core:cache"), new Rule(temp, AccessMode.RWX, "core:temp")));
+        Job job = child("src/**");
+        new LeaseMarkers(state, cache).acquire(ws, job.id());
+        CarriedLease onOther = new CarriedLease("8", other, List.of(WriteGlob.parse("lib/**", "t")));
+        Leasing l = lookup.leasing(both, ws, temp, Tree.real(), List.of(onOther));
+        assertThat(l.applied()).extracting(n -> n.job().id()).containsExactly("8", job.id().toString());
+        Ruleset last = l.applied().get(1).ruleset();
+        assertThat(last.permits(other.resolve("x"), Access.WRITE)).as("the carried lease still holds").isFalse();
+        assertThat(last.permits(other.resolve("lib/x"), Access.WRITE)).isTrue();
+        assertThat(last.permits(ws.resolve("README"), Access.WRITE)).isFalse();
+        assertThat(last.permits(ws.resolve("src/x"), Access.WRITE)).isTrue();
+    }
+
+    @Test
+    void aStateDirReachedThroughASymbolicLinkIsStillKeptOutOfEveryGrant() throws IOException {
+        // XDG_STATE_HOME is a link into the workspace: unresolved, the state dir would not look
+        // like it lies in the checkout, and a '**' lease would hand the run its own lease file.
+        Path real = Files.createDirectories(ws.resolve(".state"));
+        Path link = Files.createSymbolicLink(dir.resolve("statelink"), real);
+        StateDir linked = new StateDir(link.resolve("magus"));
+        try (JobStore store = JobStore.open(linked.jobsDb())) {
+            Job root = store.add(Optional.empty(), List.of());
+            Job job = store.add(Optional.of(root.id()), List.of(WriteGlob.parse("**", "t")));
+            new LeaseMarkers(linked, cache).acquire(ws, job.id());
+        }
+        Narrowing n = new LeaseLookup(linked, cache).narrowing(core, ws, temp, Tree.real());
+        assertThat(n).isInstanceOfSatisfying(Narrowing.Refused.class, r -> {
+            assertThat(r.diagnostic().code()).isEqualTo(Code.MGS2004);
+            assertThat(r.diagnostic().message()).contains("state dir").contains(real.resolve("magus").toString());
+        });
+    }
+
+    @Test
+    void aCacheDirReachedThroughASymbolicLinkStaysWritableInsideTheCheckout() throws IOException {
+        Path realCache = Files.createDirectories(ws.resolve(".cache/magus"));
+        Path link = Files.createSymbolicLink(dir.resolve("cachelink"), ws.resolve(".cache"));
+        Ruleset rules = Ruleset.of(List.of(new Rule(ws, AccessMode.RWX, "core:workspace"), new Rule(realCache, AccessMode.RW, "core:cache"),
+                new Rule(temp, AccessMode.RWX, "core:temp")));
+        Job job = child("src/**");
+        Path linkedCache = link.resolve("magus");
+        new LeaseMarkers(state, linkedCache).acquire(ws, job.id());
+        Narrowing n = new LeaseLookup(state, linkedCache).narrowing(rules, ws, temp, Tree.real());
+        assertThat(n).isInstanceOfSatisfying(Narrowing.Narrowed.class, x -> {
+            assertThat(x.scope().cacheDir()).isEqualTo(realCache);
+            assertThat(x.permitsWrite(realCache.resolve("entry"))).isTrue();
+            assertThat(x.permitsWrite(ws.resolve(".cache/other"))).isFalse();
+        });
     }
 }

@@ -34,8 +34,15 @@ import reactor.core.publisher.Sinks;
  * For denials after {@code execve} to be logged at all, the launcher must restrict with
  * {@code LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON}.
  *
+ * <p>Every record of a domain that magus created belongs to the run that spawned into it, from
+ * the domain's first record on ({@link DomainCorrelator}), so a child that exits at once keeps
+ * its denials. Records the kernel dropped (its backlog full) or that overran this reader's
+ * socket cannot be shown, but are counted: a run during which any were lost gets an MGS2014
+ * with the number.
+ *
  * <p>It never changes the host's audit settings unless {@link AuditOptions#enableAudit()} says
- * so; then it switches audit on only if it was off, and back off on close (or at JVM exit).
+ * so; then it joins the holders of the host's audit switch ({@link AuditSwitch}), which the
+ * first holder switched on if it was off and the last one puts back, on close or at JVM exit.
  */
 public final class AuditDenialSource implements AutoCloseable {
 
@@ -43,12 +50,14 @@ public final class AuditDenialSource implements AutoCloseable {
 
     private final AuditNetlink control;
     private final AuditNetlink readLog;
-    private final boolean restoreDisabled;
+    /** The host's audit switch, when this source holds it. */
+    private final Optional<AuditSwitch> auditSwitch;
     private final Thread reader;
     private final Thread restoreHook;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong records = new AtomicLong();
-    private final DomainCorrelator correlator = new DomainCorrelator(AuditDenialSource::parentOf);
+    private final DomainCorrelator correlator =
+            new DomainCorrelator(ProcessHandle.current().pid(), AuditDenialSource::parentOf);
     private final Map<String, RunState> runs = new ConcurrentHashMap<>();
 
     private static final class RunState {
@@ -56,11 +65,15 @@ public final class AuditDenialSource implements AutoCloseable {
         final Path cwd;
         final DenialConfirmer policy;
         final Set<String> reported = new HashSet<>();
+        final long lostAtStart;
+        final long overrunsAtStart;
         boolean done;
 
-        RunState(Path cwd, DenialConfirmer policy) {
+        RunState(Path cwd, DenialConfirmer policy, long lostAtStart, long overrunsAtStart) {
             this.cwd = cwd;
             this.policy = policy;
+            this.lostAtStart = lostAtStart;
+            this.overrunsAtStart = overrunsAtStart;
         }
 
         synchronized void emit(List<Diagnostic> diagnostics) {
@@ -79,10 +92,10 @@ public final class AuditDenialSource implements AutoCloseable {
         }
     }
 
-    private AuditDenialSource(AuditNetlink control, AuditNetlink readLog, boolean restoreDisabled) {
+    private AuditDenialSource(AuditNetlink control, AuditNetlink readLog, Optional<AuditSwitch> auditSwitch) {
         this.control = control;
         this.readLog = readLog;
-        this.restoreDisabled = restoreDisabled;
+        this.auditSwitch = auditSwitch;
         this.reader = new Thread(this::readLoop, "magus-audit-reader");
         this.reader.setDaemon(true);
         this.restoreHook = new Thread(() -> {
@@ -92,7 +105,7 @@ public final class AuditDenialSource implements AutoCloseable {
                 System.err.println("magus: could not switch kernel audit back off: " + e);
             }
         }, "magus-audit-restore");
-        if (restoreDisabled) {
+        if (auditSwitch.isPresent()) {
             Runtime.getRuntime().addShutdownHook(restoreHook);
         }
         this.reader.start();
@@ -158,12 +171,15 @@ public final class AuditDenialSource implements AutoCloseable {
         try {
             control = AuditNetlink.open(false);
             readLog = AuditNetlink.open(true);
-            boolean switched = false;
-            if (!a.producing()) {
-                control.setEnabled(1);
-                switched = true;
+            Optional<AuditSwitch> held = Optional.empty();
+            if (options.enableAudit()) {
+                AuditSwitch s = AuditSwitch.forProcess(options.shareDir(), control);
+                if (!s.acquire(true)) {
+                    throw new IllegalStateException("the audit switch refused a holder that may enable it");
+                }
+                held = Optional.of(s);
             }
-            return new AuditDenialSource(control, readLog, switched);
+            return new AuditDenialSource(control, readLog, held);
         } catch (RuntimeException e) {
             if (readLog != null) {
                 readLog.close();
@@ -174,6 +190,9 @@ public final class AuditDenialSource implements AutoCloseable {
             OPEN.set(false);
             if (e instanceof LastErrorException le) {
                 throw refused("cannot switch audit on (needs CAP_AUDIT_CONTROL): errno " + le.getErrorCode());
+            }
+            if (e instanceof java.io.UncheckedIOException io) {
+                throw refused(io.getMessage() + ": " + io.getCause().getMessage());
             }
             throw e;
         }
@@ -195,8 +214,18 @@ public final class AuditDenialSource implements AutoCloseable {
      * @return the run's exact denials, live; completes on {@link #untrack} or {@link #close}
      */
     public Flux<Diagnostic> track(String runId, long pid, Path cwd, DenialConfirmer policy) {
+        return track(runId, pid, "", cwd, policy);
+    }
+
+    /**
+     * {@link #track(String, long, Path, DenialConfirmer)} for a child spawned by magus's
+     * launcher, whose domain carries {@code domainTag} ({@code Child.domainTag()}): its records
+     * are then the run's from the first one, even under concurrent runs.
+     */
+    public Flux<Diagnostic> track(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy) {
         Objects.requireNonNull(runId, "runId");
-        RunState run = new RunState(Objects.requireNonNull(cwd, "cwd"), Objects.requireNonNull(policy, "policy"));
+        RunState run = new RunState(Objects.requireNonNull(cwd, "cwd"), Objects.requireNonNull(policy, "policy"),
+                lost(), readLog.overruns());
         if (runs.putIfAbsent(runId, run) != null) {
             throw new IllegalArgumentException("run already tracked: " + runId);
         }
@@ -205,7 +234,7 @@ public final class AuditDenialSource implements AutoCloseable {
         } else {
             List<DomainCorrelator.Attributed> waiting;
             synchronized (correlator) {
-                waiting = correlator.register(runId, pid);
+                waiting = correlator.register(runId, pid, domainTag);
             }
             waiting.forEach(this::dispatch);
         }
@@ -223,7 +252,21 @@ public final class AuditDenialSource implements AutoCloseable {
         }
         RunState run = runs.remove(runId);
         if (run != null) {
+            long lost = Math.max(0, lost() - run.lostAtStart);
+            long overruns = readLog.overruns() - run.overrunsAtStart;
+            if (lost > 0 || overruns > 0) {
+                run.emit(List.of(AuditDiagnostics.lost(lost, overruns)));
+            }
             run.complete();
+        }
+    }
+
+    /** The kernel's count of audit records it dropped; 0 when it cannot be read. */
+    private long lost() {
+        try {
+            return control.status().lost();
+        } catch (RuntimeException e) {
+            return 0;
         }
     }
 
@@ -290,8 +333,8 @@ public final class AuditDenialSource implements AutoCloseable {
     private final AtomicBoolean restored = new AtomicBoolean();
 
     private void restore() {
-        if (restoreDisabled && restored.compareAndSet(false, true)) {
-            control.setEnabled(0);
+        if (auditSwitch.isPresent() && restored.compareAndSet(false, true)) {
+            auditSwitch.get().release();
         }
     }
 
@@ -310,7 +353,7 @@ public final class AuditDenialSource implements AutoCloseable {
         runs.clear();
         try {
             restore();
-            if (restoreDisabled) {
+            if (auditSwitch.isPresent()) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(restoreHook);
                 } catch (IllegalStateException e) {

@@ -52,6 +52,32 @@ public final class AuditDiagnostics {
         return List.copyOf(out);
     }
 
+    /** The detail with the number of records the kernel dropped. */
+    public static final String LOST = "lost";
+    /** The detail with the number of times this reader's socket overflowed. */
+    public static final String OVERRUNS = "overruns";
+
+    /**
+     * MGS2014: audit records were lost while a run was in flight, so some of its denials may
+     * be missing from what was reported.
+     *
+     * @param lost     records the kernel dropped (its lost counter went up by this much)
+     * @param overruns times the reader's socket overflowed (records lost, how many unknown)
+     */
+    public static Diagnostic lost(long lost, long overruns) {
+        StringBuilder m = new StringBuilder();
+        if (lost > 0) {
+            m.append("the kernel dropped ").append(lost).append(lost == 1 ? " audit record" : " audit records");
+        }
+        if (overruns > 0) {
+            m.append(lost > 0 ? ", and " : "").append("magus's audit reader overflowed ").append(overruns)
+                    .append(overruns == 1 ? " time" : " times");
+        }
+        m.append(" while this run was in flight: some of its kernel denials may be missing");
+        return new Diagnostic(Code.MGS2014, m.toString(), "", Operation.NONE, Layer.KERNEL, SOURCE,
+                Map.of(LOST, Long.toString(lost), OVERRUNS, Long.toString(overruns)));
+    }
+
     static Code codeOf(Operation op) {
         return switch (op) {
             case READ -> Code.MGS2001;

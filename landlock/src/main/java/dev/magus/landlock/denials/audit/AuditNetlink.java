@@ -14,7 +14,7 @@ import java.util.List;
  * switch on a unicast socket, records from the read-log multicast group. The only native
  * code of the audit source.
  */
-final class AuditNetlink implements AutoCloseable {
+final class AuditNetlink implements AutoCloseable, AuditSwitch.Control {
 
     static final int AF_NETLINK = 16;
     static final int SOCK_RAW = 3;
@@ -24,11 +24,13 @@ final class AuditNetlink implements AutoCloseable {
     static final int AUDIT_GET = 1000;
     static final int AUDIT_SET = 1001;
     static final int AUDIT_STATUS_ENABLED = 1;
+    static final int AUDIT_STATUS_BACKLOG_LIMIT = 4;
     static final int NLMSG_ERROR = 2;
     static final int NLM_F_REQUEST = 1;
     static final int NLM_F_ACK = 4;
     static final int SOL_SOCKET = 1;
     static final int SO_RCVBUF = 8;
+    static final int SO_RCVBUFFORCE = 33;
     static final int SO_RCVTIMEO = 20;
     static final int EAGAIN = 11;
     static final int EINTR = 4;
@@ -61,7 +63,7 @@ final class AuditNetlink implements AutoCloseable {
     }
 
     /** The kernel's audit status, the fields this source needs. */
-    record Status(int enabled, int pid, int lost) {
+    record Status(int enabled, int pid, int backlogLimit, long lost) {
     }
 
     /** One netlink message: its type and its text. */
@@ -70,6 +72,8 @@ final class AuditNetlink implements AutoCloseable {
 
     private final int fd;
     private int seq;
+    /** Receives that found the socket's buffer overrun (ENOBUFS): records lost, how many unknown. */
+    private final java.util.concurrent.atomic.AtomicLong overruns = new java.util.concurrent.atomic.AtomicLong();
 
     private AuditNetlink(int fd) {
         this.fd = fd;
@@ -83,9 +87,14 @@ final class AuditNetlink implements AutoCloseable {
             addr.putShort((short) AF_NETLINK).putShort((short) 0).putInt(0).putInt(readLog ? AUDIT_NLGRP_READLOG : 0);
             c().bind(fd, addr.array(), 12);
             if (readLog) {
-                int size = 4 << 20;
-                c().setsockopt(fd, SOL_SOCKET, SO_RCVBUF, ByteBuffer.allocate(4).order(ByteOrder.nativeOrder())
-                        .putInt(size).array(), 4);
+                // A burst of denials must wait in the socket, not be dropped: past rmem_max when
+                // privileged (SO_RCVBUFFORCE, CAP_NET_ADMIN), else as far as rmem_max allows.
+                byte[] size = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(16 << 20).array();
+                try {
+                    c().setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, size, 4);
+                } catch (LastErrorException e) {
+                    c().setsockopt(fd, SOL_SOCKET, SO_RCVBUF, size, 4);
+                }
             }
             // A receive timeout lets the reader notice close() without signals.
             ByteBuffer tv = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder()).putLong(0).putLong(200_000);
@@ -97,7 +106,8 @@ final class AuditNetlink implements AutoCloseable {
         }
     }
 
-    Status status() {
+    @Override
+    public synchronized Status status() {
         send(AUDIT_GET, NLM_F_REQUEST, new byte[0]);
         for (int i = 0; i < 16; i++) {
             for (ByteBuffer m : receiveRaw()) {
@@ -108,7 +118,9 @@ final class AuditNetlink implements AutoCloseable {
                         throw new LastErrorException(-err);
                     }
                 } else if (type == AUDIT_GET) {
-                    return new Status(m.getInt(16 + 4), m.getInt(16 + 12), m.getInt(16 + 24));
+                    // struct audit_status: mask, enabled, failure, pid, rate_limit, backlog_limit, lost
+                    return new Status(m.getInt(16 + 4), m.getInt(16 + 12), m.getInt(16 + 20),
+                            Integer.toUnsignedLong(m.getInt(16 + 24)));
                 }
             }
         }
@@ -116,9 +128,27 @@ final class AuditNetlink implements AutoCloseable {
     }
 
     /** AUDIT_SET enabled (needs CAP_AUDIT_CONTROL); waits for the kernel's acknowledgement. */
-    void setEnabled(int enabled) {
+    @Override
+    public void setEnabled(int enabled) {
         ByteBuffer status = ByteBuffer.allocate(40).order(ByteOrder.nativeOrder());
         status.putInt(AUDIT_STATUS_ENABLED).putInt(enabled);
+        set(status);
+    }
+
+    /** AUDIT_SET backlog_limit: how many records the kernel queues before it drops (and counts) them. */
+    @Override
+    public void setBacklogLimit(int limit) {
+        ByteBuffer status = ByteBuffer.allocate(40).order(ByteOrder.nativeOrder());
+        status.putInt(AUDIT_STATUS_BACKLOG_LIMIT).putInt(0).putInt(0).putInt(0).putInt(0).putInt(limit);
+        set(status);
+    }
+
+    /** How many receives found the socket's buffer overrun. */
+    long overruns() {
+        return overruns.get();
+    }
+
+    private synchronized void set(ByteBuffer status) {
         send(AUDIT_SET, NLM_F_REQUEST | NLM_F_ACK, status.array());
         for (int i = 0; i < 16; i++) {
             for (ByteBuffer m : receiveRaw()) {
@@ -162,7 +192,11 @@ final class AuditNetlink implements AutoCloseable {
         try {
             n = c().recv(fd, buf, buf.length, 0);
         } catch (LastErrorException e) {
-            if (e.getErrorCode() == EAGAIN || e.getErrorCode() == EINTR || e.getErrorCode() == ENOBUFS) {
+            if (e.getErrorCode() == ENOBUFS) {
+                overruns.incrementAndGet();
+                return List.of();
+            }
+            if (e.getErrorCode() == EAGAIN || e.getErrorCode() == EINTR) {
                 return List.of();
             }
             throw e;

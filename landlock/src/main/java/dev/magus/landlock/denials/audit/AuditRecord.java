@@ -33,9 +33,10 @@ public sealed interface AuditRecord {
 
     /**
      * {@code type=1424}: a domain's description (status {@code allocated}, logged with its first
-     * denial, carrying the pid that created it) or its end ({@code deallocated}).
+     * denial, carrying the process that created it and the name of its creating thread,
+     * {@code comm}, empty when absent) or its end ({@code deallocated}).
      */
-    record Domain(long serial, String domain, String status, OptionalLong pid) implements AuditRecord {
+    record Domain(long serial, String domain, String status, OptionalLong pid, String comm) implements AuditRecord {
         public boolean allocated() {
             return status.equals("allocated");
         }

@@ -48,7 +48,8 @@ public final class AuditRecordParser {
                 if (domain == null) {
                     return Optional.empty();
                 }
-                return Optional.of(new AuditRecord.Domain(serial, domain, f.getOrDefault("status", ""), number(f.get("pid"))));
+                return Optional.of(new AuditRecord.Domain(serial, domain, f.getOrDefault("status", ""), number(f.get("pid")),
+                        Optional.ofNullable(f.get("comm")).map(AuditRecordParser::untrusted).orElse("")));
             }
             default -> {
                 OptionalLong pid = number(f.get("pid"));

@@ -32,12 +32,18 @@ public final class Blockers {
     }
 
     /**
-     * The one operation a record is about. An exec refused also lists {@code fs.read_file}
-     * (the kernel opens the binary to load it), and a read-write open refused both lists both;
-     * one denial is one diagnostic, so EXEC wins over WRITE and WRITE over READ (a declaration
-     * of {@code rw} or {@code rx} covers the read as well).
+     * The one operation a record is about; one denial is one diagnostic. A change to a
+     * directory's entries (create, remove, rename, link: {@code fs.make_*}, {@code fs.remove_*},
+     * {@code fs.refer}) is a write whatever else the record lists: a refused rename or link
+     * lists every right the moved file would need at its destination, {@code fs.execute}
+     * included, and is no exec. Otherwise an exec refused also lists {@code fs.read_file} (the
+     * kernel opens the binary to load it), and a read-write open refused lists both: EXEC wins
+     * over WRITE and WRITE over READ (a declaration of {@code rw} or {@code rx} covers the read).
      */
     public static Optional<Operation> primary(List<String> blockers) {
+        if (blockers.stream().anyMatch(Blockers::changesEntries)) {
+            return Optional.of(Operation.WRITE);
+        }
         List<Operation> ops = operations(blockers);
         for (Operation op : List.of(Operation.EXEC, Operation.WRITE, Operation.READ)) {
             if (ops.contains(op)) {
@@ -47,12 +53,15 @@ public final class Blockers {
         return Optional.empty();
     }
 
+    private static boolean changesEntries(String blocker) {
+        return blocker.startsWith("fs.make_") || blocker.startsWith("fs.remove_") || blocker.equals("fs.refer");
+    }
+
     /**
      * True when every blocker is a right on a directory's entries (create, remove, rename):
      * the record then names the parent directory, not the file a tool reports.
      */
     public static boolean onParentDirectory(List<String> blockers) {
-        return !blockers.isEmpty() && blockers.stream()
-                .allMatch(b -> b.startsWith("fs.make_") || b.startsWith("fs.remove_") || b.equals("fs.refer"));
+        return !blockers.isEmpty() && blockers.stream().allMatch(Blockers::changesEntries);
     }
 }

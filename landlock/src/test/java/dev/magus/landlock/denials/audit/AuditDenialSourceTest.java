@@ -225,6 +225,68 @@ class AuditDenialSourceTest {
         assertThat(((AuditAvailability.Available) AuditDenialSource.probe()).enabled()).isZero();
     }
 
+    /** A refused rename is a write on the directory (MGS2002), though its record lists fs.execute too. */
+    @Test
+    void a_refused_rename_is_a_write_not_an_exec() throws Exception {
+        Path home = fixture.home();
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
+            Process child = spawnConfined("mv " + home.resolve("tool.sh") + " " + home.resolve("tool2.sh"));
+            List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+            source.track("rename", child.pid(), fixture.ws(), new PrefixConfirmer(home)).subscribe(seen::add);
+            assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            await(() -> !seen.isEmpty(), "the rename's denial");
+            source.untrack("rename");
+            assertThat(seen).allSatisfy(d -> {
+                assertThat(d.code()).isEqualTo(Code.MGS2002);
+                assertThat(d.operation()).isEqualTo(Operation.WRITE);
+                assertThat(d.subject()).isEqualTo(home.toString());
+            });
+            assertThat(Files.exists(home.resolve("tool.sh"))).isTrue();
+        }
+    }
+
+    /**
+     * A burst of denials beyond the kernel's backlog: the kernel drops records and counts them,
+     * and the run is told how many (MGS2014) instead of seeing a short list as complete. The
+     * backlog is cut to 1 for the test (magus raises it when it switches audit on) and put back.
+     */
+    @Test
+    void records_lost_in_a_burst_are_counted_and_said_in_the_run() throws Exception {
+        Path creds = fixture.home().resolve(".aws/credentials");
+        Path py = Path.of(Confinement.python().orElseThrow());
+        try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true));
+             AuditNetlink control = AuditNetlink.open(false)) {
+            int backlog = control.status().backlogLimit();
+            control.setBacklogLimit(1);
+            try {
+                long lostBefore = control.status().lost();
+                Process child = new ProcessBuilder(Confinement.command(fixture.ws(), List.of("rx:" + py.getParent()),
+                        List.of(py.toString(), "-c", "import os\nfor i in range(20000):\n  try: os.open('" + creds
+                                + "', os.O_RDONLY)\n  except OSError: pass")))
+                        .directory(fixture.ws().toFile()).redirectErrorStream(true)
+                        .redirectOutput(root.resolve("burst.txt").toFile()).start();
+                List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
+                CountDownLatch done = new CountDownLatch(1);
+                source.track("burst", child.pid(), fixture.ws(), new PrefixConfirmer(fixture.home()))
+                        .subscribe(seen::add, e -> done.countDown(), done::countDown);
+                assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+                Thread.sleep(1_000);
+                long lost = control.status().lost() - lostBefore;
+                source.untrack("burst");
+                assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+                Assumptions.assumeTrue(lost > 0, "the kernel kept up with 20000 denials at a backlog of 1: nothing lost");
+                assertThat(seen).filteredOn(d -> d.code() == Code.MGS2014).singleElement().satisfies(d -> {
+                    assertThat(Long.parseLong(d.details().get(AuditDiagnostics.LOST))).isPositive();
+                    assertThat(d.message()).contains("the kernel dropped " + d.details().get(AuditDiagnostics.LOST));
+                    assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+                });
+                assertThat(seen).anySatisfy(d -> assertThat(d.subject()).isEqualTo(creds.toString()));
+            } finally {
+                control.setBacklogLimit(backlog);
+            }
+        }
+    }
+
     @Test
     void one_source_per_process() {
         try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {

@@ -41,12 +41,32 @@ class AuditRecordParserTest {
         assertThat(Blockers.operation("fs.execute")).contains(Operation.EXEC);
     }
 
+    /**
+     * A refused rename (captured here: {@code mv ~/a ~/b} confined without write to the home)
+     * lists every right the file would need at its destination, {@code fs.execute} among them:
+     * it is a write on the directory, not an exec of it.
+     */
+    @Test
+    void a_refused_rename_or_link_is_a_write_not_an_exec() {
+        AuditRecord.Access rename = (AuditRecord.Access) AuditRecordParser.parse(1423,
+                "audit(1796200021.113:2411): domain=11590a1d3 blockers=fs.execute,fs.write_file,fs.read_file,"
+                        + "fs.read_dir,fs.remove_dir,fs.remove_file,fs.make_char,fs.make_dir,fs.make_reg,fs.make_sock,"
+                        + "fs.make_fifo,fs.make_block,fs.make_sym,fs.refer,fs.truncate,fs.ioctl_dev "
+                        + "path=\"/h\" dev=\"vda\" ino=5").get();
+        assertThat(Blockers.primary(rename.blockers())).contains(Operation.WRITE);
+        assertThat(Blockers.primary(List.of("fs.refer"))).contains(Operation.WRITE);
+        assertThat(Blockers.primary(List.of("fs.make_reg", "fs.execute"))).contains(Operation.WRITE);
+        assertThat(Blockers.primary(List.of("fs.execute", "fs.read_file"))).contains(Operation.EXEC);
+        assertThat(Blockers.primary(List.of("fs.read_file", "fs.write_file"))).contains(Operation.WRITE);
+        assertThat(Blockers.primary(List.of("fs.read_dir"))).contains(Operation.READ);
+    }
+
     @Test
     void domain_records_allocated_and_deallocated() {
         String allocated = "audit(1796154399.053:3): domain=165307ff4 status=allocated mode=enforcing pid=14166 "
                 + "uid=0 exe=\"/usr/bin/python3.11\" comm=\"python3\"";
         assertThat(AuditRecordParser.parse(1424, allocated))
-                .contains(new AuditRecord.Domain(3, "165307ff4", "allocated", OptionalLong.of(14166)));
+                .contains(new AuditRecord.Domain(3, "165307ff4", "allocated", OptionalLong.of(14166), "python3"));
         AuditRecord.Domain gone = (AuditRecord.Domain) AuditRecordParser
                 .parse(1424, "audit(1796154399.133:7): domain=165307ff4 status=deallocated denials=4").get();
         assertThat(gone.allocated()).isFalse();

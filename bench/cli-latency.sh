@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The CLI-latency table of bench/README.md (issue 15): hyperfine -N, side by side in one run,
+#   a trivial java main with bin/magus's JVM flags,
+#   a forwarded run (bin/magus run -- true: the fast client, a magus server running),
+#   a direct run   (bin/magus run --local -- true: the full command line, in one process),
+#   and bwrap --ro-bind / / true when bubblewrap is installed.
+#   bench/cli-latency.sh [--runs N] [--export-markdown FILE]   (more hyperfine options)
+# Needs a built checkout (mvn -B -ntp -q package -DskipTests). A fake HOME and runtime dir in a
+# temp dir; the workspace's magus.yaml says sandbox.mode: required. The server is stopped at the end.
+set -euo pipefail
+here="$(cd "${BASH_SOURCE[0]%/*}" && pwd)"
+repo="${here%/bench}"
+magus="$repo/bin/magus"
+command -v hyperfine >/dev/null || { echo "hyperfine not installed (apt-get install hyperfine)" >&2; exit 2; }
+work="$(mktemp -d "${TMPDIR:-/tmp}/magus-latency-XXXXXX")"
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" TMPDIR="$work/tmp"
+unset XDG_CACHE_HOME XDG_STATE_HOME MAGUS_SANDBOX MAGUS_SERVER_ADDRESS MAGUS_PROC_TOKEN
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" "$TMPDIR" "$work/ws" "$work/trivial"
+chmod 700 "$XDG_RUNTIME_DIR"
+printf 'sandbox:\n  mode: required\n' > "$work/ws/magus.yaml"
+printf 'public class Trivial { public static void main(String[] a) { } }\n' > "$work/trivial/Trivial.java"
+javac -d "$work/trivial" "$work/trivial/Trivial.java"
+cleanup() { "$magus" server stop >/dev/null 2>&1 || true; rm -rf "$work"; }
+trap cleanup EXIT
+"$magus" server start
+cd "$work/ws"
+flags="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -Xshare:auto"
+commands=(-n "trivial java main" "java $flags -cp $work/trivial Trivial"
+          -n "forwarded: magus run -- true" "$magus run -- true"
+          -n "direct: magus run --local -- true" "$magus run --local -- true")
+if command -v bwrap >/dev/null; then
+  commands+=(-n "bwrap --ro-bind / / true" "bwrap --ro-bind / / --dev /dev --proc /proc true")
+fi
+echo "load before: $(cat /proc/loadavg)"
+hyperfine -N --warmup 5 "$@" "${commands[@]}"
+echo "load after: $(cat /proc/loadavg)"

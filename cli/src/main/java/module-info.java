@@ -1,0 +1,15 @@
+/** The magus command line, the live view, the demo; the only module that binds an SLF4J backend. */
+module dev.magus.cli {
+    requires dev.magus.orchestrator;
+    requires dev.magus.server;
+    requires info.picocli;
+    requires org.jline;
+    requires org.yaml.snakeyaml;
+    requires com.fasterxml.jackson.databind;
+    requires jdk.unsupported;
+
+    // picocli reads and sets the annotated fields of the commands.
+    opens dev.magus.cli to info.picocli;
+    opens dev.magus.cli.server to info.picocli;
+    // Nothing is exported: the command line is an application, started by dev.magus.cli.Main.
+}

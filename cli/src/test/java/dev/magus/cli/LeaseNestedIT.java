@@ -1,0 +1,97 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.cli.BinMagus.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A nested {@code bin/magus} inside a leased, confined run: it cannot read the state dir (no run
+ * is granted it), so it is held to the lease its parent hands it in {@code MAGUS_LEASE}, the
+ * same or narrower, never wider.
+ */
+class LeaseNestedIT {
+    static Path magus;
+
+    @TempDir
+    Path root;
+    Path home;
+    Path ws;
+    Map<String, String> env;
+    String job;
+
+    @BeforeAll
+    static void findMagus() {
+        magus = BinMagus.find("leased nested magus tests");
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        home = Files.createDirectories(root.resolve("home")).toRealPath();
+        ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+        Files.createDirectories(ws.resolve("src"));
+        Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        env = BinMagus.env(home, tmp);
+        String parent = ok("job", "add", "--write", "**").out().strip();
+        job = ok("job", "add", "--parent", parent, "--write", "src/**").out().strip();
+        ok("lease", "acquire", job);
+    }
+
+    private Result magus(String... args) {
+        return BinMagus.run(BinMagus.command(magus, ws, env, args), 120, "bin/magus " + List.of(args) + " ended");
+    }
+
+    private Result ok(String... args) {
+        Result r = magus(args);
+        assertThat(r.status()).as("%s", r).isZero();
+        return r;
+    }
+
+    @Test
+    void aNestedMagusIsHeldToTheSameLeaseAndNamesTheJob() {
+        Result r = magus("run", "--", magus.toString(), "run", "--", "sh", "-c",
+                "echo x > src/inner; echo x > README; echo inner-done");
+        assertThat(r.out()).as("%s", r).contains("inner-done");
+        assertThat(ws.resolve("src/inner")).exists();
+        assertThat(ws.resolve("README")).doesNotExist();
+        assertThat(r.err()).as("the nested magus reports the refusal, naming the job").contains("MGS2002").contains("job " + job);
+    }
+
+    @Test
+    void aNestedCheckAnswersWithTheCarriedLease() {
+        Result denied = magus("run", "--", magus.toString(), "check", "write", "README");
+        assertThat(denied.status()).as("%s", denied).isEqualTo(1);
+        assertThat(denied.out()).contains("MGS2002").contains("job " + job);
+        Result allowed = magus("run", "--", magus.toString(), "check", "write", "src/new");
+        assertThat(allowed.status()).as("%s", allowed).isZero();
+    }
+
+    @Test
+    void aChildThatDropsOrWidensTheCarriedLeaseGainsNothing() {
+        Result dropped = magus("run", "--", "sh", "-c", "env -u MAGUS_LEASE " + magus + " run -- sh -c 'echo x > README'");
+        assertThat(dropped.status()).as("%s", dropped).isEqualTo(125);
+        assertThat(dropped.err()).as("the marker it cannot read is not 'no lease'").contains("MGS2004");
+        assertThat(ws.resolve("README")).doesNotExist();
+
+        Result widened = magus("run", "--", "sh", "-c", "MAGUS_LEASE='job=" + job + "&checkout=" + ws + "&write=**' " + magus
+                + " run -- sh -c 'echo x > README; echo widened-done'");
+        assertThat(widened.out()).as("%s", widened).contains("widened-done");
+        assertThat(ws.resolve("README")).as("the parent's Landlock domain still holds").doesNotExist();
+    }
+
+    @Test
+    void theTrailHoldsTheOuterRun() throws IOException {
+        magus("run", "--", magus.toString(), "run", "--", "sh", "-c", "echo x > README");
+        String shown = ok("job", "show", job, "--json").out();
+        assertThat(shown).contains("\"run_started\"").contains("\"run_ended\"");
+    }
+}

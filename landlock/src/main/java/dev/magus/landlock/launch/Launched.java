@@ -1,0 +1,57 @@
+package dev.magus.landlock.launch;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The children this process's {@link Launcher} started and has not reaped yet, so that code
+ * that reaps or kills children it did not start (magus, the subreaper, collecting a run's
+ * strays) never takes one of them: a {@link Child}'s exit status is read by its own
+ * {@code waitpid}, and a stolen one would be lost.
+ *
+ * <p>A pid joins the set right after {@code posix_spawn} returns it, and a spawn counts as
+ * in flight until then; {@link #mayTouch} says no while any is, so a child that is already a
+ * zombie before it is registered is never mistaken for a stranger. It leaves when its
+ * {@link Child} reaps it: only then can the kernel hand the pid to another process.
+ */
+public final class Launched {
+    private static final Object LOCK = new Object();
+    private static final Set<Integer> LIVE = new HashSet<>();
+    private static int inFlight;
+
+    private Launched() {
+    }
+
+    static void spawning() {
+        synchronized (LOCK) {
+            inFlight++;
+        }
+    }
+
+    /** The spawn begun with {@link #spawning} has ended; {@code pid} is its child, or 0 when none started. */
+    static void spawned(int pid) {
+        synchronized (LOCK) {
+            inFlight--;
+            if (pid > 0) {
+                LIVE.add(pid);
+            }
+        }
+    }
+
+    static void reaped(int pid) {
+        synchronized (LOCK) {
+            LIVE.remove(pid);
+        }
+    }
+
+    /**
+     * Whether {@code pid}, a child of this process that exists now, is certainly not one the
+     * launcher started and still owns: not registered, and no spawn under way that could be
+     * about to register it.
+     */
+    public static boolean mayTouch(long pid) {
+        synchronized (LOCK) {
+            return inFlight == 0 && !LIVE.contains((int) pid);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/** Modes, kernel-style path resolution, rules, control files, declarations; pure Java. */
+module dev.magus.policy {
+    requires transitive dev.magus.events;
+    requires transitive dev.magus.env;
+
+    exports dev.magus.policy;
+    exports dev.magus.policy.control;
+    exports dev.magus.policy.decl;
+    exports dev.magus.policy.fs;
+    exports dev.magus.policy.lease;
+    exports dev.magus.policy.mode;
+    exports dev.magus.policy.path;
+
+    // The kernel's answers (landlock provides them), when a module that has them is present.
+    uses dev.magus.policy.path.KernelLookup;
+}

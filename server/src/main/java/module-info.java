@@ -1,0 +1,20 @@
+/** magus server: forwarded runs over a tokened Unix socket, and the client that forwards them. */
+module dev.magus.server {
+    requires transitive dev.magus.orchestrator;
+    requires transitive micrometer.registry.prometheus;
+    requires reactor.netty.core;
+    requires io.netty.buffer;
+    requires io.netty.common;
+    requires io.netty.codec; // io.netty.handler.codec (the frame decoder base)
+    requires io.netty.handler;
+    requires io.netty.transport;
+    requires com.fasterxml.jackson.databind;
+    requires jdk.httpserver;
+    requires jdk.unsupported;
+    requires org.slf4j;
+
+    exports dev.magus.server;
+    exports dev.magus.server.client;
+    exports dev.magus.server.protocol;
+    exports dev.magus.server.socket;
+}

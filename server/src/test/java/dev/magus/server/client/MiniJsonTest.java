@@ -1,0 +1,44 @@
+package dev.magus.server.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+/** The fast client's JSON is Jackson's: what one writes the other reads, any string included. */
+class MiniJsonTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Property(tries = 300)
+    void anyStringQuotedIsReadBackByJacksonAndByItself(@ForAll String text) throws Exception {
+        String json = MiniJson.quote(new StringBuilder(), text).toString();
+        assertThat(MAPPER.readValue(json, String.class)).isEqualTo(text);
+        assertThat(MiniJson.parse(json)).isEqualTo(text);
+        assertThat(MiniJson.parse(MAPPER.writeValueAsString(text))).isEqualTo(text);
+    }
+
+    @Test
+    void readsTheServersControlFrames() throws Exception {
+        byte[] exit = FrameCodec.encode(new Frame.Exit(130, 2));
+        Object parsed = MiniJson.parse(new String(Arrays.copyOfRange(exit, 5, exit.length), "UTF-8"));
+        assertThat(parsed).isEqualTo(Map.of("type", "exit", "status", 130L, "signal", 2L));
+        assertThat(MiniJson.parse(" {\"a\": [1, 2.5, true, null, {\"b\": \"\\u00e9\\n\"}], \"c\": {}} "))
+                .isEqualTo(Map.of("a", Arrays.asList(1L, 2.5, true, null, Map.of("b", "é\n")), "c", Map.of()));
+        assertThat(MiniJson.parse("[]")).isEqualTo(List.of());
+    }
+
+    @Test
+    void somethingElseIsRefused() {
+        assertThatThrownBy(() -> MiniJson.parse("{\"a\":")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MiniJson.parse("{} x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> MiniJson.parse("\"open")).isInstanceOf(IllegalArgumentException.class);
+    }
+}

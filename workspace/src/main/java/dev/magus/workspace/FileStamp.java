@@ -1,0 +1,60 @@
+package dev.magus.workspace;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a cache keyed on a file compares to tell that the file is still the one it read:
+ * device, inode, size, modification and change time, of the name itself and, when the name is
+ * a symbolic link, of what it leads to. Never the modification time alone: a tool may set it
+ * back ({@code touch -r}, {@code cp -p}, an unpacked archive), and a file replaced by a rename
+ * may carry an older one; the change time cannot be set from user space, and a rename brings
+ * another inode.
+ *
+ * <p>Costs one {@code lstat} (two for a link), no open and no read.
+ *
+ * @param name   the name's own stamp ({@code lstat})
+ * @param target what a link leads to ({@code stat}), empty when the name is not a link or
+ *               leads nowhere
+ */
+public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
+    /** The fields compared; absent when there is no such file. */
+    public record Stat(long dev, long ino, long size, long mtimeNanos, long ctimeNanos, int mode) {
+    }
+
+    /** No file of that name. */
+    public static final FileStamp ABSENT = new FileStamp(Optional.empty(), Optional.empty());
+
+    /** The stamp of {@code file} now; {@link #ABSENT} when nothing is there (or it cannot be looked at). */
+    public static FileStamp of(Path file) {
+        Optional<Stat> own = stat(file, LinkOption.NOFOLLOW_LINKS);
+        if (own.isEmpty()) {
+            return ABSENT;
+        }
+        boolean link = (own.get().mode() & 0170000) == 0120000;
+        return new FileStamp(own, link ? stat(file) : Optional.empty());
+    }
+
+    public boolean exists() {
+        return name.isPresent();
+    }
+
+    private static Optional<Stat> stat(Path file, LinkOption... options) {
+        try {
+            Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime,mode", options);
+            return Optional.of(new Stat(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(),
+                    ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")),
+                    ((Number) a.get("mode")).intValue()));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static long nanos(Object time) {
+        return ((java.nio.file.attribute.FileTime) time).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+}

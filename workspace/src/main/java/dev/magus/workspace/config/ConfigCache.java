@@ -1,0 +1,52 @@
+package dev.magus.workspace.config;
+
+import dev.magus.workspace.FileStamp;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Each workspace's parsed {@code magus.yaml}, kept for as long as the file is the one read
+ * ({@link FileStamp}: device, inode, size, mtime and ctime, of the name and of what a link
+ * leads to). A server serving many runs of one workspace reads and parses its YAML once, and
+ * again only when the file changes; a run then costs a stat, not a read, a helper thread
+ * and a parse.
+ *
+ * <p>The stamp is taken before the read, so a change during the read leaves a stamp that no
+ * longer matches and the next run reads again: a stale parse is never kept past a change. A
+ * file that cannot be read or parsed is not kept either (the next run says why again).
+ * One process-wide cache, bounded by {@value #MAX_ENTRIES} workspaces (cleared when full:
+ * a server serving more than that rereads, which is only slower).
+ */
+public final class ConfigCache {
+    static final int MAX_ENTRIES = 256;
+
+    private record Entry(FileStamp stamp, WorkspaceConfig config) {
+    }
+
+    private static final Map<Path, Entry> ENTRIES = new ConcurrentHashMap<>();
+
+    private ConfigCache() {
+    }
+
+    /**
+     * {@link WorkspaceConfig#read(Path)} of {@code magusYaml}, from the cache while its stamp holds.
+     *
+     * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
+     */
+    public static WorkspaceConfig read(Path magusYaml) {
+        FileStamp stamp = FileStamp.of(magusYaml);
+        Entry e = ENTRIES.get(magusYaml);
+        if (e != null && stamp.exists() && e.stamp().equals(stamp)) {
+            return e.config();
+        }
+        WorkspaceConfig config = WorkspaceConfig.read(magusYaml);
+        if (stamp.exists()) {
+            if (ENTRIES.size() >= MAX_ENTRIES) {
+                ENTRIES.clear();
+            }
+            ENTRIES.put(magusYaml, new Entry(stamp, config));
+        }
+        return config;
+    }
+}

@@ -1,0 +1,21 @@
+/** magus.yaml, projects and targets, spells, the control-file audit, the job store (SQLite) and the lease markers. */
+module dev.magus.workspace {
+    requires transitive dev.magus.policy;
+    requires org.yaml.snakeyaml;
+    requires java.sql;
+    requires org.xerial.sqlitejdbc;
+
+    exports dev.magus.workspace;
+    exports dev.magus.workspace.audit;
+    exports dev.magus.workspace.config;
+    exports dev.magus.workspace.jobs;
+    exports dev.magus.workspace.lease;
+    exports dev.magus.workspace.project;
+    exports dev.magus.workspace.spell;
+    exports dev.magus.workspace.yaml;
+
+    // The fast directory reader (landlock's getdents), when that module is present.
+    uses dev.magus.policy.path.DirectoryReader;
+    // Spells of programs embedding magus.
+    uses dev.magus.workspace.spell.SpellProvider;
+}

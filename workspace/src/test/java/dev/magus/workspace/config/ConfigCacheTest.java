@@ -1,0 +1,73 @@
+package dev.magus.workspace.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.magus.events.SandboxException;
+import dev.magus.policy.mode.Mode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A cached magus.yaml is the one on disk: every way of changing the file is seen, even with the mtime put back. */
+class ConfigCacheTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anUnchangedFileIsParsedOnce() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        WorkspaceConfig first = ConfigCache.read(yaml);
+        assertThat(first.mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(ConfigCache.read(yaml)).isSameAs(first);
+    }
+
+    @Test
+    void anInPlaceRewriteOfTheSameSizeWithTheMtimePutBackIsSeen() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        FileTime mtime = Files.getLastModifiedTime(yaml);
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        Thread.sleep(20); // a later ctime, whatever the file system's clock granularity
+        Files.writeString(yaml, "sandbox:\n  mode: best-effort\n".substring(0, "sandbox:\n  mode: required\n".length()));
+        Files.writeString(yaml, "sandbox:\n  mode: off     \n");
+        Files.setLastModifiedTime(yaml, mtime); // as touch -r or an unpacked archive would
+        assertThat(Files.size(yaml)).isEqualTo("sandbox:\n  mode: required\n".length());
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+    }
+
+    @Test
+    void aFileReplacedByRenameIsSeen() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        FileTime mtime = Files.getLastModifiedTime(yaml);
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        Path other = Files.writeString(dir.resolve("other"), "sandbox:\n  mode: off     \n");
+        Files.setLastModifiedTime(other, mtime);
+        Files.move(other, yaml, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+    }
+
+    @Test
+    void aLinkRepointedIsSeen() throws Exception {
+        Path a = Files.writeString(dir.resolve("a.yaml"), "sandbox:\n  mode: required\n");
+        Path b = Files.writeString(dir.resolve("b.yaml"), "sandbox:\n  mode: off\n");
+        Path yaml = Files.createSymbolicLink(dir.resolve("magus.yaml"), a.getFileName());
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        Files.delete(yaml);
+        Files.createSymbolicLink(yaml, b.getFileName());
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+    }
+
+    @Test
+    void aBrokenFileIsRefusedEveryTimeAndNeverServedFromAnEarlierParse() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        Files.writeString(yaml, "sandbox: [unclosed\n");
+        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
+        Files.delete(yaml);
+        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
+    }
+}
