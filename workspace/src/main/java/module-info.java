@@ -8,6 +8,7 @@ module dev.magus.workspace {
     exports dev.magus.workspace;
     exports dev.magus.workspace.audit;
     exports dev.magus.workspace.config;
+    exports dev.magus.workspace.init;
     exports dev.magus.workspace.jobs;
     exports dev.magus.workspace.lease;
     exports dev.magus.workspace.project;
