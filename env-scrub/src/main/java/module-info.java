@@ -8,5 +8,6 @@ module dev.magus.env {
     exports dev.magus.env.platform;
     exports dev.magus.env.proc;
     exports dev.magus.env.scrub;
-    // dev.magus.env.shim (hints for shims) is internal.
+    // The version managers MGS2006 knows, as data a spell names (ShimManager).
+    exports dev.magus.env.shim;
 }

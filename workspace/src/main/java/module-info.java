@@ -1,4 +1,4 @@
-/** magus.yaml, the control-file audit, the job store (SQLite) and the lease markers. */
+/** magus.yaml, projects and targets, spells, the control-file audit, the job store (SQLite) and the lease markers. */
 module dev.magus.workspace {
     requires transitive dev.magus.policy;
     requires org.yaml.snakeyaml;
@@ -12,7 +12,12 @@ module dev.magus.workspace {
     exports dev.magus.workspace.jobs;
     exports dev.magus.workspace.learn;
     exports dev.magus.workspace.lease;
+    exports dev.magus.workspace.project;
+    exports dev.magus.workspace.spell;
+    exports dev.magus.workspace.yaml;
 
     // The fast directory reader (landlock's getdents), when that module is present.
     uses dev.magus.policy.path.DirectoryReader;
+    // Spells of programs embedding magus.
+    uses dev.magus.workspace.spell.SpellProvider;
 }

@@ -69,16 +69,24 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
      *         MGS2010 (a flag weaker than the floor)
      */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag) {
-        return of(host, cwd, flag, Grants.NONE);
+        return of(host, cwd, flag, Grants.NONE, Optional.empty(), Optional.empty());
     }
 
     /** With a run's {@code --allow}/{@code --pass}, shown as layer {@code cli}. */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants) {
-        RunRequest.Builder b = RunRequest.builder(cwd, "magus");
+        return of(host, cwd, flag, grants, Optional.empty(), Optional.empty());
+    }
+
+    /** The policy of {@code magus run [--allow ..] [--pass ..] [--op SPELL] [--target NAME]} started in {@code cwd}. */
+    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants, Optional<String> op,
+            Optional<String> target) {
+        RunRequest.Builder b = RunRequest.builder(cwd, target.isPresent() ? java.util.List.of() : java.util.List.of("magus"));
         flag.ifPresent(b::sandbox);
         grants.allow().forEach(b::allow);
         grants.pass().forEach(b::pass);
-        RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env());
+        op.ifPresent(b::op);
+        target.ifPresent(b::target);
+        RunConfig config = ConfigStage.resolve("inspect", b.build(), host.env(), host.home());
         ModeSource source = source(config, flag);
         if (config.mode() == Mode.OFF) {
             return new EffectivePolicy(config, source, PolicyOrOff.off());

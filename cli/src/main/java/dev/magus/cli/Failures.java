@@ -30,6 +30,10 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
 
     @Override
     public int handleExecutionException(Exception ex, CommandLine commandLine, ParseResult parseResult) {
+        if (ex instanceof ParameterException pe) {
+            // A usage error a command found itself (magus run without a command): as picocli's own.
+            return handleParseException(pe, new String[0]);
+        }
         PrintWriter err = commandLine.getErr();
         if (ex instanceof SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         scope = CommandLine.ScopeType.INHERIT,
         version = "magus-sandbox 0.1.0",
         description = "Runs other people's code confined to a declared filesystem and environment footprint.",
-        subcommands = {RunCommand.class, DemoCommand.class, PolicyCommand.class, CheckCommand.class, ProbeCommand.class,
-                ExplainCommand.class, JobCommand.class, LeaseCommand.class, InitCommand.class, LearnCommand.class})
+        subcommands = {RunCommand.class, TargetCommand.class, DemoCommand.class, PolicyCommand.class, CheckCommand.class,
+                ProbeCommand.class, ExplainCommand.class, JobCommand.class, LeaseCommand.class, InitCommand.class,
+                LearnCommand.class})
 final class MagusCommand {
 }

@@ -35,6 +35,7 @@ public final class Main {
         // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
         cl.getSubcommands().get("run").setStopAtPositional(true);
         cl.getSubcommands().get("learn").setStopAtPositional(true);
+        cl.getSubcommands().get("target").setStopAtPositional(true);
         // magus server: its own exit statuses and failure handling, as each command has.
         cl.addSubcommand("server", new CommandLine(new ServerCommand(), factory)
                 .setExitCodeExceptionMapper(new ExitCodes())

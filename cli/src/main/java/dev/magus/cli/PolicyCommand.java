@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code magus policy [--json] [--sandbox=MODE] [--allow PATH[:MODE]] [--pass VAR]}: the policy a {@code magus run} started here
+ * {@code magus policy [--json] [--sandbox=MODE] [--allow PATH[:MODE]] [--pass VAR] [--op SPELL] [--target NAME]}: the policy a {@code magus run} started here
  * would get, built by the run pipeline's own stages.
  *
  * <p>{@code --json} prints one object (field names are stable; paths are absolute, never
@@ -41,8 +41,11 @@ import picocli.CommandLine.Spec;
  *   "mode_source": "flag" | "MAGUS_SANDBOX" | "magus.yaml" | "default",
  *   "workspace_root": "/abs/ws",
  *   "workspace_file": "/abs/ws/magus.yaml",            (absent without a magus.yaml)
+ *   "spells": ["node", "go"],                          (the spells the process gets)
+ *   "target": "api/test", "target_writes": false,      (with --target only)
  *   "policy": true | false,                            (false: mode off, every check passes)
- *   "rules": [ {"path": "/usr", "bits": "r-x", "origin": "core:/usr"}, ... ],
+ *   "rules": [ {"path": "/usr", "bits": "r-x", "origin": "core:/usr"},
+ *              {"path": "/home/u/.npm", "bits": "rw-", "origin": "spell:node/npm-cache"}, ... ],
  *   "notes": [ {"kind": "skipped" | "grants nothing", "origin": "workspace:gocache",
  *               "subject": "sandbox.allow[0]", "why": "$GOCACHE=off is not an absolute path"}, ... ],
  *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...],
@@ -79,6 +82,12 @@ final class PolicyCommand implements Callable<Integer> {
     @Option(names = "--sandbox", paramLabel = "MODE", description = "The mode to show the policy for: off, best-effort or required.")
     Optional<String> sandbox;
 
+    @Option(names = "--op", paramLabel = "SPELL", description = "The policy of a spell op's child (magus run --op SPELL).")
+    Optional<String> op = Optional.empty();
+
+    @Option(names = "--target", paramLabel = "NAME", description = "The policy of the target NAME (magus target NAME).")
+    Optional<String> target = Optional.empty();
+
     @Option(names = "--allow", paramLabel = "PATH[:MODE]", description = "Shows the policy of a run given this --allow.")
     List<String> allow = new ArrayList<>();
 
@@ -107,8 +116,8 @@ final class PolicyCommand implements Callable<Integer> {
         EffectivePolicy effective;
         try {
             Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
-            effective = EffectivePolicy.of(host, context.cwd().get(), flag,
-                    new dev.magus.orchestrator.run.Grants(allow, pass));
+            effective = EffectivePolicy.of(host, context.cwd().get(), flag, new dev.magus.orchestrator.run.Grants(allow, pass),
+                    op == null ? Optional.empty() : op, target == null ? Optional.empty() : target);
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             err.flush();
@@ -134,6 +143,11 @@ final class PolicyCommand implements Callable<Integer> {
         Optional<Policy> policy = effective.policy().policy();
         root.put("workspace_root", policy.map(Policy::workspaceRoot).orElse(effective.config().workspaceRoot()).toString());
         effective.file().ifPresent(f -> root.put("workspace_file", f.toString()));
+        effective.config().spellNames().forEach(root.putArray("spells")::add);
+        effective.config().target().ifPresent(t -> {
+            root.put("target", t.ref());
+            root.put("target_writes", t.writes());
+        });
         root.put("policy", policy.isPresent());
         if (policy.isPresent()) {
             Policy p = policy.get();
@@ -174,6 +188,26 @@ final class PolicyCommand implements Callable<Integer> {
         }
     }
 
+    /** Whether {@code origin} ({@code spell:node/npm-cache}) is a cache its spell has made before a run. */
+    private static boolean createdBySpell(EffectivePolicy effective, String origin) {
+        if (!origin.startsWith("spell:") || origin.indexOf('/') < 0) {
+            return false;
+        }
+        String spell = origin.substring("spell:".length(), origin.indexOf('/'));
+        String entry = origin.substring(origin.indexOf('/') + 1);
+        return effective.config().spells().knows(spell) && effective.config().spells().spell(spell).creates().contains(entry);
+    }
+
+    /** Which spells, and why those: the rule the process falls under. */
+    private static String spells(EffectivePolicy effective) {
+        List<String> names = effective.config().spellNames();
+        String which = names.isEmpty() ? "none" : String.join(", ", names);
+        String why = effective.config().request().op()
+                .map(o -> "a spell op's child: its project's spells plus " + o)
+                .orElse("every spell the workspace's projects bind");
+        return which + " (" + why + ")";
+    }
+
     static List<String> text(EffectivePolicy effective, Host host, int abi, KernelLayer kernel) {
         Optional<Policy> policy = effective.policy().policy();
         Path home = policy.map(Policy::home).orElse(host.home());
@@ -184,6 +218,9 @@ final class PolicyCommand implements Callable<Integer> {
         head.add(List.of("mode", mode.spelling() + " (" + effective.source().describe() + ")"));
         head.add(List.of("workspace", Locations.display(root, home)
                 + effective.file().map(f -> "").orElse(" (no magus.yaml at or above the current directory)")));
+        head.add(List.of("spells", spells(effective)));
+        effective.config().target().ifPresent(t -> head.add(List.of("target", t.ref() + " in " + t.project() + ": "
+                + String.join(" ", t.run()) + (t.writes() ? " (writes: audited for descendant projects)" : ""))));
         head.add(List.of("landlock", abi == 0 ? "not available on this host (ABI 0)" : "ABI " + abi));
         head.add(List.of("kernel layer", kernel.summary()));
         if (mode != Mode.OFF) {
@@ -212,7 +249,7 @@ final class PolicyCommand implements Callable<Integer> {
             List<List<String>> notes = new ArrayList<>();
             for (PolicyNote n : p.notes()) {
                 String why = n.why();
-                if (n.origin().equals("core:cache") && n.kind() == PolicyNote.Kind.SKIPPED) {
+                if ((n.origin().equals("core:cache") || createdBySpell(effective, n.origin())) && n.kind() == PolicyNote.Kind.SKIPPED) {
                     why += "; the first sandboxed run creates it";
                 }
                 notes.add(List.of(n.origin(), n.kind().label() + ": " + why));

@@ -41,7 +41,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "run", description = "Runs CMD under the workspace's sandbox; each boundary it hits is shown as it happens.")
-final class RunCommand implements Callable<Integer> {
+class RunCommand implements Callable<Integer> {
+    @Option(names = "--op", paramLabel = "SPELL", description = "Runs CMD as a spell op's child: it gets the spells of the project"
+            + " holding the current directory, plus SPELL (without --op: every spell the workspace's projects bind).")
+    Optional<String> op = Optional.empty();
+
+    @Option(names = "--target", paramLabel = "NAME", description = "Runs the target NAME (project/target, or a target name unique"
+            + " in the workspace) in its project's dir, with its sandbox layer; CMD, if given, is appended to its command.")
+    Optional<String> target = Optional.empty();
+
     @Option(names = "--sandbox", paramLabel = "MODE", description = "off, best-effort or required (never weaker than MAGUS_SANDBOX)")
     Optional<String> sandbox;
 
@@ -94,7 +102,7 @@ final class RunCommand implements Callable<Integer> {
             + " (a plain run is otherwise forwarded to it).")
     boolean local;
 
-    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
     @Spec
@@ -117,6 +125,7 @@ final class RunCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws IOException {
+        checkArguments();
         // From here a signal is kept for the run instead of ending magus (see Signals).
         int signalled = Signals.hold();
         if (signalled != 0) {
@@ -137,7 +146,9 @@ final class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && allowHost.isEmpty()) {
+        // A spell op's child and a target need the workspace's projects: they run here (the server protocol carries neither yet).
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.op().isEmpty()
+                && request.target().isEmpty() && allowHost.isEmpty()) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
@@ -177,7 +188,7 @@ final class RunCommand implements Callable<Integer> {
         }
         boolean ndjsonOnStdout = ndjson == out;
         Optional<LiveView> view = ui && !ndjsonOnStdout
-                ? LiveView.open(command, HumanLines::line, d -> HumanLines.shown(d, verbose))
+                ? LiveView.open(request.argv().isEmpty() ? List.of(request.target().orElse("")) : request.argv(), HumanLines::line, d -> HumanLines.shown(d, verbose))
                 : Optional.empty();
         // The child's bytes go through unchanged (binary output, partial lines) unless the live
         // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
@@ -224,7 +235,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     RunRequest request(Path cwd) {
-        RunRequest.Builder b = RunRequest.builder(cwd, command);
+        List<String> args = command == null ? List.of() : command;
+        Optional<String> targetName = targetName();
+        RunRequest.Builder b = RunRequest.builder(cwd, targetName.isPresent() ? targetArgs() : args);
+        targetName.ifPresent(b::target);
+        op.ifPresent(b::op);
         sandbox.ifPresent(s -> b.sandbox(Mode.parse(s, "--sandbox")));
         for (String kv : env) {
             int eq = kv.indexOf('=');
@@ -244,6 +259,24 @@ final class RunCommand implements Callable<Integer> {
             b.stdin(new Stdin.Inherit());
         }
         return b.build();
+    }
+
+    /** A usage error (exit 125, no code) when there is nothing to run. */
+    void checkArguments() {
+        if (target.isEmpty() && (command == null || command.isEmpty())) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required parameter: 'CMD' (the command after --, or --target NAME)");
+        }
+    }
+
+    /** The target to run, if any: {@code --target}. */
+    Optional<String> targetName() {
+        return target;
+    }
+
+    /** What is appended to the target's command. */
+    List<String> targetArgs() {
+        return command == null ? List.of() : command;
     }
 
     /**

@@ -18,12 +18,18 @@ final class DescendantStage {
     private DescendantStage() {
     }
 
-    /** Empty unless the request names descendants; the walk is kept in the state dir for the next process. */
+    /**
+     * Empty unless the request names descendants or the run is a {@code writes: true} target
+     * whose project has registered descendants; the walk is kept in the state dir for the next process.
+     */
     static Optional<DescendantAudit.Baseline> before(RunConfig config, Path stateDir) {
-        if (config.request().descendantAudit().isEmpty()) {
+        java.util.Set<Path> dirs = new java.util.LinkedHashSet<>(config.request().descendantAudit());
+        config.target().filter(t -> t.writes()).flatMap(t -> config.project())
+                .ifPresent(p -> dirs.addAll(config.projects().descendantDirs(p, config.workspaceRoot())));
+        if (dirs.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(DescendantAudit.of(config.workspaceRoot(), config.request().descendantAudit())
+        return Optional.of(DescendantAudit.of(config.workspaceRoot(), java.util.List.copyOf(dirs))
                 .keepingWalksIn(new StateDir(stateDir)).before());
     }
 

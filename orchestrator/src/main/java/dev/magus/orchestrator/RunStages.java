@@ -35,6 +35,7 @@ import dev.magus.orchestrator.pipeline.ExecStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.ProbeStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.pipeline.SpellCaches;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
@@ -169,7 +170,7 @@ final class RunStages {
 
     private Ending stages(RunHandle run, RunRequest request, Passthrough passthrough, Attempt attempt, Host host)
             throws IOException {
-        RunConfig config = ConfigStage.resolve(run.id(), request, host.env());
+        RunConfig config = ConfigStage.resolve(run.id(), request, host.env(), host.home());
         // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
         watchdog.start(IO::schedule);
         boolean sandboxed = config.mode() != Mode.OFF;
@@ -182,12 +183,13 @@ final class RunStages {
         HostFacts facts = host.facts(privateTemp != null ? privateTemp : host.tempBase());
         if (sandboxed) {
             HostDirs.createCacheDir(facts.magusCacheDir(), host.env());
+            SpellCaches.prepare(config, facts);
         }
         PolicyOrOff policy = PolicyStage.build(config, facts);
         attempt.trail = LeaseTrail.attach(run.journal(), policy, run.id(), config.workingDir(), request.argv());
         Overlay overlay = EnvStage.overlay(request);
 
-        String command = request.argv().get(0);
+        String command = config.argv().get(0);
         ExecStage.Target target = ExecStage.resolve(command, EnvStage.lookupPath(overlay, host.env()),
                 config.workingDir(), policy);
         if (target instanceof ExecStage.Target.Unrunnable u) {
@@ -243,7 +245,7 @@ final class RunStages {
                     .keepingWalksIn(host.stateDir()).before());
             descendants = DescendantStage.before(config, host.stateDir().dir());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = spawner.spawn(new SpawnRequest(exe, request.argv(), env.variables(),
+            spawn = spawner.spawn(new SpawnRequest(exe, config.argv(), env.variables(),
                     config.workingDir(), stdio), confinement);
         }
         if (spawn instanceof Spawn.NotStarted ns) {
@@ -260,7 +262,7 @@ final class RunStages {
         run.attach(child);
         watchdog.guardGroup(child.pid());
         Strays.begin(run.id(), child.pid());
-        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), request.argv(),
+        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(),
                 config.mode().spelling(), child.pid()));
         attempt.flush(run.journal());
         if (!guarded) {

@@ -68,7 +68,7 @@ public final class ChildEnv {
             diags.add(dropped(scrubbed.dropped(), host.keySet().stream().filter(n -> !scrubbed.kept().containsKey(n))
                     .sorted().toList()));
         }
-        diags.addAll(ShimHints.of(host, proc.env()));
+        diags.addAll(ShimHints.of(host, proc.env(), request.managers()));
         diags.addAll(proc.diagnostics());
         return new ChildEnvironment(proc.env(), scrubbed.kept().size(), scrubbed.dropped(), diags);
     }

@@ -3,6 +3,8 @@ package dev.magus.env.child;
 import dev.magus.env.overlay.Overlay;
 import dev.magus.env.proc.ProcAccess;
 import dev.magus.env.scrub.Scrubber;
+import dev.magus.env.shim.ShimManager;
+import java.util.List;
 import java.util.Objects;
 
 /** Everything one child environment is built from, apart from the host environment itself. */
@@ -30,10 +32,20 @@ public sealed interface ChildEnvRequest {
         }
     }
 
-    /** best-effort or required: scrub, private TMPDIR, overlay, floor, proc pointers. */
-    record Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess)
-            implements ChildEnvRequest {
+    /**
+     * best-effort or required: scrub, private TMPDIR, overlay, floor, proc pointers.
+     *
+     * @param managers the version managers MGS2006 looks for: those the workspace's spells know
+     */
+    record Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
+            List<ShimManager> managers) implements ChildEnvRequest {
+        /** With the managers the built-in spells know. */
+        public Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess) {
+            this(mode, scrubber, dirs, overlay, procAccess, ShimManager.KNOWN);
+        }
+
         public Sandboxed {
+            managers = List.copyOf(managers);
             Objects.requireNonNull(mode, "mode");
             if (!mode.sandboxed()) {
                 throw new IllegalArgumentException("a sandboxed request needs best-effort or required, not " + mode);
@@ -52,6 +64,12 @@ public sealed interface ChildEnvRequest {
     static ChildEnvRequest sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
                                      ProcAccess procAccess) {
         return new Sandboxed(mode, scrubber, dirs, overlay, procAccess);
+    }
+
+    /** {@link #of(EnvMode, Scrubber, SandboxDirs, Overlay, ProcAccess)} with the version managers MGS2006 looks for. */
+    static ChildEnvRequest of(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
+                              List<ShimManager> managers) {
+        return mode.sandboxed() ? new Sandboxed(mode, scrubber, dirs, overlay, procAccess, managers) : off(overlay, procAccess);
     }
 
     /** Picks {@link Off} for mode off (ignoring {@code scrubber} and {@code dirs}), else {@link Sandboxed}. */

@@ -13,8 +13,9 @@ import java.util.TreeSet;
 /**
  * MGS2006: a version manager's shim stays reachable on PATH while the variable it reads to
  * pick a tool version was scrubbed, so the shim falls back to a system tool silently instead
- * of failing loudly. Only PATH-shim managers (mise, asdf) are covered; direnv hooks the shell
- * prompt rather than PATH, so it is not part of this heuristic.
+ * of failing loudly. Every manager a spell knows is covered ({@link ShimManager#KNOWN} for the
+ * built-in spells: mise, asdf, pyenv, nvm, sdkman, and whatever a workspace's spells add);
+ * direnv hooks the shell prompt rather than PATH, so it is not part of this heuristic.
  */
 public final class ShimHints {
     public static final String SOURCE = "childEnv";
@@ -22,83 +23,83 @@ public final class ShimHints {
     private ShimHints() {
     }
 
-    /**
-     * @param host  the host environment the child was built from
-     * @param child the child environment as handed over
-     */
+    /** {@link #of(Map, Map, List)} for the managers the built-in spells know. */
     public static List<Diagnostic> of(Map<String, String> host, Map<String, String> child) {
+        return of(host, child, ShimManager.KNOWN);
+    }
+
+    /**
+     * @param host     the host environment the child was built from
+     * @param child    the child environment as handed over
+     * @param managers the version managers to look for, one hint each at most, in this order
+     */
+    public static List<Diagnostic> of(Map<String, String> host, Map<String, String> child, List<ShimManager> managers) {
         String path = child.get("PATH");
-        if (path == null || !(path.contains("shims"))) {
+        if (path == null || path.isEmpty()) {
             return List.of();
         }
         List<String> entries = entries(path);
         List<Diagnostic> out = new ArrayList<>(2);
-        mise(host, child, entries).ifPresent(out::add);
-        asdf(host, child, entries).ifPresent(out::add);
+        for (ShimManager m : managers) {
+            hint(m, host, child, entries).ifPresent(out::add);
+        }
         return List.copyOf(out);
     }
 
-    private static Optional<Diagnostic> mise(Map<String, String> host, Map<String, String> child, List<String> entries) {
-        Optional<String> shim = shimDir(entries, "/mise/shims", host.get("MISE_DATA_DIR"));
+    private static Optional<Diagnostic> hint(ShimManager m, Map<String, String> host, Map<String, String> child,
+            List<String> entries) {
+        Optional<String> shim = shimDir(entries, m, m.root().map(host::get));
         if (shim.isEmpty()) {
             return Optional.empty();
         }
         TreeSet<String> scrubbed = new TreeSet<>();
         for (String name : host.keySet()) {
-            if (name.startsWith("MISE_") && !child.containsKey(name)) {
+            if (m.selects(name) && !child.containsKey(name)) {
                 scrubbed.add(name);
             }
         }
         if (scrubbed.isEmpty()) {
             return Optional.empty();
         }
-        String subject = scrubbed.contains("MISE_DATA_DIR") ? "MISE_DATA_DIR" : scrubbed.first();
-        return Optional.of(hint("mise", shim.get(), scrubbed, subject, List.of("\"MISE_*\"")));
+        String subject = m.selectors().stream().filter(scrubbed::contains).findFirst().orElse(scrubbed.first());
+        List<String> passthrough = m.advice().isEmpty() ? List.copyOf(scrubbed) : m.advice();
+        return Optional.of(hint(m, shim.get(), scrubbed, subject, passthrough));
     }
 
-    private static Optional<Diagnostic> asdf(Map<String, String> host, Map<String, String> child, List<String> entries) {
-        Optional<String> shim = shimDir(entries, "/.asdf/shims", host.get("ASDF_DATA_DIR"));
-        if (shim.isEmpty()) {
-            return Optional.empty();
-        }
-        TreeSet<String> scrubbed = new TreeSet<>();
-        for (String name : List.of("ASDF_DIR", "ASDF_DATA_DIR")) {
-            if (host.containsKey(name) && !child.containsKey(name)) {
-                scrubbed.add(name);
-            }
-        }
-        if (scrubbed.isEmpty()) {
-            return Optional.empty();
-        }
-        String subject = scrubbed.contains("ASDF_DIR") ? "ASDF_DIR" : scrubbed.first();
-        return Optional.of(hint("asdf", shim.get(), scrubbed, subject, List.copyOf(scrubbed)));
-    }
-
-    private static Diagnostic hint(String manager, String shimDir, TreeSet<String> scrubbed, String subject,
+    private static Diagnostic hint(ShimManager m, String shimDir, TreeSet<String> scrubbed, String subject,
                                    List<String> passthrough) {
         String list = String.join(", ", passthrough);
-        String message = manager + " shims are on PATH (" + shimDir + ") but " + String.join(", ", scrubbed)
+        String message = m.name() + " shims are on PATH (" + shimDir + ") but " + String.join(", ", scrubbed)
                 + (scrubbed.size() == 1 ? " was" : " were")
                 + " scrubbed, so a shim silently falls back to a system tool; add to sandbox.env.passthrough: ["
-                + list + "]";
+                + list + "]" + m.spell().map(s -> ", or bind the spell " + s + " in magus.yaml's projects").orElse("");
         String yaml = "sandbox:\n  env:\n    passthrough: [" + list + "]\n";
-        return Diagnostic.of(Code.MGS2006, message, subject, Operation.NONE, Layer.POLICY, SOURCE)
-                .withDetail("manager", manager)
+        Diagnostic d = Diagnostic.of(Code.MGS2006, message, subject, Operation.NONE, Layer.POLICY, SOURCE)
+                .withDetail("manager", m.name())
                 .withDetail("shimDir", shimDir)
                 .withDetail("scrubbed", String.join(",", scrubbed))
                 .withDetail("yaml", yaml);
+        return m.spell().map(s -> d.withDetail("spell", s)).orElse(d);
     }
 
     /**
-     * The first PATH entry that is the manager's shim dir: by its conventional suffix, or as
-     * {@code <data dir>/shims} when the host named a data dir of its own.
+     * The first PATH entry that is the manager's: by its conventional marker, or under the
+     * directory the host named in the manager's root variable.
      */
-    private static Optional<String> shimDir(List<String> entries, String suffix, String dataDir) {
-        String custom = dataDir == null ? null : trim(dataDir.replace('\\', '/')) + "/shims";
+    private static Optional<String> shimDir(List<String> entries, ShimManager m, Optional<String> rootValue) {
+        Optional<String> custom = rootValue.filter(v -> !v.isEmpty()).map(v -> trim(v.replace('\\', '/')) + "/" + m.underRoot());
         for (String e : entries) {
             String n = trim(e.replace('\\', '/'));
-            if (n.endsWith(suffix) || n.equals(custom)) {
-                return Optional.of(e);
+            for (String marker : m.markers()) {
+                if (marker.endsWith("/") ? (n + "/").contains(marker) && !(n + "/").endsWith(marker) : n.endsWith(marker)) {
+                    return Optional.of(e);
+                }
+            }
+            if (custom.isPresent()) {
+                String c = custom.get();
+                if (c.endsWith("/") ? n.startsWith(c) && n.length() > c.length() : n.equals(trim(c))) {
+                    return Optional.of(e);
+                }
             }
         }
         return Optional.empty();

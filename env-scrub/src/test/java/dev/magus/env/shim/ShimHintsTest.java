@@ -93,4 +93,39 @@ class ShimHintsTest {
         assertThat(ShimHints.of(host, Map.of("PATH", path))).extracting(d -> d.details().get("manager"))
                 .containsExactly("mise", "asdf");
     }
+
+    @Test
+    void pyenvShimsWithPyenvVersionScrubbedPointAtThePythonSpell() {
+        String path = HOME + "/.pyenv/shims:/usr/bin";
+        Map<String, String> host = Map.of("PATH", path, "PYENV_VERSION", "3.12.1", "PYENV_ROOT", HOME + "/.pyenv");
+        assertThat(ShimHints.of(host, Map.of("PATH", path, "PYENV_ROOT", HOME + "/.pyenv"))).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo("PYENV_VERSION");
+            assertThat(d.message()).contains("PYENV_VERSION was scrubbed").contains("passthrough: [PYENV_VERSION]")
+                    .contains("bind the spell python");
+            assertThat(d.details()).containsEntry("manager", "pyenv").containsEntry("spell", "python");
+        });
+    }
+
+    @Test
+    void nvmBinDirAndSdkmanCandidatesAreShimsToo() {
+        String path = HOME + "/.nvm/versions/node/v20.11.0/bin:/opt/sdk/candidates/java/current/bin:/usr/bin";
+        Map<String, String> host = Map.of("PATH", path, "NVM_DIR", HOME + "/.nvm", "SDKMAN_DIR", "/opt/sdk");
+        assertThat(ShimHints.of(host, Map.of("PATH", path))).extracting(d -> d.details().get("manager") + " " + d.subject()
+                + " " + d.details().get("shimDir"))
+                .containsExactly("nvm NVM_DIR " + HOME + "/.nvm/versions/node/v20.11.0/bin",
+                        "sdkman SDKMAN_DIR /opt/sdk/candidates/java/current/bin");
+        // The versions directory itself is not a bin dir on PATH.
+        assertThat(ShimHints.of(Map.of("NVM_DIR", "/n"), Map.of("PATH", HOME + "/.nvm/versions/node"))).isEmpty();
+    }
+
+    @Test
+    void aManagerAWorkspaceSpellKnowsIsCoveredOnlyWhenGiven() {
+        ShimManager rbenv = new ShimManager("rbenv", List.of("/.rbenv/shims"), java.util.Optional.of("RBENV_ROOT"), "shims",
+                List.of("RBENV_VERSION"), List.of(), java.util.Optional.of("ruby"));
+        String path = HOME + "/.rbenv/shims:/usr/bin";
+        Map<String, String> host = Map.of("PATH", path, "RBENV_VERSION", "3.3.0");
+        assertThat(ShimHints.of(host, Map.of("PATH", path))).isEmpty();
+        assertThat(ShimHints.of(host, Map.of("PATH", path), List.of(rbenv))).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("rbenv shims are on PATH").contains("bind the spell ruby"));
+    }
 }

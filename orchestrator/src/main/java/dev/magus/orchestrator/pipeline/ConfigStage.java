@@ -9,9 +9,20 @@ import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.events.IoFailures;
 import dev.magus.workspace.config.ConfigCache;
+import dev.magus.workspace.config.ConfigText;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.policy.HostFacts;
 import dev.magus.policy.mode.Mode;
+import dev.magus.workspace.project.Project;
+import dev.magus.workspace.project.ProjectDirs;
+import dev.magus.workspace.project.Projects;
+import dev.magus.workspace.project.ProjectsReader;
+import dev.magus.workspace.project.SpellChoice;
+import dev.magus.workspace.project.Target;
+import dev.magus.workspace.spell.SpellCatalog;
+import dev.magus.workspace.spell.SpellHost;
+import dev.magus.workspace.yaml.YamlFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -19,6 +30,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,18 +44,29 @@ public final class ConfigStage {
     private ConfigStage() {
     }
 
-    /**
-     * @throws dev.magus.events.SandboxException MGS2004 for a bad mode in the flag, the variable
-     *         or the file, a malformed or unreadable magus.yaml, a NUL in the command, or (when
-     *         the sandbox is on) a missing or relative {@code HOME}; MGS2010 for a flag weaker
-     *         than the floor
-     */
+    /** {@link #resolve(String, RunRequest, Map, Path)} with home from {@code HOME}, else {@code user.home}. */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv) {
+        String home = Optional.ofNullable(hostEnv.get("HOME")).filter(h -> h.startsWith("/") && h.indexOf('\0') < 0)
+                .orElse(System.getProperty("user.home"));
+        return resolve(runId, request, hostEnv, Path.of(home).toAbsolutePath());
+    }
+
+    /**
+     * @param home the user's home, which the spells' defaults are under
+     * @throws dev.magus.events.SandboxException MGS2004 for a bad mode in the flag, the variable
+     *         or the file, a malformed or unreadable magus.yaml (its projects and targets
+     *         included), a user spell shadowing a built-in, an unknown {@code --op} spell or
+     *         {@code --target}, a NUL in the command, or (when the sandbox is on) a missing or
+     *         relative {@code HOME}; MGS2010 for a flag weaker than the floor
+     */
+    public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home) {
         checkArgv(request.argv());
         Path cwd = request.workingDir().toAbsolutePath().normalize();
         Optional<Path> file = findWorkspaceFile(cwd);
         Path root = file.map(Path::getParent).orElse(cwd);
         WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
+        // The projects are read from the same file; they are few lines, and not cached yet.
+        Optional<String> text = file.map(ConfigText::read);
         Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
                 .filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
@@ -52,7 +75,36 @@ public final class ConfigStage {
             checkHome(hostEnv.get("HOME"));
         }
         boolean nested = Optional.ofNullable(hostEnv.get(RUN_ID)).filter(v -> !v.isEmpty()).isPresent();
-        return new RunConfig(runId, request, cwd, root, file, config, floor, mode, nested);
+
+        boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
+        SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
+                ConfigStage.class.getClassLoader());
+        Projects projects = Projects.NONE;
+        if (file.isPresent()) {
+            projects = ProjectsReader.read(new YamlFile(WORKSPACE_FILE, ""), text.orElseThrow(), spells::knows);
+            ProjectDirs.check(projects, root);
+        }
+        Projects registered = projects;
+        Optional<Target> target = request.target().map(ref -> registered.target(ref, "--target"));
+        request.op().filter(op -> !spells.knows(op)).ifPresent(op -> {
+            throw new SandboxException(Diagnostic.of(Code.MGS2004, "--op names no spell: " + Echo.quoted(op) + " (known: "
+                    + String.join(", ", spells.names()) + ")", op, Operation.NONE, Layer.POLICY, "--op"));
+        });
+        Path workingDir = cwd;
+        List<String> argv = request.argv();
+        Optional<Project> project;
+        if (target.isPresent()) {
+            project = projects.at(target.get().project());
+            workingDir = project.orElseThrow().path(root);
+            List<String> all = new ArrayList<>(target.get().run());
+            all.addAll(request.argv());
+            argv = all;
+        } else {
+            project = projects.holding(root, cwd);
+        }
+        List<String> spellNames = SpellChoice.spells(projects, request.op(), project);
+        return new RunConfig(runId, request, workingDir, root, file, config, floor, mode, nested, argv, projects, spells,
+                spellNames, project, target);
     }
 
     /**

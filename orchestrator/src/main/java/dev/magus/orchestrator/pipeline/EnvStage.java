@@ -74,7 +74,7 @@ public final class EnvStage {
         EnvMode mode = EnvMode.fromSpelling(config.mode().spelling());
         Allowlist passthrough = policy.policy().map(p -> p.env()).orElse(Allowlist.EMPTY);
         ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
-                ProcAccess.forCommand(recursiveMagus, hostEnv));
+                ProcAccess.forCommand(recursiveMagus, hostEnv), config.spells().managers());
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
         vars.put(ConfigStage.RUN_ID, config.runId());

@@ -14,6 +14,7 @@ import dev.magus.policy.lease.Tree;
 import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.lease.LeaseLookup;
+import dev.magus.workspace.project.Target;
 import dev.magus.workspace.lease.Leasing;
 import java.util.List;
 import java.util.Optional;
@@ -38,9 +39,7 @@ public final class PolicyStage {
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl merged = MergedDecl.merge(config.config().sandbox(), List.of(), Optional.empty(), cli);
-        // --allow-host is the last layer: a person widens their own run's reach, never its mode.
-        MergedDecl declared = merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
+        MergedDecl declared = declared(config, cli);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
     }
@@ -50,6 +49,39 @@ public final class PolicyStage {
         Grants g = config.request().grants();
         return g.isEmpty() ? Optional.empty()
                 : Optional.of(CommandLineDecl.parse(g.allow(), g.pass(), config.workingDir()));
+    }
+
+    /**
+     * One merge for every layer, union only: the workspace's, then the spells this process gets
+     * (each loaded now, so a spell's declaration that cannot be honored stops the run with its
+     * MGS2004), then the target's, then the command line's one-run grants.
+     */
+    public static MergedDecl declared(RunConfig config) {
+        return declared(config, cli(config));
+    }
+
+    static MergedDecl declared(RunConfig config, Optional<SandboxDecl> cli) {
+        SandboxDecl workspace = config.config().sandbox();
+        List<SandboxDecl> spells = config.spellNames().stream().map(n -> config.spells().spell(n)).map(PolicyStage::withHosts)
+                .toList();
+        MergedDecl merged = MergedDecl.merge(workspace, spells, config.target().map(Target::sandbox), cli);
+        // --allow-host is the last layer: a person widens their own run's reach, never its mode.
+        return merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
+    }
+
+    /** A spell's declaration with its tool's package registries among its network hosts (used by mode proxy). */
+    private static SandboxDecl withHosts(dev.magus.workspace.spell.Spell spell) {
+        SandboxDecl d = spell.sandbox();
+        if (spell.registryHosts().isEmpty()) {
+            return d;
+        }
+        List<dev.magus.policy.net.HostPattern> hosts = new java.util.ArrayList<>(d.network().allow());
+        dev.magus.policy.decl.Site site = dev.magus.policy.decl.Site.of(d.layer().label(), "registryHosts");
+        for (int i = 0; i < spell.registryHosts().size(); i++) {
+            hosts.add(dev.magus.policy.net.NetworkDecl.host(spell.registryHosts().get(i), site, "registryHosts[" + i + "]"));
+        }
+        dev.magus.policy.net.NetworkDecl n = d.network();
+        return d.withNetwork(new dev.magus.policy.net.NetworkDecl(n.mode(), hosts, n.ports(), n.bind()));
     }
 
     /**

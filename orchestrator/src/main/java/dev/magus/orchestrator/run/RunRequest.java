@@ -30,6 +30,12 @@ import java.util.Set;
  *                   relative to the workspace root. Empty: no such audit. It runs under every
  *                   mode, off included: it is a scope rule between projects, not a sandbox grant.
  * @param grants     {@code --allow} and {@code --pass}: the {@code cli} layer of this run's policy
+ * @param op         {@code --op SPELL}: the run is a spell op's child, and gets the spells of the
+ *                   project holding its working directory plus this one (else every spell the
+ *                   workspace's projects bind)
+ * @param target     {@code --target NAME}: run the target {@code NAME} ({@code project/target}, or a
+ *                   target name unique in the workspace) in its project's dir, with its sandbox
+ *                   layer; {@code argv} is then appended to the target's command and may be empty
  */
 public record RunRequest(
         Path workingDir,
@@ -40,13 +46,17 @@ public record RunRequest(
         Stdin stdin,
         List<Path> descendantAudit,
         Grants grants,
-        List<String> allowHosts) {
+        List<String> allowHosts,
+        Optional<String> op,
+        Optional<String> target) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
         argv = List.copyOf(argv);
-        if (argv.isEmpty()) {
-            throw new IllegalArgumentException("a run needs a command");
+        Objects.requireNonNull(op, "op");
+        Objects.requireNonNull(target, "target");
+        if (argv.isEmpty() && target.isEmpty()) {
+            throw new IllegalArgumentException("a run needs a command or a target");
         }
         envSet = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(envSet));
         envUnset = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(envUnset));
@@ -57,16 +67,18 @@ public record RunRequest(
         allowHosts = List.copyOf(allowHosts);
     }
 
-    /** A request without a descendant audit. */
+    /** A request without a descendant audit, grants, op or target. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of());
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of(), Optional.empty(),
+                Optional.empty());
     }
 
-    /** A request that adds no host. */
+    /** A request that adds no host and names no op or target. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, List.of());
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, List.of(), Optional.empty(),
+                Optional.empty());
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -86,6 +98,8 @@ public record RunRequest(
         private Optional<Mode> sandbox = Optional.empty();
         private Stdin stdin = Stdin.none();
         private final List<String> allowHosts = new ArrayList<>();
+        private Optional<String> op = Optional.empty();
+        private Optional<String> target = Optional.empty();
         private List<Path> descendantAudit = List.of();
         private final List<String> allow = new ArrayList<>();
         private final List<String> pass = new ArrayList<>();
@@ -125,6 +139,18 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --op SPELL}: a spell op's child. */
+        public Builder op(String spell) {
+            this.op = Optional.of(spell);
+            return this;
+        }
+
+        /** {@code --target NAME}: the workspace's target NAME, with the builder's argv appended to its command. */
+        public Builder target(String name) {
+            this.target = Optional.of(name);
+            return this;
+        }
+
         /**
          * Makes this run a write-mode dispatch on a project whose registered descendant
          * projects are {@code descendantDirs} (see {@link DescendantAudit#below} for finding
@@ -149,7 +175,7 @@ public record RunRequest(
 
         public RunRequest build() {
             return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
-                    allowHosts);
+                    allowHosts, op, target);
         }
     }
 }

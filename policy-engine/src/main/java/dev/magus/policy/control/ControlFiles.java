@@ -45,7 +45,8 @@ public final class ControlFiles {
     /** The name entries, matched at any depth of the workspace, in display order. */
     private static final List<String> NAME_ENTRIES;
     /** Names whose entry is a directory (display with a trailing slash). */
-    private static final Set<String> DIRECTORY_NAMES = Set.of(".mise", ".claude", ".cursor", ".husky", ".lefthook", ".lefthook-local");
+    private static final Set<String> DIRECTORY_NAMES = Set.of(".magus", ".mise", ".claude", ".cursor", ".husky", ".lefthook",
+            ".lefthook-local");
     private static final Set<String> FILE_NAMES;
 
     static {
@@ -67,6 +68,8 @@ public final class ControlFiles {
 
         List<String> names = new ArrayList<>();
         names.add("magus.yaml");
+        // The workspace's YAML spells (.magus/spells/NAME.yaml): a grant the next run obeys.
+        names.add(".magus/");
         names.addAll(List.of("mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", ".tool-versions", ".envrc"));
         names.addAll(List.of(".claude/", ".cursor/", ".mcp.json", ".vscode/tasks.json"));
         names.addAll(List.of(".pre-commit-config.yaml", ".husky/"));

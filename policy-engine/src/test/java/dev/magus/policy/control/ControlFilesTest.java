@@ -32,6 +32,8 @@ class ControlFilesTest {
             Map.entry("mise.local.toml", "mise.local.toml"),
             Map.entry(".mise.local.toml", ".mise.local.toml"),
             Map.entry(".mise", ".mise/"),
+            Map.entry(".magus/spells/rbenv.yaml", ".magus/"),
+            Map.entry("api/.magus", ".magus/"),
             Map.entry(".mise/config.toml", ".mise/"),
             Map.entry(".tool-versions", ".tool-versions"),
             Map.entry(".envrc", ".envrc"),
@@ -75,7 +77,7 @@ class ControlFilesTest {
     @Test
     void theSpecificationsListIsPrintable() {
         assertThat(ControlFiles.entries()).contains(".git", ".git/hooks/", ".git/config", ".git/info/",
-                "<git dir>/config.worktree", "magus.yaml", "mise.toml", ".mise.toml", "mise.local.toml",
+                "<git dir>/config.worktree", "magus.yaml", ".magus/", "mise.toml", ".mise.toml", "mise.local.toml",
                 ".mise.local.toml", ".mise/", ".tool-versions", ".envrc", ".claude/", ".cursor/", ".mcp.json",
                 ".vscode/tasks.json", ".pre-commit-config.yaml", ".husky/", "lefthook.yml", "lefthook.yaml",
                 ".lefthook.yml", ".lefthook.yaml");

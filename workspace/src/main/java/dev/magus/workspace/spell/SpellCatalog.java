@@ -1,0 +1,169 @@
+package dev.magus.workspace.spell;
+
+import dev.magus.env.shim.ShimManager;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Echo;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The spells a workspace can bind: the built-ins, its YAML spells ({@code .magus/spells/NAME.yaml})
+ * and the Java providers on the class path. Which names exist is known when the catalog is
+ * made; a YAML spell's file is read and its declaration checked when the spell loads
+ * ({@link #spell}), so a run with the sandbox off is not stopped by a declaration it does not use.
+ *
+ * <p>A built-in name cannot be shadowed, and no two user spells may share a name: either is
+ * MGS2004 when the catalog is made.
+ */
+public final class SpellCatalog {
+    /** Where a workspace keeps its YAML spells, relative to its root. */
+    public static final String DIR = ".magus/spells";
+
+    private final SpellHost host;
+    private final Function<Path, String> reader;
+    /** User spell names to their YAML file (absent for a provider's). */
+    private final Map<String, Path> yaml;
+    private final Map<String, Spell> provided;
+    private final Map<String, Spell> loaded = new ConcurrentHashMap<>();
+
+    private SpellCatalog(SpellHost host, Function<Path, String> reader, Map<String, Path> yaml, Map<String, Spell> provided) {
+        this.host = host;
+        this.reader = reader;
+        this.yaml = yaml;
+        this.provided = provided;
+    }
+
+    /** The built-ins alone: a directory without a workspace, or a program that loads no user spell. */
+    public static SpellCatalog builtins(SpellHost host) {
+        return new SpellCatalog(host, p -> {
+            throw new IllegalStateException("no YAML spells");
+        }, Map.of(), Map.of());
+    }
+
+    /**
+     * @param workspaceRoot the workspace whose {@code .magus/spells} is listed
+     * @param reader        reads a spell file's text, refusing what is not a small regular UTF-8 file (MGS2004)
+     * @param providers     the class loader {@link SpellProvider}s are looked up with
+     * @throws SandboxException MGS2004 for a user spell shadowing a built-in, two user spells of
+     *         one name, a file name that is not a spell name, a directory that cannot be listed,
+     *         a provider that cannot be loaded or whose spell is refused
+     */
+    public static SpellCatalog load(Path workspaceRoot, SpellHost host, Function<Path, String> reader, ClassLoader providers) {
+        Map<String, Path> yaml = new TreeMap<>();
+        for (Path file : list(workspaceRoot.resolve(DIR))) {
+            String fileName = file.getFileName().toString();
+            String name = fileName.substring(0, fileName.length() - ".yaml".length());
+            String shown = DIR + "/" + fileName;
+            if (!Spell.isName(name)) {
+                throw refused(shown, Echo.quoted(fileName) + " in " + DIR + " does not name a spell: a spell name is lower-case"
+                        + " letters, digits, '-' and '_'");
+            }
+            if (BuiltinSpells.isBuiltin(name)) {
+                throw refused(shown, "spell " + name + " in " + shown + " would shadow the built-in spell " + name
+                        + "; a built-in cannot be replaced: give yours another name");
+            }
+            yaml.put(name, file);
+        }
+        Map<String, Spell> provided = new LinkedHashMap<>();
+        try {
+            for (SpellProvider p : ServiceLoader.load(SpellProvider.class, providers)) {
+                String source = p.getClass().getName();
+                for (Spell s : p.spells(host)) {
+                    if (BuiltinSpells.isBuiltin(s.name())) {
+                        throw refused(source, "spell " + s.name() + " of provider " + source + " would shadow the built-in spell "
+                                + s.name() + "; a built-in cannot be replaced");
+                    }
+                    if (yaml.containsKey(s.name()) || provided.containsKey(s.name())) {
+                        String other = yaml.containsKey(s.name()) ? DIR + "/" + s.name() + ".yaml" : provided.get(s.name()).source();
+                        throw refused(source, "spell " + s.name() + " is defined twice: by provider " + source + " and by " + other);
+                    }
+                    provided.put(s.name(), s);
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            throw refused(SpellProvider.class.getName(), "a spell provider cannot be loaded: " + e.getMessage());
+        }
+        return new SpellCatalog(host, reader, yaml, provided);
+    }
+
+    /** Every spell name, built-ins first. */
+    public Set<String> names() {
+        Set<String> out = new LinkedHashSet<>(BuiltinSpells.NAMES);
+        out.addAll(yaml.keySet());
+        out.addAll(provided.keySet());
+        return out;
+    }
+
+    public boolean knows(String name) {
+        return BuiltinSpells.isBuiltin(name) || yaml.containsKey(name) || provided.containsKey(name);
+    }
+
+    /**
+     * The spell, loaded: a YAML spell's file is read and checked the first time.
+     *
+     * @throws SandboxException MGS2004 naming the spell (and its file, line and column) when its
+     *         declaration cannot be honored, or when no spell has the name
+     * @throws IllegalArgumentException never for a name {@link #knows} knows
+     */
+    public Spell spell(String name) {
+        Optional<Spell> builtin = BuiltinSpells.get(name, host);
+        if (builtin.isPresent()) {
+            return builtin.get();
+        }
+        if (provided.containsKey(name)) {
+            return provided.get(name);
+        }
+        Path file = yaml.get(name);
+        if (file == null) {
+            throw new SandboxException(Diagnostic.of(Code.MGS2004, "no spell is named " + Echo.quoted(name) + " (known: "
+                    + String.join(", ", names()) + ")", name, Operation.NONE, Layer.POLICY, "spell:" + Echo.cut(name)));
+        }
+        return loaded.computeIfAbsent(name, n -> YamlSpell.read(n, reader.apply(file), DIR + "/" + n + ".yaml"));
+    }
+
+    /** The version managers MGS2006 looks for: every one a spell of this catalog knows. */
+    public List<ShimManager> managers() {
+        Set<ShimManager> out = new LinkedHashSet<>(ShimManager.KNOWN);
+        provided.values().forEach(s -> out.addAll(s.managers()));
+        return List.copyOf(out);
+    }
+
+    private static List<Path> list(Path dir) {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.yaml")) {
+            entries.forEach(out::add);
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (NotDirectoryException e) {
+            throw refused(DIR, DIR + " is not a directory; a workspace keeps its YAML spells there");
+        } catch (IOException e) {
+            throw refused(DIR, "cannot list " + DIR + ": " + e.getMessage() + "; magus does not guess which spells exist");
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static SandboxException refused(String source, String message) {
+        return new SandboxException(Diagnostic.of(Code.MGS2004, message, "", Operation.NONE, Layer.POLICY, source));
+    }
+}
