@@ -167,9 +167,25 @@ final class LearnCommand implements Callable<Integer> {
                     + HumanLines.line(e.diagnostic()));
             return 1;
         }
-        Path tmp = target.resolveSibling("." + target.getFileName() + ".learn.tmp");
-        Files.writeString(tmp, after, StandardCharsets.UTF_8);
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // The workspace is the child's to write: a name chosen in advance could be a link it
+        // planted there, so the new text goes to a file created here, exclusively, under a
+        // random name, and replaces magus.yaml by a rename (which never follows a link).
+        if (Files.isSymbolicLink(target)) {
+            err.println("magus learn: " + target + " not written: it is a symbolic link; edit the file it points to yourself");
+            return 1;
+        }
+        Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".learn-", ".tmp");
+        try {
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // A temp file is 0600: magus.yaml keeps the mode it had.
+                Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(target, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            }
+            Files.writeString(tmp, after, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
+                    java.nio.file.StandardOpenOption.TRUNCATE_EXISTING, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
         out.println("magus learn: added " + learned.additions().size() + " to sandbox.allow in " + target);
         out.flush();
         return 0;

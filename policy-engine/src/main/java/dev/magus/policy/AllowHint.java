@@ -54,6 +54,9 @@ public final class AllowHint {
                 q.append('\\').append(c);
             } else if (c < 0x20 || c == 0x7f) {
                 q.append(String.format("\\x%02x", (int) c));
+            } else if (c == 0x85 || c == 0x2028 || c == 0x2029) {
+                // YAML's own line breaks: escaped, so a quoted path can never end a line.
+                q.append(String.format("\\u%04x", (int) c));
             } else {
                 q.append(c);
             }

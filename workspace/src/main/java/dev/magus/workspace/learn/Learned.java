@@ -51,15 +51,30 @@ public record Learned(List<Addition> additions, List<String> attacks, int benign
         public List<String> yaml(String indent) {
             List<String> out = new ArrayList<>();
             for (String b : because) {
-                out.add(indent + "# magus learn: " + b.replace('\n', ' '));
+                out.add(indent + "# magus learn: " + commentText(b));
             }
             if (missing) {
-                out.add(indent + "# " + path + " does not exist yet: create it first, a rule for a missing path is skipped");
+                out.add(indent + "# " + commentText(path) + " does not exist yet: create it first, a rule for a missing path is"
+                        + " skipped");
             }
             out.add(indent + "- path: " + AllowHint.scalar(path));
             out.add(indent + "  mode: " + mode);
             return out;
         }
+    }
+
+    /**
+     * Text a child chose (a path it printed, a denial's subject) made safe to sit in a YAML
+     * comment: every character that could end the comment line for a YAML parser (any control
+     * character, CR, NEL, LS, PS) becomes '?', so nothing after it can become configuration.
+     */
+    static String commentText(String text) {
+        StringBuilder b = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            b.append(Character.isISOControl(c) || c == 0x2028 || c == 0x2029 ? '?' : c);
+        }
+        return b.toString();
     }
 
     /** The lesson of these diagnostics (any others than kernel or binding denials are ignored). */

@@ -37,4 +37,19 @@ class LearnedTest {
         assertThat(l.benign()).isEqualTo(1);
         assertThat(l.snippet()).doesNotContain("npmrc").contains("    - path: \"~/.fakepm/cache\"\n      mode: rw\n");
     }
+
+    @Test
+    void a_path_the_child_printed_can_never_end_its_comment_line_and_become_configuration() {
+        // SnakeYAML ends a comment at CR, NEL, LS or PS, not only at LF (the output pump's split).
+        for (String br : List.of("\r", "\u0085", "\u2028", "\u2029")) {
+            String subject = "/opt/x" + br + "    - path: \"~/.aws\"" + br + "      mode: ro" + br + "    #";
+            Learned l = Learned.from(List.of(hint(Code.MGS2001, Operation.READ, subject, "/opt", "ro")));
+            AllowAppender.Result r = AllowAppender.append("sandbox:\n  mode: required\n", l.additions());
+            String text = ((AllowAppender.Result.Extended) r).text();
+            dev.magus.workspace.config.WorkspaceConfig c =
+                    dev.magus.workspace.config.WorkspaceConfig.read(text, java.nio.file.Path.of("/w/magus.yaml"));
+            assertThat(c.sandbox().allow()).as(text).hasSize(1);
+            assertThat(c.sandbox().allow().get(0).path()).as(text).contains("/opt");
+        }
+    }
 }
