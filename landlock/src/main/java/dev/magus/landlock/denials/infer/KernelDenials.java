@@ -97,6 +97,10 @@ public final class KernelDenials {
         this.unknownOrder = Objects.requireNonNull(unknownOrder, "unknownOrder");
     }
 
+    /** The line a (nested) magus prints for a diagnostic: {@code magus: MGS2001 ...}, {@code magus learn: ...}. */
+    private static final java.util.regex.Pattern NESTED_MAGUS_LINE =
+            java.util.regex.Pattern.compile("magus(?: [a-z]+)?: (?:MGS\\d{4} |note: |unconfined )");
+
     /** The diagnostics one output event gives away: usually none. */
     public List<Diagnostic> accept(RunEvent.Output output) {
         return accept(output.stream(), output.line());
@@ -104,6 +108,12 @@ public final class KernelDenials {
 
     /** The diagnostics one line gives away: usually none, never one already reported. */
     public synchronized List<Diagnostic> accept(RunEvent.Stream stream, String line) {
+        if (NESTED_MAGUS_LINE.matcher(line).lookingAt()) {
+            // A nested magus's own diagnostic line ("magus: MGS2004 ... is outside every write
+            // rule; see 'magus explain MGS2004'") names paths and denial words, but it is that
+            // magus reporting, not a tool the kernel refused: the nested run shows it itself.
+            return List.of();
+        }
         Path[] once = new Path[1];
         DenialParser.Cwd memo = () -> {
             if (once[0] == null) {

@@ -45,6 +45,19 @@ class KernelDenialsTest {
     }
 
     @Test
+    void a_nested_magus_diagnostic_line_is_not_taken_for_a_tool_the_kernel_refused() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Files.writeString(home.resolve("f"), "x");
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(denials.accept(ERR, "magus: MGS2001 read denied: " + home.resolve("f")
+                + " is outside every read rule [kernel]; see 'magus explain MGS2001'")).isEmpty();
+        assertThat(denials.accept(ERR, "magus: MGS2004 lease cannot be honored: " + home.resolve("f")
+                + ": Permission denied")).isEmpty();
+        // The tool's own line still counts.
+        assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied")).hasSize(1);
+    }
+
+    @Test
     void perl_saying_open_is_a_write_when_its_line_appends() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Path ws = Files.createDirectories(root.resolve("ws"));
