@@ -401,18 +401,13 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             throw error(node.getStartMark(), key, key + " must be a single value, not " + describe(node));
         }
 
+        // One wording of a node's kind for magus.yaml and the spell files alike.
         private static boolean isNull(Node node) {
-            return node instanceof ScalarNode && Tag.NULL.equals(node.getTag());
+            return dev.magus.workspace.yaml.YamlFile.isNull(node);
         }
 
         private static String describe(Node node) {
-            if (node instanceof MappingNode) {
-                return "a mapping";
-            }
-            if (node instanceof SequenceNode) {
-                return "a list";
-            }
-            return isNull(node) ? "empty" : Echo.quoted(((ScalarNode) node).getValue());
+            return dev.magus.workspace.yaml.YamlFile.describe(node);
         }
 
         private String position(Node node) {
