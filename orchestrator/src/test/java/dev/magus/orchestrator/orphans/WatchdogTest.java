@@ -130,7 +130,10 @@ class WatchdogTest {
         assertThat(stat[4]).isEqualTo("0");
         // Its descriptors are magus's pipe and /dev/null only.
         try (Stream<Path> fds = Files.list(Path.of("/proc/" + loop + "/fd"))) {
-            assertThat(fds.map(fd -> target(fd)).toList()).allSatisfy(t -> assertThat(t).matches("pipe:.*|/dev/null"));
+            // A descriptor closed between the listing and its readlink ("gone": the loop's
+            // subshell of the moment) was held by no terminal; what is still open is checked.
+            assertThat(fds.map(fd -> target(fd)).filter(t -> !t.equals("gone")).toList())
+                    .allSatisfy(t -> assertThat(t).matches("pipe:.*|/dev/null"));
         }
         // After the trap is set (it reads its first line only after the trap line).
         assertThat(within(Duration.ofSeconds(5), () -> ignores(loop, Child.SIGINT))).isTrue();
