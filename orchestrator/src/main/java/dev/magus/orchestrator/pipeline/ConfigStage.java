@@ -14,7 +14,7 @@ import dev.magus.workspace.config.ParsedConfig;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.HostFacts;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.project.Project;
 import dev.magus.workspace.project.ProjectDirs;
 import dev.magus.workspace.project.Projects;
