@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.policy.mode.Mode;
 import dev.magus.workspace.config.ConfigCache;
 import dev.magus.workspace.config.ParsedConfig;
 import dev.magus.workspace.config.WorkspaceConfig;
