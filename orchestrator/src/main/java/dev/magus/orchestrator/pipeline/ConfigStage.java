@@ -1,6 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -40,8 +40,6 @@ import java.util.function.Function;
 /** Stage 1: workspace root, magus.yaml, the {@code MAGUS_SANDBOX} floor and {@code --sandbox}. */
 public final class ConfigStage {
     public static final String WORKSPACE_FILE = "magus.yaml";
-    /** Set in every child: a magus that sees it knows it is nested. */
-    public static final String RUN_ID = "MAGUS_RUN_ID";
 
     private ConfigStage() {
     }
@@ -78,14 +76,14 @@ public final class ConfigStage {
         // Read and parsed once: the sandbox section here, the projects below from the same document.
         ParsedConfig parsed = file.map(load).orElse(ParsedConfig.NONE);
         WorkspaceConfig config = parsed.config();
-        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
+        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusEnv.SANDBOX))
                 .filter(v -> !v.isEmpty())
-                .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+                .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Mode mode = Mode.effective(floor, request.sandbox(), config.mode());
         if (mode != Mode.OFF) {
             checkHome(hostEnv.get("HOME"));
         }
-        boolean nested = Optional.ofNullable(hostEnv.get(RUN_ID)).filter(v -> !v.isEmpty()).isPresent();
+        boolean nested = MagusEnv.nested(hostEnv);
 
         boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
