@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import dev.magus.events.Diagnostic;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -49,11 +50,17 @@ final class ChildStreams {
      */
     Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
             Path cwd) {
+        return stream(run, child, stdin, passthrough, confirmer, cwd, run.journal()::diagnostic);
+    }
+
+    /** {@link #stream} with the confirmed denials handed to {@code denials} instead of the run's events. */
+    Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
+            Path cwd, Consumer<Diagnostic> denials) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
                 .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, c, lines.orElseThrow().asFlux(), audit,
-                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
+                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(denials).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
                     // Never silent: the run goes on, and the person sees that denials may be missing.
