@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.orphans;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.landlock.launch.Launched;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
@@ -53,7 +54,7 @@ public final class Strays {
     private static final int SIGKILL = 9;
     private static final int WNOHANG = 1;
     private static final Path PROC = Path.of("/proc");
-    private static final String RUN_ID = "MAGUS_RUN_ID=";
+    private static final String RUN_ID = MagusEnv.RUN_ID + "=";
 
     private static boolean adopted;
 

@@ -1,6 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -38,8 +38,6 @@ import java.util.Optional;
 /** Stage 1: workspace root, magus.yaml, the {@code MAGUS_SANDBOX} floor and {@code --sandbox}. */
 public final class ConfigStage {
     public static final String WORKSPACE_FILE = "magus.yaml";
-    /** Set in every child: a magus that sees it knows it is nested. */
-    public static final String RUN_ID = "MAGUS_RUN_ID";
 
     private ConfigStage() {
     }
@@ -67,14 +65,14 @@ public final class ConfigStage {
         WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
         // The projects are read from the same file; they are few lines, and not cached yet.
         Optional<String> text = file.map(ConfigText::read);
-        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
+        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusEnv.SANDBOX))
                 .filter(v -> !v.isEmpty())
-                .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+                .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Mode mode = Mode.effective(floor, request.sandbox(), config.mode());
         if (mode != Mode.OFF) {
             checkHome(hostEnv.get("HOME"));
         }
-        boolean nested = Optional.ofNullable(hostEnv.get(RUN_ID)).filter(v -> !v.isEmpty()).isPresent();
+        boolean nested = MagusEnv.nested(hostEnv);
 
         boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
