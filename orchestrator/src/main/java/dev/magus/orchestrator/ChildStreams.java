@@ -46,14 +46,9 @@ final class ChildStreams {
      * with the kernel's own records). When the child ends, what it left running in its process
      * group is killed before it is reaped, so background jobs holding the pipes do not delay
      * the end of the run; only descendants that left the group can still hold them, for at
-     * most {@link #DRAIN_GRACE}.
+     * most {@link #DRAIN_GRACE}. The confirmed denials go to {@code denials}: the run's events,
+     * or, for a nested magus that shows them itself, only its job's trail.
      */
-    Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
-            Path cwd) {
-        return stream(run, child, stdin, passthrough, confirmer, cwd, run.journal()::diagnostic);
-    }
-
-    /** {@link #stream} with the confirmed denials handed to {@code denials} instead of the run's events. */
     Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
             Path cwd, Consumer<Diagnostic> denials) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
