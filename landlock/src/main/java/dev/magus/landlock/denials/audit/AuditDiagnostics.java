@@ -30,6 +30,10 @@ public final class AuditDiagnostics {
     }
 
     public static List<Diagnostic> of(AuditRecord.Access access, Path cwd, DenialConfirmer policy) {
+        Optional<Operation> net = Blockers.network(access.blockers());
+        if (net.isPresent()) {
+            return List.of(network(net.get(), access, policy));
+        }
         if (access.path().isEmpty()) {
             return List.of();
         }
@@ -50,6 +54,30 @@ public final class AuditDiagnostics {
             out.add(d.withDetail(BLOCKERS, String.join(",", access.blockers())).withDetail(DOMAIN, access.domain()));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A refused TCP connect or bind: the address and port the record names, the run's TCP rules
+     * for the message and the YAML to declare ({@link DenialConfirmer#confirmConnect}), and the
+     * record's own words when those rules would allow it (the kernel ruleset is then narrower).
+     */
+    static Diagnostic network(Operation op, AuditRecord.Access access, DenialConfirmer policy) {
+        AuditRecord.Socket socket = access.socket().orElse(new AuditRecord.Socket("", java.util.OptionalInt.empty()));
+        String host = socket.address().contains(":") ? "[" + socket.address() + "]" : socket.address();
+        Optional<Diagnostic> refused = op == Operation.CONNECT ? policy.confirmConnect(host, socket.port())
+                : policy.confirmBind(host, socket.port());
+        String subject = socket.port().isPresent() ? (host.isEmpty() ? "port " : host + ":") + socket.port().getAsInt()
+                : host.isEmpty() ? "a TCP " + (op == Operation.CONNECT ? "connect" : "bind") : host;
+        Diagnostic d = refused
+                .map(r -> new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL, SOURCE,
+                        r.details()))
+                .orElseGet(() -> new Diagnostic(Code.MGS2013, op.label() + " denied by Landlock: " + subject
+                        + " (the run's TCP rules as magus knows them allow it)", subject, op, Layer.KERNEL, SOURCE,
+                        Map.of("host", host)));
+        if (socket.port().isPresent()) {
+            d = d.withDetail("port", Integer.toString(socket.port().getAsInt()));
+        }
+        return d.withDetail(BLOCKERS, String.join(",", access.blockers())).withDetail(DOMAIN, access.domain());
     }
 
     /** The detail with the number of records the kernel dropped. */
