@@ -24,13 +24,12 @@ import dev.magus.telemetry.dedupe.LandlockWarningOnce;
 import dev.magus.telemetry.meters.MetricsSink;
 import dev.magus.workspace.audit.ControlFileAudit;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
 
@@ -56,8 +55,12 @@ public final class Orchestrator {
     private final LandlockWarningOnce warningOnce;
     /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
     private final Watchdog watchdog = Watchdog.shared();
-    private final AtomicLong sequence = new AtomicLong();
-    private final String invocation = UUID.randomUUID().toString().substring(0, 8);
+    /**
+     * Run ids are unguessable (64 random bits each, from {@link SecureRandom}): a child may put
+     * any {@code MAGUS_RUN_ID} in its descendants' environment, and must not be able to name
+     * another running run's id to pass its stray off as that run's.
+     */
+    private static final SecureRandom IDS = new SecureRandom();
     private final RunStages stages;
 
     private Orchestrator(Builder b) {
@@ -77,6 +80,13 @@ public final class Orchestrator {
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);
         this.stages = new RunStages(b.probe, b.spawner, git, watchdog, new ChildStreams(watchdog, b.audit), b.resolver);
+    }
+
+    /** A fresh run id: 16 lowercase hex digits from {@link SecureRandom}. */
+    static String newRunId() {
+        byte[] b = new byte[8];
+        IDS.nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
     }
 
     public static Builder builder(Host host) {
@@ -109,7 +119,7 @@ public final class Orchestrator {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(passthrough, "passthrough");
         Objects.requireNonNull(runHost, "runHost");
-        RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
+        RunHandle run = new RunHandle(newRunId(), clock, warningOnce);
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }

@@ -32,7 +32,11 @@ import java.util.concurrent.locks.LockSupport;
  * of that group is left anywhere.
  *
  * <p>Which adopted child is whose: one that kept the run's {@code MAGUS_RUN_ID} or its group
- * says so. One that shed both ({@code env -i setsid …}) is still a descendant of <em>some</em>
+ * says so. Its environment being the child's own to write, an id is only trusted to claim a
+ * stray for the run collecting it: one that names another running run but is not in that
+ * run's group may be either's, like one that shed its id (below), and when it started after
+ * this run's child it fails this run as unaudited. (Run ids are random, so guessing another
+ * run's id is not practical anyway; this keeps a leaked id from being worth anything.) One that shed both ({@code env -i setsid …}) is still a descendant of <em>some</em>
  * run, since everything re-parented to magus descends from a child magus started, and magus's
  * own children are known: the launcher's ({@link Launched}: run leaders, the watchdog) and the
  * JDK's {@code Process} children, which stay in magus's process group. So it is attributed by
@@ -226,10 +230,12 @@ public final class Strays {
         }
         boolean ambiguous = false;
         for (Active a : others) {
-            if (st.pgrp() == a.group() || id.filter(a.runId()::equals).isPresent()) {
+            if (st.pgrp() == a.group()) {
                 return Owner.OTHER;
             }
-            ambiguous |= a.startTicks() <= st.startTicks();
+            // Its environment is the child's to write (env MAGUS_RUN_ID=…): naming another
+            // running run is no proof of being that run's, only its group is. It may be either's.
+            ambiguous |= a.startTicks() <= st.startTicks() || id.filter(a.runId()::equals).isPresent();
         }
         if (ambiguous) {
             return Owner.AMBIGUOUS;
