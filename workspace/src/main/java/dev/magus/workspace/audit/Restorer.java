@@ -6,7 +6,6 @@ import dev.magus.policy.path.DirectoryReader.Stamp;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -27,12 +26,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * link is put back by creating it under a fresh name beside the entry ({@code O_CREAT|O_EXCL},
  * which follows no link) and renaming it over the entry, so whatever the child left at the
  * name, a link included, is replaced rather than written through. What the child created is
- * removed without following links. Nothing outside the roots is touched.
+ * removed relative to directories held open, each opened without following a link
+ * ({@link Unlinker}): a directory swapped for a link while it is removed is unlinked, never
+ * followed. Nothing outside the roots is touched.
  *
- * <p>What remains: the checks and the writes are separate system calls on paths, not on
- * descriptors held open, so a process that outlived the run's process group (a daemon that
- * called {@code setsid}) could swap a directory for a link between them. Such a process is
- * still confined by Landlock, and what would be written is the file's own earlier content.
+ * <p>What remains: removal goes by open directories, but putting an entry back ({@link #put})
+ * still checks and writes by path, so a process that outlived the run's process group could
+ * swap a directory above it for a link between the check and the write. Such a process is
+ * still confined by Landlock, and what would be written is the file's own earlier content
+ * (created fresh with {@code O_EXCL} and renamed, never written through a link).
  */
 final class Restorer {
     private final DirectoryReader reader;
@@ -50,7 +52,7 @@ final class Restorer {
                 return Optional.of("a directory above it is no longer a real directory");
             }
             if (change instanceof Change.Created c) {
-                removeEntry(c.path());
+                remove(c.path());
                 return Optional.empty();
             }
             Node was = change instanceof Change.Removed r ? r.was() : ((Change.Changed) change).was();
@@ -116,7 +118,7 @@ final class Restorer {
         Optional<Stamp> now = reader.stat(path.toString());
         if (node instanceof Node.Directory d) {
             if (now.isPresent() && now.get().kind() != Kind.DIRECTORY) {
-                removeEntry(path);
+                remove(path);
                 now = Optional.empty();
             }
             if (now.isEmpty()) {
@@ -147,7 +149,7 @@ final class Restorer {
                 Files.setAttribute(temp, "unix:mode", f.permissions(), LinkOption.NOFOLLOW_LINKS);
             }
             if (now.isPresent() && now.get().kind() == Kind.DIRECTORY) {
-                removeEntry(path);
+                remove(path);
             }
             Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             temp = null;
@@ -171,13 +173,19 @@ final class Restorer {
 
     /** Removes {@code path} and, for a directory, everything beneath it; links are removed, never followed. */
     static void removeEntry(Path path) throws IOException {
-        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            try (DirectoryStream<Path> children = Files.newDirectoryStream(path)) {
-                for (Path c : children) {
-                    removeEntry(c);
-                }
-            }
+        Unlinker.remove(path);
+    }
+
+    /**
+     * As {@link #removeEntry(Path)}, every directory from the entry's root down opened without
+     * following a link ({@link Unlinker#removeBeneath}).
+     */
+    private void remove(Path path) throws IOException {
+        Optional<Path> root = ancestors.rootOf(path);
+        if (root.isPresent() && !root.get().equals(path)) {
+            Unlinker.removeBeneath(root.get(), path);
+        } else {
+            Unlinker.remove(path);
         }
-        Files.deleteIfExists(path);
     }
 }
