@@ -119,7 +119,8 @@ public final class Strays {
      *
      * <p>What is still alive when {@code limit} has passed, or was left for another running
      * run while it may be this one's, is in {@link Collected#survivors}: it can still write
-     * after the run's audits, so the run fails ({@link Collected#diagnostic}).
+     * after the run's audits, so the run fails ({@link Collected#diagnostic}); what of them is
+     * the run's beyond doubt is then pursued in the background ({@link Pursuit}) until gone.
      *
      * @return how many were killed, and what survived
      */
@@ -156,9 +157,14 @@ public final class Strays {
             }
             List<Long> survivors = new ArrayList<>(found);
             survivors.addAll(maybe);
-            if (survivors.isEmpty() && groupLives(sys, group)) {
+            boolean groupLives = groupLives(sys, group);
+            if (survivors.isEmpty() && groupLives) {
                 // Killed with its group, yet not gone in time (uninterruptible sleep, say).
                 survivors.add(-group);
+            }
+            if (!found.isEmpty() || groupLives) {
+                // The run fails for them; they are still killed, in the background, when they can be.
+                Pursuit.start(sys, runId, group, Pursuit.LIMIT);
             }
             return new Collected(killed, survivors);
         } finally {
