@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -126,7 +127,7 @@ public final class ConfigStage {
                 throw new SandboxException(Diagnostic.of(Code.MGS2004,
                         "cannot tell whether " + candidate + " exists: " + IoFailures.reason(e)
                                 + "; magus does not guess that a workspace declares nothing",
-                        "", Operation.NONE, Layer.POLICY, WORKSPACE_FILE).withDetail("file", candidate.toString()));
+                        "", Operation.NONE, Layer.POLICY, WORKSPACE_FILE).withDetail(DetailKey.FILE, candidate.toString()));
             }
         }
         return Optional.empty();

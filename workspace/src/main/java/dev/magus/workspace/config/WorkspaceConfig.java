@@ -1,5 +1,6 @@
 package dev.magus.workspace.config;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -187,7 +188,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             }
             return p.config(root);
         } catch (SandboxException e) {
-            throw new SandboxException(e.diagnostic().withDetail("file", file.toString()), e);
+            throw new SandboxException(e.diagnostic().withDetail(DetailKey.FILE, file.toString()), e);
         }
     }
 
@@ -251,7 +252,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             try {
                 return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles);
             } catch (SandboxException e) {
-                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail("file", file.toString())),
+                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail(DetailKey.FILE, file.toString())),
                         controlFiles);
             }
         }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.events.DetailKey;
 import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -40,8 +41,6 @@ import java.util.stream.Stream;
  */
 public final class KernelDenials {
 
-    /** The detail key holding the output line that gave the denial away. */
-    public static final String EVIDENCE = "evidence";
 
     /** A Perl {@code open} whose mode writes: {@code >}, {@code >>}, {@code +<}, or a sysopen for writing. */
     private static final Pattern PERL_WRITE_OPEN = Pattern.compile(
@@ -128,7 +127,7 @@ public final class KernelDenials {
             confirmer.confirmConnect(c.host(), c.port()).ifPresent(d -> {
                 if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
-                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(EVIDENCE, line));
+                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(DetailKey.EVIDENCE, line));
                 }
             });
         }
@@ -145,7 +144,7 @@ public final class KernelDenials {
                 if (first != null && REFUSAL_LINE.matcher(c.line()).find()
                         && thisLine.add(new Key(first.operation(), first.subject()))) {
                     int n = reported.merge(new Key(first.operation(), first.subject()), 1, Integer::sum);
-                    out.add(first.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                    out.add(first.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
                 }
                 continue;
             }
@@ -156,7 +155,7 @@ public final class KernelDenials {
                 }
                 int n = reported.merge(key, 1, Integer::sum);
                 confirmed.putIfAbsent(c.key(), d);
-                out.add(n == 1 ? d : d.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
             });
         }
         return List.copyOf(out);
@@ -174,7 +173,7 @@ public final class KernelDenials {
                 Diagnostic d = refused.get();
                 Diagnostic kernel = new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
                         "inferred:" + c.stream().name().toLowerCase(Locale.ROOT), d.details());
-                return Optional.of(kernel.withDetail(EVIDENCE, c.line()));
+                return Optional.of(kernel.withDetail(DetailKey.EVIDENCE, c.line()));
             }
         }
         return Optional.empty();
