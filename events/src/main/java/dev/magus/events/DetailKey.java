@@ -94,6 +94,8 @@ public enum DetailKey {
     ENTRY("entry"),
     /** Whether magus restored a control file entry. */
     RESTORED("restored"),
+    /** The run's processes that outlived its collection, as the message names them ("123, group 45"). */
+    PIDS("pids"),
     /** Where a changed symlink points. */
     TARGET("target");
 

@@ -281,7 +281,7 @@ public final class ControlFileAudit {
                 + (action == ControlFilesAction.RESTORE ? " and removed" : " (left as it is, sandbox.controlFiles: report)")
                 + ". Keep it listable (chmod u+rwx) or remove it";
         return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
-                java.util.Map.of()).withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false");
+                java.util.Map.of()).withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false");
     }
 
     /** The MGS2002 that says the run left a directory the audit cannot see into. */
