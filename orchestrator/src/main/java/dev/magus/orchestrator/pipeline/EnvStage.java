@@ -74,7 +74,9 @@ public final class EnvStage {
         Mode mode = config.mode();
         Allowlist passthrough = policy.policy().map(p -> p.env()).orElse(Allowlist.EMPTY);
         ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
-                ProcAccess.forCommand(recursiveMagus, hostEnv), config.spells().managers());
+                ProcAccess.forCommand(recursiveMagus, hostEnv),
+                // Only a sandboxed child is scrubbed, so only its hints need the spells' managers (YAML spells read).
+                mode.sandboxed() ? config.spells().managers() : List.of());
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
         vars.put(MagusEnv.RUN_ID, config.runId());
