@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.events.DetailKey;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
@@ -86,7 +87,7 @@ public final class ConfigStage {
         }
         boolean nested = MagusEnv.nested(hostEnv);
 
-        boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
+        boolean macos = Platform.current() == Platform.MACOS;
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
                 ConfigStage.class.getClassLoader());
         Projects projects = Projects.NONE;
