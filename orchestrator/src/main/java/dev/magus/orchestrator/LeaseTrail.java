@@ -37,13 +37,17 @@ import java.util.concurrent.atomic.AtomicReference;
  *       and the run fails, since nothing then says its trail is whole.</li>
  * </ul>
  * A lease carried from a parent run has no store here (a nested magus cannot reach it): its
- * refusals still name the job, and the parent run's trail holds the parent run.
+ * refusals still name the job, and the parent run writes their rows: it infers its nested
+ * magus's kernel refusals from the output that passes through it, confirms them with its own
+ * (equally narrowed) policy, and hands them here only ({@link #observeNested}), since the
+ * nested magus shows them itself.
  */
 final class LeaseTrail {
     /** Refusal rows one run may write; a run that trips thousands of them is recorded by count. */
     static final int MAX_DENIAL_ROWS = 1_000;
 
     private final JobStore store;
+    private final Policy policy;
     private final JobId job;
     private final String runId;
     private final ExecutorService writer;
@@ -51,8 +55,9 @@ final class LeaseTrail {
     private final AtomicLong omitted = new AtomicLong();
     private final AtomicReference<SandboxException> failure = new AtomicReference<>();
 
-    private LeaseTrail(JobStore store, JobId job, String runId) {
+    private LeaseTrail(JobStore store, Policy policy, JobId job, String runId) {
         this.store = store;
+        this.policy = policy;
         this.job = job;
         this.runId = runId;
         this.writer = Executors.newSingleThreadExecutor(r -> {
@@ -102,9 +107,17 @@ final class LeaseTrail {
                 store.close();
                 throw e;
             }
-            return Optional.of(new LeaseTrail(store, id, runId));
+            return Optional.of(new LeaseTrail(store, policy, id, runId));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A refusal of a nested magus's child, which that magus reports itself but cannot write
+     * to the store: attributed by this run's policy and queued like the run's own.
+     */
+    void observeNested(Diagnostic d) {
+        observe(policy.attribute(d));
     }
 
     /** Queues a {@code sandbox_denial} when {@code d} is a refusal this trail's job caused. */

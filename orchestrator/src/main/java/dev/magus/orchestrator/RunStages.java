@@ -160,9 +160,10 @@ final class RunStages {
                 attempt.flush(run.journal());
                 return new Ending(128 + cancelledBy, cancelledBy);
             }
-            if (confinement instanceof Confinement.Kernel && !recursive) {
+            if (confinement instanceof Confinement.Kernel && (!recursive || attempt.trail.isPresent())) {
                 // Only Landlock's refusals are worth inferring from the child's output; a nested
-                // magus reports its own children's, and they would be counted twice.
+                // magus reports its own children's, so for it they only go on the job's trail,
+                // which it cannot write itself.
                 NetRules net = policy.policy().map(p -> NetRules.of(p.network(), proxyPort)).orElse(NetRules.OPEN);
                 // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
                 boolean tcp = ((Confinement.Kernel) confinement).ruleset().handledNet() != 0;
@@ -202,7 +203,8 @@ final class RunStages {
         }
         ChildStreams.Ended ended;
         try {
-            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
+                    recursive && attempt.trail.isPresent() ? attempt.trail.get()::observeNested : run.journal()::diagnostic);
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
             Strays.end(run.id());

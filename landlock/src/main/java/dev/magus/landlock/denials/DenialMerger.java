@@ -143,6 +143,12 @@ public final class DenialMerger {
         if (exact.subject().equals(inferred.subject())) {
             return true;
         }
+        if (exact.operation() == Operation.CONNECT || exact.operation() == Operation.BIND) {
+            // The record names the address, the tool perhaps the name it resolved (localhost):
+            // one refusal when the ports agree.
+            String port = exact.details().get(DetailKey.PORT.key());
+            return port != null && port.equals(inferred.details().get(DetailKey.PORT.key()));
+        }
         if (!onParentDirectory(exact)) {
             return false;
         }

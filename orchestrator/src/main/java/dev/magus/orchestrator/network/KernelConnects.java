@@ -32,6 +32,27 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
     }
 
     @Override
+    public Optional<Diagnostic> confirmBind(String host, OptionalInt port) {
+        if (!rules.refusesBind(port)) {
+            return Optional.empty();
+        }
+        String subject = port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt() : "a TCP bind";
+        String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
+                : rules.bind().isEmpty() ? "no port is declared to listen on" : "only the declared ports " + rules.bind() + " may be bound";
+        Map<String, String> details = new TreeMap<>();
+        details.put(DetailKey.HOST.key(), host);
+        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
+        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the bind rules");
+        port.ifPresent(p -> {
+            details.put(DetailKey.CLASS.key(), "hint");
+            details.put(DetailKey.ALLOW_YAML.key(), NetworkAdvice.portYaml("bind", p));
+        });
+        return Optional.of(new Diagnostic(Code.MGS2013, "bind denied: listening on " + subject
+                + " is outside the run's network policy (" + allowed + ")", subject, Operation.BIND, Layer.KERNEL,
+                "landlock", details));
+    }
+
+    @Override
     public Optional<Diagnostic> confirmConnect(String host, OptionalInt port) {
         if (!rules.refusesConnect(port)) {
             return Optional.empty();

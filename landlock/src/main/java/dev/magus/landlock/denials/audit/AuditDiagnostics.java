@@ -29,6 +29,10 @@ public final class AuditDiagnostics {
     }
 
     public static List<Diagnostic> of(AuditRecord.Access access, Path cwd, DenialConfirmer policy) {
+        Optional<Operation> net = Blockers.network(access.blockers());
+        if (net.isPresent()) {
+            return List.of(network(net.get(), access, policy));
+        }
         if (access.path().isEmpty()) {
             return List.of();
         }
@@ -51,6 +55,29 @@ public final class AuditDiagnostics {
         return List.copyOf(out);
     }
 
+    /**
+     * A refused TCP connect or bind: the address and port the record names, the run's TCP rules
+     * for the message and the YAML to declare ({@link DenialConfirmer#confirmConnect}), and the
+     * record's own words when those rules would allow it (the kernel ruleset is then narrower).
+     */
+    static Diagnostic network(Operation op, AuditRecord.Access access, DenialConfirmer policy) {
+        AuditRecord.Socket socket = access.socket().orElse(new AuditRecord.Socket("", java.util.OptionalInt.empty()));
+        String host = socket.address().contains(":") ? "[" + socket.address() + "]" : socket.address();
+        Optional<Diagnostic> refused = op == Operation.CONNECT ? policy.confirmConnect(host, socket.port())
+                : policy.confirmBind(host, socket.port());
+        String subject = socket.port().isPresent() ? (host.isEmpty() ? "port " : host + ":") + socket.port().getAsInt()
+                : host.isEmpty() ? "a TCP " + (op == Operation.CONNECT ? "connect" : "bind") : host;
+        Diagnostic d = refused
+                .map(r -> new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL, SOURCE,
+                        r.details()))
+                .orElseGet(() -> new Diagnostic(Code.MGS2013, op.label() + " denied by Landlock: " + subject
+                        + " (the run's TCP rules as magus knows them allow it)", subject, op, Layer.KERNEL, SOURCE,
+                        Map.of(DetailKey.HOST.key(), host)));
+        if (socket.port().isPresent()) {
+            d = d.withDetail(DetailKey.PORT, socket.port().getAsInt());
+        }
+        return d.withNames(DetailKey.BLOCKERS, access.blockers()).withDetail(DetailKey.DOMAIN, access.domain());
+    }
 
     /**
      * MGS2014: audit records were lost while a run was in flight, so some of its denials may

@@ -60,6 +60,9 @@ public final class KernelDenials {
     /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
     private final java.util.Map<Candidate.Key, Diagnostic> confirmed = new java.util.HashMap<>();
     private final Set<Candidate.Key> asked = new HashSet<>();
+    /** Each stream's Python traceback so far, for a socket error that names no address. */
+    private final java.util.Map<RunEvent.Stream, ConnectParser.Traceback> tracebacks =
+            new java.util.EnumMap<>(RunEvent.Stream.class);
 
     /**
      * @param confirmer the run's policy check
@@ -123,8 +126,9 @@ public final class KernelDenials {
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
         List<Diagnostic> out = new ArrayList<>(1);
-        for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line)) {
-            confirmer.confirmConnect(c.host(), c.port()).ifPresent(d -> {
+        for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line,
+                tracebacks.computeIfAbsent(stream, s -> new ConnectParser.Traceback()))) {
+            network(c).ifPresent(d -> {
                 if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
                             "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(DetailKey.EVIDENCE, line));
@@ -159,6 +163,22 @@ public final class KernelDenials {
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The run's TCP rules on a network candidate. One the tool named neither as a connect nor
+     * a bind is reported only when the rules refuse both, whatever the port (mode none).
+     */
+    private Optional<Diagnostic> network(ConnectParser.ConnectCandidate c) {
+        return switch (c.kind()) {
+            case CONNECT -> confirmer.confirmConnect(c.host(), c.port());
+            case BIND -> confirmer.confirmBind(c.host(), c.port());
+            case EITHER -> confirmer.confirmConnect(c.host(), c.port())
+                    .filter(d -> confirmer.confirmBind(c.host(), c.port()).isPresent())
+                    .map(d -> new Diagnostic(d.code(), "connect or bind denied: the tool named neither which nor where,"
+                            + " and the run's network policy allows no TCP at all", "a TCP connect or bind", d.operation(),
+                            d.layer(), d.source(), d.details()));
+        };
     }
 
     private Optional<Diagnostic> confirm(Candidate c, DenialParser.Cwd childCwd) {
