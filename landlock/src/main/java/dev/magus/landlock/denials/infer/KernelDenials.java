@@ -115,12 +115,24 @@ public final class KernelDenials {
             return List.of();
         }
         Path[] once = new Path[1];
-        DenialParser.Cwd memo = () -> {
-            if (once[0] == null) {
-                Path live = liveCwd.get();
-                once[0] = live != null && live.isAbsolute() ? live : cwd;
+        List<List<Path>> elsewhere = new ArrayList<>(1);
+        DenialParser.Cwd memo = new DenialParser.Cwd() {
+            @Override
+            public Path get() {
+                if (once[0] == null) {
+                    Path live = liveCwd.get();
+                    once[0] = live != null && live.isAbsolute() ? live : cwd;
+                }
+                return once[0];
             }
-            return once[0];
+
+            @Override
+            public List<Path> elsewhere() {
+                if (elsewhere.isEmpty()) {
+                    elsewhere.add(liveCwd.elsewhere());
+                }
+                return elsewhere.get(0);
+            }
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
         List<Diagnostic> out = new ArrayList<>(1);
@@ -163,6 +175,28 @@ public final class KernelDenials {
     }
 
     private Optional<Diagnostic> confirm(Candidate c, DenialParser.Cwd childCwd) {
+        if (c.alternatives().isEmpty()) {
+            return confirmAt(c, childCwd);
+        }
+        // Where the child was is unknown: the start directory when the file is there (most
+        // tools never cd), else the one guess the policy refuses; two or more: say nothing.
+        Optional<Diagnostic> atStart = Files.exists(c.path().normalize()) ? confirmAt(c, childCwd) : Optional.empty();
+        if (atStart.isPresent()) {
+            return atStart;
+        }
+        List<Diagnostic> refused = new ArrayList<>();
+        for (Path p : c.alternatives()) {
+            confirmAt(new Candidate(c.hint(), p, c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
+                    .ifPresent(refused::add);
+        }
+        if (!Files.exists(c.path().normalize())) {
+            confirmAt(new Candidate(c.hint(), c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
+                    .ifPresent(refused::add);
+        }
+        return refused.size() == 1 ? Optional.of(refused.get(0)) : Optional.empty();
+    }
+
+    private Optional<Diagnostic> confirmAt(Candidate c, DenialParser.Cwd childCwd) {
         if (c.mustExist() && !Files.exists(c.path())) {
             return Optional.empty();
         }

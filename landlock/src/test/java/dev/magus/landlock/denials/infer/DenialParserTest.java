@@ -33,7 +33,7 @@ class DenialParserTest {
             sh: 1: /x/tool: Permission denied                                         | EXEC    | /x/tool
             bash: /x/f: Permission denied                                             | UNKNOWN | /x/f
             bash: line 1: /x/f: Permission denied                                     | UNKNOWN | /x/f
-            bash: ./x: Permission denied                                              | EXEC    | /home/dev/ws/./x
+            bash: ./x: Permission denied                                              | UNKNOWN | /home/dev/ws/./x
             touch: cannot touch '/x/n': Permission denied                             | WRITE   | /x/n
             mkdir: cannot create directory ‘/x/d’: Permission denied                  | WRITE   | /x/d
             ls: cannot open directory '/x': Permission denied                         | READ    | /x
