@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
@@ -48,11 +49,11 @@ final class ChildStreams {
      * most {@link #DRAIN_GRACE}.
      */
     Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
-            Path cwd) {
+            Path cwd, List<String> argv) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, c, lines.orElseThrow().asFlux(), audit,
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, argv, c, lines.orElseThrow().asFlux(), audit,
                         KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {

@@ -272,7 +272,8 @@ final class RunStages {
         }
         Exit exit;
         try {
-            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
+                    config.argv());
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
             Strays.end(run.id());

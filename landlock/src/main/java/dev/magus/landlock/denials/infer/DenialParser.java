@@ -132,6 +132,8 @@ public final class DenialParser {
     private static final Pattern DASH_NUMBER = Pattern.compile("^[^:]+: \\d+$");
     private static final Pattern BASH_LINE = Pattern.compile("^[^:]+: line \\d+$");
     private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
+    /** bash's prefix for a line of a script: {@code bash: line 3} ({@code -c}), {@code x.sh: line 3}. */
+    private static final Pattern SHELL_SCRIPT_LINE = Pattern.compile("^(?<script>[^:]+): line (?<n>\\d+)$");
 
     private static final int DUMP_SPAN = 20;
     private static final int RUST_SPAN = 4;
@@ -232,7 +234,7 @@ public final class DenialParser {
         ScriptLine diedAt = null;
         if (interesting && text.endsWith(".") && (m = PERL_AT.matcher(text)).matches()) {
             text = m.group("body");
-            if (m.group("script") != null && !m.group("script").equals("-e")) {
+            if (m.group("script") != null) {
                 diedAt = new ScriptLine(m.group("script"), Integer.parseInt(m.group("n")));
             }
         }
@@ -309,7 +311,16 @@ public final class DenialParser {
         } else if ((m = GENERIC.matcher(text)).matches()) {
             String p = m.group("p");
             if (!isNoise(p)) {
-                sink.add(toolHint(m.group("prefix"), unquote(p)), p);
+                Matcher sh = SHELL_SCRIPT_LINE.matcher(m.group("prefix"));
+                if (sh.matches()) {
+                    // bash says the same for a redirection it could not open and a command it
+                    // could not run; the script's line (its -c text, or its file) tells them apart.
+                    String script = isShell(sh.group("script")) ? "-c" : sh.group("script");
+                    sink.addFromScript(toolHint(m.group("prefix"), unquote(p)), p,
+                            new ScriptLine(script, Integer.parseInt(sh.group("n"))));
+                } else {
+                    sink.add(toolHint(m.group("prefix"), unquote(p)), p);
+                }
             }
         }
 
@@ -418,6 +429,11 @@ public final class DenialParser {
             return AccessHint.READ;
         }
         return AccessHint.UNKNOWN;
+    }
+
+    /** Whether {@code tool} (a command's name) is a shell. */
+    static boolean isShell(String tool) {
+        return SHELLS.contains(tool.substring(tool.lastIndexOf('/') + 1));
     }
 
     /** The access implied by {@code tool: path: Permission denied}, from who is talking. */
