@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
@@ -10,7 +11,7 @@ import dev.magus.cli.demo.DemoWorld;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.HashMap;
@@ -49,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         try {
             Map<String, String> env = new HashMap<>(real.env());
-            env.keySet().removeIf(k -> k.startsWith("XDG_") || k.startsWith("MAGUS_"));
+            env.keySet().removeIf(k -> k.startsWith("XDG_") || k.startsWith(MagusEnv.PREFIX));
             env.putAll(world.secretEnv());
             Host host = real.withEnv(env, world.home());
 

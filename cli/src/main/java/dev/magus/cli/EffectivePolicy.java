@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
 import dev.magus.orchestrator.Trees;
@@ -11,7 +12,7 @@ import dev.magus.orchestrator.run.Grants;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -38,7 +39,7 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
     /** Where the effective mode came from. */
     enum ModeSource {
         FLAG("flag", "--sandbox"),
-        FLOOR("MAGUS_SANDBOX", "MAGUS_SANDBOX floor (a parent run or the caller's environment)"),
+        FLOOR(MagusEnv.SANDBOX, MagusEnv.SANDBOX + " floor (a parent run or the caller's environment)"),
         WORKSPACE("magus.yaml", "sandbox.mode in magus.yaml"),
         DEFAULT("default", "default: no sandbox.mode declared");
 

@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,7 +17,7 @@ import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyNote;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,8 +96,8 @@ final class PolicyCommand implements Callable<Integer> {
     List<String> pass = new ArrayList<>();
 
     /** What every sandboxed child gets from magus itself rather than from the caller's environment. */
-    static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusVariables.SANDBOX, MagusVariables.CACHE_DIR,
-            MagusVariables.STATE_DIR, MagusVariables.LEASE, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
+    static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusEnv.SANDBOX, MagusEnv.CACHE_DIR,
+            MagusEnv.STATE_DIR, MagusEnv.LEASE, MagusEnv.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
 
     private final CliContext context;
 

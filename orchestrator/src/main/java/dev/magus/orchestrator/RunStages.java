@@ -43,7 +43,7 @@ import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkMode;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
@@ -263,22 +263,24 @@ final class RunStages {
         watchdog.guardGroup(child.pid());
         Strays.begin(run.id(), child.pid());
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(),
-                config.mode().spelling(), child.pid()));
+                config.mode(), child.pid()));
         attempt.flush(run.journal());
         if (!guarded) {
             // Not a refusal: the watchdog only matters if magus is killed. But never silent.
             say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
                     + "; if magus is killed, this run's processes and private temp dir may outlive it");
         }
-        Exit exit;
+        ChildStreams.Ended ended;
         try {
-            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
+            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
                     config.argv());
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
             Strays.end(run.id());
         }
-        int status = exit.status();
+        Exit exit = ended.exit();
+        // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
+        int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
             status = 1;

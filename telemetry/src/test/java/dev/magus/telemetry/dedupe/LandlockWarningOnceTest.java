@@ -1,5 +1,6 @@
 package dev.magus.telemetry.dedupe;
 
+import dev.magus.events.MagusEnv;
 import static dev.magus.telemetry.TestEvents.diag;
 import static dev.magus.telemetry.TestEvents.exited;
 import static dev.magus.telemetry.TestEvents.landlockWarning;
@@ -8,6 +9,7 @@ import static dev.magus.telemetry.TestEvents.started;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import java.util.ArrayList;
@@ -26,7 +28,7 @@ class LandlockWarningOnceTest {
     /** A run as best-effort on a host without Landlock streams it: MGS2005 at policy time and again at its child. */
     private static Flux<RunEvent> run(int i) {
         String id = "run-" + i;
-        return Flux.just(landlockWarning(id), started(id, "best-effort"), diag(id, Code.MGS2003, Layer.POLICY, ""),
+        return Flux.just(landlockWarning(id), started(id, Mode.BEST_EFFORT), diag(id, Code.MGS2003, Layer.POLICY, ""),
                 landlockWarning(id), out(id, "ok"), diag(id, Code.MGS2001, Layer.BINDING, "/home/u/.ssh/id_rsa"),
                 exited(id, 0, 0));
     }
@@ -108,7 +110,7 @@ class LandlockWarningOnceTest {
 
     @Test
     void aNestedMagusShowsNoWarningAtAll() {
-        LandlockWarningOnce nested = LandlockWarningOnce.forEnvironment(Map.of(LandlockWarningOnce.NESTED_MARKER, "run-parent"));
+        LandlockWarningOnce nested = LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "run-parent"));
         assertThat(nested.nested()).isTrue();
 
         StepVerifier.create(Flux.range(0, 50).concatMap(i -> run(i).transform(nested)))
@@ -121,6 +123,8 @@ class LandlockWarningOnceTest {
     @Test
     void aTopLevelEnvironmentIsNotNested() {
         assertThat(LandlockWarningOnce.forEnvironment(Map.of("PATH", "/usr/bin")).nested()).isFalse();
+        // The same rule as the pipeline's (MagusEnv.nested): an empty MAGUS_RUN_ID is unset.
+        assertThat(LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "")).nested()).isFalse();
     }
 
     @Test
