@@ -27,7 +27,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>An exact diagnostic is emitted at once, except one about a parent directory, which waits
  * a window for a tool's report naming the file. An inferred one always waits the window: if
  * its exact twin shows up meanwhile it is dropped, otherwise it is emitted, and an exact twin
- * arriving later still is then dropped as a repeat.
+ * arriving later still is then dropped as a repeat. An inferred denial of a path the exact
+ * source already reported with another operation is dropped too: the words were misread.
  *
  * <p>Pure state, synchronised; {@link #merge} wires it between two Fluxes.
  */
@@ -128,6 +129,14 @@ public final class DenialMerger {
         }
         for (Diagnostic d : emitted) {
             if (isExact(d) ? same(d, i) : sameReport(d, i)) {
+                return Optional.empty();
+            }
+        }
+        for (Diagnostic e : emitted) {
+            if (isExact(e) && e.subject().equals(i.subject())) {
+                // The kernel said what it refused on this path, and it is not what the tool's
+                // words were read as (perl's "Can't open" of an append, a shell's redirection):
+                // the exact report stands alone.
                 return Optional.empty();
             }
         }

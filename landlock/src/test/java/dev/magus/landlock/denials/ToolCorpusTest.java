@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.infer.CommandLine;
 import dev.magus.landlock.denials.infer.DenialParser;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import dev.magus.landlock.denials.infer.ProcCwd;
@@ -123,12 +124,13 @@ class ToolCorpusTest {
 
         StringBuilder corpus = new StringBuilder();
         corpus.append("=== ").append(s.name()).append(" | ").append(s.op()).append(" | ").append(s.path()).append('\n');
+        corpus.append("argv| ").append(String.join("\t", argv.stream().map(fixture::placeholders).toList())).append('\n');
         out.stdout().forEach(l -> corpus.append("out| ").append(fixture.placeholders(l)).append('\n'));
         out.stderr().forEach(l -> corpus.append("err| ").append(fixture.placeholders(l)).append('\n'));
         CAPTURED.put(s.name(), corpus.toString());
 
         PrefixConfirmer policy = new PrefixConfirmer(fixture.home());
-        KernelDenials denials = new KernelDenials(policy, fixture.ws());
+        KernelDenials denials = new KernelDenials(policy, fixture.ws(), fixture::ws, new CommandLine(argv));
         List<Diagnostic> found = new ArrayList<>();
         out.stdout().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDOUT, l)));
         out.stderr().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDERR, l)));
