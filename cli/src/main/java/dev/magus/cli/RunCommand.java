@@ -146,9 +146,8 @@ class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        // A spell op's child and a target need the workspace's projects: they run here (the server protocol carries neither yet).
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.op().isEmpty()
-                && request.target().isEmpty() && allowHost.isEmpty()) {
+        // --op, --target, --allow, --pass and --allow-host cross the socket (protocol version 2).
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
