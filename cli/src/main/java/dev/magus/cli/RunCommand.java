@@ -194,13 +194,15 @@ class RunCommand implements Callable<Integer> {
         boolean raw = view.isEmpty() && !ndjsonOnStdout;
         Run run = builder.build().submit(request, raw ? Passthrough.of(out, System.err) : Passthrough.none());
         Signals.forward(run);
+        // Taken now, while the run goes: the journal keeps only a window for later subscribers.
+        java.util.concurrent.CompletableFuture<RunEvent.Started> started = run.events().ofType(RunEvent.Started.class)
+                .next().toFuture();
         view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
         if (view.isPresent()) {
             // Said after the view, which owns the terminal while it runs.
-            run.events().ofType(RunEvent.Started.class).next().blockOptional(java.time.Duration.ofSeconds(1))
-                    .flatMap(this::unconfinedNotice).ifPresent(err::println);
+            Optional.ofNullable(started.getNow(null)).flatMap(this::unconfinedNotice).ifPresent(err::println);
         }
         out.flush();
         err.flush();
