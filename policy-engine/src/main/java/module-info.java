@@ -8,7 +8,6 @@ module dev.magus.policy {
     exports dev.magus.policy.decl;
     exports dev.magus.policy.fs;
     exports dev.magus.policy.lease;
-    exports dev.magus.policy.mode;
     exports dev.magus.policy.net;
     exports dev.magus.policy.path;
 

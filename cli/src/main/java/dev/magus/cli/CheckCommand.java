@@ -8,7 +8,7 @@ import dev.magus.policy.Locations;
 import dev.magus.policy.LookPath;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;

@@ -10,7 +10,7 @@ import dev.magus.cli.demo.DemoWorld;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.HashMap;

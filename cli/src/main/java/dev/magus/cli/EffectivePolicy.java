@@ -11,7 +11,7 @@ import dev.magus.orchestrator.run.Grants;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.Optional;
 

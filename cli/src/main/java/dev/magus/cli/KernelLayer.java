@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.abi.Decision;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.util.List;
 import java.util.Optional;
 

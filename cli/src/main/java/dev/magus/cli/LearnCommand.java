@@ -13,7 +13,7 @@ import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.workspace.learn.AllowAppender;
 import dev.magus.workspace.learn.Learned;

@@ -16,7 +16,7 @@ import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyNote;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.sys.Capabilities;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -19,7 +19,7 @@ import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.decl.CommandLineDecl;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.telemetry.log.DiagnosticLogSink;
 import dev.magus.telemetry.ndjson.NdjsonSink;
 import java.io.IOException;
@@ -220,7 +220,7 @@ class RunCommand implements Callable<Integer> {
      * expected magus to sandbox it must not have to guess.
      */
     Optional<String> unconfinedNotice(RunEvent.Started s) {
-        if (quiet || !s.mode().equals(Mode.OFF.spelling())) {
+        if (quiet || s.mode() != Mode.OFF) {
             return Optional.empty();
         }
         String why;

@@ -112,8 +112,12 @@ class CliHabitsIT {
         assertThat(learn.out()).contains("- path: \"~/.fakepm/cache\"").contains("mode: rw")
                 .contains("not added, these look like an attack").contains(home.resolve(".npmrc").toString());
         String after = Files.readString(ws.resolve("magus.yaml"));
-        assertThat(after).startsWith(before).contains("# magus learn: MGS2002 write " + cache.resolve("x"))
-                .doesNotContain("npmrc");
+        // The tool names the file; the kernel's audit record (read as root) names the directory it
+        // was to be created in. Which one the comment shows depends on which report lands first
+        // within the merge window, so either is right; the rule added is the same.
+        assertThat(after).startsWith(before).doesNotContain("npmrc")
+                .containsAnyOf("# magus learn: MGS2002 write " + cache.resolve("x") + "\n",
+                        "# magus learn: MGS2002 write " + cache + "\n");
 
         Result passing = magus(ws, "run", "--", "./install.sh");
         assertThat(passing.status()).as("%s", passing).isZero();

@@ -3,6 +3,7 @@ package dev.magus.events;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /** What a run streams, in order: one Started (unless refused), lines and diagnostics, one Exited. */
 public sealed interface RunEvent {
@@ -11,9 +12,10 @@ public sealed interface RunEvent {
     Instant at();
 
     /** The child was spawned. */
-    record Started(String runId, Instant at, List<String> argv, String mode, long pid) implements RunEvent {
+    record Started(String runId, Instant at, List<String> argv, Mode mode, long pid) implements RunEvent {
         public Started {
             argv = List.copyOf(argv);
+            Objects.requireNonNull(mode, "mode");
         }
     }
 

@@ -43,7 +43,7 @@ import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkMode;
 import dev.magus.workspace.audit.ControlFileAudit;
 import java.io.IOException;
@@ -263,7 +263,7 @@ final class RunStages {
         watchdog.guardGroup(child.pid());
         Strays.begin(run.id(), child.pid());
         run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(),
-                config.mode().spelling(), child.pid()));
+                config.mode(), child.pid()));
         attempt.flush(run.journal());
         if (!guarded) {
             // Not a refusal: the watchdog only matters if magus is killed. But never silent.

@@ -3,6 +3,7 @@ package dev.magus.orchestrator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
@@ -88,7 +89,7 @@ class ControlFileAuditInRunsTest {
 
         Outcome next = run("cat " + secret);
         assertThat(next.events().get(0)).isInstanceOfSatisfying(RunEvent.Started.class,
-                s -> assertThat(s.mode()).isEqualTo("required"));
+                s -> assertThat(s.mode()).isEqualTo(Mode.REQUIRED));
         assertThat(next.result().status()).isNotZero();
         assertThat(next.text()).doesNotContain("FAKE-SECRET");
         assertThat(next.audit()).isEmpty();

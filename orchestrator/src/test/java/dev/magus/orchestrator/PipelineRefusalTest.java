@@ -13,7 +13,7 @@ import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,7 +131,7 @@ class PipelineRefusalTest {
         StepVerifier.create(run.events())
                 .assertNext(e -> {
                     assertThat(e).isInstanceOf(RunEvent.Started.class);
-                    assertThat(((RunEvent.Started) e).mode()).isEqualTo("best-effort");
+                    assertThat(((RunEvent.Started) e).mode()).isEqualTo(Mode.BEST_EFFORT);
                 })
                 .recordWith(() -> middle)
                 .thenConsumeWhile(e -> !(e instanceof RunEvent.Exited))

@@ -7,6 +7,7 @@ import static dev.magus.orchestrator.TestHost.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
@@ -49,7 +50,7 @@ class PipelineTest {
                 .assertNext(e -> {
                     assertThat(e).isInstanceOf(RunEvent.Started.class);
                     RunEvent.Started s = (RunEvent.Started) e;
-                    assertThat(s.mode()).isEqualTo("required");
+                    assertThat(s.mode()).isEqualTo(Mode.REQUIRED);
                     assertThat(s.pid()).isPositive();
                     assertThat(s.argv()).containsExactly("sh", "-c", "echo out; echo err >&2; exit 3");
                 })

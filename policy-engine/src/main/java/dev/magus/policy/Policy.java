@@ -9,7 +9,7 @@ import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
 import dev.magus.policy.lease.Narrowing;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkPolicy;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.Resolution;

@@ -1,7 +1,7 @@
 package dev.magus.policy;
 
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.Optional;
 

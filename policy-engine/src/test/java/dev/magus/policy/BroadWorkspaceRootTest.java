@@ -7,7 +7,7 @@ import dev.magus.events.Code;
 import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.path.RandomTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

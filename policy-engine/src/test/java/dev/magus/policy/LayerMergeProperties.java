@@ -7,7 +7,7 @@ import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -18,7 +18,7 @@ import dev.magus.policy.lease.LeaseScope;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
 import dev.magus.policy.lease.WriteGlob;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,7 +15,7 @@ import dev.magus.policy.decl.Site;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

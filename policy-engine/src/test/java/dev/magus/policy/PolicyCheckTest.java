@@ -13,7 +13,7 @@ import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.fs.Access;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

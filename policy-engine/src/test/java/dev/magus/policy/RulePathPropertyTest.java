@@ -10,7 +10,7 @@ import dev.magus.policy.decl.Site;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.RandomTree;
 import dev.magus.policy.path.Resolution;

@@ -9,7 +9,7 @@ import dev.magus.events.SandboxException;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.workspace.config.ConfigCache;
 import dev.magus.orchestrator.pipeline.ConfigStage;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

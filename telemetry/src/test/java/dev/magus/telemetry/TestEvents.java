@@ -3,6 +3,7 @@ package dev.magus.telemetry;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
+import dev.magus.events.Mode;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import java.time.Duration;
@@ -16,7 +17,7 @@ public final class TestEvents {
     private TestEvents() {
     }
 
-    public static RunEvent.Started started(String run, String mode) {
+    public static RunEvent.Started started(String run, Mode mode) {
         return new RunEvent.Started(run, T0, List.of("npm", "install"), mode, 4242);
     }
 

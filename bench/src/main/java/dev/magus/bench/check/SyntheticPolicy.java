@@ -6,7 +6,7 @@ import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.policy.fs.Ruleset;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.magus.bench.env;
 import dev.magus.env.child.ChildEnv;
 import dev.magus.env.child.ChildEnvRequest;
 import dev.magus.env.child.ChildEnvironment;
-import dev.magus.env.child.EnvMode;
 import dev.magus.env.child.SandboxDirs;
 import dev.magus.env.overlay.Overlay;
 import dev.magus.env.proc.ProcAccess;
@@ -45,7 +44,7 @@ public class EnvScrubBench {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath();
         SandboxDirs dirs = new SandboxDirs(tmp.resolve("magus-run-bench"), tmp.resolve("magus-cache"), tmp.resolve("magus-state"));
         Overlay overlay = Overlay.empty().set("GOFLAGS", "-count=1").unset("LC_ALL");
-        request = ChildEnvRequest.sandboxed(EnvMode.BEST_EFFORT, scrubber, dirs, overlay, ProcAccess.withhold());
+        request = ChildEnvRequest.sandboxed(dev.magus.events.Mode.BEST_EFFORT, scrubber, dirs, overlay, ProcAccess.withhold());
         if (scrubber.scrub(host).kept().containsKey("AWS_ACCESS_KEY_ID")) {
             throw new IllegalStateException("the scrub kept a credential");
         }

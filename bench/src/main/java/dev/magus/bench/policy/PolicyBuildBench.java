@@ -4,7 +4,7 @@ import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.decl.SandboxDecl;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

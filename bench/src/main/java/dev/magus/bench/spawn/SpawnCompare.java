@@ -10,7 +10,7 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.policy.LookPath;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.path.PathResolver;
 import java.io.File;
 import java.io.IOException;

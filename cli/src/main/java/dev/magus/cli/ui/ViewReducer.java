@@ -34,12 +34,12 @@ public final class ViewReducer {
 
     /** Before any event: the command the person asked for, nothing seen yet. */
     public ViewState initial(List<String> command, Instant now) {
-        return new ViewState(command, "", 0, now, Duration.ZERO, Map.of(), List.of(), 0, 0, 0, Optional.empty());
+        return new ViewState(command, Optional.empty(), 0, now, Duration.ZERO, Map.of(), List.of(), 0, 0, 0, Optional.empty());
     }
 
     public ViewState apply(ViewState s, RunEvent event) {
         if (event instanceof RunEvent.Started st) {
-            return new ViewState(st.argv(), st.mode(), st.pid(), st.at(), elapsed(st.at(), st.at()),
+            return new ViewState(st.argv(), Optional.of(st.mode()), st.pid(), st.at(), elapsed(st.at(), st.at()),
                     s.counts(), s.denials(), s.deniedTotal(), s.distinct(), s.lines(), s.ending());
         }
         if (event instanceof RunEvent.Output) {

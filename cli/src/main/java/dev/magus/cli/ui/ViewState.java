@@ -2,6 +2,7 @@ package dev.magus.cli.ui;
 
 import dev.magus.events.Code;
 import dev.magus.events.Layer;
+import dev.magus.events.Mode;
 import dev.magus.events.Operation;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * What the live view shows at one moment; a value, replaced by {@link ViewReducer} on each event or tick.
  *
  * @param command     the command as the person typed it (argv)
- * @param mode        the effective sandbox mode, "" until the child started
+ * @param mode        the effective sandbox mode, empty until the child started
  * @param pid         the child's pid, 0 until it started
  * @param since       when the run started (the view's start until the child did)
  * @param elapsed     time since {@code since}; frozen at the run's duration once it ended
@@ -28,7 +29,7 @@ import java.util.Optional;
  */
 public record ViewState(
         List<String> command,
-        String mode,
+        Optional<Mode> mode,
         long pid,
         Instant since,
         Duration elapsed,

@@ -33,7 +33,7 @@ public final class ViewText {
         out.add(new AttributedStringBuilder()
                 .style(HEADER)
                 .append(" magus run ").append(s.running() ? "running " : "ended ").append(clock(s.elapsed()))
-                .append(s.mode().isEmpty() ? "" : "  mode " + s.mode())
+                .append(s.mode().map(m -> "  mode " + m.spelling()).orElse(""))
                 .append(s.pid() == 0 ? "" : "  pid " + s.pid())
                 .append("  $ ").append(commandLine(s.command())).append(' ')
                 .toAttributedString());

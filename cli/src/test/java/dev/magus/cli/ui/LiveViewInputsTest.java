@@ -3,6 +3,7 @@ package dev.magus.cli.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.RunEvent;
+import dev.magus.events.Mode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -15,7 +16,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 
 class LiveViewInputsTest {
     static final Clock CLOCK = Clock.fixed(ViewReducerTest.T0, ZoneOffset.UTC);
-    static final RunEvent STARTED = new RunEvent.Started("r", ViewReducerTest.T0, List.of("x"), "off", 1);
+    static final RunEvent STARTED = new RunEvent.Started("r", ViewReducerTest.T0, List.of("x"), Mode.OFF, 1);
     static final RunEvent EXITED = new RunEvent.Exited("r", ViewReducerTest.T0, 0, 0, Duration.ofMillis(1100));
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
+import dev.magus.events.Mode;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.events.RunEvent.Diag;
@@ -98,9 +99,9 @@ class ViewReducerTest {
 
     @Test
     void startedTakesTheRunsArgvModeAndPidAndTicksMoveTheClockFromItsStart() {
-        ViewState s = run(new RunEvent.Started(ID, T0.plusSeconds(1), List.of("npm", "install"), "required", 4242));
+        ViewState s = run(new RunEvent.Started(ID, T0.plusSeconds(1), List.of("npm", "install"), Mode.REQUIRED, 4242));
         assertThat(s.command()).containsExactly("npm", "install");
-        assertThat(s.mode()).isEqualTo("required");
+        assertThat(s.mode()).contains(Mode.REQUIRED);
         assertThat(s.pid()).isEqualTo(4242);
         assertThat(s.running()).isTrue();
 
@@ -121,7 +122,7 @@ class ViewReducerTest {
     @Test
     void exitEndsTheRunWithItsStatusAndFreezesTheClockAtItsDuration() {
         ViewState s = run(
-                new RunEvent.Started(ID, T0, List.of("make"), "best-effort", 7),
+                new RunEvent.Started(ID, T0, List.of("make"), Mode.BEST_EFFORT, 7),
                 denial(Code.MGS2001, Operation.READ, Layer.KERNEL, "/h/.npmrc", yaml("/h/.npmrc", "ro")),
                 new RunEvent.Exited(ID, T0.plusSeconds(5), 130, 2, Duration.ofMillis(5123)));
 

@@ -3,6 +3,7 @@ package dev.magus.cli.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
@@ -24,7 +25,7 @@ class ViewTextTest {
 
     ViewState midRun() {
         ViewState s = reducer.initial(List.of("sh", "-c", "cat ~/.ssh/id_rsa; echo $i"), ViewReducerTest.T0);
-        s = reducer.apply(s, new RunEvent.Started("r", ViewReducerTest.T0, s.command(), "required", 4242));
+        s = reducer.apply(s, new RunEvent.Started("r", ViewReducerTest.T0, s.command(), Mode.REQUIRED, 4242));
         s = reducer.apply(s, ViewReducerTest.notice(Code.MGS2003));
         s = reducer.apply(s, new RunEvent.Output("r", ViewReducerTest.T0, RunEvent.Stream.STDOUT, "1"));
         s = reducer.apply(s, ViewReducerTest.denial(Code.MGS2001, Operation.READ, Layer.KERNEL, "/h/.ssh/id_rsa",

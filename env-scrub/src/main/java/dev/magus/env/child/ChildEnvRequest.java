@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.Mode;
 import dev.magus.env.overlay.Overlay;
 import dev.magus.env.proc.ProcAccess;
 import dev.magus.env.scrub.Scrubber;
@@ -10,7 +11,7 @@ import java.util.Objects;
 /** Everything one child environment is built from, apart from the host environment itself. */
 public sealed interface ChildEnvRequest {
 
-    EnvMode mode();
+    Mode mode();
 
     Overlay overlay();
 
@@ -27,8 +28,8 @@ public sealed interface ChildEnvRequest {
         }
 
         @Override
-        public EnvMode mode() {
-            return EnvMode.OFF;
+        public Mode mode() {
+            return Mode.OFF;
         }
     }
 
@@ -37,10 +38,10 @@ public sealed interface ChildEnvRequest {
      *
      * @param managers the version managers MGS2006 looks for: those the workspace's spells know
      */
-    record Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
+    record Sandboxed(Mode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
             List<ShimManager> managers) implements ChildEnvRequest {
         /** With the managers the built-in spells know. */
-        public Sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess) {
+        public Sandboxed(Mode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess) {
             this(mode, scrubber, dirs, overlay, procAccess, ShimManager.KNOWN);
         }
 
@@ -61,19 +62,19 @@ public sealed interface ChildEnvRequest {
         return new Off(overlay, procAccess);
     }
 
-    static ChildEnvRequest sandboxed(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
+    static ChildEnvRequest sandboxed(Mode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
                                      ProcAccess procAccess) {
         return new Sandboxed(mode, scrubber, dirs, overlay, procAccess);
     }
 
-    /** {@link #of(EnvMode, Scrubber, SandboxDirs, Overlay, ProcAccess)} with the version managers MGS2006 looks for. */
-    static ChildEnvRequest of(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
+    /** {@link #of(Mode, Scrubber, SandboxDirs, Overlay, ProcAccess)} with the version managers MGS2006 looks for. */
+    static ChildEnvRequest of(Mode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay, ProcAccess procAccess,
                               List<ShimManager> managers) {
         return mode.sandboxed() ? new Sandboxed(mode, scrubber, dirs, overlay, procAccess, managers) : off(overlay, procAccess);
     }
 
     /** Picks {@link Off} for mode off (ignoring {@code scrubber} and {@code dirs}), else {@link Sandboxed}. */
-    static ChildEnvRequest of(EnvMode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
+    static ChildEnvRequest of(Mode mode, Scrubber scrubber, SandboxDirs dirs, Overlay overlay,
                               ProcAccess procAccess) {
         return mode.sandboxed() ? sandboxed(mode, scrubber, dirs, overlay, procAccess) : off(overlay, procAccess);
     }

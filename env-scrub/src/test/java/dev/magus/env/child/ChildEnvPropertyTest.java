@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.env.Allowlist;
@@ -81,7 +82,7 @@ class ChildEnvPropertyTest {
             @ForAll Platform platform,
             @ForAll boolean required,
             @ForAll boolean recursive) {
-        EnvMode mode = required ? EnvMode.REQUIRED : EnvMode.BEST_EFFORT;
+        Mode mode = required ? Mode.REQUIRED : Mode.BEST_EFFORT;
         ProcAccess proc = ProcAccess.forCommand(recursive, host);
         ChildEnvironment child = ChildEnv.childEnv(host,
                 ChildEnvRequest.sandboxed(mode, Scrubber.of(platform, passthrough), DIRS, overlay, proc));

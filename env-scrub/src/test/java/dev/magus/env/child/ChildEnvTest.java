@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.env.Allowlist;
@@ -39,7 +40,7 @@ class ChildEnvTest {
     }
 
     private ChildEnvironment sandboxed(Map<String, String> host, Allowlist passthrough, Overlay overlay, ProcAccess proc) {
-        return ChildEnv.childEnv(host, ChildEnvRequest.sandboxed(EnvMode.BEST_EFFORT,
+        return ChildEnv.childEnv(host, ChildEnvRequest.sandboxed(Mode.BEST_EFFORT,
                 Scrubber.of(Platform.LINUX, passthrough), dirs, overlay, proc));
     }
 
@@ -126,7 +127,7 @@ class ChildEnvTest {
                 .set("TMPDIR", root.resolve("target-tmp").toString())
                 .set("EXTRA", "from-target");
         ChildEnvironment child = ChildEnv.childEnv(Map.of("PATH", "/usr/bin", "MAGUS_SANDBOX", "off"),
-                ChildEnvRequest.sandboxed(EnvMode.REQUIRED, Scrubber.of(Platform.LINUX, Allowlist.EMPTY), dirs, target,
+                ChildEnvRequest.sandboxed(Mode.REQUIRED, Scrubber.of(Platform.LINUX, Allowlist.EMPTY), dirs, target,
                         ProcAccess.withhold()));
         assertThat(child.variables())
                 .containsEntry("MAGUS_SANDBOX", "required")
@@ -234,7 +235,7 @@ class ChildEnvTest {
     @Test
     void envpIsSortedNameEqualsValue() {
         ChildEnvironment child = ChildEnv.childEnv(Map.of("B", "2", "A", "1=1"),
-                ChildEnvRequest.of(EnvMode.OFF, Scrubber.of(Platform.LINUX, Allowlist.EMPTY), dirs, Overlay.empty(),
+                ChildEnvRequest.of(Mode.OFF, Scrubber.of(Platform.LINUX, Allowlist.EMPTY), dirs, Overlay.empty(),
                         ProcAccess.withhold()));
         assertThat(child.envp()).containsExactly("A=1=1", "B=2");
         assertThat(child.get("A")).contains("1=1");
@@ -244,12 +245,12 @@ class ChildEnvTest {
     @Test
     void ofPicksTheRequestByMode() {
         Scrubber s = Scrubber.of(Platform.LINUX, Allowlist.EMPTY);
-        assertThat(ChildEnvRequest.of(EnvMode.OFF, s, dirs, Overlay.empty(), ProcAccess.withhold()))
+        assertThat(ChildEnvRequest.of(Mode.OFF, s, dirs, Overlay.empty(), ProcAccess.withhold()))
                 .isInstanceOf(ChildEnvRequest.Off.class);
-        assertThat(ChildEnvRequest.of(EnvMode.REQUIRED, s, dirs, Overlay.empty(), ProcAccess.withhold()))
-                .isInstanceOfSatisfying(ChildEnvRequest.Sandboxed.class, r -> assertThat(r.mode()).isEqualTo(EnvMode.REQUIRED));
-        assertThat(EnvMode.fromSpelling("best-effort")).isEqualTo(EnvMode.BEST_EFFORT);
-        assertThat(new HashSet<>(List.of(EnvMode.values()))).extracting(EnvMode::spelling)
+        assertThat(ChildEnvRequest.of(Mode.REQUIRED, s, dirs, Overlay.empty(), ProcAccess.withhold()))
+                .isInstanceOfSatisfying(ChildEnvRequest.Sandboxed.class, r -> assertThat(r.mode()).isEqualTo(Mode.REQUIRED));
+        assertThat(Mode.parse("best-effort", "test")).isEqualTo(Mode.BEST_EFFORT);
+        assertThat(new HashSet<>(List.of(Mode.values()))).extracting(Mode::spelling)
                 .containsExactlyInAnyOrder("off", "best-effort", "required");
     }
 }

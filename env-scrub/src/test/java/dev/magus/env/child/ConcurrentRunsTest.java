@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.env.Allowlist;
@@ -37,7 +38,7 @@ class ConcurrentRunsTest {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             CompletableFuture<List<ChildEnvironment>> runA = CompletableFuture.supplyAsync(() -> build(barrier, host,
-                    ChildEnvRequest.sandboxed(EnvMode.BEST_EFFORT, scrubber, dirsA, a, ProcAccess.withhold())), pool);
+                    ChildEnvRequest.sandboxed(Mode.BEST_EFFORT, scrubber, dirsA, a, ProcAccess.withhold())), pool);
             CompletableFuture<List<ChildEnvironment>> runB = CompletableFuture.supplyAsync(() -> build(barrier, host,
                     ChildEnvRequest.off(b, ProcAccess.withhold())), pool);
 

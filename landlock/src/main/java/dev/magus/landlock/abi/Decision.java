@@ -5,7 +5,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

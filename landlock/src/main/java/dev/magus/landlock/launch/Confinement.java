@@ -6,7 +6,7 @@ import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.compile.NetRules;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;

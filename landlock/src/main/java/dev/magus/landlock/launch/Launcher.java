@@ -6,7 +6,7 @@ import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;

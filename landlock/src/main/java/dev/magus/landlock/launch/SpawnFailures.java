@@ -7,7 +7,7 @@ import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.sys.Errno;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

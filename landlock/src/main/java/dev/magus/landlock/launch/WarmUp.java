@@ -3,7 +3,7 @@ package dev.magus.landlock.launch;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.magus.events.Code;
 import dev.magus.events.Layer;
 import dev.magus.events.SandboxException;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

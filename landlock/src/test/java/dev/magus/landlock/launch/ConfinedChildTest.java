@@ -12,7 +12,7 @@ import dev.magus.events.Layer;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -14,7 +14,7 @@ import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.sys.Landlock;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

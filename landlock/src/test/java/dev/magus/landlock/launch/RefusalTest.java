@@ -14,7 +14,7 @@ import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.Capabilities;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

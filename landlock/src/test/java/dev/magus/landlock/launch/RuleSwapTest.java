@@ -11,7 +11,7 @@ import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.path.PathResolver;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.NetRules;
 import dev.magus.landlock.sys.Landlock;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkMode;
 import java.io.IOException;
 import java.net.InetAddress;

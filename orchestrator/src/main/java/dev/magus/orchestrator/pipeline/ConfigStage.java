@@ -13,7 +13,7 @@ import dev.magus.workspace.config.ConfigText;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.HostFacts;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.project.Project;
 import dev.magus.workspace.project.ProjectDirs;
 import dev.magus.workspace.project.Projects;

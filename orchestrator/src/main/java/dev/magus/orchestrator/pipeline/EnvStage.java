@@ -3,7 +3,7 @@ package dev.magus.orchestrator.pipeline;
 import dev.magus.env.child.ChildEnv;
 import dev.magus.env.child.ChildEnvRequest;
 import dev.magus.env.child.ChildEnvironment;
-import dev.magus.env.child.EnvMode;
+import dev.magus.events.Mode;
 import dev.magus.env.child.SandboxDirs;
 import dev.magus.env.overlay.Overlay;
 import dev.magus.env.platform.Platform;
@@ -71,14 +71,14 @@ public final class EnvStage {
      */
     public static ChildEnvPlan build(RunConfig config, PolicyOrOff policy, Map<String, String> hostEnv,
             Overlay overlay, SandboxDirs dirs, boolean recursiveMagus, Optional<Path> gitConfig) {
-        EnvMode mode = EnvMode.fromSpelling(config.mode().spelling());
+        Mode mode = config.mode();
         Allowlist passthrough = policy.policy().map(p -> p.env()).orElse(Allowlist.EMPTY);
         ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
                 ProcAccess.forCommand(recursiveMagus, hostEnv), config.spells().managers());
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
         vars.put(ConfigStage.RUN_ID, config.runId());
-        if (mode != EnvMode.OFF) {
+        if (mode != Mode.OFF) {
             // After the overlay, like the floor: a target can neither drop nor widen its lease.
             List<CarriedLease> leases = policy.policy().map(p -> p.leases().stream().map(CarriedLease::of).toList())
                     .orElse(List.of());

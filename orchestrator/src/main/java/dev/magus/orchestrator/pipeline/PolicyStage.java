@@ -11,7 +11,7 @@ import dev.magus.policy.lease.CarriedLease;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.lease.LeaseLookup;
 import dev.magus.workspace.project.Target;

@@ -2,7 +2,7 @@ package dev.magus.orchestrator.pipeline;
 
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.project.Project;
 import dev.magus.workspace.project.Projects;
 import dev.magus.workspace.project.Target;

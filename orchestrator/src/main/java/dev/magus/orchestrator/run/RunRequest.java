@@ -1,6 +1,6 @@
 package dev.magus.orchestrator.run;
 
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.audit.DescendantAudit;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,9 +28,9 @@ import reactor.core.publisher.Flux;
  * Feeds the {@link MagusMeter}s from run events. Safe to share between runs and threads.
  *
  * <p>Outcome and mode of {@code magus.runs} come from the events: the mode from
- * {@link RunEvent.Started#mode()}, the outcome as {@link Outcome} documents. A run refused
- * before spawn has no Started and so no mode: its mode tag is {@value #UNKNOWN_MODE}, as is
- * any spelling other than the three modes, so a malformed value cannot mint new series.
+ * {@link RunEvent.Started#mode()} (one of the three spellings of the typed mode), the outcome
+ * as {@link Outcome} documents. A run refused before spawn has no Started and so no mode: its
+ * mode tag is {@value #UNKNOWN_MODE}.
  *
  * <p>{@link #accept} sees events only, so it records a run at its Exited. A stream handed
  * to {@link #subscribe} also ends the runs it left open: completion records them as
@@ -38,12 +38,11 @@ import reactor.core.publisher.Flux;
  * subscription records nothing: the sink went away, not the run.
  */
 public final class MetricsSink implements Consumer<RunEvent> {
-    /** The mode tag of a run whose mode the events never told. */
+    /** The mode tag of a run that never started, so whose mode the events never told. */
     public static final String UNKNOWN_MODE = "unknown";
     /** The detail key of an MGS2003 diagnostic that carries the dropped count. */
     public static final String DROPPED_DETAIL = "dropped";
 
-    private static final Set<String> MODES = Set.of("off", "best-effort", "required");
     private static final Pattern FIRST_NUMBER = Pattern.compile("\\d+");
 
     private final MeterRegistry registry;
@@ -127,10 +126,6 @@ public final class MetricsSink implements Consumer<RunEvent> {
         }
     }
 
-    private static String modeTag(String mode) {
-        return MODES.contains(mode) ? mode : UNKNOWN_MODE;
-    }
-
     /** Runs seen but not yet exited, keyed by run id; empty Optional for a run not (yet) started. */
     private final class Tracker {
         private final Map<String, Optional<RunEvent.Started>> open = new ConcurrentHashMap<>();
@@ -144,7 +139,7 @@ public final class MetricsSink implements Consumer<RunEvent> {
             } else if (event instanceof RunEvent.Exited x) {
                 Optional<RunEvent.Started> started = open.remove(x.runId());
                 boolean wasStarted = started != null && started.isPresent();
-                String mode = wasStarted ? modeTag(started.get().mode()) : UNKNOWN_MODE;
+                String mode = wasStarted ? started.get().mode().spelling() : UNKNOWN_MODE;
                 recordRun(Outcome.of(wasStarted, x), mode, x.duration());
             }
             // Output lines carry nothing the meters count.
@@ -158,7 +153,7 @@ public final class MetricsSink implements Consumer<RunEvent> {
                 }
                 if (started.isPresent()) {
                     RunEvent.Started s = started.get();
-                    recordRun(ifStarted, modeTag(s.mode()), Duration.between(s.at(), clock.instant()));
+                    recordRun(ifStarted, s.mode().spelling(), Duration.between(s.at(), clock.instant()));
                 } else {
                     recordRun(Outcome.REFUSED, UNKNOWN_MODE, Duration.ZERO);
                 }

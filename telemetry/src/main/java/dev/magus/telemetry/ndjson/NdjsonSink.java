@@ -76,7 +76,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
         node.put("at", event.at().toString());
         if (event instanceof RunEvent.Started s) {
             s.argv().forEach(node.putArray("argv")::add);
-            node.put("mode", s.mode());
+            node.put("mode", s.mode().spelling());
             node.put("pid", s.pid());
         } else if (event instanceof RunEvent.Output o) {
             node.put("stream", o.stream().name().toLowerCase(Locale.ROOT));

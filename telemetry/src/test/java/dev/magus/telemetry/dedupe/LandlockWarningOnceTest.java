@@ -8,6 +8,7 @@ import static dev.magus.telemetry.TestEvents.started;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ class LandlockWarningOnceTest {
     /** A run as best-effort on a host without Landlock streams it: MGS2005 at policy time and again at its child. */
     private static Flux<RunEvent> run(int i) {
         String id = "run-" + i;
-        return Flux.just(landlockWarning(id), started(id, "best-effort"), diag(id, Code.MGS2003, Layer.POLICY, ""),
+        return Flux.just(landlockWarning(id), started(id, Mode.BEST_EFFORT), diag(id, Code.MGS2003, Layer.POLICY, ""),
                 landlockWarning(id), out(id, "ok"), diag(id, Code.MGS2001, Layer.BINDING, "/home/u/.ssh/id_rsa"),
                 exited(id, 0, 0));
     }

@@ -8,6 +8,7 @@ import static dev.magus.telemetry.TestEvents.started;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -61,7 +62,7 @@ class DiagnosticLogSinkTest {
 
     @Test
     void otherEventsAreNotLogged() {
-        sink.accept(started("r", "required"));
+        sink.accept(started("r", Mode.REQUIRED));
         sink.accept(out("r", "hello"));
         sink.accept(exited("r", 0, 0));
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -35,7 +36,7 @@ class MetricsSinkTest {
     void thousandDifferentPathsMakeOneCounterPerCodeAndLayer() {
         for (int i = 0; i < 1000; i++) {
             String run = "run-" + i;
-            sink.accept(started(run, "required"));
+            sink.accept(started(run, Mode.REQUIRED));
             sink.accept(diag(run, Code.MGS2001, i % 2 == 0 ? Layer.KERNEL : Layer.BINDING, "/home/u/secret-" + i));
             sink.accept(diag(run, Code.MGS2002, Layer.BINDING, "/home/u/.bashrc-" + i));
             sink.accept(exited(run, 1, 0));
@@ -57,7 +58,7 @@ class MetricsSinkTest {
 
     @Test
     void everyMeterCarriesOnlyItsDocumentedTagKeys() {
-        sink.accept(started("r", "best-effort"));
+        sink.accept(started("r", Mode.BEST_EFFORT));
         sink.accept(new RunEvent.Diag("r", T0, diag("r", Code.MGS2003, Layer.POLICY, "").diagnostic()
                 .withDetail(MetricsSink.DROPPED_DETAIL, "7")));
         sink.accept(exited("r", 0, 0));
@@ -74,9 +75,9 @@ class MetricsSinkTest {
 
     @Test
     void outcomesComeFromTheEvents() {
-        run("ok", "off", exited("ok", 0, 0));
-        run("failed", "best-effort", exited("failed", 2, 0));
-        run("signalled", "required", exited("signalled", 128 + 9, 9));
+        run("ok", Mode.OFF, exited("ok", 0, 0));
+        run("failed", Mode.BEST_EFFORT, exited("failed", 2, 0));
+        run("signalled", Mode.REQUIRED, exited("signalled", 128 + 9, 9));
         // Refused before spawn: no Started, whatever the status.
         sink.accept(diag("refused-125", Code.MGS2010, Layer.POLICY, "--sandbox"));
         sink.accept(exited("refused-125", 125, 0));
@@ -94,7 +95,7 @@ class MetricsSinkTest {
 
     @Test
     void aStartedRunAfterWhichTheStreamCompletesWasCancelled() {
-        Disposable d = sink.subscribe(Flux.just(started("c", "required"), out("c", "working")));
+        Disposable d = sink.subscribe(Flux.just(started("c", Mode.REQUIRED), out("c", "working")));
 
         assertThat(d.isDisposed()).isTrue();
         assertThat(timer("cancelled", "required").count()).isEqualTo(1);
@@ -104,7 +105,7 @@ class MetricsSinkTest {
 
     @Test
     void aStreamErrorFailsStartedRunsAndRefusesUnstartedOnes() {
-        sink.subscribe(Flux.<RunEvent>just(started("a", "off"), diag("b", Code.MGS2004, Layer.POLICY, "sandbox.mode"))
+        sink.subscribe(Flux.<RunEvent>just(started("a", Mode.OFF), diag("b", Code.MGS2004, Layer.POLICY, "sandbox.mode"))
                 .concatWith(Flux.error(new IllegalStateException("pipeline broke"))));
 
         assertThat(timer("failed", "off").count()).isEqualTo(1);
@@ -115,19 +116,22 @@ class MetricsSinkTest {
     void disposingTheSubscriptionRecordsNoRun() {
         Sinks.Many<RunEvent> events = Sinks.many().multicast().onBackpressureBuffer();
         Disposable d = sink.subscribe(events.asFlux());
-        events.tryEmitNext(started("x", "required"));
+        events.tryEmitNext(started("x", Mode.REQUIRED));
         d.dispose();
 
         assertThat(registry.find(MagusMeter.RUNS.meterName()).timers()).isEmpty();
     }
 
     @Test
-    void anUnknownModeSpellingCannotMintASeries() {
-        for (int i = 0; i < 50; i++) {
-            run("m" + i, "/home/u/mode-" + i, exited("m" + i, 0, 0));
+    void theModeTagIsOneOfTheThreeSpellingsSoRunsCannotMintSeries() {
+        // The mode is typed (Mode), so a tag can only be one of its three spellings.
+        for (int i = 0; i < 60; i++) {
+            run("m" + i, Mode.values()[i % 3], exited("m" + i, 0, 0));
         }
-        assertThat(registry.find(MagusMeter.RUNS.meterName()).timers()).hasSize(1);
-        assertThat(timer("ok", MetricsSink.UNKNOWN_MODE).count()).isEqualTo(50);
+        assertThat(registry.find(MagusMeter.RUNS.meterName()).timers()).hasSize(3);
+        for (Mode m : Mode.values()) {
+            assertThat(timer("ok", m.spelling()).count()).isEqualTo(20);
+        }
     }
 
     @Test
@@ -164,7 +168,7 @@ class MetricsSinkTest {
                 .containsExactly("ok", "failed", "refused", "signalled", "cancelled");
     }
 
-    private void run(String run, String mode, RunEvent.Exited exit) {
+    private void run(String run, Mode mode, RunEvent.Exited exit) {
         sink.accept(started(run, mode));
         sink.accept(out(run, "line"));
         sink.accept(exit);

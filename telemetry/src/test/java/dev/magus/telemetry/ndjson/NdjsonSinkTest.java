@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -40,7 +41,7 @@ class NdjsonSinkTest {
 
     @Test
     void startedLine() throws IOException {
-        sink.accept(new RunEvent.Started("r-1", T0, List.of("npm", "run", "a b"), "required", 4242));
+        sink.accept(new RunEvent.Started("r-1", T0, List.of("npm", "run", "a b"), Mode.REQUIRED, 4242));
 
         JsonNode n = onlyLine();
         assertThat(fieldNames(n)).containsExactly("v", "type", "run", "at", "argv", "mode", "pid");
@@ -99,7 +100,7 @@ class NdjsonSinkTest {
 
     @Test
     void eachEventIsOneFlushedLine() throws IOException {
-        List<RunEvent> run = List.of(started("r", "off"), out("r", "multi\nline"),
+        List<RunEvent> run = List.of(started("r", Mode.OFF), out("r", "multi\nline"),
                 new RunEvent.Diag("r", T0, Diagnostic.of(Code.MGS2003, "4 variables dropped", "", Operation.NONE, Layer.POLICY, "env")),
                 exited("r", 0, 0));
         List<String> types = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.magus.events.Code;
+import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -36,7 +37,7 @@ class SchemaDocumentationTest {
         assertThat(common).containsExactly("v", "type", "run", "at");
 
         Diagnostic d = Diagnostic.of(Code.MGS2001, "m", "/x", Operation.READ, Layer.KERNEL, "stderr");
-        List<RunEvent> events = List.of(new RunEvent.Started("r", T0, List.of("a"), "off", 1),
+        List<RunEvent> events = List.of(new RunEvent.Started("r", T0, List.of("a"), Mode.OFF, 1),
                 new RunEvent.Output("r", T0, RunEvent.Stream.STDOUT, "l"), new RunEvent.Diag("r", T0, d),
                 new RunEvent.Exited("r", T0, 0, 0, Duration.ZERO));
         for (RunEvent e : events) {
@@ -51,7 +52,7 @@ class SchemaDocumentationTest {
     void theExampleIsWhatTheSinkWrites() throws IOException {
         String readme = readme();
         List<RunEvent> events = List.of(
-                new RunEvent.Started("r-1", T0, List.of("npm", "install"), "required", 4242),
+                new RunEvent.Started("r-1", T0, List.of("npm", "install"), Mode.REQUIRED, 4242),
                 new RunEvent.Diag("r-1", T0.plusMillis(2), Diagnostic.of(Code.MGS2001, "read denied: /home/u/.npmrc",
                         "/home/u/.npmrc", Operation.READ, Layer.KERNEL, "stderr")),
                 new RunEvent.Exited("r-1", T0.plusSeconds(3), 0, 0, Duration.ofMillis(1500)));

@@ -11,7 +11,7 @@ import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.decl.SandboxEnv;
 import dev.magus.policy.decl.Site;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkDecl;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;

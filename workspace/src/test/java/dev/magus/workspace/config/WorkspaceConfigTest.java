@@ -10,7 +10,7 @@ import dev.magus.policy.decl.Base;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.fs.AccessMode;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.nio.file.Files;

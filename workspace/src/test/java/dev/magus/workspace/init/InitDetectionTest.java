@@ -2,7 +2,7 @@ package dev.magus.workspace.init;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.workspace.config.WorkspaceConfig;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,11 +1,5 @@
-package dev.magus.policy.mode;
+package dev.magus.events;
 
-import dev.magus.events.Code;
-import dev.magus.events.Diagnostic;
-import dev.magus.events.Echo;
-import dev.magus.events.Layer;
-import dev.magus.events.Operation;
-import dev.magus.events.SandboxException;
 import java.util.Optional;
 
 /** {@code sandbox.mode}, ordered from weakest to strongest. */
@@ -21,6 +15,11 @@ public enum Mode {
     /** The spelling users write and children receive in {@code MAGUS_SANDBOX}. */
     public String spelling() {
         return spelling;
+    }
+
+    /** Whether a policy exists, and so a scrub and a floor: every mode but off. */
+    public boolean sandboxed() {
+        return this != OFF;
     }
 
     public boolean atLeast(Mode other) {

@@ -1,10 +1,8 @@
-package dev.magus.policy.mode;
+package dev.magus.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.magus.events.Code;
-import dev.magus.events.SandboxException;
 import java.util.Optional;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
