@@ -10,7 +10,7 @@ import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
-import dev.magus.policy.mode.Mode;
+import dev.magus.events.Mode;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.Token;
