@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
@@ -49,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         try {
             Map<String, String> env = new HashMap<>(real.env());
-            env.keySet().removeIf(k -> k.startsWith("XDG_") || k.startsWith("MAGUS_"));
+            env.keySet().removeIf(k -> k.startsWith("XDG_") || k.startsWith(MagusEnv.PREFIX));
             env.putAll(world.secretEnv());
             Host host = real.withEnv(env, world.home());
 

@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
 import dev.magus.orchestrator.Trees;
@@ -38,7 +39,7 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
     /** Where the effective mode came from. */
     enum ModeSource {
         FLAG("flag", "--sandbox"),
-        FLOOR("MAGUS_SANDBOX", "MAGUS_SANDBOX floor (a parent run or the caller's environment)"),
+        FLOOR(MagusEnv.SANDBOX, MagusEnv.SANDBOX + " floor (a parent run or the caller's environment)"),
         WORKSPACE("magus.yaml", "sandbox.mode in magus.yaml"),
         DEFAULT("default", "default: no sandbox.mode declared");
 

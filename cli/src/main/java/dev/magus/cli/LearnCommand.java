@@ -1,6 +1,6 @@
 package dev.magus.cli;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.audit.AuditAvailability;
@@ -82,8 +82,8 @@ final class LearnCommand implements Callable<Integer> {
             file = ConfigStage.findWorkspaceFile(cwd);
             // Read first: a file that does not parse is reported, and never written to.
             WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
-            Optional<Mode> floor = Optional.ofNullable(context.host().get().env().get(MagusVariables.SANDBOX))
-                    .filter(v -> !v.isEmpty()).map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+            Optional<Mode> floor = Optional.ofNullable(context.host().get().env().get(MagusEnv.SANDBOX))
+                    .filter(v -> !v.isEmpty()).map(v -> Mode.parse(v, MagusEnv.SANDBOX));
             mode = Mode.stronger(Mode.stronger(config.mode(), Mode.BEST_EFFORT), floor.orElse(Mode.OFF));
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));

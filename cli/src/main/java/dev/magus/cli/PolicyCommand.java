@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.MagusEnv;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -95,8 +96,8 @@ final class PolicyCommand implements Callable<Integer> {
     List<String> pass = new ArrayList<>();
 
     /** What every sandboxed child gets from magus itself rather than from the caller's environment. */
-    static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusVariables.SANDBOX, MagusVariables.CACHE_DIR,
-            MagusVariables.STATE_DIR, MagusVariables.LEASE, ConfigStage.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
+    static final List<String> SET_BY_MAGUS = List.of(MagusVariables.TMPDIR, MagusEnv.SANDBOX, MagusEnv.CACHE_DIR,
+            MagusEnv.STATE_DIR, MagusEnv.LEASE, MagusEnv.RUN_ID, EnvStage.GIT_CONFIG_GLOBAL);
 
     private final CliContext context;
 

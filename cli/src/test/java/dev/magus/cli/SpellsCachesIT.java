@@ -15,7 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every built-in spell at once, toolchains or not: each spell's cache is writable by a confined
- * child and each credential file beside those caches is refused by the kernel (MGS2001); and
+ * child and each credential file beside those caches is refused by the kernel (MGS2001), in the
+ * tools' default homes and in homes their variables moved ({@code CARGO_HOME},
+ * {@code GRADLE_USER_HOME}); and
  * which spells a process gets decides what it reaches: an npm postinstall in a project without
  * the go spell cannot write the Go build cache, while a target's own process can.
  */
@@ -84,6 +86,38 @@ class SpellsCachesIT {
     }
 
     @Test
+    void aToolHomeMovedByItsVariableKeepsItsCredentialsOutAndItsCachesAreMadeThere() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home")).toRealPath();
+        Path ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+        Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        Path cargoHome = Files.createDirectories(root.resolve("cargo-home")).toRealPath();
+        Path gradleHome = Files.createDirectories(root.resolve("gradle-home")).toRealPath();
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\nprojects:\n  - {dir: ., spells: [java, rust]}\n");
+        List<Path> credentials = List.of(cargoHome.resolve("credentials.toml"), cargoHome.resolve("credentials"),
+                gradleHome.resolve("gradle.properties"));
+        for (Path c : credentials) {
+            Files.writeString(c, "token=secret\n");
+        }
+        // The caches do not exist yet: magus makes them in the moved homes, as the tools would.
+        String script = "echo ok > \"$CARGO_HOME/registry/probe\" && echo WROTE registry; "
+                + "echo ok > \"$GRADLE_USER_HOME/caches/probe\" && echo WROTE caches; "
+                + "echo ok > \"$GRADLE_USER_HOME/wrapper/probe\" && echo WROTE wrapper; "
+                + "echo x > \"$GRADLE_USER_HOME/init.gradle\" && echo PLANTED; "
+                + "for f in \"$CARGO_HOME/credentials.toml\" \"$CARGO_HOME/credentials\" \"$GRADLE_USER_HOME/gradle.properties\"; do"
+                + " cat \"$f\" && echo \"LEAKED $f\"; done; true";
+        Map<String, String> env = BinMagus.env(home, tmp);
+        env.put("CARGO_HOME", cargoHome.toString());
+        env.put("GRADLE_USER_HOME", gradleHome.toString());
+        Result r = BinMagus.run(BinMagus.command(magus, ws, env, "run", "--", "sh", "-c", script), 60, "the probe ended");
+        assertThat(r.out()).as("%s", r).contains("WROTE registry", "WROTE caches", "WROTE wrapper")
+                .doesNotContain("PLANTED").doesNotContain("LEAKED").doesNotContain("secret");
+        assertThat(gradleHome.resolve("init.gradle")).doesNotExist();
+        for (Path c : credentials) {
+            assertThat(r.err()).as("%s", r).contains("MGS2001 read denied: " + c);
+        }
+    }
+
+    @Test
     void anNpmPostinstallInAProjectWithoutTheGoSpellCannotWriteTheGoBuildCache() throws IOException {
         SpellsIT.need(SpellsIT.onPath("npm"), "npm is not on PATH");
         Path home = Files.createDirectories(root.resolve("home")).toRealPath();
@@ -103,7 +137,8 @@ class SpellsCachesIT {
                 "--offline", "--no-audit", "--no-fund", "--no-update-notifier", "--registry=http://127.0.0.1:9/"), 120, "npm ended");
         assertThat(op.status()).as("the postinstall failed, so npm did: %s", op).isNotZero();
         assertThat(gocache.resolve("planted")).doesNotExist();
-        assertThat(op.err()).as("%s", op).contains("MGS2002");
+        // Refused by the kernel at exactly that write: the postinstall ran and was stopped there, not before.
+        assertThat(op.err()).as("%s", op).contains("MGS2002 write denied: ~/.cache/go-build/planted");
 
         Result policy = BinMagus.run(BinMagus.command(magus, ws, BinMagus.env(home, tmp), "policy", "--op", "node"), 60, "policy");
         assertThat(policy.out()).contains("node (a spell op's child").doesNotContain("spell:go");

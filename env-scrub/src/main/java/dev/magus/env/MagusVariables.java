@@ -1,10 +1,19 @@
 package dev.magus.env;
 
+import static dev.magus.events.MagusEnv.CACHE_DIR;
+import static dev.magus.events.MagusEnv.LEASE;
+import static dev.magus.events.MagusEnv.PROC_SOCKET;
+import static dev.magus.events.MagusEnv.PROC_TOKEN;
+import static dev.magus.events.MagusEnv.SANDBOX;
+import static dev.magus.events.MagusEnv.SERVER_ADDRESS;
+import static dev.magus.events.MagusEnv.STATE_DIR;
+
 import java.util.List;
 import java.util.Set;
 
 /**
- * The variables magus itself owns in a child's environment. The scrub never counts them as
+ * The variables magus itself owns in a child's environment (their names are
+ * {@link dev.magus.events.MagusEnv}'s), as sets. The scrub never counts them as
  * dropped: a later stage of {@code childEnv} decides each of them (TMPDIR is replaced, the
  * floor is written, the proc-socket pointers are withheld or re-injected).
  */
@@ -12,23 +21,8 @@ public final class MagusVariables {
     private MagusVariables() {
     }
 
-    /** The mode floor a sandboxed run hands its children. */
-    public static final String SANDBOX = "MAGUS_SANDBOX";
-    /** magus's cache dir, so a nested magus reads the same cache. */
-    public static final String CACHE_DIR = "MAGUS_CACHE_DIR";
-    /** magus's state dir, so a nested magus finds the same lease marker and job store. */
-    public static final String STATE_DIR = "MAGUS_STATE_DIR";
-    /**
-     * The leases that narrowed a run, handed to its children so a nested magus (which cannot
-     * read the state dir) is held to them; written, or removed, after the overlay.
-     */
-    public static final String LEASE = "MAGUS_LEASE";
     /** Replaced by the run's private temp dir under a policy. */
     public static final String TMPDIR = "TMPDIR";
-
-    public static final String PROC_SOCKET = "MAGUS_PROC_SOCKET";
-    public static final String PROC_TOKEN = "MAGUS_PROC_TOKEN";
-    public static final String SERVER_ADDRESS = "MAGUS_SERVER_ADDRESS";
 
     /** magus's pool pointers, withheld from every op subprocess in every mode. */
     public static final List<String> PROC_POINTERS = List.of(PROC_SOCKET, PROC_TOKEN, SERVER_ADDRESS);

@@ -61,7 +61,7 @@ public enum Mode {
                     "--sandbox=" + flag.get().spelling + " is weaker than MAGUS_SANDBOX=" + floor.get().spelling
                             + ", the floor set by the run this one belongs to; a nested run may only strengthen"
                             + " the sandbox (unset MAGUS_SANDBOX at the top level to choose freely)",
-                    "MAGUS_SANDBOX", Operation.NONE, Layer.POLICY, "--sandbox"));
+                    MagusEnv.SANDBOX, Operation.NONE, Layer.POLICY, "--sandbox"));
         }
         Mode requested = flag.orElse(workspace);
         return floor.map(f -> stronger(f, requested)).orElse(requested);

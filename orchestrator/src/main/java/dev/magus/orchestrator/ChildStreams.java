@@ -9,6 +9,7 @@ import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Exit;
+import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.OutputPump;
@@ -40,6 +41,13 @@ final class ChildStreams {
     }
 
     /**
+     * How the child ended, and whether something of the run outlived it ({@link Collected}):
+     * then an MGS2002 said so, and the run fails.
+     */
+    record Ended(Exit exit, boolean strayed) {
+    }
+
+    /**
      * Pumps the pipes, feeds stdin, waits, and returns once the output has drained and every
      * kernel-layer denial it reported has been confirmed (and, with an audit source, merged
      * with the kernel's own records). When the child ends, what it left running in its process
@@ -47,7 +55,7 @@ final class ChildStreams {
      * the end of the run; only descendants that left the group can still hold them, for at
      * most {@link #DRAIN_GRACE}.
      */
-    Exit stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
+    Ended stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
             Path cwd) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
@@ -84,7 +92,11 @@ final class ChildStreams {
         // Killed and reaped: the group id is free for reuse, so the watchdog must forget it.
         watchdog.releaseGroup(child.pid());
         // Descendants that left the group go too, before the audits and the temp dir's removal.
-        Strays.collect(run.id(), child.pid(), STRAY_GRACE);
+        Collected strays = Strays.collect(run.id(), child.pid(), STRAY_GRACE);
+        if (!strays.clean()) {
+            // Fail closed: what survived can still write after the audits.
+            run.journal().diagnostic(strays.diagnostic(run.id()));
+        }
         awaitDrain(drained, progress);
         child.close();
         lines.ifPresent(l -> {
@@ -93,7 +105,7 @@ final class ChildStreams {
             }
         });
         denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
-        return exit;
+        return new Ended(exit, !strays.clean());
     }
 
     /**

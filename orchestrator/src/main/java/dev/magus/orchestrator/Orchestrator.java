@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.events.MagusEnv;
 import static dev.magus.orchestrator.IoThreads.IO;
 
 import dev.magus.events.RunEvent;
@@ -71,7 +72,7 @@ public final class Orchestrator {
             all.add(metrics);
         });
         this.sinks = List.copyOf(all);
-        boolean nested = host.env().containsKey(ConfigStage.RUN_ID);
+        boolean nested = MagusEnv.nested(host.env());
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);

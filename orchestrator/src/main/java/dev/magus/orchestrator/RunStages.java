@@ -270,14 +270,16 @@ final class RunStages {
             say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
                     + "; if magus is killed, this run's processes and private temp dir may outlive it");
         }
-        Exit exit;
+        ChildStreams.Ended ended;
         try {
-            exit = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
+            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir());
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
             Strays.end(run.id());
         }
-        int status = exit.status();
+        Exit exit = ended.exit();
+        // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
+        int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
         if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
             status = 1;

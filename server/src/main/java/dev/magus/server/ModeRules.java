@@ -1,6 +1,6 @@
 package dev.magus.server;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -50,8 +50,8 @@ final class ModeRules {
      *         spelling or an unreadable {@code magus.yaml}
      */
     static Decision decide(Path cwd, Map<String, String> clientEnv, Optional<String> sandbox) {
-        Optional<Mode> floor = Optional.ofNullable(clientEnv.get(MagusVariables.SANDBOX)).filter(v -> !v.isEmpty())
-                .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+        Optional<Mode> floor = Optional.ofNullable(clientEnv.get(MagusEnv.SANDBOX)).filter(v -> !v.isEmpty())
+                .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
         Mode workspace = ConfigStage.findWorkspaceFile(cwd).map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT).mode();
         // The floor rule first, worded as a local run's.

@@ -1,6 +1,6 @@
 package dev.magus.server;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
@@ -239,8 +239,8 @@ final class Session {
      */
     private Map<String, String> withPointers(Map<String, String> env) {
         Map<String, String> out = new java.util.HashMap<>(env);
-        out.put(MagusVariables.SERVER_ADDRESS, socket.toString());
-        out.put(MagusVariables.PROC_TOKEN, token.text());
+        out.put(MagusEnv.SERVER_ADDRESS, socket.toString());
+        out.put(MagusEnv.PROC_TOKEN, token.text());
         return out;
     }
 

@@ -1,5 +1,6 @@
 package dev.magus.server;
 
+import dev.magus.events.MagusEnv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -88,7 +89,7 @@ class LeaseForwardedRunTest {
     @Test
     void aLeaseTheClientCarriesNarrowsTheForwardedRunFurther() throws Exception {
         Map<String, String> env = new LinkedHashMap<>(f.env);
-        env.put(CarriedLease.VARIABLE, new CarriedLease(job.id().toString(), f.workspace,
+        env.put(MagusEnv.LEASE, new CarriedLease(job.id().toString(), f.workspace,
                 List.of(WriteGlob.parse("src/only/**", "t"))).encode());
         Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "sh", "-c",
                 "echo x > src/only/a; echo x > src/b; echo done"));
@@ -100,7 +101,7 @@ class LeaseForwardedRunTest {
     @Test
     void aCarriedLeaseOfAnotherJobOnTheCheckoutIsRefused() throws Exception {
         Map<String, String> env = new LinkedHashMap<>(f.env);
-        env.put(CarriedLease.VARIABLE, new CarriedLease("999", f.workspace, List.of(WriteGlob.parse("**", "t"))).encode());
+        env.put(MagusEnv.LEASE, new CarriedLease("999", f.workspace, List.of(WriteGlob.parse("**", "t"))).encode());
         Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "sh", "-c", "touch spawned"));
         assertThat(r.status()).isEqualTo(125);
         assertThat(diagnostics(r, "MGS2004")).singleElement()

@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.env.MagusVariables;
 import dev.magus.env.proc.ProcSocket;
 import dev.magus.env.scrub.Scrubbed;
@@ -58,9 +59,9 @@ public final class ChildEnv {
         // After the overlay: the specification replaces TMPDIR, and a target pointing it at a
         // shared temp dir would only make its own writes fail there.
         env.put(MagusVariables.TMPDIR, request.dirs().privateTemp().toString());
-        env.put(MagusVariables.SANDBOX, request.mode().spelling());
-        env.put(MagusVariables.CACHE_DIR, request.dirs().cacheDir().toString());
-        env.put(MagusVariables.STATE_DIR, request.dirs().stateDir().toString());
+        env.put(MagusEnv.SANDBOX, request.mode().spelling());
+        env.put(MagusEnv.CACHE_DIR, request.dirs().cacheDir().toString());
+        env.put(MagusEnv.STATE_DIR, request.dirs().stateDir().toString());
         ProcSocket.Outcome proc = ProcSocket.apply(env, request.procAccess());
 
         List<Diagnostic> diags = new ArrayList<>(proc.diagnostics().size() + 2);

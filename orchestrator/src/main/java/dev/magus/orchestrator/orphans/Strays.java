@@ -4,7 +4,6 @@ import dev.magus.landlock.launch.Launched;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +52,6 @@ public final class Strays {
     private static final int SIGKILL = 9;
     private static final int WNOHANG = 1;
     private static final Path PROC = Path.of("/proc");
-    private static final String RUN_ID = "MAGUS_RUN_ID=";
 
     private static boolean adopted;
 
@@ -115,18 +113,25 @@ public final class Strays {
      * and the children in magus's own process group (the JDK's {@code Process} children, whose
      * exit statuses the JDK reaps) are never killed nor reaped here.
      *
-     * @return how many were killed
+     * <p>What is still alive when {@code limit} has passed, or was left for another running
+     * run while it may be this one's, is in {@link Collected#survivors}: it can still write
+     * after the run's audits, so the run fails ({@link Collected#diagnostic}).
+     *
+     * @return how many were killed, and what survived
      */
-    public static int collect(String runId, long group, Duration limit) {
+    public static Collected collect(String runId, long group, Duration limit) {
         if (!adopted) {
             ACTIVE.remove(runId);
-            return 0;
+            return new Collected(0, List.of());
         }
         try {
             Syscalls sys = Natives.syscalls();
             long deadline = System.nanoTime() + limit.toNanos();
             int killed = 0;
-            List<Long> found = strays(sys, runId, group);
+            Active self = ACTIVE.get(runId);
+            long since = self == null ? Long.MAX_VALUE : self.startTicks();
+            List<Long> maybe = new ArrayList<>();
+            List<Long> found = strays(sys, runId, group, since, maybe);
             while ((!found.isEmpty() || groupLives(sys, group)) && System.nanoTime() < deadline) {
                 for (long pid : found) {
                     sys.kill((int) pid, SIGKILL);
@@ -142,9 +147,16 @@ public final class Strays {
                     // Members of the group whose parents are still dying: they are ours in a moment.
                     LockSupport.parkNanos(1_000_000);
                 }
-                found = strays(sys, runId, group);
+                maybe.clear();
+                found = strays(sys, runId, group, since, maybe);
             }
-            return killed;
+            List<Long> survivors = new ArrayList<>(found);
+            survivors.addAll(maybe);
+            if (survivors.isEmpty() && groupLives(sys, group)) {
+                // Killed with its group, yet not gone in time (uninterruptible sleep, say).
+                survivors.add(-group);
+            }
+            return new Collected(killed, survivors);
         } finally {
             ACTIVE.remove(runId);
         }
@@ -155,10 +167,19 @@ public final class Strays {
      * child that magus did not start itself is reaped on the way.
      */
     static List<Long> strays(Syscalls sys, String runId, long group) {
+        return strays(sys, runId, group, Long.MAX_VALUE, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #strays(Syscalls, String, long)}, and each adopted child left for another
+     * running run that may be this one's all the same (started at or after {@code since},
+     * this run's start) added to {@code maybe}.
+     */
+    static List<Long> strays(Syscalls sys, String runId, long group, long since, List<Long> maybe) {
         List<Long> out = new ArrayList<>();
         long self = ProcessHandle.current().pid();
         byte[] buf = new byte[1024];
-        long ownGroup = Stat.of(Long.toString(self), buf).map(Stat::pgrp).orElse(-1L);
+        long ownGroup = ProcStat.of(Long.toString(self), buf).map(ProcStat::pgrp).orElse(-1L);
         List<Active> others = ACTIVE.values().stream().filter(a -> !a.runId().equals(runId)).toList();
         try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC)) {
             for (Path p : procs) {
@@ -168,7 +189,7 @@ public final class Strays {
                     continue;
                 }
                 // Every process is looked at, so the cheap test first: its parent, from bytes.
-                Optional<Stat> st = Stat.of(name, buf);
+                Optional<ProcStat> st = ProcStat.of(name, buf);
                 if (st.isEmpty() || st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
                     continue;
                 }
@@ -181,8 +202,11 @@ public final class Strays {
                     sys.waitpid((int) pid, null, WNOHANG);
                     continue;
                 }
-                if (st.get().pgrp() == group || runs(st.get(), p, runId, others)) {
+                Owner owner = st.get().pgrp() == group ? Owner.THIS : owner(st.get(), p, runId, others);
+                if (owner == Owner.THIS) {
                     out.add(pid);
+                } else if (owner == Owner.AMBIGUOUS && st.get().startTicks() >= since) {
+                    maybe.add(pid);
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -191,60 +215,26 @@ public final class Strays {
         return out;
     }
 
-    /** Whether the adopted child at {@code proc} is this run's rather than one of {@code others}' (still running). */
-    private static boolean runs(Stat st, Path proc, String runId, List<Active> others) {
-        Optional<String> id = runIdOf(proc.resolve("environ"));
-        if (id.isPresent() && id.get().equals(runId)) {
-            return true;
-        }
-        for (Active a : others) {
-            if (st.pgrp() == a.group() || id.filter(a.runId()::equals).isPresent() || a.startTicks() <= st.startTicks()) {
-                return false;
-            }
-        }
-        return st.startTicks() >= firstStart;
-    }
+    /** Whose an adopted child is: this run's, another running run's, either's, or none's. */
+    private enum Owner { THIS, OTHER, AMBIGUOUS }
 
-    /** What this module reads of {@code /proc/PID/stat}. */
-    record Stat(char state, long ppid, long pgrp, long startTicks) {
-        /**
-         * {@code /proc/<pid>/stat}, read into {@code buf} (one open, read and close; no String):
-         * a pass reads one per process on the host, at every run's end.
-         */
-        static Optional<Stat> of(String pid, byte[] buf) {
-            int n;
-            try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/" + pid + "/stat")) {
-                n = in.readNBytes(buf, 0, buf.length);
-            } catch (IOException | RuntimeException e) {
-                return Optional.empty();
-            }
-            // The command name (field 2) may hold spaces and parentheses: count after the last ')'.
-            int i = n - 1;
-            while (i >= 0 && buf[i] != ')') {
-                i--;
-            }
-            if (i < 0 || i + 3 >= n) {
-                return Optional.empty();
-            }
-            char state = (char) buf[i + 2];
-            long[] f = new long[20];
-            int field = 0;
-            int at = i + 4;
-            // Fields after the state: ppid, pgrp, ..., starttime (field 22) is the 20th.
-            while (field < 20 && at < n) {
-                long v = 0;
-                boolean negative = buf[at] == '-';
-                if (negative) {
-                    at++;
-                }
-                while (at < n && buf[at] >= '0' && buf[at] <= '9') {
-                    v = v * 10 + (buf[at++] - '0');
-                }
-                f[field++] = negative ? -v : v;
-                at++;
-            }
-            return field == 20 ? Optional.of(new Stat(state, f[0], f[1], f[18])) : Optional.empty();
+    /** Whether the adopted child at {@code proc} is this run's rather than one of {@code others}' (still running). */
+    private static Owner owner(ProcStat st, Path proc, String runId, List<Active> others) {
+        Optional<String> id = ProcStat.runIdOf(proc.resolve("environ"));
+        if (id.isPresent() && id.get().equals(runId)) {
+            return Owner.THIS;
         }
+        boolean ambiguous = false;
+        for (Active a : others) {
+            if (st.pgrp() == a.group() || id.filter(a.runId()::equals).isPresent()) {
+                return Owner.OTHER;
+            }
+            ambiguous |= a.startTicks() <= st.startTicks();
+        }
+        if (ambiguous) {
+            return Owner.AMBIGUOUS;
+        }
+        return st.startTicks() >= firstStart ? Owner.THIS : Owner.OTHER;
     }
 
     /**
@@ -253,26 +243,5 @@ public final class Strays {
      */
     private static boolean groupLives(Syscalls sys, long group) {
         return sys.kill(-(int) group, 0) == 0;
-    }
-
-    /** The value of {@code MAGUS_RUN_ID} in the environment the process started with, if it has one. */
-    private static Optional<String> runIdOf(Path environ) {
-        byte[] env;
-        try {
-            env = Files.readAllBytes(environ);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-        byte[] key = RUN_ID.getBytes(StandardCharsets.US_ASCII);
-        int start = 0;
-        for (int i = 0; i <= env.length; i++) {
-            if (i == env.length || env[i] == 0) {
-                if (i - start >= key.length && java.util.Arrays.equals(env, start, start + key.length, key, 0, key.length)) {
-                    return Optional.of(new String(env, start + key.length, i - start - key.length, StandardCharsets.UTF_8));
-                }
-                start = i + 1;
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -1,6 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -10,6 +10,7 @@ import dev.magus.events.SandboxException;
 import dev.magus.events.IoFailures;
 import dev.magus.workspace.config.ConfigCache;
 import dev.magus.workspace.config.ConfigText;
+import dev.magus.workspace.config.ParsedConfig;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.HostFacts;
@@ -34,12 +35,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Stage 1: workspace root, magus.yaml, the {@code MAGUS_SANDBOX} floor and {@code --sandbox}. */
 public final class ConfigStage {
     public static final String WORKSPACE_FILE = "magus.yaml";
-    /** Set in every child: a magus that sees it knows it is nested. */
-    public static final String RUN_ID = "MAGUS_RUN_ID";
 
     private ConfigStage() {
     }
@@ -60,28 +60,37 @@ public final class ConfigStage {
      *         relative {@code HOME}; MGS2010 for a flag weaker than the floor
      */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home) {
+        return resolve(runId, request, hostEnv, home, ConfigCache::parse);
+    }
+
+    /**
+     * @param load reads and parses a magus.yaml, once for all its sections ({@link ConfigCache#parse}
+     *             outside tests)
+     */
+    public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home,
+            Function<Path, ParsedConfig> load) {
         checkArgv(request.argv());
         Path cwd = request.workingDir().toAbsolutePath().normalize();
         Optional<Path> file = findWorkspaceFile(cwd);
         Path root = file.map(Path::getParent).orElse(cwd);
-        WorkspaceConfig config = file.map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT);
-        // The projects are read from the same file; they are few lines, and not cached yet.
-        Optional<String> text = file.map(ConfigText::read);
-        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusVariables.SANDBOX))
+        // Read and parsed once: the sandbox section here, the projects below from the same document.
+        ParsedConfig parsed = file.map(load).orElse(ParsedConfig.NONE);
+        WorkspaceConfig config = parsed.config();
+        Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusEnv.SANDBOX))
                 .filter(v -> !v.isEmpty())
-                .map(v -> Mode.parse(v, MagusVariables.SANDBOX));
+                .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Mode mode = Mode.effective(floor, request.sandbox(), config.mode());
         if (mode != Mode.OFF) {
             checkHome(hostEnv.get("HOME"));
         }
-        boolean nested = Optional.ofNullable(hostEnv.get(RUN_ID)).filter(v -> !v.isEmpty()).isPresent();
+        boolean nested = MagusEnv.nested(hostEnv);
 
         boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
                 ConfigStage.class.getClassLoader());
         Projects projects = Projects.NONE;
         if (file.isPresent()) {
-            projects = ProjectsReader.read(new YamlFile(WORKSPACE_FILE, ""), text.orElseThrow(), spells::knows);
+            projects = ProjectsReader.read(new YamlFile(WORKSPACE_FILE, ""), parsed.document(), spells::knows);
             ProjectDirs.check(projects, root);
         }
         Projects registered = projects;

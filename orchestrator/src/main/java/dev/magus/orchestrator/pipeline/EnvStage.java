@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.env.child.ChildEnv;
 import dev.magus.env.child.ChildEnvRequest;
 import dev.magus.env.child.ChildEnvironment;
@@ -12,7 +13,6 @@ import dev.magus.env.scrub.Scrubber;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.env.Allowlist;
-import dev.magus.env.MagusVariables;
 import dev.magus.policy.lease.CarriedLease;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
@@ -74,18 +74,20 @@ public final class EnvStage {
         Mode mode = config.mode();
         Allowlist passthrough = policy.policy().map(p -> p.env()).orElse(Allowlist.EMPTY);
         ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
-                ProcAccess.forCommand(recursiveMagus, hostEnv), config.spells().managers());
+                ProcAccess.forCommand(recursiveMagus, hostEnv),
+                // Only a sandboxed child is scrubbed, so only its hints need the spells' managers (YAML spells read).
+                mode.sandboxed() ? config.spells().managers() : List.of());
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
-        vars.put(ConfigStage.RUN_ID, config.runId());
+        vars.put(MagusEnv.RUN_ID, config.runId());
         if (mode != Mode.OFF) {
             // After the overlay, like the floor: a target can neither drop nor widen its lease.
             List<CarriedLease> leases = policy.policy().map(p -> p.leases().stream().map(CarriedLease::of).toList())
                     .orElse(List.of());
             if (leases.isEmpty()) {
-                vars.remove(MagusVariables.LEASE);
+                vars.remove(MagusEnv.LEASE);
             } else {
-                vars.put(MagusVariables.LEASE, CarriedLease.encodeAll(leases));
+                vars.put(MagusEnv.LEASE, CarriedLease.encodeAll(leases));
             }
         }
         gitConfig.ifPresent(g -> vars.put(GIT_CONFIG_GLOBAL, g.toString()));

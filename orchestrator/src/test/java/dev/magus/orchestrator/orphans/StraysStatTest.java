@@ -14,7 +14,7 @@ class StraysStatTest {
     void parsesThisProcessAsProcAndTheJdkSeeIt() throws IOException {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "skipped: no /proc here");
         long self = ProcessHandle.current().pid();
-        Strays.Stat st = Strays.Stat.of(Long.toString(self), new byte[1024]).orElseThrow();
+        ProcStat st = ProcStat.of(Long.toString(self), new byte[1024]).orElseThrow();
         assertThat(st.ppid()).isEqualTo(ProcessHandle.current().parent().orElseThrow().pid());
         assertThat(st.startTicks()).isEqualTo(ProcessIdentity.startTicks(self).orElseThrow());
         assertThat(st.state()).isIn('R', 'S');
@@ -23,6 +23,6 @@ class StraysStatTest {
         String stat = Files.readString(Path.of("/proc/self/stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         assertThat(st.pgrp()).isEqualTo(Long.parseLong(f[2]));
-        assertThat(Strays.Stat.of("0", new byte[1024])).isEmpty();
+        assertThat(ProcStat.of("0", new byte[1024])).isEmpty();
     }
 }

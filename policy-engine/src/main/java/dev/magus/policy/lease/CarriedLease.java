@@ -1,5 +1,6 @@
 package dev.magus.policy.lease;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -36,8 +37,6 @@ import java.util.Objects;
  * @param writePaths the job's write_paths
  */
 public record CarriedLease(String job, Path checkout, List<WriteGlob> writePaths) {
-    /** The variable a narrowed run hands its children after the target's own overrides. */
-    public static final String VARIABLE = dev.magus.env.MagusVariables.LEASE;
 
     public CarriedLease {
         Objects.requireNonNull(job, "job");
@@ -73,10 +72,10 @@ public record CarriedLease(String job, Path checkout, List<WriteGlob> writePaths
      * The leases carried in {@code env}: none, or one per narrowing of the parent run, separated
      * by a space (which the encoding never writes).
      *
-     * @throws SandboxException MGS2004 naming {@value #VARIABLE} when its value cannot be read
+     * @throws SandboxException MGS2004 naming {@code MAGUS_LEASE} when its value cannot be read
      */
     public static List<CarriedLease> from(Map<String, String> env) {
-        String value = env.get(VARIABLE);
+        String value = env.get(MagusEnv.LEASE);
         if (value == null) {
             return List.of();
         }
@@ -92,7 +91,7 @@ public record CarriedLease(String job, Path checkout, List<WriteGlob> writePaths
         return String.join(" ", leases.stream().map(CarriedLease::encode).toList());
     }
 
-    /** @throws SandboxException MGS2004 naming {@value #VARIABLE} */
+    /** @throws SandboxException MGS2004 naming {@code MAGUS_LEASE} */
     public static CarriedLease decode(String value) {
         String job = null;
         String checkout = null;
@@ -112,7 +111,7 @@ public record CarriedLease(String job, Path checkout, List<WriteGlob> writePaths
             switch (key) {
                 case "job" -> job = once(job, v, key, value);
                 case "checkout" -> checkout = once(checkout, v, key, value);
-                case "write" -> globs.add(WriteGlob.parse(v, VARIABLE));
+                case "write" -> globs.add(WriteGlob.parse(v, MagusEnv.LEASE));
                 default -> throw refuse(value, "unknown key '" + key + "'");
             }
         }
@@ -144,8 +143,8 @@ public record CarriedLease(String job, Path checkout, List<WriteGlob> writePaths
 
     private static SandboxException refuse(String value, String why) {
         String shown = value.length() > 200 ? value.substring(0, 200) + "…" : value;
-        return new SandboxException(Diagnostic.of(Code.MGS2004, VARIABLE + " cannot be read (" + why + "): a run that"
-                + " carries a lease it cannot read does not start; it was '" + shown + "'", VARIABLE, Operation.NONE,
-                Layer.POLICY, VARIABLE));
+        return new SandboxException(Diagnostic.of(Code.MGS2004, MagusEnv.LEASE + " cannot be read (" + why + "): a run that"
+                + " carries a lease it cannot read does not start; it was '" + shown + "'", MagusEnv.LEASE, Operation.NONE,
+                Layer.POLICY, MagusEnv.LEASE));
     }
 }

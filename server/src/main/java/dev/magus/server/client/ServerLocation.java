@@ -1,5 +1,6 @@
 package dev.magus.server.client;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import java.nio.file.Path;
@@ -18,9 +19,9 @@ import java.util.Optional;
  * @param token  the token, when there is one to read
  */
 public record ServerLocation(SocketDir dir, Path socket, Optional<String> token) {
-    /** Names of the pointers, as env-scrub's {@code MagusVariables} spells them (not loaded here: this stays small). */
-    static final String SERVER_ADDRESS = "MAGUS_SERVER_ADDRESS";
-    static final String PROC_TOKEN = "MAGUS_PROC_TOKEN";
+    /** Names of the pointers; compile-time constants of MagusEnv, so the fast client loads no class for them. */
+    static final String SERVER_ADDRESS = MagusEnv.SERVER_ADDRESS;
+    static final String PROC_TOKEN = MagusEnv.PROC_TOKEN;
 
     /** Written without lambdas or streams: each would cost the fast client's start a bootstrap. */
     public static ServerLocation find(Map<String, String> env, long uid) {

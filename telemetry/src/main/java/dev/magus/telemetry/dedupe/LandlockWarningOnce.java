@@ -1,5 +1,6 @@
 package dev.magus.telemetry.dedupe;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.RunEvent;
 import java.util.Map;
@@ -23,8 +24,6 @@ import reactor.core.publisher.Flux;
  * event passes untouched and in order.
  */
 public final class LandlockWarningOnce implements Function<Flux<RunEvent>, Flux<RunEvent>> {
-    /** The variable a sandboxed run hands its children; its presence means this magus is nested. */
-    public static final String NESTED_MARKER = "MAGUS_RUN_ID";
 
     private final boolean nested;
     // Empty until the first MGS2005 of the invocation; then the run that carries it.
@@ -39,9 +38,9 @@ public final class LandlockWarningOnce implements Function<Flux<RunEvent>, Flux<
         return new LandlockWarningOnce(nested);
     }
 
-    /** Nested exactly when {@value #NESTED_MARKER} is in this process's environment. */
+    /** Nested by {@link MagusEnv#nested}: {@code MAGUS_RUN_ID} set and not empty in this process's environment. */
     public static LandlockWarningOnce forEnvironment(Map<String, String> environment) {
-        return forInvocation(environment.containsKey(NESTED_MARKER));
+        return forInvocation(MagusEnv.nested(environment));
     }
 
     public boolean nested() {

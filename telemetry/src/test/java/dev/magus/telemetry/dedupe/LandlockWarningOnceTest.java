@@ -1,5 +1,6 @@
 package dev.magus.telemetry.dedupe;
 
+import dev.magus.events.MagusEnv;
 import static dev.magus.telemetry.TestEvents.diag;
 import static dev.magus.telemetry.TestEvents.exited;
 import static dev.magus.telemetry.TestEvents.landlockWarning;
@@ -109,7 +110,7 @@ class LandlockWarningOnceTest {
 
     @Test
     void aNestedMagusShowsNoWarningAtAll() {
-        LandlockWarningOnce nested = LandlockWarningOnce.forEnvironment(Map.of(LandlockWarningOnce.NESTED_MARKER, "run-parent"));
+        LandlockWarningOnce nested = LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "run-parent"));
         assertThat(nested.nested()).isTrue();
 
         StepVerifier.create(Flux.range(0, 50).concatMap(i -> run(i).transform(nested)))
@@ -122,6 +123,8 @@ class LandlockWarningOnceTest {
     @Test
     void aTopLevelEnvironmentIsNotNested() {
         assertThat(LandlockWarningOnce.forEnvironment(Map.of("PATH", "/usr/bin")).nested()).isFalse();
+        // The same rule as the pipeline's (MagusEnv.nested): an empty MAGUS_RUN_ID is unset.
+        assertThat(LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "")).nested()).isFalse();
     }
 
     @Test

@@ -176,12 +176,19 @@ public final class ControlFileAudit {
                 cache.ifPresent(c -> c.save(key, now));
             }
             List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted());
-            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited),
-                    outside(now.controls(), unaudited));
+            // Beneath a directory that could not be listed before the run and can now, nothing
+            // was recorded: every control entry there now is taken as the run's (created, and
+            // so removed again), and the run fails as unaudited all the same, since what was
+            // there before, and may have been changed or removed, is unknown.
+            List<Path> reopened = reopened(unaudited, now.unlisted());
+            List<Path> hidden = new ArrayList<>(unaudited);
+            hidden.removeAll(reopened);
+            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited, reopened),
+                    outside(now.controls(), hidden, List.of()));
             if (changes.isEmpty() && unaudited.isEmpty()) {
                 return new Report(List.of(), List.of(), List.of());
             }
-            Restorer restorer = new Restorer(reader, new Scan(names, reader).new AncestorCheck(roots));
+            Restorer restorer = new Restorer(reader, new AncestorCheck(reader, roots));
             List<Diagnostic> out = new ArrayList<>();
             // Created entries go first, deepest first; then the rest, parents before children.
             List<Change> order = new ArrayList<>(changes);
@@ -202,7 +209,7 @@ public final class ControlFileAudit {
                 out.add(diagnostic(c, action, outcome.get(c)));
             }
             for (Path u : unaudited) {
-                out.add(unauditedDiagnostic(u));
+                out.add(reopened.contains(u) ? reopenedDiagnostic(u, action) : unauditedDiagnostic(u));
             }
             return new Report(changes, unaudited, out);
         }
@@ -240,18 +247,47 @@ public final class ControlFileAudit {
         return outer;
     }
 
-    /** The entries at none of {@code unaudited} nor beneath one: what can be compared. */
-    private static Snapshot outside(java.util.Map<Path, Snapshot.Recorded> entries, List<Path> unaudited) {
+    /**
+     * Which of {@code unaudited} could not be listed before the run and can be now: none of
+     * {@code after} (what the rescan could not list) is it or holds it.
+     */
+    static List<Path> reopened(List<Path> unaudited, List<Unlisted> after) {
+        List<Path> out = new ArrayList<>();
+        for (Path u : unaudited) {
+            if (after.stream().noneMatch(n -> u.startsWith(n.path()))) {
+                out.add(u);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The entries at none of {@code unaudited} nor beneath one, except that each of
+     * {@code kept} (one of them) stays itself: what can be compared.
+     */
+    private static Snapshot outside(java.util.Map<Path, Snapshot.Recorded> entries, List<Path> unaudited,
+            List<Path> kept) {
         if (unaudited.isEmpty()) {
             return Snapshot.of(entries);
         }
-        java.util.Map<Path, Snapshot.Recorded> kept = new java.util.HashMap<>();
+        java.util.Map<Path, Snapshot.Recorded> out = new java.util.HashMap<>();
         entries.forEach((p, r) -> {
-            if (unaudited.stream().noneMatch(p::startsWith)) {
-                kept.put(p, r);
+            if (kept.contains(p) || unaudited.stream().noneMatch(p::startsWith)) {
+                out.put(p, r);
             }
         });
-        return Snapshot.of(kept);
+        return Snapshot.of(out);
+    }
+
+    /** The MGS2002 that says the run opened a directory the audit could not list before it. */
+    Diagnostic reopenedDiagnostic(Path dir, ControlFilesAction action) {
+        String message = "control files beneath " + shown(dir) + " cannot be audited: magus could not list it before"
+                + " the run and can now, so what was beneath it then is unknown and a control file the run changed or"
+                + " removed there cannot be ruled out; every control file beneath it now was taken as the run's"
+                + (action == ControlFilesAction.RESTORE ? " and removed" : " (left as it is, sandbox.controlFiles: report)")
+                + ". Keep it listable (chmod u+rwx) or remove it";
+        return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
+                java.util.Map.of()).withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false");
     }
 
     /** The MGS2002 that says the run left a directory the audit cannot see into. */

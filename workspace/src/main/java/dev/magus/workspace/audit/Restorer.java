@@ -36,9 +36,9 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Restorer {
     private final DirectoryReader reader;
-    private final Scan.AncestorCheck ancestors;
+    private final AncestorCheck ancestors;
 
-    Restorer(DirectoryReader reader, Scan.AncestorCheck ancestors) {
+    Restorer(DirectoryReader reader, AncestorCheck ancestors) {
         this.reader = reader;
         this.ancestors = ancestors;
     }

@@ -5,17 +5,8 @@ import dev.magus.policy.path.DirectoryReader.Entry;
 import dev.magus.policy.path.DirectoryReader.Kind;
 import dev.magus.policy.path.DirectoryReader.Listing;
 import dev.magus.policy.path.DirectoryReader.Stamp;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -79,15 +70,15 @@ import java.util.Set;
 final class Scan {
     /** A directory whose times are this close to the start of the walk, or later, is listed again after the run. */
     static final long SLACK_NANOS = 2_000_000_000L;
-    /** An oversized control file changed this close to now is compared as changed: far more than a clock tick. */
-    static final long RECENT_NANOS = 100_000_000L;
 
     private final ControlNames names;
     private final DirectoryReader reader;
+    private final Walker walker;
 
     Scan(ControlNames names, DirectoryReader reader) {
         this.names = names;
         this.reader = reader;
+        this.walker = new Walker(names, reader);
     }
 
     /** A directory the walk listed: where, its parent's index, and its inode (0 when unknown). */
@@ -128,23 +119,6 @@ final class Scan {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    /** Where a walk records control entries and the directories it listed. */
-    private static final class Sink {
-        final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
-        final Set<Path> wholeDirs = new HashSet<>();
-        final List<Dir> dirs = new ArrayList<>();
-        final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
-        /** How many directories were listed (not only stamped): none means the walk it rescanned still holds. */
-        int listed;
-        /** Taken before the walk's first system call. */
-        final long since = nowNanos();
-
-        Walk walk() {
-            return new Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), List.copyOf(unlisted.values()),
-                    since, listed);
-        }
-    }
-
     /**
      * Walks {@code roots}: the workspace root first, then each git dir outside it; from
      * {@code previous}, a walk of the same roots, only what changed since it ({@link #rescan}).
@@ -155,13 +129,13 @@ final class Scan {
         if (previous.isPresent() && previous.get().sinceNanos() <= nowNanos()) {
             return rescan(previous.get(), roots);
         }
-        Sink sink = new Sink();
+        WalkSink sink = new WalkSink();
         for (Path root : roots) {
             boolean git = gitRoots.contains(root);
             if (git) {
-                names.control(root).ifPresent(c -> record(root, c, sink));
+                names.control(root).ifPresent(c -> walker.record(root, c, sink));
             }
-            walk(root, git ? ControlNames.Place.GIT_DIR : ControlNames.Place.WORKTREE, -1, sink);
+            walker.walk(root, git ? ControlNames.Place.GIT_DIR : ControlNames.Place.WORKTREE, -1, sink);
         }
         return sink.walk();
     }
@@ -173,7 +147,7 @@ final class Scan {
      * control entry of {@code walk} is read again, through real directories only.
      */
     Walk rescan(Previous walk, List<Path> roots) {
-        Sink sink = new Sink();
+        WalkSink sink = new WalkSink();
         List<Dir> dirs = walk.dirs();
         Set<Path> known = new HashSet<>(dirs.size() * 2);
         for (Dir d : dirs) {
@@ -202,7 +176,7 @@ final class Scan {
             Optional<Stamp> st = reader.stat(d.text());
             if (st.isEmpty() && !gone(d.path(), parent, relisted)) {
                 // Still named in its parent, yet lstat fails: no search permission on the way, a path too long.
-                sink.unlisted.put(d.path(), unlisted(d.path(), d.text(), parent, d.place()));
+                sink.unlisted.put(d.path(), walker.unlisted(d.path(), d.text(), parent, d.place()));
                 continue;
             }
             if (st.isEmpty() || st.get().kind() != Kind.DIRECTORY) {
@@ -211,7 +185,7 @@ final class Scan {
             if (d.ino() != 0 && st.get().ino() != d.ino()) {
                 // Another directory now has this name (one moved in keeps its old times, and
                 // so may its subdirectories): everything in it is new.
-                walk(d.path(), d.place(), parent, sink);
+                walker.walk(d.path(), d.place(), parent, sink);
                 continue;
             }
             now[i] = sink.dirs.size();
@@ -223,21 +197,21 @@ final class Scan {
             Optional<Listing> listing = reader.list(d.text());
             sink.listed++;
             if (listing.isEmpty()) {
-                sink.unlisted.put(d.path(), unlisted(d.path(), d.text(), parent, d.place()));
+                sink.unlisted.put(d.path(), walker.unlisted(d.path(), d.text(), parent, d.place()));
                 continue;
             }
             Set<String> seen = new HashSet<>();
             relisted.put(now[i], seen);
             for (Entry e : listing.get().entries()) {
                 seen.add(e.name());
-                Kind k = kind(d.text(), e);
+                Kind k = walker.kind(d.text(), e);
                 if (k == Kind.DIRECTORY && known.contains(d.path().resolve(e.name()))) {
                     // Known: stamped in its own turn (it comes after its parent); recorded here if a control entry.
                     Path child = d.path().resolve(e.name());
-                    names.classify(child, e.name()).ifPresent(c -> record(child, c, sink));
+                    names.classify(child, e.name()).ifPresent(c -> walker.record(child, c, sink));
                     continue;
                 }
-                visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
+                walker.visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
             }
         }
         // Directories that could not be listed before and that no listing above met again: try once more.
@@ -248,10 +222,10 @@ final class Scan {
             }
             Optional<Stamp> st = reader.stat(u.path().toString());
             if (st.isEmpty() ? !gone(u.path(), parent, relisted) : st.get().kind() == Kind.DIRECTORY) {
-                walk(u.path(), u.place(), parent, sink);
+                walker.walk(u.path(), u.place(), parent, sink);
             }
         }
-        AncestorCheck ancestors = new AncestorCheck(roots);
+        AncestorCheck ancestors = new AncestorCheck(reader, roots);
         for (Path p : walk.controls()) {
             if (sink.controls.containsKey(p) || !ancestors.realDirectoriesUpTo(p)) {
                 continue;
@@ -259,127 +233,10 @@ final class Scan {
             Optional<Stamp> st = reader.stat(p.toString());
             Optional<ControlNames.Control> c = names.control(p);
             if (st.isPresent() && c.isPresent()) {
-                record(p, st.get(), c.get(), sink);
+                walker.record(p, st.get(), c.get(), sink);
             }
         }
         return sink.walk();
-    }
-
-    /** Lists {@code dir} and everything beneath it that is not git's data, recording control entries. */
-    private void walk(Path dir, ControlNames.Place place, int parent, Sink sink) {
-        Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {dir, dir.toString(), place, parent, reader.stat(dir.toString()).map(Stamp::ino).orElse(0L)});
-        while (!stack.isEmpty()) {
-            Object[] top = stack.pop();
-            Path path = (Path) top[0];
-            String text = (String) top[1];
-            ControlNames.Place git = (ControlNames.Place) top[2];
-            int up = (Integer) top[3];
-            long ino = (Long) top[4];
-            Optional<Listing> listing = reader.list(text);
-            sink.listed++;
-            if (listing.isEmpty()) {
-                if (reader.stat(text).map(st -> st.kind() == Kind.DIRECTORY).orElse(true)) {
-                    sink.unlisted.put(path, unlisted(path, text, up, git));
-                }
-                continue;
-            }
-            int index = sink.dirs.size();
-            sink.dirs.add(new Dir(path, text, up, ino, git));
-            for (Entry e : listing.get().entries()) {
-                visit(path, text, e, kind(text, e), git, sink, index, stack);
-            }
-        }
-    }
-
-    /**
-     * One name in a listing of the directory at {@code index}: recorded when it is a control
-     * entry; a directory is walked (pushed on {@code stack}, or walked at once when there is
-     * none), unless it is git's data.
-     */
-    private void visit(Path dir, String dirText, Entry entry, Kind kind, ControlNames.Place place, Sink sink, int index,
-            Deque<Object[]> stack) {
-        String name = entry.name();
-        Path child = null;
-        Optional<ControlNames.Place> inner = Optional.empty();
-        if (names.candidate(name)) {
-            child = dir.resolve(name);
-            Optional<ControlNames.Control> c = names.control(child);
-            if (c.isPresent()) {
-                Optional<Stamp> st = reader.stat(child.toString());
-                if (st.isEmpty()) {
-                    // Listed, yet lstat fails (no search permission on its directory): not known, so not audited.
-                    sink.unlisted.put(child, new Unlisted(child, index, Optional.empty(), false, place));
-                    return;
-                }
-                record(child, st.get(), c.get(), sink);
-                if (c.get().wholeSubtree() || st.get().kind() != Kind.DIRECTORY) {
-                    return;
-                }
-                // .git itself: only git's own entries beneath it are control files.
-                kind = Kind.DIRECTORY;
-                inner = Optional.of(ControlNames.Place.GIT_DIR);
-            }
-        }
-        if (kind != Kind.DIRECTORY) {
-            return;
-        }
-        if (inner.isEmpty()) {
-            inner = place.child(name);
-            if (inner.isEmpty()) {
-                return;
-            }
-        }
-        if (child == null) {
-            child = dir.resolve(name);
-        }
-        String childText = dirText.endsWith("/") ? dirText + name : dirText + "/" + name;
-        if (stack != null) {
-            stack.push(new Object[] {child, childText, inner.get(), index, entry.ino()});
-        } else {
-            walk(child, inner.get(), index, sink);
-        }
-    }
-
-    private void record(Path path, ControlNames.Control c, Sink sink) {
-        reader.stat(path.toString()).ifPresent(st -> record(path, st, c, sink));
-    }
-
-    /** Records {@code path}, and when it is a control directory recorded whole, everything beneath it. */
-    private void record(Path path, Stamp st, ControlNames.Control c, Sink sink) {
-        sink.controls.put(path, new Snapshot.Recorded(node(path, st), c.entry()));
-        if (!c.wholeSubtree() || st.kind() != Kind.DIRECTORY) {
-            return;
-        }
-        sink.wholeDirs.add(path);
-        Deque<Path> stack = new ArrayDeque<>();
-        stack.push(path);
-        while (!stack.isEmpty()) {
-            Path d = stack.pop();
-            Optional<Listing> listing = reader.list(d.toString());
-            if (listing.isEmpty()) {
-                sink.unlisted.put(d, unlisted(d, d.toString(), Unlisted.IN_CONTROL, ControlNames.Place.GIT_DIR));
-                continue;
-            }
-            for (Entry e : listing.get().entries()) {
-                Path p = d.resolve(e.name());
-                Optional<Stamp> s = reader.stat(p.toString());
-                if (s.isEmpty()) {
-                    sink.unlisted.put(d, unlisted(d, d.toString(), Unlisted.IN_CONTROL, ControlNames.Place.GIT_DIR));
-                    continue;
-                }
-                sink.controls.put(p, new Snapshot.Recorded(node(p, s.get()), c.entry()));
-                if (s.get().kind() == Kind.DIRECTORY) {
-                    stack.push(p);
-                }
-            }
-        }
-    }
-
-    /** What the walk knows of a directory it could not list: its stamp now, and whether a name beneath it is reachable. */
-    private Unlisted unlisted(Path path, String text, int parent, ControlNames.Place place) {
-        return new Unlisted(path, parent, reader.stat(text), reader.stat(text.endsWith("/") ? text + "." : text + "/.")
-                .isPresent(), place);
     }
 
     /**
@@ -392,7 +249,7 @@ final class Scan {
         return names != null && !names.contains(path.getFileName().toString());
     }
 
-    private static boolean known(Sink sink, Path dir) {
+    private static boolean known(WalkSink sink, Path dir) {
         for (Dir d : sink.dirs) {
             if (d.path().equals(dir)) {
                 return true;
@@ -401,136 +258,5 @@ final class Scan {
         return false;
     }
 
-    private Kind kind(String dirText, Entry e) {
-        if (e.kind() != Kind.UNKNOWN) {
-            return e.kind();
-        }
-        String p = dirText.endsWith("/") ? dirText + e.name() : dirText + "/" + e.name();
-        return reader.stat(p).map(Stamp::kind).orElse(Kind.UNKNOWN);
-    }
 
-    /** What {@code path} is, read without following a link at its end. */
-    static Node node(Path path, Stamp st) {
-        switch (st.kind()) {
-            case DIRECTORY:
-                return new Node.Directory(st.permissions());
-            case LINK:
-                try {
-                    return new Node.Link(Files.readSymbolicLink(path).toString(), resolved(path));
-                } catch (IOException e) {
-                    return new Node.Other(st.mode());
-                }
-            case FILE:
-                return readFile(path, st).<Node>map(c -> new Node.File(st.permissions(), c))
-                        .orElseGet(() -> new Node.Other(st.mode()));
-            default:
-                return new Node.Other(st.mode());
-        }
-    }
-
-    /**
-     * What the link at {@code link} resolves to, when that is a regular file: the tool that
-     * obeys the control name reads it through the link. Every link on the way is resolved
-     * first, and the file is then read with {@code O_NOFOLLOW}, so a link swapped in between
-     * makes the read fail (nothing recorded) rather than read elsewhere.
-     */
-    private static Optional<Node.Resolved> resolved(Path link) {
-        try {
-            Path real = link.toRealPath();
-            Object mode = Files.getAttribute(real, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-            int m = ((Number) mode).intValue();
-            if ((m & Stamp.S_IFMT) != Stamp.S_IFREG) {
-                return Optional.empty();
-            }
-            java.util.Map<String, Object> a = Files.readAttributes(real, "unix:dev,ino,size,lastModifiedTime,ctime",
-                    LinkOption.NOFOLLOW_LINKS);
-            Stamp st = new Stamp(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(), m, 1,
-                    ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")));
-            return readFile(real, st).map(c -> new Node.Resolved(real, m & 07777, c));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static long nanos(Object time) {
-        return ((java.nio.file.attribute.FileTime) time).to(java.util.concurrent.TimeUnit.NANOSECONDS);
-    }
-
-    /**
-     * The file's content, opened with {@code O_NOFOLLOW}; empty when it cannot be read (then
-     * only its mode is compared). A file larger than {@link Node.Content#KEEP_LIMIT} by its
-     * stamp is not read at all ({@link Node.Content#unread}), and no read goes past that limit
-     * whatever the file says now: one that grew since its stamp is unread with an identity
-     * nothing equals, so it counts as changed.
-     */
-    private static Optional<Node.Content> readFile(Path path, Stamp st) {
-        int limit = Node.Content.KEEP_LIMIT;
-        if (st.size() > limit) {
-            // Times come from the kernel's coarse clock: a write within a tick of the last one may
-            // leave them as they were. So a file changed that recently has no identity to compare.
-            boolean recent = Math.max(st.mtimeNanos(), st.ctimeNanos()) > nowNanos() - RECENT_NANOS;
-            return Optional.of(Node.Content.unread(st.size(), st.dev(), recent ? 0 : st.ino(), st.mtimeNanos(),
-                    st.ctimeNanos()));
-        }
-        try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(ch.size(), st.size()) + 1));
-            while (ch.read(buf) > 0) {
-                if (!buf.hasRemaining()) {
-                    if (buf.capacity() > limit) {
-                        return Optional.of(Node.Content.unread(Math.max(ch.size(), buf.capacity()), st.dev(), 0, 0, 0));
-                    }
-                    ByteBuffer bigger = ByteBuffer.allocate((int) Math.min(limit + 1L, buf.capacity() * 2L));
-                    buf.flip();
-                    bigger.put(buf);
-                    buf = bigger;
-                }
-            }
-            byte[] bytes = new byte[buf.position()];
-            buf.flip().get(bytes);
-            return Optional.of(Node.Content.of(bytes));
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    /**
-     * Whether every directory from a root down to (not including) a path is a real directory,
-     * never a link: what the child left must not lead a read, or a restore, elsewhere.
-     */
-    final class AncestorCheck {
-        private final List<Path> roots;
-        private final Map<Path, Boolean> known = new HashMap<>();
-
-        AncestorCheck(List<Path> roots) {
-            this.roots = roots;
-        }
-
-        Optional<Path> rootOf(Path p) {
-            Path best = null;
-            for (Path r : roots) {
-                if (p.startsWith(r) && (best == null || r.getNameCount() > best.getNameCount())) {
-                    best = r;
-                }
-            }
-            return Optional.ofNullable(best);
-        }
-
-        boolean realDirectoriesUpTo(Path p) {
-            Optional<Path> root = rootOf(p);
-            if (root.isEmpty()) {
-                return false;
-            }
-            for (Path a = p.getParent(); a != null && a.startsWith(root.get()); a = a.getParent()) {
-                Boolean ok = known.get(a);
-                if (ok == null) {
-                    ok = reader.stat(a.toString()).map(s -> s.kind() == Kind.DIRECTORY).orElse(false);
-                    known.put(a, ok);
-                }
-                if (!ok) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
 }

@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ConfigCache {
     static final int MAX_ENTRIES = 256;
 
-    private record Entry(FileStamp stamp, WorkspaceConfig config) {
+    private record Entry(FileStamp stamp, ParsedConfig parsed) {
     }
 
     private static final Map<Path, Entry> ENTRIES = new ConcurrentHashMap<>();
@@ -35,18 +35,28 @@ public final class ConfigCache {
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
     public static WorkspaceConfig read(Path magusYaml) {
+        return parse(magusYaml).config();
+    }
+
+    /**
+     * {@link WorkspaceConfig#parse(Path)} of {@code magusYaml}, from the cache while its stamp
+     * holds: the file is read and parsed once for every section, and not at all while unchanged.
+     *
+     * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
+     */
+    public static ParsedConfig parse(Path magusYaml) {
         FileStamp stamp = FileStamp.of(magusYaml);
         Entry e = ENTRIES.get(magusYaml);
         if (e != null && stamp.exists() && e.stamp().equals(stamp)) {
-            return e.config();
+            return e.parsed();
         }
-        WorkspaceConfig config = WorkspaceConfig.read(magusYaml);
+        ParsedConfig parsed = WorkspaceConfig.parse(magusYaml);
         if (stamp.exists()) {
             if (ENTRIES.size() >= MAX_ENTRIES) {
                 ENTRIES.clear();
             }
-            ENTRIES.put(magusYaml, new Entry(stamp, config));
+            ENTRIES.put(magusYaml, new Entry(stamp, parsed));
         }
-        return config;
+        return parsed;
     }
 }

@@ -166,6 +166,23 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
 
     /** Reads a magus.yaml's text; {@code file} names it in diagnostics. */
     public static WorkspaceConfig read(String text, Path file) {
+        return parse(text, file).config();
+    }
+
+    /**
+     * {@link #parse(String, Path)} of the file's text, read as {@link #read(Path)} reads it.
+     *
+     * @throws SandboxException as {@link #read(Path)}
+     */
+    public static ParsedConfig parse(Path magusYaml) {
+        return parse(ConfigText.read(magusYaml), magusYaml);
+    }
+
+    /**
+     * Reads a magus.yaml's text once: the sandbox section, and the document for the other
+     * sections' readers. Refused as {@link #read(String, Path)} refuses.
+     */
+    public static ParsedConfig parse(String text, Path file) {
         Parser p = new Parser(file);
         try {
             Node root;
@@ -185,10 +202,15 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             } catch (YAMLException e) {
                 throw p.error(null, "", "malformed YAML: " + e.getMessage());
             }
-            return p.config(root);
+            Optional<Node> document = Optional.ofNullable(root).filter(n -> !isNullNode(n));
+            return new ParsedConfig(p.config(root), document);
         } catch (SandboxException e) {
             throw new SandboxException(e.diagnostic().withDetail("file", file.toString()), e);
         }
+    }
+
+    private static boolean isNullNode(Node node) {
+        return dev.magus.workspace.yaml.YamlFile.isNull(node);
     }
 
     /** The mark of the {@code index}-th code point of {@code text}. */

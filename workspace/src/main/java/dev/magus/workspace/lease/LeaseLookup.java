@@ -1,5 +1,6 @@
 package dev.magus.workspace.lease;
 
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -126,12 +127,12 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
                     return new Leasing(applied, notes);
                 }
                 throw refuse(checkout + " is leased to job " + bound.job().id() + ", but this run carries the lease of job "
-                        + c.job() + " on it (" + CarriedLease.VARIABLE + "); a run is held to one job per checkout",
+                        + c.job() + " on it (" + MagusEnv.LEASE + "); a run is held to one job per checkout",
                         bound.marker().file());
             }
             if (checkout.startsWith(c.checkout()) || c.checkout().startsWith(checkout)) {
                 throw refuse("the lease on " + checkout + " (job " + bound.job().id() + ") and the carried lease on "
-                        + c.checkout() + " (job " + c.job() + ", " + CarriedLease.VARIABLE + ") nest; a checkout inside"
+                        + c.checkout() + " (job " + c.job() + ", " + MagusEnv.LEASE + ") nest; a checkout inside"
                         + " another job's cannot be leased again from within a run", bound.marker().file());
             }
         }
@@ -175,6 +176,6 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
 
     private static SandboxException refuse(String message, Path subject) {
         return new SandboxException(Diagnostic.of(Code.MGS2004, "lease cannot be honored: " + message, subject.toString(),
-                Operation.NONE, Layer.POLICY, CarriedLease.VARIABLE));
+                Operation.NONE, Layer.POLICY, MagusEnv.LEASE));
     }
 }

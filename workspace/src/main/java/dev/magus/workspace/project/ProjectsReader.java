@@ -54,7 +54,16 @@ public final class ProjectsReader {
      * @param knownSpell whether a spell of that name exists (built in, YAML or a provider's)
      */
     public static Projects read(YamlFile file, String text, Predicate<String> knownSpell) {
-        Optional<Node> root = file.compose(text);
+        return read(file, file.compose(text), knownSpell);
+    }
+
+    /**
+     * The section of a document already parsed ({@link dev.magus.workspace.config.ParsedConfig#document()}),
+     * so the file is not read or parsed again.
+     *
+     * @param root the document's root node; empty for an empty document
+     */
+    public static Projects read(YamlFile file, Optional<Node> root, Predicate<String> knownSpell) {
         if (root.isEmpty() || !(root.get() instanceof MappingNode top)) {
             // The sandbox section's reader refuses a file that is not a mapping of sections.
             return Projects.NONE;

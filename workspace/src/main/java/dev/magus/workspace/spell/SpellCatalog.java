@@ -141,11 +141,27 @@ public final class SpellCatalog {
         return loaded.computeIfAbsent(name, n -> YamlSpell.read(n, reader.apply(file), DIR + "/" + n + ".yaml"));
     }
 
-    /** The version managers MGS2006 looks for: every one a spell of this catalog knows. */
+    /**
+     * The version managers MGS2006 looks for: every one a spell of this catalog knows, the
+     * built-ins' first, then the providers', then the YAML spells' (each file read here if no
+     * stage has loaded it yet), one per name.
+     *
+     * <p>A YAML spell that cannot be loaded adds no manager here: its MGS2004 is raised where it
+     * is bound ({@link #spell}), and a hint left out never widens a run. A run is thus not
+     * stopped by a spell file it does not use, as everywhere else.
+     */
     public List<ShimManager> managers() {
-        Set<ShimManager> out = new LinkedHashSet<>(ShimManager.KNOWN);
-        provided.values().forEach(s -> out.addAll(s.managers()));
-        return List.copyOf(out);
+        Map<String, ShimManager> out = new LinkedHashMap<>();
+        ShimManager.KNOWN.forEach(m -> out.putIfAbsent(m.name(), m));
+        provided.values().forEach(s -> s.managers().forEach(m -> out.putIfAbsent(m.name(), m)));
+        for (String name : yaml.keySet()) {
+            try {
+                spell(name).managers().forEach(m -> out.putIfAbsent(m.name(), m));
+            } catch (SandboxException e) {
+                // Refused where it is bound; see above.
+            }
+        }
+        return List.copyOf(out.values());
     }
 
     private static List<Path> list(Path dir) {

@@ -53,6 +53,7 @@ final class Toolchains {
                 .under("maven-wrapper", mavenUser, "wrapper", RWX)
                 .under("gradle-caches", gradle, "caches", RW)
                 .under("gradle-wrapper", gradle, "wrapper", RWX)
+                .created("gradle-caches", "gradle-wrapper")
                 .under("gradle-daemon", gradle, "daemon", RW)
                 .under("gradle-native", gradle, "native", RW)
                 .under("gradle-jdks", gradle, "jdks", RWX)

@@ -1,5 +1,6 @@
 package dev.magus.workspace.spell;
 
+import dev.magus.env.shim.ShimManager;
 import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxDecl;
@@ -24,6 +25,8 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
  *   env:
  *     passthrough: [BAZEL_CACHE]
  * registryHosts: [bcr.bazel.build]
+ * versionManagers:             # optional: covered by MGS2006 like the built-in spells' (see YamlManagers)
+ *   - {name: rbenv, shims: [.rbenv/shims], root: RBENV_ROOT, selectors: [RBENV_VERSION, RBENV_ROOT]}
  * </pre>
  *
  * As every spell's, its declaration is refused when it loads (MGS2004 naming the spell, the
@@ -31,7 +34,7 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
  * {@code base}, never {@code $VAR}.
  */
 final class YamlSpell {
-    private static final Set<String> KEYS = Set.of("sandbox", "registryHosts");
+    private static final Set<String> KEYS = Set.of("sandbox", "registryHosts", YamlManagers.KEY);
 
     private YamlSpell() {
     }
@@ -48,7 +51,7 @@ final class YamlSpell {
         if (root.isEmpty()) {
             return new Spell(name, SandboxDecl.empty(layer), List.of(), List.of(), fileName);
         }
-        MappingNode top = file.mapping(root.get(), "", "a spell file must be a mapping (sandbox, registryHosts)");
+        MappingNode top = file.mapping(root.get(), "", "a spell file must be a mapping (sandbox, registryHosts, versionManagers)");
         Map<String, NodeTuple> keys = file.keys(top, "", KEYS);
         SandboxDecl decl = Optional.ofNullable(keys.get("sandbox"))
                 .map(t -> DeclNodes.read(file, t.getValueNode(), "sandbox", layer))
@@ -57,8 +60,11 @@ final class YamlSpell {
                 .filter(t -> !YamlFile.isNull(t.getValueNode()))
                 .map(t -> file.scalars(t.getValueNode(), "registryHosts", "registryHosts must be a list of host names"))
                 .orElse(List.of());
+        List<ShimManager> managers = Optional.ofNullable(keys.get(YamlManagers.KEY))
+                .map(t -> YamlManagers.read(file, t.getValueNode(), name, decl.passthrough()))
+                .orElse(List.of());
         try {
-            return new Spell(name, decl, List.of(), hosts, fileName);
+            return new Spell(name, decl, managers, hosts, fileName);
         } catch (SandboxException e) {
             Node at = keys.containsKey("registryHosts") ? keys.get("registryHosts").getValueNode() : root.get();
             throw file.error(at, "registryHosts", e.diagnostic().message());

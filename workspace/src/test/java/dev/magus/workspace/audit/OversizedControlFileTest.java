@@ -45,7 +45,7 @@ class OversizedControlFileTest {
 
     /** Past {@link Scan#RECENT_NANOS}: a file changed as recently as that is compared as changed whatever it is. */
     private static void settle() {
-        java.util.concurrent.locks.LockSupport.parkNanos(Scan.RECENT_NANOS * 2);
+        java.util.concurrent.locks.LockSupport.parkNanos(EntryReads.RECENT_NANOS * 2);
     }
 
     @Test

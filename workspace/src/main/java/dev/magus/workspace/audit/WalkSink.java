@@ -1,0 +1,26 @@
+package dev.magus.workspace.audit;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Where a walk or a rescan records control entries, the directories it listed, and what it could not list. */
+final class WalkSink {
+    final Map<Path, Snapshot.Recorded> controls = new HashMap<>();
+    final Set<Path> wholeDirs = new HashSet<>();
+    final List<Scan.Dir> dirs = new ArrayList<>();
+    final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
+    /** How many directories were listed (not only stamped): none means the walk it rescanned still holds. */
+    int listed;
+    /** Taken before the walk's first system call. */
+    final long since = Scan.nowNanos();
+
+    Scan.Walk walk() {
+        return new Scan.Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), List.copyOf(unlisted.values()),
+                since, listed);
+    }
+}
