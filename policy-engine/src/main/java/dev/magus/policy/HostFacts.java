@@ -131,7 +131,7 @@ public record HostFacts(
         out.add(Path.of("/tmp", "magus-" + uid));
         // A forwarded run's host names the server it runs in: that server's socket dir, wherever
         // its own environment put it, is kept from the run too.
-        variable("MAGUS_SERVER_ADDRESS").filter(v -> v.startsWith("/")).map(Path::of).map(Path::getParent)
+        variable(MagusEnv.SERVER_ADDRESS).filter(v -> v.startsWith("/")).map(Path::of).map(Path::getParent)
                 .ifPresent(out::add);
         return out.stream().map(Path::normalize).distinct().toList();
     }
