@@ -186,7 +186,7 @@ public final class FastClient {
         }
         array(b, "allow", run.allow());
         array(b, "pass", run.pass());
-        array(b, "allowHosts", run.allowHosts());
+        array(b, "allowHost", run.allowHosts());
         if (run.op().isPresent()) {
             MiniJson.quote(b.append(",\"op\":"), run.op().get());
         }

@@ -62,6 +62,15 @@ public interface RunForwarder {
             allowHosts = List.copyOf(allowHosts);
         }
 
+        /** A run of a command, with one-run grants and extra hosts for its proxy (no op, no target). */
+        public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
+                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,
+                PrintWriter lines, Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass,
+                List<String> allowHosts) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, allow, pass, Optional.empty(),
+                    Optional.empty(), allowHosts);
+        }
+
         /** A run of a command, with one-run grants (no op, no target, no extra hosts). */
         public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
                 Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,

@@ -67,7 +67,8 @@ public sealed interface Frame {
      * @param op           {@code --op SPELL}: the run is a spell op's child (absent in the JSON when empty)
      * @param target       {@code --target NAME} ({@code magus target NAME}): {@code argv} is then what is
      *                     appended to the target's command, and may be empty
-     * @param allowHosts   {@code --allow-host} values as written
+     * @param allowHosts   {@code --allow-host} values: hosts the run's network proxy lets through
+     *                     beyond its policy; absent in the JSON when empty
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
@@ -84,6 +85,14 @@ public sealed interface Frame {
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run of a command with extra hosts for its proxy (no op, no target). */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass, List<String> allowHosts) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, Optional.empty(), Optional.empty(),
+                    allowHosts);
         }
 
         /** A run of a command (no op, no target, no extra hosts). */

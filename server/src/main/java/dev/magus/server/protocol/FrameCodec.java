@@ -128,7 +128,7 @@ public final class FrameCodec {
             s.op().ifPresent(o -> n.put("op", o));
             s.target().ifPresent(t -> n.put("target", t));
             if (!s.allowHosts().isEmpty()) {
-                s.allowHosts().forEach(n.putArray("allowHosts")::add);
+                s.allowHosts().forEach(n.putArray("allowHost")::add);
             }
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
@@ -180,7 +180,7 @@ public final class FrameCodec {
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
-                        strings(n, "allowHosts"));
+                        strings(n, "allowHost"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":
