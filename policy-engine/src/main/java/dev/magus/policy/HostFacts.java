@@ -107,7 +107,8 @@ public record HostFacts(
     /**
      * Where magus keeps what no run may reach: its state dir (lease markers, the job store, the
      * audit's walks, the cached git config) and every place the server's socket and token can
-     * live ({@code $XDG_RUNTIME_DIR/magus}, {@code <cache>/magus-run}, {@code /tmp/magus-<uid>}).
+     * live ({@code $XDG_RUNTIME_DIR/magus}, {@code <cache>/magus-run}, {@code /tmp/magus-<uid>}, and
+     * the dir of {@code $MAGUS_SERVER_ADDRESS}, the socket of the server a forwarded run runs in).
      * A declared grant over any of them would let one run weaken the next, or reach the server.
      */
     public List<Path> magusPrivateDirs() {
@@ -118,6 +119,10 @@ public record HostFacts(
         out.add(home.resolve(".cache/magus-run"));
         out.add(userCacheDir.resolve("magus-run"));
         out.add(Path.of("/tmp", "magus-" + uid));
+        // A forwarded run's host names the server it runs in: that server's socket dir, wherever
+        // its own environment put it, is kept from the run too.
+        variable(MagusEnv.SERVER_ADDRESS).filter(v -> v.startsWith("/")).map(Path::of).map(Path::getParent)
+                .ifPresent(out::add);
         return out.stream().map(Path::normalize).distinct().toList();
     }
 

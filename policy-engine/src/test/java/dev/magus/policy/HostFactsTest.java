@@ -28,6 +28,17 @@ class HostFactsTest {
     }
 
     @Test
+    void theSocketDirOfTheServerARunIsForwardedToIsPrivateToo() {
+        Path home = tmp.resolve("home/u");
+        assertThat(HostFacts.linux(Map.of(), home, List.of(), tmp).magusPrivateDirs()).doesNotContain(Path.of("/srv/sock"));
+        assertThat(HostFacts.linux(Map.of("MAGUS_SERVER_ADDRESS", "/srv/sock/server.sock"), home, List.of(), tmp)
+                .magusPrivateDirs()).contains(Path.of("/srv/sock"), home.resolve(".local/state/magus"));
+        // A relative address names no dir.
+        assertThat(HostFacts.linux(Map.of("MAGUS_SERVER_ADDRESS", "server.sock"), home, List.of(), tmp).magusPrivateDirs())
+                .isEqualTo(HostFacts.linux(Map.of(), home, List.of(), tmp).magusPrivateDirs());
+    }
+
+    @Test
     void osFromItsSystemName() {
         assertThat(Platform.fromOsName("Mac OS X")).isEqualTo(Platform.MACOS);
         assertThat(Platform.fromOsName("Linux")).isEqualTo(Platform.LINUX);
