@@ -9,7 +9,11 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.workspace.audit.ControlFileAudit;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /** The policy's checks around a run's child: the denial confirmer while it runs, the control-file audit after. */
 final class RunChecks {
@@ -24,13 +28,31 @@ final class RunChecks {
      */
     static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
         try {
-            ControlFileAudit.Report report = baseline.after(config.config().controlFiles());
+            ControlFileAudit.Report report;
+            // Two runs of one process in one workspace audit and restore one at a time, so neither
+            // puts back its snapshot over the other's restore halfway through.
+            synchronized (lockFor(config.workspaceRoot())) {
+                report = baseline.after(config.config().controlFiles());
+            }
             report.diagnostics().forEach(run.journal()::diagnostic);
             return report.changed();
         } catch (RuntimeException e) {
             say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
             return true;
         }
+    }
+
+    /** One lock per real workspace root in this process (the path as given when it cannot be resolved). */
+    private static final ConcurrentMap<Path, Object> LOCKS = new ConcurrentHashMap<>();
+
+    static Object lockFor(Path root) {
+        Path key;
+        try {
+            key = root.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            key = root.toAbsolutePath().normalize();
+        }
+        return LOCKS.computeIfAbsent(key, k -> new Object());
     }
 
     /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
