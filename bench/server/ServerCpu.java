@@ -1,3 +1,4 @@
+import dev.magus.env.platform.Platform;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.policy.HostFacts;
@@ -43,7 +44,7 @@ public final class ServerCpu {
         env.put("LANG", "C.UTF-8");
         long uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
         SocketDir dir = SocketDir.forUser(env, uid);
-        Host host = new Host(env, home, uid, HostFacts.Os.LINUX, List.of(), Optional.empty(), tmp);
+        Host host = new Host(env, home, uid, Platform.LINUX, List.of(), Optional.empty(), tmp);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         mx.setThreadCpuTimeEnabled(true);

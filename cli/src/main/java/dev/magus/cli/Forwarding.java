@@ -28,6 +28,6 @@ final class Forwarding {
                     if (HumanLines.shown(d, verbose)) {
                         lines.println(HumanLines.line(d, verbose));
                     }
-                }, request.grants().allow(), request.grants().pass()));
+                }, request.grants().allow(), request.grants().pass(), request.allowHosts()));
     }
 }

@@ -147,8 +147,9 @@ class RunCommand implements Callable<Integer> {
             return ExitCodes.REFUSED;
         }
         // A spell op's child and a target need the workspace's projects: they run here (the server protocol carries neither yet).
+        // --allow-host travels with the run: the server starts the run's proxy with the host added.
         if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.op().isEmpty()
-                && request.target().isEmpty() && allowHost.isEmpty()) {
+                && request.target().isEmpty()) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();

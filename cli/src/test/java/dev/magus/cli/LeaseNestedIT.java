@@ -94,4 +94,20 @@ class LeaseNestedIT {
         String shown = ok("job", "show", job, "--json").out();
         assertThat(shown).contains("\"run_started\"").contains("\"run_ended\"");
     }
+
+    /**
+     * The nested magus cannot write the store, so the outer run writes the rows of its
+     * refusals: confirmed by the outer run's own (equally narrowed) policy from the output that
+     * passes through it, written once, and not shown a second time.
+     */
+    @Test
+    void aNestedMagussRefusalGoesOnTheJobsTrailOnce() throws IOException {
+        Result r = magus("run", "--", magus.toString(), "run", "--", "sh", "-c", "echo x > README; echo inner-done");
+        assertThat(r.out()).as("%s", r).contains("inner-done");
+        assertThat(r.err().lines().filter(l -> l.contains("MGS2002")).count()).as("shown once, by the nested magus: %s", r)
+                .isEqualTo(1);
+        String shown = ok("job", "show", job, "--json").out();
+        assertThat(shown).contains("\"sandbox_denial\"").contains(ws.resolve("README").toString());
+        assertThat(shown.split("\"sandbox_denial\"", -1)).as("one row: %s", shown).hasSize(2);
+    }
 }

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import dev.magus.events.Diagnostic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -54,15 +55,16 @@ final class ChildStreams {
      * with the kernel's own records). When the child ends, what it left running in its process
      * group is killed before it is reaped, so background jobs holding the pipes do not delay
      * the end of the run; only descendants that left the group can still hold them, for at
-     * most {@link #DRAIN_GRACE}.
+     * most {@link #DRAIN_GRACE}. The confirmed denials go to {@code denials}: the run's events,
+     * or, for a nested magus that shows them itself, only its job's trail.
      */
     Ended stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
-            Path cwd, List<String> argv) {
+            Path cwd, List<String> argv, Consumer<Diagnostic> denials) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
                 .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, argv, c, lines.orElseThrow().asFlux(), audit,
-                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(run.journal()::diagnostic).then())
+                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(denials).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
                     // Never silent: the run goes on, and the person sees that denials may be missing.

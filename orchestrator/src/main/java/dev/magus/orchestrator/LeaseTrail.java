@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -36,13 +37,17 @@ import java.util.concurrent.atomic.AtomicReference;
  *       and the run fails, since nothing then says its trail is whole.</li>
  * </ul>
  * A lease carried from a parent run has no store here (a nested magus cannot reach it): its
- * refusals still name the job, and the parent run's trail holds the parent run.
+ * refusals still name the job, and the parent run writes their rows: it infers its nested
+ * magus's kernel refusals from the output that passes through it, confirms them with its own
+ * (equally narrowed) policy, and hands them here only ({@link #observeNested}), since the
+ * nested magus shows them itself.
  */
 final class LeaseTrail {
     /** Refusal rows one run may write; a run that trips thousands of them is recorded by count. */
     static final int MAX_DENIAL_ROWS = 1_000;
 
     private final JobStore store;
+    private final Policy policy;
     private final JobId job;
     private final String runId;
     private final ExecutorService writer;
@@ -50,8 +55,9 @@ final class LeaseTrail {
     private final AtomicLong omitted = new AtomicLong();
     private final AtomicReference<SandboxException> failure = new AtomicReference<>();
 
-    private LeaseTrail(JobStore store, JobId job, String runId) {
+    private LeaseTrail(JobStore store, Policy policy, JobId job, String runId) {
         this.store = store;
+        this.policy = policy;
         this.job = job;
         this.runId = runId;
         this.writer = Executors.newSingleThreadExecutor(r -> {
@@ -101,14 +107,22 @@ final class LeaseTrail {
                 store.close();
                 throw e;
             }
-            return Optional.of(new LeaseTrail(store, id, runId));
+            return Optional.of(new LeaseTrail(store, policy, id, runId));
         }
         return Optional.empty();
     }
 
+    /**
+     * A refusal of a nested magus's child, which that magus reports itself but cannot write
+     * to the store: attributed by this run's policy and queued like the run's own.
+     */
+    void observeNested(Diagnostic d) {
+        observe(policy.attribute(d));
+    }
+
     /** Queues a {@code sandbox_denial} when {@code d} is a refusal this trail's job caused. */
     void observe(Diagnostic d) {
-        if (d.code() != Code.MGS2002 || !job.toString().equals(d.details().get("job"))) {
+        if (d.code() != Code.MGS2002 || !job.toString().equals(d.details().get(DetailKey.JOB.key()))) {
             return;
         }
         if (written.incrementAndGet() > MAX_DENIAL_ROWS) {
@@ -167,6 +181,6 @@ final class LeaseTrail {
         }
         Diagnostic d = f.diagnostic();
         return Optional.of(new Diagnostic(d.code(), "the trail of job " + job + " is incomplete, so the run fails: "
-                + d.message(), d.subject(), d.operation(), d.layer(), d.source(), d.details()).withDetail("job", job.toString()));
+                + d.message(), d.subject(), d.operation(), d.layer(), d.source(), d.details()).withDetail(DetailKey.JOB, job.toString()));
     }
 }

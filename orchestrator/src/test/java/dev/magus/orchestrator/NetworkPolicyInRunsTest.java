@@ -34,7 +34,8 @@ class NetworkPolicyInRunsTest {
 
     /** The names these tests use, and where they lead; nothing else resolves. */
     static final HostResolver RESOLVER = host -> switch (host) {
-        case "repo.magus.test", "other.magus.test", "a.magus.test" -> List.of(InetAddress.getByName("127.0.0.1"));
+        case "repo.magus.test", "other.magus.test", "a.magus.test", "repo.maven.apache.org" ->
+                List.of(InetAddress.getByName("127.0.0.1"));
         case "meta.magus.test" -> List.of(InetAddress.getByName("169.254.169.254"));
         default -> throw new UnknownHostException(host + " (not mapped by the test)");
     };
@@ -191,11 +192,13 @@ class NetworkPolicyInRunsTest {
     }
 
     /**
-     * Maven fetches through the proxy, told of it only by JAVA_TOOL_OPTIONS (it reads no
-     * *_PROXY variable). The {@code java} spell is not on main yet, so the workspace declares
-     * the one host itself. The build needs no plugin: the artifact is a build extension, which
+     * Maven under the {@code java} spell, with no host declared in the workspace: the spell's
+     * registry hosts are the allow list, and Maven (which ignores the *_PROXY variables) finds
+     * the proxy through JAVA_TOOL_OPTIONS. Its repository, {@code repo.maven.apache.org}, is a
+     * server on loopback here: the proxy's resolver seam maps the name to 127.0.0.1, so no byte
+     * leaves the machine. The build needs no plugin: the artifact is a build extension, which
      * Maven's core resolves while it reads the project, so {@code validate} downloads exactly
-     * one pom and one jar from the repository server on loopback.
+     * one pom and one jar from the repository server.
      */
     @Test
     void mavenFetchesThroughTheProxyFromALocalRepository() throws Exception {
@@ -208,9 +211,9 @@ class NetworkPolicyInRunsTest {
         http.close();
         // The extension, and the plexus-utils 1.1 Maven adds to every extension without one: a
         // stand-in, served like the rest, so nothing outside this temp dir is read or fetched.
-        artifact(root.resolve("repo"), "dev.magus.fixture", "demo", "1.0");
-        artifact(root.resolve("repo"), "org.codehaus.plexus", "plexus-utils", "1.1");
-        http = new LoopbackHttp(root.resolve("repo"));
+        artifact(root.resolve("srv/maven2"), "dev.magus.fixture", "demo", "1.0");
+        artifact(root.resolve("srv/maven2"), "org.codehaus.plexus", "plexus-utils", "1.1");
+        http = new LoopbackHttp(root.resolve("srv"));
         int port = http.port();
         java.nio.file.Files.writeString(t.workspace.resolve("pom.xml"), """
                 <project xmlns="http://maven.apache.org/POM/4.0.0">
@@ -224,12 +227,20 @@ class NetworkPolicyInRunsTest {
                 """);
         java.nio.file.Files.writeString(t.workspace.resolve("settings.xml"), """
                 <settings><mirrors><mirror>
-                  <id>local</id><mirrorOf>*</mirrorOf><url>http://repo.magus.test:%d/</url>
+                  <id>local</id><mirrorOf>*</mirrorOf><url>http://repo.maven.apache.org:%d/maven2/</url>
                 </mirror></mirrors></settings>
                 """.formatted(port));
-        List<RunEvent> events = run(PROXY, "mvn -B -ntp -s settings.xml -Dmaven.repo.local=$PWD/m2 validate 2>&1; echo mvn=$?");
+        String javaSpell = """
+                sandbox:
+                  mode: required
+                  network: {mode: proxy}
+                projects:
+                  - dir: .
+                    spells: [java]
+                """;
+        List<RunEvent> events = run(javaSpell, "mvn -B -ntp -s settings.xml -Dmaven.repo.local=$PWD/m2 validate 2>&1; echo mvn=$?");
         assertThat(out(events)).as(TestHost.text(events)).contains("BUILD SUCCESS").endsWith("mvn=0");
-        assertThat(http.requests).contains("/dev/magus/fixture/demo/1.0/demo-1.0.jar host=repo.magus.test:" + port);
+        assertThat(http.requests).contains("/maven2/dev/magus/fixture/demo/1.0/demo-1.0.jar host=repo.maven.apache.org:" + port);
         assertThat(t.workspace.resolve("m2/dev/magus/fixture/demo/1.0/demo-1.0.jar")).exists();
         assertThat(network(events)).isEmpty();
     }

@@ -170,6 +170,8 @@ final class Session {
             // Parsed by the run's policy stage against cwd, the client's: a bad one is its MGS2004.
             s.allow().forEach(b::allow);
             s.pass().forEach(b::pass);
+            // Checked by the policy stage like a local --allow-host: a host, never a widened mode.
+            s.allowHosts().forEach(b::allowHost);
             b.sandbox(((ModeRules.Decision.Run) decision).mode());
             b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
             request = b.build();

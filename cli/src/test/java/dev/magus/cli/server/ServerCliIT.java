@@ -79,6 +79,7 @@ class ServerCliIT {
             fastClient(env);
             declinedRunsHereInTheSameProcess(env);
             nestedMagusForwardsToTheServer(env);
+            allowHostRunsAreForwarded(env);
         } finally {
             Ran stopped = magus(env, "server", "stop");
             assertThat(stopped.out()).contains("stopped");
@@ -137,6 +138,17 @@ class ServerCliIT {
         assertThat(nested.out()).contains("address=none token=none").contains("re-injected MAGUS_SERVER_ADDRESS")
                 .contains("withheld MAGUS_PROC_TOKEN");
         assertThat(forwardedStarted(env)).isEqualTo(before + 2);
+    }
+
+    /** {@code --allow-host} travels in the frame, so such a run is forwarded like any other. */
+    private void allowHostRunsAreForwarded(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n  network:\n    mode: proxy\n");
+        double before = forwardedStarted(env);
+        Ran run = magus(env, "run", "--allow-host", "repo.example.test", "--", "sh", "-c",
+                "echo \"proxy=${HTTP_PROXY:-none}\"");
+        assertThat(run.status()).as(run.out()).isZero();
+        assertThat(run.out()).contains("proxy=http://127.0.0.1:");
+        assertThat(forwardedStarted(env)).isEqualTo(before + 1);
     }
 
     private double forwardedStarted(Map<String, String> env) throws Exception {

@@ -77,4 +77,15 @@ public record NetRules(NetworkMode mode, SortedSet<Integer> connect, SortedSet<I
         }
         return port.isPresent() ? !connect.contains(port.getAsInt()) : connect.isEmpty();
     }
+
+    /**
+     * Whether the kernel refuses a bind on {@code port} under these rules; with no port known,
+     * only when no port at all may be bound. Port 0 (any free port) is refused unless 0 is granted.
+     */
+    public boolean refusesBind(java.util.OptionalInt port) {
+        if (!confines()) {
+            return false;
+        }
+        return port.isPresent() ? !bind.contains(port.getAsInt()) : bind.isEmpty();
+    }
 }

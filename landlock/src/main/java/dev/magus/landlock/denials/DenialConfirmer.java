@@ -35,7 +35,15 @@ public interface DenialConfirmer {
         return Optional.empty();
     }
 
-    /** {@code files} for paths, {@code connects} for TCP connects. */
+    /**
+     * The refusal the run's TCP rules would give a bind (a listen) on {@code port} (MGS2013), or
+     * empty when they allow it or cannot tell. Empty unless the run confines TCP.
+     */
+    default Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
+        return Optional.empty();
+    }
+
+    /** {@code files} for paths, {@code connects} for TCP connects and binds. */
     static DenialConfirmer withConnects(DenialConfirmer files, ConnectConfirmer connects) {
         return new DenialConfirmer() {
             @Override
@@ -47,6 +55,11 @@ public interface DenialConfirmer {
             public Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port) {
                 return connects.confirmConnect(host, port);
             }
+
+            @Override
+            public Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
+                return connects.confirmBind(host, port);
+            }
         };
     }
 
@@ -54,5 +67,10 @@ public interface DenialConfirmer {
     @FunctionalInterface
     interface ConnectConfirmer {
         Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port);
+
+        /** See {@link DenialConfirmer#confirmBind}; empty unless implemented. */
+        default Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
+            return Optional.empty();
+        }
     }
 }

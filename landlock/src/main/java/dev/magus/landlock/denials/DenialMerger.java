@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Operation;
 import dev.magus.landlock.denials.audit.AuditDiagnostics;
@@ -33,8 +34,6 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class DenialMerger {
 
-    /** Detail added to an exact diagnostic naming the file an inferred report saw. */
-    public static final String INFERRED_SUBJECT = "inferred_subject";
 
     private final List<Diagnostic> emitted = new ArrayList<>();
     private final List<Diagnostic> heldExact = new ArrayList<>();
@@ -100,7 +99,7 @@ public final class DenialMerger {
         twins.addAll(heldInferred);
         for (Diagnostic i : twins) {
             if (same(e, i) && !i.subject().equals(e.subject())) {
-                out = out.withDetail(INFERRED_SUBJECT, i.subject());
+                out = out.withDetail(DetailKey.INFERRED_SUBJECT, i.subject());
                 break;
             }
         }
@@ -153,6 +152,12 @@ public final class DenialMerger {
         if (exact.subject().equals(inferred.subject())) {
             return true;
         }
+        if (exact.operation() == Operation.CONNECT || exact.operation() == Operation.BIND) {
+            // The record names the address, the tool perhaps the name it resolved (localhost):
+            // one refusal when the ports agree.
+            String port = exact.details().get(DetailKey.PORT.key());
+            return port != null && port.equals(inferred.details().get(DetailKey.PORT.key()));
+        }
         if (!onParentDirectory(exact)) {
             return false;
         }
@@ -169,7 +174,7 @@ public final class DenialMerger {
     }
 
     private static boolean repeat(Diagnostic d) {
-        return d.details().containsKey(KernelDenialStream.REPEAT);
+        return d.details().containsKey(DetailKey.REPEAT.key());
     }
 
     private static boolean isExact(Diagnostic d) {
@@ -177,7 +182,7 @@ public final class DenialMerger {
     }
 
     private static boolean onParentDirectory(Diagnostic exact) {
-        String blockers = exact.details().getOrDefault(AuditDiagnostics.BLOCKERS, "");
-        return !blockers.isEmpty() && Blockers.onParentDirectory(List.of(blockers.split(",")));
+        List<String> blockers = exact.names(DetailKey.BLOCKERS);
+        return !blockers.isEmpty() && Blockers.onParentDirectory(blockers);
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
@@ -22,13 +23,6 @@ import reactor.core.scheduler.Schedulers;
  * merged so that each denial is reported once.
  */
 public final class KernelDenialStream {
-
-    /**
-     * The detail of a diagnostic that repeats an earlier one of the run (same operation and
-     * path), with its occurrence number ({@code 2} for the second): every denial is an event,
-     * so it can be counted, while a terminal shows only the distinct ones.
-     */
-    public static final String REPEAT = "repeat";
 
     /** How long a report waits for its twin from the other source. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMillis(300);

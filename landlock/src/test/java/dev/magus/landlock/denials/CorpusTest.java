@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Diagnostic;
@@ -101,7 +102,7 @@ class CorpusTest {
         for (String[] l : e.lines()) {
             RunEvent.Stream stream = l[0].equals("out") ? RunEvent.Stream.STDOUT : RunEvent.Stream.STDERR;
             denials.accept(stream, f.expand(l[1])).stream()
-                    .filter(d -> !d.details().containsKey(KernelDenialStream.REPEAT)).forEach(found::add);
+                    .filter(d -> !d.details().containsKey(DetailKey.REPEAT.key())).forEach(found::add);
         }
         return found;
     }

@@ -44,12 +44,35 @@ public final class PrefixConfirmer implements DenialConfirmer {
                 "policy", Map.of("allow_yaml", "sandbox:\n  allow:\n    - path: " + p + "\n      mode: " + mode + "\n")));
     }
 
+    /** A run whose TCP rules refuse every connect (when it refuses any path) or none. */
+    @Override
+    public synchronized Optional<Diagnostic> confirmConnect(String host, java.util.OptionalInt port) {
+        return tcp(Operation.CONNECT, host, port);
+    }
+
+    @Override
+    public synchronized Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
+        return tcp(Operation.BIND, host, port);
+    }
+
+    private Optional<Diagnostic> tcp(Operation op, String host, java.util.OptionalInt port) {
+        String subject = port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt()
+                : "a TCP " + op.label();
+        asked.add(op + " " + subject);
+        if (refused.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Diagnostic(Code.MGS2013, op.label() + " denied: " + subject, subject, op, Layer.KERNEL,
+                "landlock", Map.of("host", host)));
+    }
+
     public static Code codeOf(Operation op) {
         return switch (op) {
             case READ -> Code.MGS2001;
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
-            case NONE, CONNECT, BIND -> throw new IllegalArgumentException(op.name());
+            case CONNECT, BIND -> Code.MGS2013;
+            case NONE -> throw new IllegalArgumentException(op.name());
         };
     }
 

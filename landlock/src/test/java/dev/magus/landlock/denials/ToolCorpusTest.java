@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Diagnostic;
@@ -134,7 +135,7 @@ class ToolCorpusTest {
         out.stdout().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDOUT, l)));
         out.stderr().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDERR, l)));
         // A tool that names the denial on a second line gives one more occurrence, not another denial.
-        found.removeIf(d -> d.details().containsKey(KernelDenialStream.REPEAT));
+        found.removeIf(d -> d.details().containsKey(DetailKey.REPEAT.key()));
 
         assertThat(found).as("diagnostics from the output of %s:%n%s", s.name(), corpus).hasSize(1);
         Diagnostic d = found.get(0);
@@ -143,7 +144,7 @@ class ToolCorpusTest {
         assertThat(d.subject()).isEqualTo(fixture.expand(s.path()));
         assertThat(d.layer()).isEqualTo(Layer.KERNEL);
         assertThat(d.source()).startsWith("inferred:std");
-        assertThat(d.details()).containsKey("allow_yaml").containsKey(KernelDenials.EVIDENCE);
+        assertThat(d.details()).containsKey("allow_yaml").containsKey(DetailKey.EVIDENCE.key());
         // The fake secret itself never travels in a diagnostic.
         assertThat(d.toString()).doesNotContain("AKIAFAKE");
     }

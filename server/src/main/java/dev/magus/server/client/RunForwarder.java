@@ -35,10 +35,11 @@ public interface RunForwarder {
      * @param diagnostics each diagnostic of the run, shown as a local run shows it
      * @param allow       {@code --allow}, as written
      * @param pass        {@code --pass}, as written
+     * @param allowHosts  {@code --allow-host}
      */
     record Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
             Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
-            Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass) {
+            Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass, List<String> allowHosts) {
         public Forward {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -53,6 +54,14 @@ public interface RunForwarder {
             Objects.requireNonNull(diagnostics, "diagnostics");
             allow = List.copyOf(allow);
             pass = List.copyOf(pass);
+            allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run without extra hosts for its proxy. */
+        public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
+                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
+                Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, allow, pass, List.of());
         }
 
         /** A run without one-run grants. */

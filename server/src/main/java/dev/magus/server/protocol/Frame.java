@@ -64,10 +64,13 @@ public sealed interface Frame {
      * @param allow        {@code --allow} values as written (relative to {@code cwd}); absent
      *                     in the JSON when empty, so a frame without one-run grants is unchanged
      * @param pass         {@code --pass} values as written
+     * @param allowHosts   {@code --allow-host} values: hosts the run's network proxy lets through
+     *                     beyond its policy; absent in the JSON when empty. A server that does not
+     *                     know the key ignores it and so runs the narrower policy, never a wider one.
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-            List<String> pass) implements ToServer {
+            List<String> pass, List<String> allowHosts) implements ToServer {
         public Submit {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -77,12 +80,20 @@ public sealed interface Frame {
             Objects.requireNonNull(sandbox, "sandbox");
             allow = List.copyOf(allow);
             pass = List.copyOf(pass);
+            allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run without extra hosts. */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, List.of());
         }
 
         /** A run without one-run grants. */
         public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
                 List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of());
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of(), List.of());
         }
     }
 

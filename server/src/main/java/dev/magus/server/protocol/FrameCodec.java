@@ -125,6 +125,9 @@ public final class FrameCodec {
             if (!s.pass().isEmpty()) {
                 s.pass().forEach(n.putArray("pass")::add);
             }
+            if (!s.allowHosts().isEmpty()) {
+                s.allowHosts().forEach(n.putArray("allowHost")::add);
+            }
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
         } else if (frame instanceof Frame.Signal s) {
@@ -174,7 +177,7 @@ public final class FrameCodec {
                 return new Frame.Submit(strings(n, "argv"), text(n, "cwd"), map(n, "env"), map(n, "set"),
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
-                        strings(n, "allow"), strings(n, "pass"));
+                        strings(n, "allow"), strings(n, "pass"), strings(n, "allowHost"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":

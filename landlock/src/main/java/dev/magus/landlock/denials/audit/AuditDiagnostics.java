@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.audit;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -23,13 +24,15 @@ public final class AuditDiagnostics {
 
     /** The source of every diagnostic read from the audit stream. */
     public static final String SOURCE = "audit";
-    public static final String BLOCKERS = "blockers";
-    public static final String DOMAIN = "domain";
 
     private AuditDiagnostics() {
     }
 
     public static List<Diagnostic> of(AuditRecord.Access access, Path cwd, DenialConfirmer policy) {
+        Optional<Operation> net = Blockers.network(access.blockers());
+        if (net.isPresent()) {
+            return List.of(network(net.get(), access, policy));
+        }
         if (access.path().isEmpty()) {
             return List.of();
         }
@@ -47,15 +50,34 @@ public final class AuditDiagnostics {
                             r.details()))
                     .orElseGet(() -> new Diagnostic(codeOf(op), op.label() + " denied by Landlock: " + subject
                             + " (the policy's own check allows it)", subject, op, Layer.KERNEL, SOURCE, Map.of()));
-            out.add(d.withDetail(BLOCKERS, String.join(",", access.blockers())).withDetail(DOMAIN, access.domain()));
+            out.add(d.withNames(DetailKey.BLOCKERS, access.blockers()).withDetail(DetailKey.DOMAIN, access.domain()));
         }
         return List.copyOf(out);
     }
 
-    /** The detail with the number of records the kernel dropped. */
-    public static final String LOST = "lost";
-    /** The detail with the number of times this reader's socket overflowed. */
-    public static final String OVERRUNS = "overruns";
+    /**
+     * A refused TCP connect or bind: the address and port the record names, the run's TCP rules
+     * for the message and the YAML to declare ({@link DenialConfirmer#confirmConnect}), and the
+     * record's own words when those rules would allow it (the kernel ruleset is then narrower).
+     */
+    static Diagnostic network(Operation op, AuditRecord.Access access, DenialConfirmer policy) {
+        AuditRecord.Socket socket = access.socket().orElse(new AuditRecord.Socket("", java.util.OptionalInt.empty()));
+        String host = socket.address().contains(":") ? "[" + socket.address() + "]" : socket.address();
+        Optional<Diagnostic> refused = op == Operation.CONNECT ? policy.confirmConnect(host, socket.port())
+                : policy.confirmBind(host, socket.port());
+        String subject = socket.port().isPresent() ? (host.isEmpty() ? "port " : host + ":") + socket.port().getAsInt()
+                : host.isEmpty() ? "a TCP " + (op == Operation.CONNECT ? "connect" : "bind") : host;
+        Diagnostic d = refused
+                .map(r -> new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL, SOURCE,
+                        r.details()))
+                .orElseGet(() -> new Diagnostic(Code.MGS2013, op.label() + " denied by Landlock: " + subject
+                        + " (the run's TCP rules as magus knows them allow it)", subject, op, Layer.KERNEL, SOURCE,
+                        Map.of(DetailKey.HOST.key(), host)));
+        if (socket.port().isPresent()) {
+            d = d.withDetail(DetailKey.PORT, socket.port().getAsInt());
+        }
+        return d.withNames(DetailKey.BLOCKERS, access.blockers()).withDetail(DetailKey.DOMAIN, access.domain());
+    }
 
     /**
      * MGS2014: audit records were lost while a run was in flight, so some of its denials may
@@ -75,7 +97,7 @@ public final class AuditDiagnostics {
         }
         m.append(" while this run was in flight: some of its kernel denials may be missing");
         return new Diagnostic(Code.MGS2014, m.toString(), "", Operation.NONE, Layer.KERNEL, SOURCE,
-                Map.of(LOST, Long.toString(lost), OVERRUNS, Long.toString(overruns)));
+                Map.of(DetailKey.LOST.key(), Long.toString(lost), DetailKey.OVERRUNS.key(), Long.toString(overruns)));
     }
 
     static Code codeOf(Operation op) {

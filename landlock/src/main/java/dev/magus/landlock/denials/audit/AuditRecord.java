@@ -2,6 +2,7 @@ package dev.magus.landlock.denials.audit;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -25,9 +26,32 @@ public sealed interface AuditRecord {
      * @param path     the object, decoded ({@code path=} or {@code name=}); for a create or a
      *                 removal the kernel names the parent directory
      */
-    record Access(long serial, String domain, List<String> blockers, Optional<String> path) implements AuditRecord {
+    record Access(long serial, String domain, List<String> blockers, Optional<String> path, Optional<Socket> socket)
+            implements AuditRecord {
         public Access {
             blockers = List.copyOf(blockers);
+            java.util.Objects.requireNonNull(path, "path");
+            java.util.Objects.requireNonNull(socket, "socket");
+        }
+
+        /** A filesystem access (or one with neither path nor address). */
+        public Access(long serial, String domain, List<String> blockers, Optional<String> path) {
+            this(serial, domain, blockers, path, Optional.empty());
+        }
+    }
+
+    /**
+     * The address of a refused TCP connect ({@code daddr=} and {@code dest=}) or bind
+     * ({@code saddr=} and {@code src=}), as the kernel's LSM audit prints them: it leaves out an
+     * address or a port that is zero (a bind to 0.0.0.0, a bind to port 0).
+     *
+     * @param address the IPv4 or IPv6 address as printed, empty when the kernel left it out
+     * @param port    the port, empty when the kernel left it out
+     */
+    record Socket(String address, OptionalInt port) {
+        public Socket {
+            java.util.Objects.requireNonNull(address, "address");
+            java.util.Objects.requireNonNull(port, "port");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,7 +42,7 @@ public final class AuditRecordParser {
                 }
                 Optional<String> path = Optional.ofNullable(f.get("path")).or(() -> Optional.ofNullable(f.get("name")))
                         .map(AuditRecordParser::untrusted);
-                return Optional.of(new AuditRecord.Access(serial, domain, List.of(blockers.split(",")), path));
+                return Optional.of(new AuditRecord.Access(serial, domain, List.of(blockers.split(",")), path, socket(f)));
             }
             case AuditRecord.TYPE_LANDLOCK_DOMAIN -> {
                 String domain = f.get("domain");
@@ -59,6 +60,18 @@ public final class AuditRecordParser {
                 return Optional.of(new AuditRecord.Syscall(serial, pid.getAsLong(), number(f.get("ppid")).orElse(0)));
             }
         }
+    }
+
+    /** A refused connect names its destination, a refused bind its source; the kernel omits zeros. */
+    private static Optional<AuditRecord.Socket> socket(Map<String, String> f) {
+        String address = f.containsKey("daddr") || f.containsKey("dest") ? f.getOrDefault("daddr", "")
+                : f.getOrDefault("saddr", "");
+        OptionalInt port = number(f.containsKey("daddr") || f.containsKey("dest") ? f.get("dest") : f.get("src"))
+                .stream().filter(p -> p >= 1 && p <= 65535).mapToInt(p -> (int) p).findFirst();
+        if (address.isEmpty() && port.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new AuditRecord.Socket(address, port));
     }
 
     static Map<String, String> fields(String body) {

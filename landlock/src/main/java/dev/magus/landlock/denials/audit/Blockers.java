@@ -24,6 +24,18 @@ public final class Blockers {
         };
     }
 
+    /**
+     * CONNECT or BIND for a record of a refused TCP connect or bind ({@code net.connect_tcp},
+     * {@code net.bind_tcp}); empty for every other record. A socket call is one right, so one
+     * record never holds both.
+     */
+    public static Optional<Operation> network(List<String> blockers) {
+        if (blockers.contains("net.connect_tcp")) {
+            return Optional.of(Operation.CONNECT);
+        }
+        return blockers.contains("net.bind_tcp") ? Optional.of(Operation.BIND) : Optional.empty();
+    }
+
     /** The distinct operations of a record's blockers, in order. */
     public static List<Operation> operations(List<String> blockers) {
         Set<Operation> ops = new LinkedHashSet<>();

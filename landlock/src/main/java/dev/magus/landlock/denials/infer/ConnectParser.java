@@ -8,19 +8,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds a failed TCP connect in one output line: what curl, wget, nc, bash's {@code /dev/tcp},
- * Node and Java print. Landlock refuses a connect with EACCES, but a tool may print only that
- * the connect failed (curl's "Couldn't connect to server"), so a candidate is confirmed
- * against the run's TCP rules, never believed from the words alone. Pure.
+ * Finds a failed TCP connect or bind in one output line: what curl, wget, nc, bash's
+ * {@code /dev/tcp}, Node, Python and Java print. Landlock refuses both with EACCES, but a tool
+ * may print only that the connect failed (curl's "Couldn't connect to server"), so a candidate
+ * is confirmed against the run's TCP rules, never believed from the words alone. Pure; the
+ * one piece of state, for Python's tracebacks, is a {@link Traceback} the caller keeps per
+ * stream.
  */
 public final class ConnectParser {
 
-    /** A connect a tool says failed: the host as printed, and the port when the line has one. */
-    public record ConnectCandidate(String host, OptionalInt port, String line) {
+    /** Which TCP right a candidate was refused; {@code EITHER} when the tool names neither. */
+    public enum Kind {
+        CONNECT, BIND, EITHER
+    }
+
+    /** A connect or bind a tool says failed: the host as printed (may be empty), and the port when the line has one. */
+    public record ConnectCandidate(Kind kind, String host, OptionalInt port, String line) {
         public ConnectCandidate {
+            Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(port, "port");
             Objects.requireNonNull(line, "line");
+        }
+
+        public ConnectCandidate(String host, OptionalInt port, String line) {
+            this(Kind.CONNECT, host, port, line);
         }
     }
 
@@ -33,29 +45,105 @@ public final class ConnectParser {
             Pattern.compile("connect to (\\S+) port (\\d{1,5}) \\(tcp\\) failed: Permission denied"),
             // wget: Connecting to host (host)|1.2.3.4|:80... failed: Permission denied.
             Pattern.compile("Connecting to .*?\\|([^|]+)\\|:(\\d{1,5})\\.\\.\\. failed: Permission denied"),
+            // wget, an address in the URL: Connecting to 127.0.0.1:5565... failed: Permission denied.
+            Pattern.compile("Connecting to ([^\\s|()]+):(\\d{1,5})\\.\\.\\. failed: Permission denied"),
             // Node: Error: connect EACCES 127.0.0.1:8080
             Pattern.compile("connect EACCES (\\S+?):(\\d{1,5})\\b"));
+    /** Node's refused listen: Error: listen EACCES: permission denied 127.0.0.1:5558 (or :::3000). */
+    private static final Pattern NODE_LISTEN = Pattern.compile("listen EACCES: permission denied (\\S*):(\\d{1,5})\\b");
     /** Java names neither host nor port: java.net.ConnectException: Permission denied (connect failed). */
     private static final Pattern JAVA = Pattern.compile("java\\.net\\.(?:Connect|Socket)Exception: Permission denied");
+    /** Java's refused bind: java.net.BindException: Permission denied. */
+    private static final Pattern JAVA_BIND = Pattern.compile("java\\.net\\.BindException: Permission denied");
+    /** Python's socket errors carry no file name: {@code PermissionError: [Errno 13] Permission denied} and nothing after. */
+    private static final Pattern PYTHON = Pattern.compile("^PermissionError: \\[Errno 13\\] Permission denied\\s*$");
+    /** urllib wraps the same error: {@code urllib.error.URLError: <urlopen error [Errno 13] Permission denied>}. */
+    private static final Pattern URLLIB = Pattern.compile("<urlopen error \\[Errno 13\\] Permission denied>");
 
     private ConnectParser() {
     }
 
+    /** The candidates of a line read on its own (no traceback context). */
     public static List<ConnectCandidate> parse(String line) {
+        return parse(line, new Traceback());
+    }
+
+    /** The candidates of a line, with the Python traceback seen so far on its stream. */
+    public static List<ConnectCandidate> parse(String line, Traceback traceback) {
         List<ConnectCandidate> out = new ArrayList<>(1);
         for (Pattern p : WITH_PORT) {
             Matcher m = p.matcher(line);
             if (m.find()) {
-                int port = Integer.parseInt(m.group(2));
-                if (port >= 1 && port <= 65535) {
-                    out.add(new ConnectCandidate(m.group(1), OptionalInt.of(port), line));
-                }
+                port(m.group(2)).ifPresent(port -> out.add(new ConnectCandidate(Kind.CONNECT, m.group(1), OptionalInt.of(port), line)));
                 return out;
             }
         }
-        if (JAVA.matcher(line).find()) {
-            out.add(new ConnectCandidate("", OptionalInt.empty(), line));
+        Matcher listen = NODE_LISTEN.matcher(line);
+        if (listen.find()) {
+            port(listen.group(2)).ifPresent(port -> out.add(new ConnectCandidate(Kind.BIND, listen.group(1), OptionalInt.of(port), line)));
+            return out;
+        }
+        if (JAVA_BIND.matcher(line).find()) {
+            out.add(new ConnectCandidate(Kind.BIND, "", OptionalInt.empty(), line));
+        } else if (JAVA.matcher(line).find() || URLLIB.matcher(line).find()) {
+            out.add(new ConnectCandidate(Kind.CONNECT, "", OptionalInt.empty(), line));
+        } else if (PYTHON.matcher(line).find()) {
+            out.add(traceback.candidate(line));
+        } else {
+            traceback.see(line);
         }
         return out;
+    }
+
+    private static OptionalInt port(String digits) {
+        int port = Integer.parseInt(digits);
+        return port >= 1 && port <= 65535 ? OptionalInt.of(port) : OptionalInt.empty();
+    }
+
+    /**
+     * What a Python traceback on one stream said before its last line: the source line of the
+     * innermost frame ({@code s.bind(("127.0.0.1", 5556))}, {@code sock.connect(sa)}) says
+     * which call failed, and the first {@code ("host", port)} literal of the traceback's
+     * source lines says where. Under {@code python -c} there are no source lines: the kind is
+     * then {@code EITHER} and the port unknown.
+     */
+    public static final class Traceback {
+        private static final Pattern SOURCE = Pattern.compile("^ {4}\\S");
+        private static final Pattern ADDRESS = Pattern.compile("\\(\\s*[\"']([^\"'\\s]+)[\"']\\s*,\\s*(\\d{1,5})\\s*\\)");
+        private static final Pattern BIND_CALL = Pattern.compile("\\.(?:bind|listen)\\(|\\bserve_forever\\(|Server\\(");
+        private static final Pattern CONNECT_CALL = Pattern.compile("\\.connect(?:_ex)?\\(|create_connection\\(|urlopen\\(");
+
+        private String lastSource = "";
+        private String host = "";
+        private OptionalInt port = OptionalInt.empty();
+
+        void see(String line) {
+            if (line.startsWith("Traceback (most recent call last)")) {
+                lastSource = "";
+                host = "";
+                port = OptionalInt.empty();
+            } else if (SOURCE.matcher(line).find()) {
+                lastSource = line;
+                Matcher m = ADDRESS.matcher(line);
+                if (port.isEmpty() && m.find()) {
+                    host = m.group(1);
+                    port = port(m.group(2));
+                }
+            } else if (!line.startsWith("  File ") && !line.isBlank() && !line.strip().matches("[~^]+")) {
+                // Anything else ends the traceback's frames.
+                lastSource = "";
+            }
+        }
+
+        ConnectCandidate candidate(String line) {
+            Kind kind = BIND_CALL.matcher(lastSource).find() ? Kind.BIND
+                    : CONNECT_CALL.matcher(lastSource).find() ? Kind.CONNECT : Kind.EITHER;
+            ConnectCandidate c = new ConnectCandidate(kind, kind == Kind.EITHER ? "" : host,
+                    kind == Kind.EITHER ? OptionalInt.empty() : port, line);
+            lastSource = "";
+            host = "";
+            port = OptionalInt.empty();
+            return c;
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.events.DetailKey;
 import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -40,8 +41,6 @@ import java.util.stream.Stream;
  */
 public final class KernelDenials {
 
-    /** The detail key holding the output line that gave the denial away. */
-    public static final String EVIDENCE = "evidence";
 
     /** A Perl {@code open} whose mode writes: {@code >}, {@code >>}, {@code +<}, or a sysopen for writing. */
     /** curl's write failure; {@code -sS} hides the warning that named the file. */
@@ -61,6 +60,9 @@ public final class KernelDenials {
     /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
     private final java.util.Map<Candidate.Key, Diagnostic> confirmed = new java.util.HashMap<>();
     private final Set<Candidate.Key> asked = new HashSet<>();
+    /** Each stream's Python traceback so far, for a socket error that names no address. */
+    private final java.util.Map<RunEvent.Stream, ConnectParser.Traceback> tracebacks =
+            new java.util.EnumMap<>(RunEvent.Stream.class);
 
     /**
      * @param confirmer the run's policy check
@@ -160,11 +162,12 @@ public final class KernelDenials {
             }
         }
         List<Diagnostic> out = new ArrayList<>(1);
-        for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line)) {
-            confirmer.confirmConnect(c.host(), c.port()).ifPresent(d -> {
+        for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line,
+                tracebacks.computeIfAbsent(stream, s -> new ConnectParser.Traceback()))) {
+            network(c).ifPresent(d -> {
                 if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
-                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(EVIDENCE, line));
+                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(DetailKey.EVIDENCE, line));
                 }
             });
         }
@@ -181,7 +184,7 @@ public final class KernelDenials {
                 if (first != null && REFUSAL_LINE.matcher(c.line()).find()
                         && thisLine.add(new Key(first.operation(), first.subject()))) {
                     int n = reported.merge(new Key(first.operation(), first.subject()), 1, Integer::sum);
-                    out.add(first.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                    out.add(first.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
                 }
                 continue;
             }
@@ -192,10 +195,26 @@ public final class KernelDenials {
                 }
                 int n = reported.merge(key, 1, Integer::sum);
                 confirmed.putIfAbsent(c.key(), d);
-                out.add(n == 1 ? d : d.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The run's TCP rules on a network candidate. One the tool named neither as a connect nor
+     * a bind is reported only when the rules refuse both, whatever the port (mode none).
+     */
+    private Optional<Diagnostic> network(ConnectParser.ConnectCandidate c) {
+        return switch (c.kind()) {
+            case CONNECT -> confirmer.confirmConnect(c.host(), c.port());
+            case BIND -> confirmer.confirmBind(c.host(), c.port());
+            case EITHER -> confirmer.confirmConnect(c.host(), c.port())
+                    .filter(d -> confirmer.confirmBind(c.host(), c.port()).isPresent())
+                    .map(d -> new Diagnostic(d.code(), "connect or bind denied: the tool named neither which nor where,"
+                            + " and the run's network policy allows no TCP at all", "a TCP connect or bind", d.operation(),
+                            d.layer(), d.source(), d.details()));
+        };
     }
 
     private Optional<Diagnostic> confirm(Candidate c, DenialParser.Cwd childCwd) {
@@ -232,7 +251,7 @@ public final class KernelDenials {
                 Diagnostic d = refused.get();
                 Diagnostic kernel = new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
                         "inferred:" + c.stream().name().toLowerCase(Locale.ROOT), d.details());
-                return Optional.of(kernel.withDetail(EVIDENCE, c.line()));
+                return Optional.of(kernel.withDetail(DetailKey.EVIDENCE, c.line()));
             }
         }
         return Optional.empty();

@@ -44,4 +44,33 @@ class AuditDiagnosticsTest {
         assertThat(AuditDiagnostics.of(new AuditRecord.Access(1, "1a", List.of("scope.signal"), Optional.of("/x")),
                 CWD, new PrefixConfirmer())).isEmpty();
     }
+
+    private static AuditRecord.Access net(String text) {
+        return (AuditRecord.Access) AuditRecordParser.parse(1423, text).orElseThrow();
+    }
+
+    @Test
+    void a_refused_connect_is_an_mgs2013_naming_address_and_port() {
+        var access = net("audit(1796215887.466:9297): domain=15380f19d blockers=net.connect_tcp daddr=127.0.0.1 dest=40837");
+        assertThat(AuditDiagnostics.of(access, CWD, new PrefixConfirmer(Path.of("/h")))).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2013);
+            assertThat(d.operation()).isEqualTo(Operation.CONNECT);
+            assertThat(d.subject()).isEqualTo("127.0.0.1:40837");
+            assertThat(d.layer()).isEqualTo(Layer.KERNEL);
+            assertThat(d.source()).isEqualTo("audit");
+            assertThat(d.details()).containsEntry("blockers", "net.connect_tcp").containsEntry("domain", "15380f19d")
+                    .containsEntry("port", "40837");
+        });
+    }
+
+    @Test
+    void a_refused_bind_the_rules_would_allow_is_still_reported_from_the_record() {
+        var access = net("audit(1796215887.586:9298): domain=15380f19d blockers=net.bind_tcp saddr=127.0.0.1 src=42643");
+        assertThat(AuditDiagnostics.of(access, CWD, new PrefixConfirmer())).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2013);
+            assertThat(d.operation()).isEqualTo(Operation.BIND);
+            assertThat(d.subject()).isEqualTo("127.0.0.1:42643");
+            assertThat(d.message()).contains("allow it");
+        });
+    }
 }

@@ -28,6 +28,24 @@ class AuditRecordParserTest {
                         a -> assertThat(a.path()).contains("/tmp/dd/home/a b"));
     }
 
+    /** TCP records as this kernel logs them (LSM net audit data: the kernel leaves out zeros). */
+    @Test
+    void network_records_carry_the_address_and_port() {
+        assertThat(AuditRecordParser.parse(1423, "audit(1796215887.466:9297): domain=15380f19d blockers=net.connect_tcp "
+                + "daddr=127.0.0.1 dest=40837")).contains(new AuditRecord.Access(9297, "15380f19d",
+                        List.of("net.connect_tcp"), Optional.empty(),
+                        Optional.of(new AuditRecord.Socket("127.0.0.1", java.util.OptionalInt.of(40837)))));
+        AuditRecord.Access bind = (AuditRecord.Access) AuditRecordParser.parse(1423,
+                "audit(1796215478.030:9224): domain=15380e865 blockers=net.bind_tcp saddr=127.0.0.1 src=5558").orElseThrow();
+        assertThat(bind.socket()).contains(new AuditRecord.Socket("127.0.0.1", java.util.OptionalInt.of(5558)));
+        assertThat(Blockers.network(bind.blockers())).contains(Operation.BIND);
+        // A bind to 0.0.0.0 names only the port.
+        AuditRecord.Access any = (AuditRecord.Access) AuditRecordParser.parse(1423,
+                "audit(1.2:3): domain=1a blockers=net.bind_tcp src=3000").orElseThrow();
+        assertThat(any.socket()).contains(new AuditRecord.Socket("", java.util.OptionalInt.of(3000)));
+        assertThat(Blockers.network(List.of("fs.read_file"))).isEmpty();
+    }
+
     @Test
     void several_blockers_and_a_create_on_the_parent() {
         AuditRecord.Access a = (AuditRecord.Access) AuditRecordParser.parse(1423,

@@ -2,6 +2,7 @@ package dev.magus.landlock.denials.infer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,6 +18,7 @@ class ConnectParserTest {
         "nc: connect to 10.0.0.5 port 22 (tcp) failed: Permission denied^10.0.0.5^22",
         "Connecting to example.org (example.org)|93.184.216.34|:80... failed: Permission denied.^93.184.216.34^80",
         "Error: connect EACCES 127.0.0.1:3000^127.0.0.1^3000",
+        "Connecting to 127.0.0.1:5565... failed: Permission denied.^127.0.0.1^5565",
     })
     void toolsThatNameHostAndPort(String line, String host, int port) {
         assertThat(ConnectParser.parse(line)).singleElement().satisfies(c -> {
@@ -30,6 +32,50 @@ class ConnectParserTest {
         assertThat(ConnectParser.parse("Exception in thread \"main\" java.net.ConnectException: Permission denied"))
                 .singleElement().satisfies(c -> assertThat(c.port()).isEmpty());
         assertThat(ConnectParser.parse("java.net.SocketException: Permission denied (connect failed)")).hasSize(1);
+    }
+
+    @Test
+    void nodeNamesTheAddressItCouldNotListenOn() {
+        assertThat(ConnectParser.parse("Error: listen EACCES: permission denied 127.0.0.1:5558")).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.kind()).isEqualTo(ConnectParser.Kind.BIND);
+                    assertThat(c.host()).isEqualTo("127.0.0.1");
+                    assertThat(c.port()).isEqualTo(OptionalInt.of(5558));
+                });
+        assertThat(ConnectParser.parse("Error: listen EACCES: permission denied :::3000")).singleElement()
+                .satisfies(c -> assertThat(c.port()).isEqualTo(OptionalInt.of(3000)));
+        assertThat(ConnectParser.parse("java.net.BindException: Permission denied")).singleElement()
+                .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectParser.Kind.BIND));
+    }
+
+    private static ConnectParser.ConnectCandidate python(String... lines) {
+        ConnectParser.Traceback tb = new ConnectParser.Traceback();
+        for (int i = 0; i < lines.length - 1; i++) {
+            assertThat(ConnectParser.parse(lines[i], tb)).isEmpty();
+        }
+        List<ConnectParser.ConnectCandidate> last = ConnectParser.parse(lines[lines.length - 1], tb);
+        assertThat(last).hasSize(1);
+        return last.get(0);
+    }
+
+    @Test
+    void pythonsTracebackSaysWhichCallFailedAndWhere() {
+        var bind = python("Traceback (most recent call last):", "  File \"/w/b.py\", line 3, in <module>",
+                "    s.bind((\"127.0.0.1\", 5556))", "PermissionError: [Errno 13] Permission denied");
+        assertThat(bind.kind()).isEqualTo(ConnectParser.Kind.BIND);
+        assertThat(bind.host() + ":" + bind.port().getAsInt()).isEqualTo("127.0.0.1:5556");
+        var connect = python("Traceback (most recent call last):", "  File \"/w/c.py\", line 2, in <module>",
+                "    s = socket.create_connection((\"127.0.0.1\", 5557))", "        ^^^^^^^^^^^^^^^",
+                "  File \"/usr/lib/python3.11/socket.py\", line 836, in create_connection", "    sock.connect(sa)",
+                "PermissionError: [Errno 13] Permission denied");
+        assertThat(connect.kind()).isEqualTo(ConnectParser.Kind.CONNECT);
+        assertThat(connect.port()).isEqualTo(OptionalInt.of(5557));
+        var either = python("Traceback (most recent call last):", "  File \"<string>\", line 1, in <module>",
+                "PermissionError: [Errno 13] Permission denied");
+        assertThat(either.kind()).isEqualTo(ConnectParser.Kind.EITHER);
+        assertThat(either.port()).isEmpty();
+        // A file error names its file: it is no socket.
+        assertThat(ConnectParser.parse("PermissionError: [Errno 13] Permission denied: '/h/.aws/credentials'")).isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
@@ -35,10 +36,10 @@ class KernelDenialsTest {
         assertThat(denials.accept(ERR, "  path: '" + home.resolve("f") + "'")).isEmpty();
         // A line naming it again is one more occurrence: counted (marked a repeat), not a new denial.
         assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied"))
-                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "2"));
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "2"));
         // The same path through another spelling resolves to the same subject.
         assertThat(denials.accept(ERR, "cat: home/./f: Permission denied"))
-                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "3"));
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "3"));
         // Another operation on it is another denial.
         assertThat(denials.accept(ERR, "rm: cannot remove '" + home.resolve("f") + "': Permission denied"))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2002);
@@ -114,7 +115,7 @@ class KernelDenialsTest {
         assertThat(d.operation()).isEqualTo(Operation.WRITE);
         assertThat(d.subject()).isEqualTo(home.resolve("n").toString());
         assertThat(d.details().get("allow_yaml")).contains("mode: rw");
-        assertThat(d.details().get(KernelDenials.EVIDENCE)).isEqualTo(DenialParser.strip(line)).doesNotContain("\u001B");
+        assertThat(d.details().get(DetailKey.EVIDENCE.key())).isEqualTo(DenialParser.strip(line)).doesNotContain("\u001B");
     }
 
     @Test
