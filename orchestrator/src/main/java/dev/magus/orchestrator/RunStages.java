@@ -203,8 +203,7 @@ final class RunStages {
         }
         ChildStreams.Ended ended;
         try {
-            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
-                    config.argv(),
+            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(), config.argv(),
                     recursive && attempt.trail.isPresent() ? attempt.trail.get()::observeNested : run.journal()::diagnostic);
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
