@@ -1,3 +1,4 @@
+import dev.magus.env.platform.Platform;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.policy.HostFacts;
@@ -43,7 +44,7 @@ public final class ServerCpu {
         env.put("LANG", "C.UTF-8");
         long uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
         SocketDir dir = SocketDir.forUser(env, uid);
-        Host host = new Host(env, home, uid, HostFacts.Os.LINUX, List.of(), Optional.empty(), tmp);
+        Host host = new Host(env, home, uid, Platform.LINUX, List.of(), Optional.empty(), tmp);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         mx.setThreadCpuTimeEnabled(true);
@@ -67,6 +68,7 @@ public final class ServerCpu {
             System.out.println("by live thread group (ms/run; threads that ended meanwhile are not in these):");
             threadsAfter.forEach((g, t) -> System.out.printf("  %-28s %.3f%n", g, (t - threadsBefore.getOrDefault(g, 0L)) / 1e6 / runs));
             memory(server, ws, env);
+            chatty(server, ws, env);
         } finally {
             try (var s = Files.walk(root)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -102,6 +104,47 @@ public final class ServerCpu {
             System.out.printf("%d live runs: RSS %.1f MiB, heap used %.1f MiB; per run %.0f KiB RSS, %.0f KiB heap"
                     + " (client threads of this harness included)%n", LIVE, busy[0] / 1048576.0, busy[1] / 1048576.0,
                     (busy[0] - idle[0]) / 1024.0 / LIVE, (busy[1] - idle[1]) / 1024.0 / LIVE);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The journal's bound (issue 15): {@value #CHATTY} runs at once, each printing
+     * {@value #CHATTY_LINES} lines and then staying alive; the heap is read once all have printed.
+     * The journal keeps every line a subscriber still to come could want only within its window,
+     * so this is about what {@value #CHATTY} silent runs cost.
+     */
+    static final int CHATTY = 20;
+    static final int CHATTY_LINES = 100_000;
+
+    private static void chatty(MagusServer server, Path ws, Map<String, String> env) throws Exception {
+        long[] idle = mem();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(CHATTY);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < CHATTY; i++) {
+                Path printed = ws.resolve("printed-" + i);
+                Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "seq 1 " + CHATTY_LINES + "; : > " + printed
+                        + "; sleep 6"), ws.toString(), env, Map.of(), List.of(), Optional.empty(), false, false);
+                done.add(pool.submit(() -> {
+                    forward(server, s, 1);
+                    return null;
+                }));
+            }
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            for (int i = 0; i < CHATTY; i++) {
+                while (!Files.exists(ws.resolve("printed-" + i)) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+            }
+            long[] busy = mem();
+            for (var d : done) {
+                d.get();
+            }
+            System.out.printf("%d live runs that printed %d lines each: heap used %.1f MiB; per run %.0f KiB heap"
+                    + " (RSS %.1f MiB)%n", CHATTY, CHATTY_LINES, busy[1] / 1048576.0, (busy[1] - idle[1]) / 1024.0 / CHATTY,
+                    busy[0] / 1048576.0);
         } finally {
             pool.shutdownNow();
         }

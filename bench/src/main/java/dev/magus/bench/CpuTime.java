@@ -49,12 +49,12 @@ public final class CpuTime {
         }
         threads.setThreadCpuTimeEnabled(true);
 
-        Path root = Trees.tempRoot("magus-bench-cpu-");
+        Path root = Fixtures.tempRoot("magus-bench-cpu-");
         List<AutoCloseable> closing = new ArrayList<>();
         try {
-            Path home = Trees.dirs(root.resolve("home/u"));
-            Path ws = Trees.dirs(root.resolve("ws"));
-            Path file = Trees.file(ws.resolve("src/main/java/dev/magus/App.java"), "class App {}\n");
+            Path home = Fixtures.dirs(root.resolve("home/u"));
+            Path ws = Fixtures.dirs(root.resolve("ws"));
+            Path file = Fixtures.file(ws.resolve("src/main/java/dev/magus/App.java"), "class App {}\n");
             Map<String, Op> ops = new LinkedHashMap<>();
             for (int n : new int[]{10, 10_000}) {
                 Policy policy = SyntheticPolicy.policy(n, ws, home);
@@ -94,7 +94,7 @@ public final class CpuTime {
             for (AutoCloseable c : closing) {
                 c.close();
             }
-            Trees.delete(root);
+            Fixtures.delete(root);
         }
     }
 

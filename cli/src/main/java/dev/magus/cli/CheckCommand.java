@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
@@ -116,17 +117,17 @@ final class CheckCommand implements Callable<Integer> {
         Path home = effective.policy().policy().map(p -> p.home()).orElse(host.home());
         out.println(HumanLines.line(d));
         Map<String, String> details = d.details();
-        if (details.containsKey("control_file")) {
-            out.println(Echo.visible("control file: " + details.get("control_file"))
+        if (details.containsKey(DetailKey.CONTROL_FILE.key())) {
+            out.println(Echo.visible("control file: " + details.get(DetailKey.CONTROL_FILE.key()))
                     + " (binding layer only: no declaration allows writing it)");
         }
-        if (details.containsKey("nearest_rule")) {
-            out.println(Echo.visible("nearest rule: " + details.get("nearest_rule")));
+        if (details.containsKey(DetailKey.NEAREST_RULE.key())) {
+            out.println(Echo.visible("nearest rule: " + details.get(DetailKey.NEAREST_RULE.key())));
         }
-        if (details.containsKey("allow_yaml")) {
+        if (details.containsKey(DetailKey.ALLOW_YAML.key())) {
             out.println("if this access is legitimate, add to " + effective.file()
                     .map(f -> Locations.display(f, home)).orElse("magus.yaml") + ":");
-            details.get("allow_yaml").lines().forEach(l -> out.println(Echo.visible("  " + l)));
+            details.get(DetailKey.ALLOW_YAML.key()).lines().forEach(l -> out.println(Echo.visible("  " + l)));
         }
         return DENIED;
     }

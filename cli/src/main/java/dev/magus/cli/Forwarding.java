@@ -9,9 +9,9 @@ import java.util.Optional;
 
 /**
  * {@code magus run} forwards to a running magus server by itself (issue 15), through the
- * server module's {@link ServerForwarder}, when the run is a plain one. A run that asks for
- * what only this process does (an events file, a log, the live view, the kernel's audit
- * records) stays local, as does {@code --local}.
+ * server module's {@link ServerForwarder}, with its one-run grants, hosts, spell op and target.
+ * A run that asks for what only this process does (an events file, a log, the live view, the
+ * kernel's audit records) stays local, as does {@code --local}.
  */
 final class Forwarding {
     private Forwarding() {
@@ -28,6 +28,6 @@ final class Forwarding {
                     if (HumanLines.shown(d, verbose)) {
                         lines.println(HumanLines.line(d, verbose));
                     }
-                }, request.grants().allow(), request.grants().pass(), request.allowHosts()));
+                }, request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts()));
     }
 }

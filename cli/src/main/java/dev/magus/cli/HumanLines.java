@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.DetailKey;
 import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -7,6 +8,7 @@ import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Severity;
 import dev.magus.policy.DenialAdvice;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -37,15 +39,13 @@ final class HumanLines {
      * dropped (names only: the diagnostic never carries a value).
      */
     static String line(Diagnostic d, boolean verbose) {
-        String names = d.details().getOrDefault(DROPPED_NAMES, "");
+        List<String> names = d.names(DetailKey.DROPPED_NAMES);
         if (!verbose || d.code() != Code.MGS2003 || names.isEmpty()) {
             return line(d);
         }
-        return line(d) + "\nmagus:   dropped: " + Echo.visible(String.join(", ", names.split(",")));
+        return line(d) + "\nmagus:   dropped: " + Echo.visible(String.join(", ", names));
     }
 
-    /** The detail of {@code ChildEnv}'s MGS2003 naming the dropped variables. */
-    static final String DROPPED_NAMES = "dropped_names";
 
     static String line(Diagnostic d) {
         String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT || d.layer() == Layer.PROXY ? " [" + d.layer().label() + "]" : "";
@@ -65,11 +65,11 @@ final class HumanLines {
      * logged, never dropped.
      */
     static boolean shown(Diagnostic d, boolean verbose) {
-        if (d.details().containsKey(KernelDenialStream.REPEAT)) {
+        if (d.details().containsKey(DetailKey.REPEAT.key())) {
             // One more occurrence of a denial already shown: an event, counted, not a new line.
             return false;
         }
-        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DenialAdvice.CLASS));
+        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()));
     }
 
     private static final String BENIGN = new DenialAdvice.Benign("").label();

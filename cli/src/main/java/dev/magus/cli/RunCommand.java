@@ -146,10 +146,8 @@ class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        // A spell op's child and a target need the workspace's projects: they run here (the server protocol carries neither yet).
-        // --allow-host travels with the run: the server starts the run's proxy with the host added.
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && request.op().isEmpty()
-                && request.target().isEmpty()) {
+        // --op, --target, --allow, --pass and --allow-host cross the socket (protocol version 2).
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
@@ -196,13 +194,15 @@ class RunCommand implements Callable<Integer> {
         boolean raw = view.isEmpty() && !ndjsonOnStdout;
         Run run = builder.build().submit(request, raw ? Passthrough.of(out, System.err) : Passthrough.none());
         Signals.forward(run);
+        // Taken now, while the run goes: the journal keeps only a window for later subscribers.
+        java.util.concurrent.CompletableFuture<RunEvent.Started> started = run.events().ofType(RunEvent.Started.class)
+                .next().toFuture();
         view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
         RunResult result = run.result().block();
         view.ifPresent(LiveView::close);
         if (view.isPresent()) {
             // Said after the view, which owns the terminal while it runs.
-            run.events().ofType(RunEvent.Started.class).next().blockOptional(java.time.Duration.ofSeconds(1))
-                    .flatMap(this::unconfinedNotice).ifPresent(err::println);
+            Optional.ofNullable(started.getNow(null)).flatMap(this::unconfinedNotice).ifPresent(err::println);
         }
         out.flush();
         err.flush();

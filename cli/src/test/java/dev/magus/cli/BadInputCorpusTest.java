@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.env.platform.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
@@ -87,7 +88,7 @@ class BadInputCorpusTest {
         }
 
         Host host() {
-            return new Host(env, home, 1000, HostFacts.Os.LINUX, List.of(), Optional.empty(), tempBase);
+            return new Host(env, home, 1000, Platform.LINUX, List.of(), Optional.empty(), tempBase);
         }
     }
 

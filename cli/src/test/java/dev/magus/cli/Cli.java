@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
@@ -85,7 +86,7 @@ final class Cli {
             env.put("USER", "tester");
             env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
             env.putAll(extraEnv);
-            return new Host(env, home, 1000, HostFacts.Os.LINUX, List.of(), Optional.empty(), temp);
+            return new Host(env, home, 1000, Platform.LINUX, List.of(), Optional.empty(), temp);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

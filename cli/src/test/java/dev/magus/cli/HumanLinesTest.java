@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
@@ -15,7 +16,7 @@ class HumanLinesTest {
 
     private static Diagnostic denial(String cls) {
         return new Diagnostic(Code.MGS2002, "write denied: /proc/self/coredump_filter", "/proc/self/coredump_filter",
-                Operation.WRITE, Layer.KERNEL, "audit", Map.of(DenialAdvice.CLASS, cls));
+                Operation.WRITE, Layer.KERNEL, "audit", Map.of(DetailKey.CLASS.key(), cls));
     }
 
     @Test

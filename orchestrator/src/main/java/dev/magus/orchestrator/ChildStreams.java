@@ -21,6 +21,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import dev.magus.events.Diagnostic;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
@@ -58,11 +59,11 @@ final class ChildStreams {
      * or, for a nested magus that shows them itself, only its job's trail.
      */
     Ended stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
-            Path cwd, Consumer<Diagnostic> denials) {
+            Path cwd, List<String> argv, Consumer<Diagnostic> denials) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, c, lines.orElseThrow().asFlux(), audit,
+                .map(c -> KernelDenialStream.forRun(run.id(), child.pid(), child.domainTag(), cwd, argv, c, lines.orElseThrow().asFlux(), audit,
                         KernelDenialStream.DEFAULT_WINDOW).doOnNext(denials).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.policy.HostFacts;
 import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ import java.util.Optional;
  *                     recursive magus
  * @param tempBase     where private temp dirs of runs are created (each 0700, removed after the run)
  */
-public record Host(Map<String, String> env, Path home, long uid, HostFacts.Os os, List<Path> installation,
+public record Host(Map<String, String> env, Path home, long uid, Platform os, List<Path> installation,
         Optional<Path> launcher, Path tempBase) {
 
     public Host {

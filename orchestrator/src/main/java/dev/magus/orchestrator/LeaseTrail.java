@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -121,7 +122,7 @@ final class LeaseTrail {
 
     /** Queues a {@code sandbox_denial} when {@code d} is a refusal this trail's job caused. */
     void observe(Diagnostic d) {
-        if (d.code() != Code.MGS2002 || !job.toString().equals(d.details().get("job"))) {
+        if (d.code() != Code.MGS2002 || !job.toString().equals(d.details().get(DetailKey.JOB.key()))) {
             return;
         }
         if (written.incrementAndGet() > MAX_DENIAL_ROWS) {
@@ -180,6 +181,6 @@ final class LeaseTrail {
         }
         Diagnostic d = f.diagnostic();
         return Optional.of(new Diagnostic(d.code(), "the trail of job " + job + " is incomplete, so the run fails: "
-                + d.message(), d.subject(), d.operation(), d.layer(), d.source(), d.details()).withDetail("job", job.toString()));
+                + d.message(), d.subject(), d.operation(), d.layer(), d.source(), d.details()).withDetail(DetailKey.JOB, job.toString()));
     }
 }

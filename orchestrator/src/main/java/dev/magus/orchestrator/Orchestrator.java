@@ -106,13 +106,25 @@ public final class Orchestrator {
      * and the temp base are the server's, and it is the server that spawns.
      */
     public Run submit(RunRequest request, Passthrough passthrough, Host runHost) {
+        return submit(request, passthrough, runHost, e -> { });
+    }
+
+    /**
+     * {@link #submit(RunRequest, Passthrough, Host)}, with {@code observer} subscribed to the
+     * run's events before anything of the run happens: it gets every event, every output line
+     * among them, however chatty the run (the journal keeps only a window of the output for
+     * subscribers that come later).
+     */
+    public Run submit(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(passthrough, "passthrough");
         Objects.requireNonNull(runHost, "runHost");
+        Objects.requireNonNull(observer, "observer");
         RunHandle run = new RunHandle(invocation + "-" + sequence.incrementAndGet(), clock, warningOnce);
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }
+        run.events().subscribe(observer);
         IO.schedule(() -> stages.execute(run, request, passthrough, runHost));
         return run;
     }

@@ -9,22 +9,35 @@ import dev.magus.events.RunEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * The record of one run: every event in order, replayed to each subscriber from the start,
- * and the result once it ends.
+ * The record of one run: every event in order to each subscriber, and the result once it ends.
  *
- * <p>Buffer policy: events are kept in an unbounded replay buffer for the life of the run
- * object. The pipe readers hand lines to it without waiting for subscribers, so the child
- * never blocks on a slow subscriber and no subscriber ever misses the start or the exit.
- * The cost is memory proportional to the run's output; a caller that runs chatty commands
- * for a long time and keeps the {@link Run} should subscribe and drop it.
+ * <p>Buffer policy: a window over the child's output. A subscriber receives every event from
+ * the moment it subscribes, however far behind it falls: each live subscriber has a queue of
+ * its own (a {@link FluxSink} buffering what it has not requested yet), so its backlog is what
+ * it costs, and only while it lags. For subscribers still to come, every event that is not
+ * output is kept (the start, each diagnostic, the exit: what the command line and the server
+ * read from a run) and of the output lines only the last {@value #HISTORY}, so a run that prints
+ * a million lines costs the journal what one that prints {@value #HISTORY} does. A subscriber
+ * that arrives after more than {@value #HISTORY} lines misses the earlier lines and nothing
+ * else; the bytes themselves never went through the journal ({@link
+ * dev.magus.orchestrator.run.Passthrough}). A caller that needs every line subscribes before the
+ * run starts ({@link Orchestrator#submit(dev.magus.orchestrator.run.RunRequest,
+ * dev.magus.orchestrator.run.Passthrough, Host, java.util.function.Consumer)}, or the builder's
+ * sinks). (Reactor's size-bound replay sink is not used: a subscriber that falls more than its
+ * limit behind skips what it has not read.) The pipe readers hand lines over without waiting
+ * for subscribers, so the child never blocks on a slow subscriber.
  *
  * <p>This covers subscribers that apply back-pressure through Reactor's requests (or
  * {@code publishOn}/{@code delayElements}). A subscriber that blocks inside {@code onNext}
@@ -36,10 +49,19 @@ import reactor.core.publisher.Sinks;
  * cancelling caller emit from different threads.
  */
 final class RunJournal {
+    /** How many of the latest output lines are kept for a subscriber still to come. */
+    static final int HISTORY = 2048;
+
     private final String runId;
     private final Clock clock;
     private final Instant start;
-    private final Sinks.Many<RunEvent> events = Sinks.many().replay().all();
+    /** For subscribers still to come, each with its place in the run: every event but output; guarded by this. */
+    private final List<Numbered> kept = new java.util.ArrayList<>();
+    /** ... and the last {@link #HISTORY} output lines. */
+    private final ArrayDeque<Numbered> lastLines = new ArrayDeque<>();
+    private long sequence;
+    /** The subscribers there now; copied on write, as one may leave while an event is handed out. */
+    private final List<FluxSink<RunEvent>> live = new CopyOnWriteArrayList<>();
     private final Sinks.One<RunResult> result = Sinks.one();
     private final Map<Code, Long> counts = new EnumMap<>(Code.class);
     private boolean ended;
@@ -60,8 +82,55 @@ final class RunJournal {
         return clock.instant();
     }
 
+    /** The window so far, then every event from now on; completes with the run. */
     Flux<RunEvent> events() {
-        return events.asFlux();
+        return Flux.create(sink -> {
+            synchronized (this) {
+                replay(sink);
+                if (ended) {
+                    sink.complete();
+                    return;
+                }
+                live.add(sink);
+                sink.onDispose(() -> live.remove(sink));
+            }
+        }, FluxSink.OverflowStrategy.BUFFER);
+    }
+
+    private record Numbered(long n, RunEvent event) {
+    }
+
+    /** Under the lock: what is kept, merged back into the run's order. */
+    private void replay(FluxSink<RunEvent> sink) {
+        java.util.Iterator<Numbered> a = kept.iterator();
+        java.util.Iterator<Numbered> b = lastLines.iterator();
+        Numbered x = a.hasNext() ? a.next() : null;
+        Numbered y = b.hasNext() ? b.next() : null;
+        while (x != null || y != null) {
+            if (y == null || (x != null && x.n() < y.n())) {
+                sink.next(x.event());
+                x = a.hasNext() ? a.next() : null;
+            } else {
+                sink.next(y.event());
+                y = b.hasNext() ? b.next() : null;
+            }
+        }
+    }
+
+    /** Under the lock: kept (an output line in the window), and to every subscriber there now. */
+    private void publish(RunEvent event) {
+        Numbered n = new Numbered(sequence++, event);
+        if (event instanceof RunEvent.Output) {
+            lastLines.addLast(n);
+            if (lastLines.size() > HISTORY) {
+                lastLines.removeFirst();
+            }
+        } else {
+            kept.add(n);
+        }
+        for (FluxSink<RunEvent> s : live) {
+            s.next(event);
+        }
     }
 
     Mono<RunResult> result() {
@@ -88,7 +157,7 @@ final class RunJournal {
             }
             counts.merge(seen.code(), 1L, Long::sum);
         }
-        events.tryEmitNext(event).orThrow();
+        publish(event);
     }
 
     void diagnostic(Diagnostic d) {
@@ -106,9 +175,12 @@ final class RunJournal {
         }
         Instant at = now();
         Duration took = Duration.between(start, at);
-        events.tryEmitNext(new RunEvent.Exited(runId, at, status, signal, took)).orThrow();
+        publish(new RunEvent.Exited(runId, at, status, signal, took));
         ended = true;
-        events.tryEmitComplete().orThrow();
+        for (FluxSink<RunEvent> s : live) {
+            s.complete();
+        }
+        live.clear();
         result.tryEmitValue(new RunResult(status, signal, took, counts)).orThrow();
     }
 }

@@ -20,6 +20,7 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
+import dev.magus.orchestrator.Attempt.Ending;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.landlock.compile.NetRules;
 import dev.magus.orchestrator.network.HostResolver;
@@ -41,8 +42,6 @@ import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
-import dev.magus.policy.Verdict;
-import dev.magus.policy.fs.Access;
 import dev.magus.events.Mode;
 import dev.magus.policy.net.NetworkMode;
 import dev.magus.workspace.audit.ControlFileAudit;
@@ -50,22 +49,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * One execution of a run, on an I/O thread: the stages in order (see {@link Orchestrator}), the spawn,
  * the streams, the control-file audit, and the end of the run once its private temp dir is gone.
  */
 final class RunStages {
-    /** How long the end of the first run waits for the sweep of stale private temp dirs it started. */
-    static final Duration SWEEP_GRACE = Duration.ofSeconds(2);
     /** How long a spawn waits for the watchdog's loop to be up; it started with the run's first stage. */
     static final Duration WATCHDOG_GRACE = Duration.ofSeconds(2);
 
@@ -88,48 +79,6 @@ final class RunStages {
         this.streams = streams;
     }
 
-    /** How a run ended, decided by the stages; emitted only after the run's private temp dir is gone. */
-    private record Ending(int status, int signal) {
-        static Ending refused(int status) {
-            return new Ending(status, 0);
-        }
-    }
-
-    /**
-     * What one execution holds while its stages run: the private temp dir to remove, and the
-     * diagnostics raised before the spawn, held back so that a started run's events begin with
-     * Started (a refused run has no Started; they then precede its Exited).
-     */
-    private static final class Attempt {
-        Path privateTemp;
-        /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
-        CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
-        /** The leased job's trail, once run_started is written. */
-        Optional<LeaseTrail> trail = Optional.empty();
-        final List<Diagnostic> pending = new ArrayList<>();
-        /** The run's network proxy (network mode proxy); closed before the exit event. */
-        NetworkProxy proxy;
-
-        /**
-         * Waits for the sweep, bounded: it runs beside the stages and is almost always done, but
-         * a command line would otherwise exit under it; what a slow one leaves, the next run sweeps.
-         */
-        void awaitSweep() {
-            try {
-                sweep.get(SWEEP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // see above
-            }
-        }
-
-        void flush(RunJournal journal) {
-            pending.forEach(journal::diagnostic);
-            pending.clear();
-        }
-    }
-
     void execute(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
         Attempt attempt = new Attempt();
         Ending ending = Ending.refused(125);
@@ -145,26 +94,7 @@ final class RunStages {
             say(run, passthrough, Unexpected.line(e));
             ending = Ending.refused(125);
         } finally {
-            if (attempt.proxy != null) {
-                // The proxy lives exactly as long as the run: its tunnels end with it.
-                attempt.proxy.close();
-            }
-            if (attempt.trail.isPresent()) {
-                Optional<Diagnostic> incomplete = attempt.trail.get().end(ending.status());
-                if (incomplete.isPresent()) {
-                    run.journal().diagnostic(incomplete.get());
-                    if (ending.status() == 0) {
-                        ending = new Ending(1, 0);
-                    }
-                }
-            }
-            // Before the exit event: whoever sees the run end finds its private temp dir gone.
-            if (attempt.privateTemp != null) {
-                Trees.deleteQuietly(attempt.privateTemp);
-                watchdog.releaseDir(attempt.privateTemp);
-            }
-            attempt.awaitSweep();
-            run.journal().exit(ending.status(), ending.signal());
+            attempt.end(ending, run.journal(), watchdog);
         }
     }
 
@@ -237,7 +167,7 @@ final class RunStages {
                 NetRules net = policy.policy().map(p -> NetRules.of(p.network(), proxyPort)).orElse(NetRules.OPEN);
                 // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
                 boolean tcp = ((Confinement.Kernel) confinement).ruleset().handledNet() != 0;
-                denials = Optional.of(DenialConfirmer.withConnects(confirmer(policy),
+                denials = Optional.of(DenialConfirmer.withConnects(RunChecks.confirmer(policy),
                         new KernelConnects(tcp ? net : NetRules.OPEN)));
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
@@ -273,7 +203,7 @@ final class RunStages {
         }
         ChildStreams.Ended ended;
         try {
-            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(),
+            ended = streams.stream(run, child, request.stdin(), passthrough, denials, config.workingDir(), config.argv(),
                     recursive && attempt.trail.isPresent() ? attempt.trail.get()::observeNested : run.journal()::diagnostic);
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
@@ -282,7 +212,7 @@ final class RunStages {
         Exit exit = ended.exit();
         // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
         int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
-        if (controlFiles.isPresent() && audit(run, passthrough, controlFiles.get(), config) && status == 0) {
+        if (controlFiles.isPresent() && RunChecks.audit(run, passthrough, controlFiles.get(), config) && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
             status = 1;
         }
@@ -301,39 +231,6 @@ final class RunStages {
         attempt.proxy = NetworkProxy.start(policy.policy().get().network(), resolver,
                 d -> IO.schedule(() -> run.journal().diagnostic(d)));
         return OptionalInt.of(attempt.proxy.port());
-    }
-
-    /**
-     * The control-file audit, once the child's process group is gone: each control file the
-     * run created, changed or removed is an MGS2002 (layer audit), put back unless the
-     * workspace says {@code sandbox.controlFiles: report}. Whether the run fails for it: an
-     * audit that could not finish fails it too, since nothing then says the files are intact.
-     */
-    private static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
-        try {
-            ControlFileAudit.Report report = baseline.after(config.config().controlFiles());
-            report.diagnostics().forEach(run.journal()::diagnostic);
-            return report.changed();
-        } catch (RuntimeException e) {
-            say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
-            return true;
-        }
-    }
-
-    /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
-    static DenialConfirmer confirmer(PolicyOrOff policy) {
-        return (op, path, cwd) -> {
-            Access access = switch (op) {
-                case READ -> Access.READ;
-                case WRITE -> Access.WRITE;
-                case EXEC -> Access.EXEC;
-                case NONE, CONNECT, BIND -> null;
-            };
-            if (access == null) {
-                return Optional.empty();
-            }
-            return policy.check(access, path, cwd) instanceof Verdict.Denied d ? Optional.of(d.diagnostic()) : Optional.empty();
-        };
     }
 
     private Path writeGitConfig(Path privateTemp, Host host) {

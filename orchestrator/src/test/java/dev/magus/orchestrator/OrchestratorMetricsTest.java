@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.env.platform.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
@@ -24,7 +25,7 @@ class OrchestratorMetricsTest {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
         Host host = new Host(Map.of("PATH", "/usr/bin:/bin", "HOME", home.toString(), "GITHUB_TOKEN", "ghp_FAKE0000"),
-                home, 1000, HostFacts.Os.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
+                home, 1000, Platform.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         // ABI 0: best-effort runs with the binding layer only, so this test needs no kernel support.
         Orchestrator o = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry).build();
@@ -48,7 +49,7 @@ class OrchestratorMetricsTest {
         Path home = Files.createDirectories(dir.resolve("home"));
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Host host = new Host(Map.of("PATH", "/usr/bin:/bin", "HOME", home.toString()),
-                home, 1000, HostFacts.Os.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
+                home, 1000, Platform.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Orchestrator.Builder builder = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry);
         builder.build();

@@ -76,6 +76,25 @@ class PipelineRefusalTest {
         return sh("touch spawned");
     }
 
+    /**
+     * Which host this class plays, said on the console: the build runs it twice, once as the
+     * host is and once with {@code -Dmagus.test.landlock=absent} (orchestrator/pom.xml,
+     * execution refusals-without-landlock), where the probe must say no Landlock and the
+     * spawner must be the fake.
+     */
+    @Test
+    void theProbeAndTheSpawnerAreThoseOfTheHostPlayed() {
+        boolean absent = "absent".equals(System.getProperty(TestHost.LANDLOCK_PROPERTY));
+        System.out.println("PipelineRefusalTest: Landlock " + (absent ? "played absent (ABI 0, fake spawner)"
+                : "as this host has it (ABI " + TestHost.probe().abi() + ")"));
+        if (absent) {
+            assertThat(TestHost.probe().abi()).isZero();
+            assertThat(spawner.confinesWithKernel()).isFalse();
+        } else {
+            assertThat(spawner.confinesWithKernel()).isEqualTo(TestHost.landlock());
+        }
+    }
+
     @Test
     void aBadModeInMagusYamlIsRefusedWithMgs2004() {
         t.mode("strict");

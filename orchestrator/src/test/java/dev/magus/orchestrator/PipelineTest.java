@@ -171,10 +171,17 @@ class PipelineTest {
         // one needs its readers running while its own wait holds a thread.
         int n = Runtime.getRuntime().availableProcessors() * 10 + 10;
         Orchestrator o = t.orchestrator();
-        List<Run> runs = IntStream.range(0, n).mapToObj(i -> o.submit(sh("head -c 300000 /dev/zero | tr '\\0' y | fold -w 99"))).toList();
-        for (Run r : runs) {
-            StepVerifier.create(r.result()).assertNext(x -> assertThat(x.status()).isZero()).expectComplete().verify(DEADLINE);
-            assertThat(lines(events(r), RunEvent.Stream.STDOUT)).hasSize(300000 / 99 + 1);
+        // Each observed from before it starts: the journal keeps only a window of the output for later subscribers.
+        List<List<RunEvent>> seen = IntStream.range(0, n).mapToObj(i -> java.util.Collections.synchronizedList(
+                new java.util.ArrayList<RunEvent>())).toList();
+        List<Run> runs = IntStream.range(0, n).mapToObj(i -> o.submit(sh("head -c 300000 /dev/zero | tr '\\0' y | fold -w 99"),
+                dev.magus.orchestrator.run.Passthrough.none(), t.host(), seen.get(i)::add)).toList();
+        for (int i = 0; i < n; i++) {
+            StepVerifier.create(runs.get(i).result()).assertNext(x -> assertThat(x.status()).isZero()).expectComplete()
+                    .verify(DEADLINE);
+            assertThat(lines(List.copyOf(seen.get(i)), RunEvent.Stream.STDOUT)).hasSize(300000 / 99 + 1);
+            assertThat(lines(events(runs.get(i)), RunEvent.Stream.STDOUT)).as("a later subscriber: the window")
+                    .hasSize(RunJournal.HISTORY);
         }
     }
 

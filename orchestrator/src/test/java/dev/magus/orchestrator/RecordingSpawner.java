@@ -23,15 +23,17 @@ final class RecordingSpawner implements Spawner {
     }
 
     private final Spawner delegate;
+    private final boolean kernel;
     private final List<Call> calls = new CopyOnWriteArrayList<>();
 
-    private RecordingSpawner(Spawner delegate) {
+    private RecordingSpawner(Spawner delegate, boolean kernel) {
         this.delegate = delegate;
+        this.kernel = kernel;
     }
 
     /** Records, then spawns with {@code delegate}. */
     static RecordingSpawner around(Spawner delegate) {
-        return new RecordingSpawner(delegate);
+        return new RecordingSpawner(delegate, true);
     }
 
     /** Records, and starts only what needs no kernel layer (no Landlock needed, Linux still is). */
@@ -41,7 +43,7 @@ final class RecordingSpawner implements Spawner {
                 throw new AssertionError("a host without Landlock was asked to confine " + request.argv());
             }
             return Launcher.get().spawn(request, confinement);
-        });
+        }, false);
     }
 
     /** The fake that fits this host: {@link #withoutKernel()} unless {@link TestHost#landlock()}. */
@@ -53,6 +55,11 @@ final class RecordingSpawner implements Spawner {
     public Spawn spawn(SpawnRequest request, Confinement confinement) {
         calls.add(new Call(request, confinement));
         return delegate.spawn(request, confinement);
+    }
+
+    /** Whether a kernel confinement reaches a real launcher; false for {@link #withoutKernel()}. */
+    boolean confinesWithKernel() {
+        return kernel;
     }
 
     List<Call> calls() {

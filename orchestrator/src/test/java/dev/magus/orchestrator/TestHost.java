@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.env.platform.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
@@ -109,7 +110,7 @@ final class TestHost {
     }
 
     Host host() {
-        return new Host(env, home, uid(), HostFacts.Os.LINUX, List.of(), Optional.empty(), tempBase);
+        return new Host(env, home, uid(), Platform.LINUX, List.of(), Optional.empty(), tempBase);
     }
 
     Orchestrator orchestrator() {

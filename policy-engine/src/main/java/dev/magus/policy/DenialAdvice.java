@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.events.DetailKey;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
@@ -24,10 +25,7 @@ import java.util.regex.Pattern;
  */
 public sealed interface DenialAdvice {
 
-    /** The detail key a diagnostic carries its class in: {@code benign}, {@code attack} or {@code hint}. */
-    String CLASS = "class";
-
-    /** {@code benign}, {@code attack} or {@code hint}: the value of {@link #CLASS}. */
+    /** {@code benign}, {@code attack} or {@code hint}: the value of the {@code class} detail ({@link dev.magus.events.DetailKey#CLASS}). */
     String label();
 
     /** A runtime's probe every child of it makes and that fails harmlessly (the JVM's, say). */

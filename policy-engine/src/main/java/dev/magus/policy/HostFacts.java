@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.events.MagusEnv;
 import java.io.File;
 import java.nio.file.Files;
@@ -33,21 +34,10 @@ public record HostFacts(
         Map<String, String> env,
         Path home,
         long uid,
-        Os os,
+        Platform os,
         Path userCacheDir,
         List<Path> installation,
         Path privateTemp) {
-
-    /** The platforms whose footprint and base table differ. */
-    public enum Os {
-        LINUX, MACOS;
-
-        /** From {@code os.name}; anything not macOS is treated as Linux, whose table is the XDG one. */
-        public static Os of(String osName) {
-            String n = osName.toLowerCase(Locale.ROOT);
-            return n.contains("mac") || n.contains("darwin") ? MACOS : LINUX;
-        }
-    }
 
     public HostFacts {
         env = Map.copyOf(env);
@@ -68,13 +58,13 @@ public record HostFacts(
     }
 
     /** A host whose user cache dir follows the platform rule for {@code env} and {@code home}. */
-    public static HostFacts of(Map<String, String> env, Path home, long uid, Os os, List<Path> installation, Path privateTemp) {
+    public static HostFacts of(Map<String, String> env, Path home, long uid, Platform os, List<Path> installation, Path privateTemp) {
         return new HostFacts(env, home, uid, os, defaultUserCacheDir(env, home, os), installation, privateTemp);
     }
 
     /** A Linux host: the usual shape of a test's fake host. */
     public static HostFacts linux(Map<String, String> env, Path home, List<Path> installation, Path privateTemp) {
-        return of(env, home, 1000, Os.LINUX, installation, privateTemp);
+        return of(env, home, 1000, Platform.LINUX, installation, privateTemp);
     }
 
     /**
@@ -87,7 +77,7 @@ public record HostFacts(
         // out live; Java's user.home comes from the password file and is only the fallback.
         Path home = Optional.ofNullable(env.get("HOME")).filter(h -> h.startsWith("/")).map(Path::of)
                 .orElse(Path.of(System.getProperty("user.home")).toAbsolutePath());
-        Os os = Os.of(System.getProperty("os.name", "linux"));
+        Platform os = Platform.current();
         return of(env, home, currentUid(), os, installationFromSystem(), privateTemp);
     }
 
@@ -117,7 +107,8 @@ public record HostFacts(
     /**
      * Where magus keeps what no run may reach: its state dir (lease markers, the job store, the
      * audit's walks, the cached git config) and every place the server's socket and token can
-     * live ({@code $XDG_RUNTIME_DIR/magus}, {@code <cache>/magus-run}, {@code /tmp/magus-<uid>}).
+     * live ({@code $XDG_RUNTIME_DIR/magus}, {@code <cache>/magus-run}, {@code /tmp/magus-<uid>}, and
+     * the dir of {@code $MAGUS_SERVER_ADDRESS}, the socket of the server a forwarded run runs in).
      * A declared grant over any of them would let one run weaken the next, or reach the server.
      */
     public List<Path> magusPrivateDirs() {
@@ -128,6 +119,10 @@ public record HostFacts(
         out.add(home.resolve(".cache/magus-run"));
         out.add(userCacheDir.resolve("magus-run"));
         out.add(Path.of("/tmp", "magus-" + uid));
+        // A forwarded run's host names the server it runs in: that server's socket dir, wherever
+        // its own environment put it, is kept from the run too.
+        variable(MagusEnv.SERVER_ADDRESS).filter(v -> v.startsWith("/")).map(Path::of).map(Path::getParent)
+                .ifPresent(out::add);
         return out.stream().map(Path::normalize).distinct().toList();
     }
 
@@ -136,8 +131,8 @@ public record HostFacts(
         return Optional.ofNullable(env.get(name)).filter(v -> !v.isEmpty());
     }
 
-    private static Path defaultUserCacheDir(Map<String, String> env, Path home, Os os) {
-        if (os == Os.MACOS) {
+    private static Path defaultUserCacheDir(Map<String, String> env, Path home, Platform os) {
+        if (os == Platform.MACOS) {
             return home.resolve("Library/Caches");
         }
         String xdg = env.getOrDefault("XDG_CACHE_HOME", "");

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.policy.decl.Base;
 import dev.magus.policy.decl.SandboxAllow;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class Locations {
             if (base == Base.WORKSPACE) {
                 dir = workspaceRoot;
             } else {
-                boolean macos = host.os() == HostFacts.Os.MACOS;
+                boolean macos = host.os() == Platform.MACOS;
                 Optional<String> variable = base.variable(macos);
                 Optional<String> value = variable.flatMap(host::variable);
                 if (value.isPresent()) {

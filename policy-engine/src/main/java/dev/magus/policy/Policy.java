@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.events.DetailKey;
 import dev.magus.env.Allowlist;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -60,12 +61,6 @@ public record Policy(
     /** The resolver of a policy made without one: the real filesystem, the kernel asked first. */
     private static final PathResolver REAL = new PathResolver();
     private static final String SOURCE = "binding";
-    /** The detail holding the YAML that allows a refused access, when one safely can. */
-    public static final String ALLOW_YAML = "allow_yaml";
-    /** The path of {@link #ALLOW_YAML}'s declaration as written there ({@code ~/...} under home). */
-    public static final String ALLOW_PATH = "allow_path";
-    /** The mode of {@link #ALLOW_YAML}'s declaration: {@code ro}, {@code rw}, {@code rx}, {@code rwx}. */
-    public static final String ALLOW_MODE = "allow_mode";
 
     public Policy {
         Objects.requireNonNull(mode, "mode");
@@ -233,7 +228,7 @@ public record Policy(
                     op.operation().label() + " denied: too many symbolic links resolving " + path
                             + " (gave up at " + loop.reached() + ")",
                     loop.request().toString(), op.operation(), Layer.BINDING, SOURCE,
-                    Map.of("requested", path.toString(), "reached", loop.reached().toString())));
+                    Map.of(DetailKey.REQUESTED.key(), path.toString(), DetailKey.REACHED.key(), loop.reached().toString())));
         }
         Path resolved = ((Resolution.Resolved) resolution).path();
         if (!ruleset.permits(resolved, op)) {
@@ -256,25 +251,25 @@ public record Policy(
         String shown = Locations.display(resolved, home);
         String via = requested.toString().equals(resolved.toString()) ? "" : " (requested as " + requested + ")";
         Map<String, String> details = new TreeMap<>();
-        details.put("requested", requested.toString());
-        details.put("nearest_rule", ruleset.nearest(resolved, op).map(this::describe).orElse("none"));
+        details.put(DetailKey.REQUESTED.key(), requested.toString());
+        details.put(DetailKey.NEAREST_RULE.key(), ruleset.nearest(resolved, op).map(this::describe).orElse("none"));
         DenialAdvice advice = DenialAdvice.classify(op, resolved, home, ruleset,
                 p -> Files.exists(p, LinkOption.NOFOLLOW_LINKS), Files::isDirectory);
-        details.put(DenialAdvice.CLASS, advice.label());
+        details.put(DetailKey.CLASS.key(), advice.label());
         String said = "";
         if (advice instanceof DenialAdvice.Hint hint) {
-            details.put(ALLOW_YAML, AllowHint.yaml(hint, home));
+            details.put(DetailKey.ALLOW_YAML.key(), AllowHint.yaml(hint, home));
             // The same declaration as data, for magus learn, which merges many into one file.
-            details.put(ALLOW_PATH, Locations.display(hint.path(), home));
-            details.put(ALLOW_MODE, hint.mode().declared());
+            details.put(DetailKey.ALLOW_PATH.key(), Locations.display(hint.path(), home));
+            details.put(DetailKey.ALLOW_MODE.key(), hint.mode().declared());
             if (hint.missing()) {
-                details.put("allow_missing", "true");
+                details.put(DetailKey.ALLOW_MISSING.key(), "true");
             }
         } else if (advice instanceof DenialAdvice.AttackLike attack) {
-            details.put("attack", attack.why());
+            details.put(DetailKey.ATTACK.key(), attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";
         } else if (advice instanceof DenialAdvice.Benign benign) {
-            details.put("benign", benign.why());
+            details.put(DetailKey.BENIGN.key(), benign.why());
             said = " (benign: " + benign.why() + ")";
         }
         return new Diagnostic(code, op.operation().label() + " denied: " + shown + via + " is " + what + said,
@@ -287,10 +282,10 @@ public record Policy(
      */
     private Diagnostic controlFile(Path requested, Path resolved, Path control, String entry, String how) {
         Map<String, String> details = new TreeMap<>();
-        details.put("requested", requested.toString());
-        details.put("control_file", entry);
+        details.put(DetailKey.REQUESTED.key(), requested.toString());
+        details.put(DetailKey.CONTROL_FILE.key(), entry);
         if (!control.equals(resolved)) {
-            details.put("resolved", resolved.toString());
+            details.put(DetailKey.RESOLVED.key(), resolved.toString());
         }
         return new Diagnostic(Code.MGS2002,
                 "write denied: " + Locations.display(control, home) + how + " is a control file (" + entry

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -236,7 +237,7 @@ public final class PolicyBuilder {
     /** The core footprint of this host for {@code workspaceRoot}, unresolved: what {@code magus policy} lists as "core". */
     List<Candidate> core(Path root, List<Path> gitDirs) {
         List<Candidate> out = new ArrayList<>();
-        boolean macos = host.os() == HostFacts.Os.MACOS;
+        boolean macos = host.os() == Platform.MACOS;
         for (String p : macos ? MACOS_SYSTEM_RX : LINUX_SYSTEM_RX) {
             out.add(new Candidate(Path.of(p), AccessMode.RX, "core:" + p));
         }

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import static dev.magus.policy.FakeHost.allow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -129,7 +130,7 @@ class InMemoryHostPolicyTest {
                 .dir(home.resolve("Library/Caches/magus"), ws, home.resolve("Library/Application Support/tool"))
                 .dir("/private/var/folders/xy/T/magus-run-1")
                 .build();
-        HostFacts mac = HostFacts.of(Map.of("HOME", home.toString()), home, 501, HostFacts.Os.MACOS,
+        HostFacts mac = HostFacts.of(Map.of("HOME", home.toString()), home, 501, Platform.MACOS,
                 List.of(Path.of("/opt/homebrew/opt/magus/libexec/lib"), jdk), Path.of("/var/folders/xy/T/magus-run-1"));
         Policy p = build(fs, mac, ws, declare(DeclLayer.spell("tool"), null, null, "userConfig", "tool", "rw", 0));
         assertThat(p.rules()).containsExactly(

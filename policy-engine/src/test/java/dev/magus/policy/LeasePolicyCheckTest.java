@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.env.Allowlist;
@@ -72,7 +73,7 @@ class LeasePolicyCheckTest {
     @Test
     void aWriteTheLeaseTookAwayNamesTheJobNotAnAllowToAdd() {
         assertThat(write("README")).isInstanceOfSatisfying(Verdict.Denied.class, d -> {
-            assertThat(d.diagnostic().details()).containsEntry("job", "4").doesNotContainKey(Policy.ALLOW_YAML);
+            assertThat(d.diagnostic().details()).containsEntry("job", "4").doesNotContainKey(DetailKey.ALLOW_YAML.key());
             assertThat(d.diagnostic().subject()).isEqualTo(ws.resolve("README").toString());
         });
     }

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,7 +77,7 @@ class LocationsTest {
 
     @Test
     void macosUserBasesAreFixedDirectories() {
-        HostFacts mac = HostFacts.of(Map.of("XDG_CACHE_HOME", "/xdg"), home(), 501, HostFacts.Os.MACOS, List.of(), tmp.resolve("run"));
+        HostFacts mac = HostFacts.of(Map.of("XDG_CACHE_HOME", "/xdg"), home(), 501, Platform.MACOS, List.of(), tmp.resolve("run"));
         assertThat(Locations.locate(spell(null, "userCache", "t"), mac, tmp))
                 .isEqualTo(new Location.At(home().resolve("Library/Caches/t"), "userCache/t"));
         assertThat(Locations.locate(spell(null, "userConfig", "t"), mac, tmp))

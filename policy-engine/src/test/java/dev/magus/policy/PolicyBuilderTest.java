@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.env.platform.Platform;
 import static dev.magus.policy.FakeHost.allow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -80,7 +81,7 @@ class PolicyBuilderTest {
 
     @Test
     void macosCoreHasNoProcOrSys() {
-        HostFacts mac = HostFacts.of(Map.of(), h.home, 501, HostFacts.Os.MACOS, List.of(h.install), h.temp);
+        HostFacts mac = HostFacts.of(Map.of(), h.home, 501, Platform.MACOS, List.of(h.install), h.temp);
         Policy p = build(mac, MergedDecl.EMPTY);
         assertThat(p.ruleset().granted(Path.of("/proc/self/status"))).isEqualTo(AccessMode.NONE);
         assertThat(p.ruleset().granted(Path.of("/sys/kernel"))).isEqualTo(AccessMode.NONE);

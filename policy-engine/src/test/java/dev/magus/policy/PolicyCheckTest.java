@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.events.DetailKey;
 import static dev.magus.policy.FakeHost.allow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,27 +80,27 @@ class PolicyCheckTest {
         // A file right under home is declared as itself: its directory would grant nothing.
         assertThat(d.details()).containsEntry("allow_yaml", "sandbox:\n  allow:\n    - path: \"~/.toolrc\"\n      mode: ro\n");
         assertThat(d.details()).containsEntry("nearest_rule", "~/.cache/magus rw (core:cache)")
-                .containsEntry(DenialAdvice.CLASS, "hint");
+                .containsEntry(DetailKey.CLASS.key(), "hint");
     }
 
     @Test
     void theJvmsOwnProbesAreBenignAndSaySo() {
         // /proc/self resolves to this JVM's pid, as it would to the child's.
         Diagnostic core = denied(Access.WRITE, Path.of("/proc/self/coredump_filter"), Code.MGS2002);
-        assertThat(core.details()).containsEntry(DenialAdvice.CLASS, "benign").doesNotContainKey("allow_yaml");
+        assertThat(core.details()).containsEntry(DetailKey.CLASS.key(), "benign").doesNotContainKey("allow_yaml");
         assertThat(core.message()).contains("(benign: the JVM sets its own core-dump filter");
         Diagnostic perf = denied(Access.WRITE, Path.of("/tmp/hsperfdata_someone/4242"), Code.MGS2002);
-        assertThat(perf.details()).containsEntry(DenialAdvice.CLASS, "benign");
+        assertThat(perf.details()).containsEntry(DetailKey.CLASS.key(), "benign");
     }
 
     @Test
     void aCredentialStoreIsCalledAnAttackAndNothingIsSuggested() {
         Diagnostic d = denied(Access.READ, h.home.resolve(".npmrc"), Code.MGS2001);
         assertThat(d.message()).startsWith("read denied: ~/.npmrc is outside every read rule; this looks like an attack");
-        assertThat(d.details()).doesNotContainKey("allow_yaml").containsEntry(DenialAdvice.CLASS, "attack")
+        assertThat(d.details()).doesNotContainKey("allow_yaml").containsEntry(DetailKey.CLASS.key(), "attack")
                 .containsKey("attack");
         assertThat(denied(Access.WRITE, h.home.resolve(".bashrc"), Code.MGS2002).details())
-                .doesNotContainKey("allow_yaml").containsEntry(DenialAdvice.CLASS, "attack");
+                .doesNotContainKey("allow_yaml").containsEntry(DetailKey.CLASS.key(), "attack");
     }
 
     @Test

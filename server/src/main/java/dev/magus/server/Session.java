@@ -10,6 +10,7 @@ import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
+import dev.magus.events.Mode;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.Token;
@@ -22,6 +23,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,9 +152,10 @@ final class Session {
     private void start(Frame.Submit s) {
         Path cwd = Path.of(s.cwd());
         RunRequest request;
+        Host host;
         try {
-            if (!cwd.isAbsolute() || s.argv().isEmpty()) {
-                refuse("protocol", "a run needs a command and an absolute working directory");
+            if (!cwd.isAbsolute() || (s.argv().isEmpty() && s.target().isEmpty())) {
+                refuse("protocol", "a run needs a command (or a target) and an absolute working directory");
                 return;
             }
             // Resolved once, as the kernel walks it: the mode rules and the run's config read the same magus.yaml.
@@ -166,15 +169,35 @@ final class Session {
                                 + ", weaker than this run's " + d.client().spelling() + "; running it here instead"));
                 return;
             }
+            Mode mode = ((ModeRules.Decision.Run) decision).mode();
+            Host runHost = hostFor(s.env());
+            Path serverState = serverHost.stateDir().dir();
+            Path clientState = runHost.stateDir().dir();
+            if (!clientState.equals(serverState)) {
+                meters.forwarded("declined");
+                state = State.DONE;
+                sendAndClose(new Frame.Declined(mode.spelling(), mode.spelling(),
+                        StateDirRule.declined(clientState, serverState)));
+                return;
+            }
+            Optional<Diagnostic> unsafe = StateDirRule.unsafe(serverState, serverHost.uid());
+            if (unsafe.isPresent()) {
+                meters.forwarded("refused");
+                refused(unsafe.get());
+                return;
+            }
+            host = runHost;
             RunRequest.Builder b = RunRequest.builder(cwd, s.argv());
             s.set().forEach(b::set);
             s.unset().forEach(b::unset);
             // Parsed by the run's policy stage against cwd, the client's: a bad one is its MGS2004.
             s.allow().forEach(b::allow);
             s.pass().forEach(b::pass);
-            // Checked by the policy stage like a local --allow-host: a host, never a widened mode.
+            // Resolved by the run's config stage against cwd, as a local run resolves them.
+            s.op().ifPresent(b::op);
+            s.target().ifPresent(b::target);
             s.allowHosts().forEach(b::allowHost);
-            b.sandbox(((ModeRules.Decision.Run) decision).mode());
+            b.sandbox(mode);
             b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
             request = b.build();
         } catch (SandboxException e) {
@@ -194,9 +217,10 @@ final class Session {
             return;
         }
         meters.forwarded("started");
-        Run r = orchestrator.submit(request, Passthrough.of(new Out(true), new Out(false)), hostFor(s.env()));
+        // Subscribed before the run starts: an NDJSON client gets every output event too.
+        Run r = orchestrator.submit(request, Passthrough.of(new Out(true), new Out(false)), host,
+                e -> event(e, s.outputEvents()));
         run = r;
-        r.events().subscribe(e -> event(e, s.outputEvents()));
         if (disconnected) {
             r.cancel();
         }

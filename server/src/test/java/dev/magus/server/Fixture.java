@@ -1,5 +1,6 @@
 package dev.magus.server;
 
+import dev.magus.env.platform.Platform;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
@@ -61,7 +62,7 @@ final class Fixture implements AutoCloseable {
     }
 
     Host host() {
-        return new Host(env, home, uid(), HostFacts.Os.LINUX, List.of(), Optional.empty(), tempBase);
+        return new Host(env, home, uid(), Platform.LINUX, List.of(), Optional.empty(), tempBase);
     }
 
     static long uid() {

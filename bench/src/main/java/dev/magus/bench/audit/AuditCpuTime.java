@@ -1,6 +1,6 @@
 package dev.magus.bench.audit;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
@@ -28,7 +28,7 @@ public final class AuditCpuTime {
     public static void main(String[] args) throws InterruptedException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         int packages = args.length > 1 ? Integer.parseInt(args[1]) : 500;
-        Path root = Trees.tempRoot("magus-bench-audit-");
+        Path root = Fixtures.tempRoot("magus-bench-audit-");
         Path state = root.resolve("state");
         try {
             Path ws = ControlFileAuditBench.tree(root, packages);
@@ -77,7 +77,7 @@ public final class AuditCpuTime {
                 }
             }
         } finally {
-            Trees.delete(root);
+            Fixtures.delete(root);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.magus.bench.audit;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
@@ -31,7 +31,7 @@ public final class AuditSplitCpuTime {
 
     public static void main(String[] args) throws InterruptedException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
-        Path root = Trees.tempRoot("magus-bench-audit-split-");
+        Path root = Fixtures.tempRoot("magus-bench-audit-split-");
         try {
             Path ws = ControlFileAuditBench.tree(root, 500);
             Thread.sleep(2_200);
@@ -81,7 +81,7 @@ public final class AuditSplitCpuTime {
             System.out.printf("| one bare lstat per directory (the floor of one side) | %.1f | %.1f |%n", bare[rounds / 2] / 1e6,
                     bare[0] / 1e6);
         } finally {
-            Trees.delete(root);
+            Fixtures.delete(root);
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.magus.bench.audit;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.landlock.sys.GetdentsReader;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
@@ -57,7 +57,7 @@ public class ControlFileAuditBench {
 
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
-        root = Trees.tempRoot("magus-bench-audit-");
+        root = Fixtures.tempRoot("magus-bench-audit-");
         Path ws = tree(root, packages);
         DirectoryReader r = reader.equals("native") ? nativeReader() : Readers.java();
         audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r);
@@ -72,24 +72,24 @@ public class ControlFileAuditBench {
 
     /** The fixture: {@code root/ws}, a git checkout's control files and {@code packages} packages. */
     static Path tree(Path root, int packages) {
-        Path ws = Trees.dirs(root.resolve("ws"));
-        Trees.file(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        Trees.file(ws.resolve(".envrc"), "export A=1\n");
-        Trees.file(ws.resolve(".git/config"), "[core]\n\tbare = false\n");
-        Trees.file(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
-        Trees.file(ws.resolve(".git/info/exclude"), "# nothing\n");
-        Trees.dirs(ws.resolve(".git/objects/pack"));
-        Trees.dirs(ws.resolve(".git/refs/heads"));
+        Path ws = Fixtures.dirs(root.resolve("ws"));
+        Fixtures.file(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Fixtures.file(ws.resolve(".envrc"), "export A=1\n");
+        Fixtures.file(ws.resolve(".git/config"), "[core]\n\tbare = false\n");
+        Fixtures.file(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
+        Fixtures.file(ws.resolve(".git/info/exclude"), "# nothing\n");
+        Fixtures.dirs(ws.resolve(".git/objects/pack"));
+        Fixtures.dirs(ws.resolve(".git/refs/heads"));
         for (int i = 0; i < 14; i++) {
-            Trees.file(ws.resolve(".git/hooks/hook-" + i + ".sample"), "#!/bin/sh\n# sample " + i + "\n".repeat(40));
+            Fixtures.file(ws.resolve(".git/hooks/hook-" + i + ".sample"), "#!/bin/sh\n# sample " + i + "\n".repeat(40));
         }
-        Trees.file(ws.resolve("app/.vscode/tasks.json"), "{}\n");
+        Fixtures.file(ws.resolve("app/.vscode/tasks.json"), "{}\n");
         for (int p = 0; p < packages; p++) {
             Path pkg = ws.resolve("node_modules/pkg-" + p);
             for (int d = 0; d < DIRS_PER_PACKAGE; d++) {
                 Path dir = d == 0 ? pkg : pkg.resolve("sub-" + d);
                 for (int f = 0; f < FILES_PER_DIR; f++) {
-                    Trees.file(dir.resolve("file-" + f + ".js"), "module.exports = " + f + ";\n");
+                    Fixtures.file(dir.resolve("file-" + f + ".js"), "module.exports = " + f + ";\n");
                 }
             }
         }
@@ -106,7 +106,7 @@ public class ControlFileAuditBench {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        Trees.delete(root);
+        Fixtures.delete(root);
     }
 
     @Benchmark

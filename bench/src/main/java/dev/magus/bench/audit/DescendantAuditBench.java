@@ -1,6 +1,6 @@
 package dev.magus.bench.audit;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.DescendantAudit;
@@ -55,11 +55,11 @@ public class DescendantAuditBench {
 
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
-        root = Trees.tempRoot("magus-bench-descendants-");
+        root = Fixtures.tempRoot("magus-bench-descendants-");
         Path ws = tree(root, packages);
         DirectoryReader r = reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java();
         audit = DescendantAudit.of(ws, List.of(Path.of("api")), r)
-                .keepingWalksIn(new StateDir(Trees.dirs(root.resolve("state"))));
+                .keepingWalksIn(new StateDir(Fixtures.dirs(root.resolve("state"))));
         Thread.sleep(2_200);
         baseline = audit.before();
         // The state dir's walk, as the end of every run writes it: beforeFromStateDir reads it.
@@ -73,16 +73,16 @@ public class DescendantAuditBench {
 
     /** {@code root/ws}: a root project's files, and {@code api} with {@code packages} packages beneath. */
     static Path tree(Path root, int packages) {
-        Path ws = Trees.dirs(root.resolve("ws"));
-        Trees.file(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        Trees.file(ws.resolve("README.md"), "# root\n");
-        Trees.file(ws.resolve("api/README.md"), "# api\n");
+        Path ws = Fixtures.dirs(root.resolve("ws"));
+        Fixtures.file(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Fixtures.file(ws.resolve("README.md"), "# root\n");
+        Fixtures.file(ws.resolve("api/README.md"), "# api\n");
         for (int p = 0; p < packages; p++) {
             Path pkg = ws.resolve("api/node_modules/pkg-" + p);
             for (int d = 0; d < ControlFileAuditBench.DIRS_PER_PACKAGE; d++) {
                 Path dir = d == 0 ? pkg : pkg.resolve("sub-" + d);
                 for (int f = 0; f < ControlFileAuditBench.FILES_PER_DIR; f++) {
-                    Trees.file(dir.resolve("file-" + f + ".js"), "module.exports = " + f + ";\n");
+                    Fixtures.file(dir.resolve("file-" + f + ".js"), "module.exports = " + f + ";\n");
                 }
             }
         }
@@ -91,7 +91,7 @@ public class DescendantAuditBench {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        Trees.delete(root);
+        Fixtures.delete(root);
     }
 
     @Benchmark

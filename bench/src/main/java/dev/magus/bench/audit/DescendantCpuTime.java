@@ -1,6 +1,6 @@
 package dev.magus.bench.audit;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.DescendantAudit;
@@ -27,10 +27,10 @@ public final class DescendantCpuTime {
     public static void main(String[] args) throws InterruptedException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         int packages = args.length > 1 ? Integer.parseInt(args[1]) : 500;
-        Path root = Trees.tempRoot("magus-bench-descendants-");
+        Path root = Fixtures.tempRoot("magus-bench-descendants-");
         try {
             Path ws = DescendantAuditBench.tree(root, packages);
-            StateDir state = new StateDir(Trees.dirs(root.resolve("state")));
+            StateDir state = new StateDir(Fixtures.dirs(root.resolve("state")));
             Thread.sleep(2_200);
             System.out.printf("| operation (%d files, %d directories) | CPU median ms (all threads) | CPU best ms | wall median ms | wall best ms |%n",
                     packages * ControlFileAuditBench.DIRS_PER_PACKAGE * ControlFileAuditBench.FILES_PER_DIR,
@@ -60,7 +60,7 @@ public final class DescendantCpuTime {
                 });
             }
         } finally {
-            Trees.delete(root);
+            Fixtures.delete(root);
         }
     }
 

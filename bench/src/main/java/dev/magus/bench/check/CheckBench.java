@@ -1,6 +1,6 @@
 package dev.magus.bench.check;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyChecker;
 import dev.magus.policy.Verdict;
@@ -48,11 +48,11 @@ public class CheckBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        root = Trees.tempRoot("magus-bench-check-");
-        Path home = Trees.dirs(root.resolve("home/u"));
-        workspace = Trees.dirs(root.resolve("ws"));
-        allowedFile = Trees.file(workspace.resolve("src/main/java/dev/magus/App.java"), "class App {}\n");
-        deniedFile = Trees.file(home.resolve(".ssh/id_rsa"), "FAKE KEY, NOT A SECRET\n");
+        root = Fixtures.tempRoot("magus-bench-check-");
+        Path home = Fixtures.dirs(root.resolve("home/u"));
+        workspace = Fixtures.dirs(root.resolve("ws"));
+        allowedFile = Fixtures.file(workspace.resolve("src/main/java/dev/magus/App.java"), "class App {}\n");
+        deniedFile = Fixtures.file(home.resolve(".ssh/id_rsa"), "FAKE KEY, NOT A SECRET\n");
         policy = SyntheticPolicy.policy(rules, workspace, home);
         ruleset = policy.ruleset();
         cachingResolver = PathResolver.caching(1024);
@@ -76,7 +76,7 @@ public class CheckBench {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        Trees.delete(root);
+        Fixtures.delete(root);
     }
 
     /** The rule lookup alone, on a resolved path deep in the workspace (allowed). */

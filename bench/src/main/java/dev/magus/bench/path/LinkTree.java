@@ -1,6 +1,6 @@
 package dev.magus.bench.path;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -32,10 +32,10 @@ public final class LinkTree implements AutoCloseable {
 
     public static LinkTree build(Scenario s) {
         try {
-            Path root = Trees.tempRoot("magus-bench-tree-");
-            Path base = Trees.dirs(root.resolve("base/b1/b2"));
-            Path realDir = Trees.dirs(root.resolve("real"));
-            Path chainDir = Trees.dirs(root.resolve("chain"));
+            Path root = Fixtures.tempRoot("magus-bench-tree-");
+            Path base = Fixtures.dirs(root.resolve("base/b1/b2"));
+            Path realDir = Fixtures.dirs(root.resolve("real"));
+            Path chainDir = Fixtures.dirs(root.resolve("chain"));
             int[] links = s.linksPerComponent();
             int existing = s.tail() == Scenario.Tail.MISSING ? s.components() - 2 : s.components();
 
@@ -101,6 +101,6 @@ public final class LinkTree implements AutoCloseable {
 
     @Override
     public void close() {
-        Trees.delete(root);
+        Fixtures.delete(root);
     }
 }

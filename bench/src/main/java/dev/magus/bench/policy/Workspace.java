@@ -1,6 +1,6 @@
 package dev.magus.bench.policy;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.env.Allowlist;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.decl.DeclLayer;
@@ -24,20 +24,20 @@ public final class Workspace implements AutoCloseable {
     public final HostFacts host;
 
     public Workspace() {
-        root = Trees.tempRoot("magus-bench-ws-");
-        home = Trees.dirs(root.resolve("home/u"));
-        ws = Trees.dirs(root.resolve("ws"));
+        root = Fixtures.tempRoot("magus-bench-ws-");
+        home = Fixtures.dirs(root.resolve("home/u"));
+        ws = Fixtures.dirs(root.resolve("ws"));
         // A git dir as git lays it out, so the build grants it as in an ordinary checkout.
-        Trees.dirs(ws.resolve(".git/hooks"));
-        Trees.dirs(ws.resolve(".git/objects"));
-        Trees.dirs(ws.resolve(".git/refs/heads"));
-        Trees.file(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
-        Path install = Trees.dirs(root.resolve("opt/magus/lib"));
-        Path temp = Trees.dirs(root.resolve("run/magus-run-1"));
-        Trees.dirs(home.resolve(".cache/magus"));
+        Fixtures.dirs(ws.resolve(".git/hooks"));
+        Fixtures.dirs(ws.resolve(".git/objects"));
+        Fixtures.dirs(ws.resolve(".git/refs/heads"));
+        Fixtures.file(ws.resolve(".git/HEAD"), "ref: refs/heads/main\n");
+        Path install = Fixtures.dirs(root.resolve("opt/magus/lib"));
+        Path temp = Fixtures.dirs(root.resolve("run/magus-run-1"));
+        Fixtures.dirs(home.resolve(".cache/magus"));
         for (String p : List.of(".local/share/mise", ".cache/go-build", "go/pkg/mod", ".cargo/registry",
                 ".rustup/toolchains", ".cache/pnpm", ".local/share/pnpm", ".local/share/fixtures")) {
-            Trees.dirs(home.resolve(p));
+            Fixtures.dirs(home.resolve(p));
         }
         host = HostFacts.linux(Map.of("HOME", home.toString(), "PATH", "/usr/bin:/bin"), home, List.of(install), temp);
     }
@@ -81,6 +81,6 @@ public final class Workspace implements AutoCloseable {
 
     @Override
     public void close() {
-        Trees.delete(root);
+        Fixtures.delete(root);
     }
 }

@@ -1,6 +1,6 @@
 package dev.magus.bench.spawn;
 
-import dev.magus.bench.Trees;
+import dev.magus.bench.Fixtures;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Confinement;
@@ -70,9 +70,9 @@ public final class SpawnCompare {
             throw new IllegalArgumentException("--rounds must be at least 1 and --warmup not negative");
         }
 
-        Path root = Trees.tempRoot("magus-spawn-compare-");
+        Path root = Fixtures.tempRoot("magus-spawn-compare-");
         try {
-            Path ws = Trees.dirs(root.resolve("ws"));
+            Path ws = Fixtures.dirs(root.resolve("ws"));
             Path exe = new PathResolver().resolve(Path.of("/bin/true")).resolvedPath().orElseThrow();
             if (!Files.isExecutable(exe)) {
                 System.out.println("/bin/true is not executable here; nothing to compare");
@@ -121,7 +121,7 @@ public final class SpawnCompare {
             confinement.ifPresent(Confinement::close);
             print(samples, rounds, warmup, notes);
         } finally {
-            Trees.delete(root);
+            Fixtures.delete(root);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.magus.cli.ui;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Operation;
@@ -17,10 +18,6 @@ import java.util.Optional;
  * terminal, no clock of its own, no mutable state, so it is tested event by event.
  */
 public final class ViewReducer {
-    /** The detail of access diagnostics that holds the declaration allowing the access. */
-    static final String ALLOW_YAML = "allow_yaml";
-    /** The detail marking one more occurrence of a denial already reported. */
-    static final String REPEAT = dev.magus.landlock.denials.KernelDenialStream.REPEAT;
 
     private final int keep;
 
@@ -74,13 +71,13 @@ public final class ViewReducer {
             return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
                     counts, s.denials(), s.deniedTotal(), s.distinct(), s.lines(), s.ending());
         }
-        if (d.details().containsKey(REPEAT)) {
+        if (d.has(DetailKey.REPEAT)) {
             // One more occurrence of a denial already listed: counted, not listed again.
             return new ViewState(s.command(), s.mode(), s.pid(), s.since(), s.elapsed(),
                     counts, s.denials(), s.deniedTotal() + 1, s.distinct(), s.lines(), s.ending());
         }
         List<ViewState.Denial> denials = new ArrayList<>(keep);
-        Optional<String> allowYaml = Optional.ofNullable(d.details().get(ALLOW_YAML)).filter(y -> !y.isBlank());
+        Optional<String> allowYaml = d.detail(DetailKey.ALLOW_YAML).filter(y -> !y.isBlank());
         denials.add(new ViewState.Denial(d.code(), path(d), d.operation(), d.layer(),
                 allowYaml, allowYaml.map(YamlHint::oneLine)));
         denials.addAll(s.denials().subList(0, Math.min(keep - 1, s.denials().size())));
@@ -93,7 +90,7 @@ public final class ViewReducer {
         if (!d.subject().isEmpty()) {
             return d.subject();
         }
-        return d.details().getOrDefault("requested", "");
+        return d.details().getOrDefault(DetailKey.REQUESTED.key(), "");
     }
 
     private static Duration elapsed(Instant since, Instant now) {

@@ -79,6 +79,7 @@ class ServerCliIT {
             fastClient(env);
             declinedRunsHereInTheSameProcess(env);
             nestedMagusForwardsToTheServer(env);
+            targetOpAndHostsAreForwarded(env);
             allowHostRunsAreForwarded(env);
         } finally {
             Ran stopped = magus(env, "server", "stop");
@@ -137,6 +138,21 @@ class ServerCliIT {
         assertThat(nested.status()).as(nested.out()).isZero();
         assertThat(nested.out()).contains("address=none token=none").contains("re-injected MAGUS_SERVER_ADDRESS")
                 .contains("withheld MAGUS_PROC_TOKEN");
+        assertThat(forwardedStarted(env)).isEqualTo(before + 2);
+    }
+
+    /** {@code magus target NAME}, {@code --op} and {@code --allow-host} go to the server too (protocol version 2). */
+    private void targetOpAndHostsAreForwarded(Map<String, String> env) throws Exception {
+        Path api = Files.createDirectories(root.resolve("ws/api"));
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: required\nprojects:\n  - dir: api\n"
+                + "    targets:\n      where:\n        run: [sh, -c, 'pwd; echo \"args=$*\"', sh]\n");
+        double before = forwardedStarted(env);
+        Ran target = magus(env, "target", "where", "one", "two");
+        assertThat(target.status()).as(target.out()).isZero();
+        assertThat(target.out()).contains(api.toRealPath() + "\nargs=one two\n");
+        Ran op = magus(env, "run", "--op", "python", "--allow-host", "example.org", "--", "sh", "-c", "echo op-ran");
+        assertThat(op.status()).as(op.out()).isZero();
+        assertThat(op.out()).contains("op-ran");
         assertThat(forwardedStarted(env)).isEqualTo(before + 2);
     }
 

@@ -1,5 +1,6 @@
 package dev.magus.cli.ui;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ViewCountsTest {
 
     private static RunEvent.Diag repeat(RunEvent.Diag d, int n) {
-        return new RunEvent.Diag(d.runId(), d.at(), d.diagnostic().withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+        return new RunEvent.Diag(d.runId(), d.at(), d.diagnostic().withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
     }
 
     @Test

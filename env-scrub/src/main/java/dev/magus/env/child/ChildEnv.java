@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.MagusEnv;
 import dev.magus.env.MagusVariables;
 import dev.magus.env.proc.ProcSocket;
@@ -79,8 +80,6 @@ public final class ChildEnv {
         env.putAll(request.overlay().sets());
     }
 
-    /** The detail naming the dropped variables, comma-separated: names only, never a value. */
-    public static final String DROPPED_NAMES = "dropped_names";
 
     /**
      * The count in the message: a name can be a secret's tell, a value is the secret. The
@@ -92,7 +91,7 @@ public final class ChildEnv {
                 + (count == 1 ? " variable" : " variables")
                 + " dropped; if the build needs one, add it to sandbox.env.passthrough";
         return Diagnostic.of(Code.MGS2003, message, "", Operation.NONE, Layer.POLICY, SOURCE)
-                .withDetail("dropped", Integer.toString(count))
-                .withDetail(DROPPED_NAMES, String.join(",", names));
+                .withDetail(DetailKey.DROPPED, count)
+                .withNames(DetailKey.DROPPED_NAMES, names);
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.env.proc;
 
+import dev.magus.events.DetailKey;
 import dev.magus.env.MagusVariables;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -56,11 +57,11 @@ public final class ProcSocket {
                 out.put(name, value);
                 diags.add(Diagnostic.of(Code.MGS2008,
                         "re-injected " + name + " for a recursive magus, which coordinates through the proc socket",
-                        name, Operation.NONE, Layer.POLICY, SOURCE).withDetail("action", "re-injected"));
+                        name, Operation.NONE, Layer.POLICY, SOURCE).withDetail(DetailKey.ACTION, "re-injected"));
             } else if (had != null) {
                 diags.add(Diagnostic.of(Code.MGS2008,
                         "withheld " + name + " from the child: magus's proc-socket pointers never reach an op subprocess",
-                        name, Operation.NONE, Layer.POLICY, SOURCE).withDetail("action", "withheld"));
+                        name, Operation.NONE, Layer.POLICY, SOURCE).withDetail(DetailKey.ACTION, "withheld"));
             }
         }
         return new Outcome(out, diags);

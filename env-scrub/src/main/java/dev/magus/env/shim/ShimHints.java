@@ -1,5 +1,6 @@
 package dev.magus.env.shim;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -75,11 +76,11 @@ public final class ShimHints {
                 + list + "]" + m.spell().map(s -> ", or bind the spell " + s + " in magus.yaml's projects").orElse("");
         String yaml = "sandbox:\n  env:\n    passthrough: [" + list + "]\n";
         Diagnostic d = Diagnostic.of(Code.MGS2006, message, subject, Operation.NONE, Layer.POLICY, SOURCE)
-                .withDetail("manager", m.name())
-                .withDetail("shimDir", shimDir)
-                .withDetail("scrubbed", String.join(",", scrubbed))
-                .withDetail("yaml", yaml);
-        return m.spell().map(s -> d.withDetail("spell", s)).orElse(d);
+                .withDetail(DetailKey.MANAGER, m.name())
+                .withDetail(DetailKey.SHIM_DIR, shimDir)
+                .withNames(DetailKey.SCRUBBED, List.copyOf(scrubbed))
+                .withDetail(DetailKey.YAML, yaml);
+        return m.spell().map(s -> d.withDetail(DetailKey.SPELL, s)).orElse(d);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.magus.env.child;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,12 +85,12 @@ class ChildEnvTest {
         assertThat(d.layer()).isEqualTo(Layer.POLICY);
         assertThat(d.operation()).isEqualTo(Operation.NONE);
         assertThat(d.subject()).isEmpty();
-        assertThat(d.details()).containsOnlyKeys("dropped", ChildEnv.DROPPED_NAMES)
+        assertThat(d.details()).containsOnlyKeys("dropped", DetailKey.DROPPED_NAMES.key())
                 .containsEntry("dropped", Integer.toString(dropped));
         assertThat(d.message()).contains(" " + dropped + " variables dropped");
         // The names, for `magus run -v`, in a detail of their own; the message keeps to the count.
         List<String> droppedNames = host.keySet().stream().filter(k -> !child.variables().containsKey(k)).sorted().toList();
-        assertThat(d.details().get(ChildEnv.DROPPED_NAMES).split(",")).containsExactlyElementsOf(droppedNames);
+        assertThat(d.details().get(DetailKey.DROPPED_NAMES.key()).split(",")).containsExactlyElementsOf(droppedNames);
         String everything = d.message() + d.details() + d.source();
         host.forEach((k, v) -> {
             if (!child.variables().containsKey(k)) {

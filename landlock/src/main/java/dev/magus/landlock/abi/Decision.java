@@ -1,5 +1,6 @@
 package dev.magus.landlock.abi;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -99,8 +100,8 @@ public sealed interface Decision {
                                             + " (Linux 6.2) or newer; " + host
                                             + (known > 0 ? ", which cannot deny truncation" : ""),
                                     "sandbox.mode", Operation.NONE, Layer.KERNEL, SOURCE)
-                            .withDetail("abi", Integer.toString(known))
-                            .withDetail("required_abi", Integer.toString(AbiRights.REQUIRED_MINIMUM)));
+                            .withDetail(DetailKey.ABI, Integer.toString(known))
+                            .withDetail(DetailKey.REQUIRED_ABI, Integer.toString(AbiRights.REQUIRED_MINIMUM)));
                 }
                 if (network.isPresent() && known < AbiRights.NETWORK_MINIMUM) {
                     return new Refuse(mode, Diagnostic.of(Code.MGS2012,
@@ -108,8 +109,8 @@ public sealed interface Decision {
                                             + " (Linux 6.7) or newer; this host has Landlock ABI " + known
                                             + ", which cannot hold TCP connect and bind",
                                     "sandbox.network.mode", Operation.NONE, Layer.KERNEL, SOURCE)
-                            .withDetail("abi", Integer.toString(known))
-                            .withDetail("required_abi", Integer.toString(AbiRights.NETWORK_MINIMUM)));
+                            .withDetail(DetailKey.ABI, Integer.toString(known))
+                            .withDetail(DetailKey.REQUIRED_ABI, Integer.toString(AbiRights.NETWORK_MINIMUM)));
                 }
                 return new Confine(mode, known, AbiRights.unenforced(known, network), Optional.empty());
             }
@@ -120,7 +121,7 @@ public sealed interface Decision {
 
     private static Diagnostic warning(int abi, List<String> gaps, String message) {
         return Diagnostic.of(Code.MGS2005, message, "sandbox.mode", Operation.NONE, Layer.KERNEL, SOURCE)
-                .withDetail("abi", Integer.toString(abi))
-                .withDetail("unenforced", String.join(", ", gaps));
+                .withDetail(DetailKey.ABI, Integer.toString(abi))
+                .withDetail(DetailKey.UNENFORCED, String.join(", ", gaps));
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Operation;
 import dev.magus.landlock.denials.audit.AuditDiagnostics;
@@ -26,14 +27,13 @@ import reactor.core.scheduler.Schedulers;
  * <p>An exact diagnostic is emitted at once, except one about a parent directory, which waits
  * a window for a tool's report naming the file. An inferred one always waits the window: if
  * its exact twin shows up meanwhile it is dropped, otherwise it is emitted, and an exact twin
- * arriving later still is then dropped as a repeat.
+ * arriving later still is then dropped as a repeat. An inferred denial of a path the exact
+ * source already reported with another operation is dropped too: the words were misread.
  *
  * <p>Pure state, synchronised; {@link #merge} wires it between two Fluxes.
  */
 public final class DenialMerger {
 
-    /** Detail added to an exact diagnostic naming the file an inferred report saw. */
-    public static final String INFERRED_SUBJECT = "inferred_subject";
 
     private final List<Diagnostic> emitted = new ArrayList<>();
     private final List<Diagnostic> heldExact = new ArrayList<>();
@@ -99,7 +99,7 @@ public final class DenialMerger {
         twins.addAll(heldInferred);
         for (Diagnostic i : twins) {
             if (same(e, i) && !i.subject().equals(e.subject())) {
-                out = out.withDetail(INFERRED_SUBJECT, i.subject());
+                out = out.withDetail(DetailKey.INFERRED_SUBJECT, i.subject());
                 break;
             }
         }
@@ -132,6 +132,14 @@ public final class DenialMerger {
                 return Optional.empty();
             }
         }
+        for (Diagnostic e : emitted) {
+            if (isExact(e) && e.subject().equals(i.subject())) {
+                // The kernel said what it refused on this path, and it is not what the tool's
+                // words were read as (perl's "Can't open" of an append, a shell's redirection):
+                // the exact report stands alone.
+                return Optional.empty();
+            }
+        }
         emitted.add(i);
         return Optional.of(i);
     }
@@ -147,8 +155,8 @@ public final class DenialMerger {
         if (exact.operation() == Operation.CONNECT || exact.operation() == Operation.BIND) {
             // The record names the address, the tool perhaps the name it resolved (localhost):
             // one refusal when the ports agree.
-            String port = exact.details().get("port");
-            return port != null && port.equals(inferred.details().get("port"));
+            String port = exact.details().get(DetailKey.PORT.key());
+            return port != null && port.equals(inferred.details().get(DetailKey.PORT.key()));
         }
         if (!onParentDirectory(exact)) {
             return false;
@@ -166,7 +174,7 @@ public final class DenialMerger {
     }
 
     private static boolean repeat(Diagnostic d) {
-        return d.details().containsKey(KernelDenialStream.REPEAT);
+        return d.details().containsKey(DetailKey.REPEAT.key());
     }
 
     private static boolean isExact(Diagnostic d) {
@@ -174,7 +182,7 @@ public final class DenialMerger {
     }
 
     private static boolean onParentDirectory(Diagnostic exact) {
-        String blockers = exact.details().getOrDefault(AuditDiagnostics.BLOCKERS, "");
-        return !blockers.isEmpty() && Blockers.onParentDirectory(List.of(blockers.split(",")));
+        List<String> blockers = exact.names(DetailKey.BLOCKERS);
+        return !blockers.isEmpty() && Blockers.onParentDirectory(blockers);
     }
 }

@@ -1,12 +1,15 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.infer.KernelDenials;
+import dev.magus.landlock.denials.infer.CommandLine;
 import dev.magus.landlock.denials.infer.ProcCwd;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import reactor.core.publisher.Flux;
@@ -20,13 +23,6 @@ import reactor.core.scheduler.Schedulers;
  * merged so that each denial is reported once.
  */
 public final class KernelDenialStream {
-
-    /**
-     * The detail of a diagnostic that repeats an earlier one of the run (same operation and
-     * path), with its occurrence number ({@code 2} for the second): every denial is an event,
-     * so it can be counted, while a terminal shows only the distinct ones.
-     */
-    public static final String REPEAT = "repeat";
 
     /** How long a report waits for its twin from the other source. */
     public static final Duration DEFAULT_WINDOW = Duration.ofMillis(300);
@@ -55,14 +51,29 @@ public final class KernelDenialStream {
      */
     public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
             Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(runId, pid, domainTag, cwd, policy, output, audit, window, Schedulers.parallel());
+        return forRun(runId, pid, domainTag, cwd, List.of(), policy, output, audit, window, Schedulers.parallel());
+    }
+
+    /**
+     * As above, knowing the command magus started ({@code argv}): an inline script's line or
+     * curl's {@code -o} tells an access the output leaves open.
+     */
+    public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
+            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
+        return forRun(runId, pid, domainTag, cwd, argv, policy, output, audit, window, Schedulers.parallel());
     }
 
     static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
             Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
+        return forRun(runId, pid, domainTag, cwd, List.of(), policy, output, audit, window, timer);
+    }
+
+    static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
+            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window,
+            Scheduler timer) {
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
-            KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd));
+            KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd), new CommandLine(argv));
             Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
             if (audit.isEmpty()) {
                 return fromOutput;

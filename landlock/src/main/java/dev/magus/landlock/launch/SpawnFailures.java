@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -49,8 +50,8 @@ final class SpawnFailures {
         return new SandboxException(Diagnostic.of(code,
                         "cannot confine the child: " + what + hint + "; it was not started",
                         request.executable().toString(), Operation.EXEC, Layer.KERNEL, Decision.SOURCE)
-                .withDetail("step", LaunchSequence.stepName(seq.failedStep))
-                .withDetail("errno", Errno.name(seq.errno)));
+                .withDetail(DetailKey.STEP, LaunchSequence.stepName(seq.failedStep))
+                .withDetail(DetailKey.ERRNO, Errno.name(seq.errno)));
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.infer.CommandLine;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CorpusTest {
 
-    record Entry(String name, Operation op, String path, List<String[]> lines) {
+    /** {@code argv}: the command as it was run (placeholders unexpanded), when the corpus says it. */
+    record Entry(String name, Operation op, String path, List<String[]> lines, List<String> argv) {
+        KernelDenials denials(dev.magus.landlock.denials.DenialConfirmer policy, Fixture f) {
+            return new KernelDenials(policy, f.ws(), f::ws, new CommandLine(argv.stream().map(f::expand).toList()));
+        }
     }
 
     static List<Entry> corpus() throws IOException {
@@ -42,8 +48,10 @@ class CorpusTest {
             }
             if (line.startsWith("=== ")) {
                 String[] head = line.substring(4).split(" \\| ");
-                current = new Entry(head[0], Operation.valueOf(head[1]), head[2], new ArrayList<>());
+                current = new Entry(head[0], Operation.valueOf(head[1]), head[2], new ArrayList<>(), new ArrayList<>());
                 entries.add(current);
+            } else if (line.startsWith("argv| ")) {
+                current.argv().addAll(List.of(line.substring(6).split("\t", -1)));
             } else {
                 current.lines().add(new String[] {line.substring(0, 3), line.substring(5)});
             }
@@ -67,7 +75,7 @@ class CorpusTest {
     Stream<DynamicTest> each_captured_run_gives_exactly_one_diagnostic() throws IOException {
         return corpus().stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
             Fixture f = Fixture.create(root.resolve(e.name().replace(' ', '-')));
-            KernelDenials denials = new KernelDenials(new PrefixConfirmer(f.home()), f.ws());
+            KernelDenials denials = e.denials(new PrefixConfirmer(f.home()), f);
             List<Diagnostic> found = replay(e, f, denials);
             assertThat(found).as(e.name()).hasSize(1);
             Diagnostic d = found.get(0);
@@ -84,7 +92,7 @@ class CorpusTest {
         return corpus().stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
             Fixture f = Fixture.create(root.resolve(e.name().replace(' ', '-')));
             PrefixConfirmer allowsAll = new PrefixConfirmer();
-            assertThat(replay(e, f, new KernelDenials(allowsAll, f.ws()))).isEmpty();
+            assertThat(replay(e, f, e.denials(allowsAll, f))).isEmpty();
             assertThat(allowsAll.asked()).as("the policy was asked about the candidate").isNotEmpty();
         }));
     }
@@ -94,7 +102,7 @@ class CorpusTest {
         for (String[] l : e.lines()) {
             RunEvent.Stream stream = l[0].equals("out") ? RunEvent.Stream.STDOUT : RunEvent.Stream.STDERR;
             denials.accept(stream, f.expand(l[1])).stream()
-                    .filter(d -> !d.details().containsKey(KernelDenialStream.REPEAT)).forEach(found::add);
+                    .filter(d -> !d.details().containsKey(DetailKey.REPEAT.key())).forEach(found::add);
         }
         return found;
     }

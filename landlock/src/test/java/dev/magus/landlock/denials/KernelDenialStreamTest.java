@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.RunEvent;
 import java.nio.file.Path;
@@ -22,10 +23,10 @@ class KernelDenialStreamTest {
         StepVerifier.create(KernelDenialStream.forRun("r", 1, Path.of("/ws"), new PrefixConfirmer(Path.of("/h")), output,
                         Optional.empty(), KernelDenialStream.DEFAULT_WINDOW))
                 .expectNextMatches(d -> d.code() == Code.MGS2001 && d.subject().equals("/h/secret")
-                        && d.source().equals("inferred:stderr") && !d.details().containsKey(KernelDenialStream.REPEAT))
+                        && d.source().equals("inferred:stderr") && !d.details().containsKey(DetailKey.REPEAT.key()))
                 // The same refusal printed again is one more occurrence: counted, marked a repeat.
                 .expectNextMatches(d -> d.subject().equals("/h/secret")
-                        && "2".equals(d.details().get(KernelDenialStream.REPEAT)))
+                        && "2".equals(d.details().get(DetailKey.REPEAT.key())))
                 .verifyComplete();
     }
 }

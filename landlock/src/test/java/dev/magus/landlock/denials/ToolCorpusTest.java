@@ -1,10 +1,12 @@
 package dev.magus.landlock.denials;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
+import dev.magus.landlock.denials.infer.CommandLine;
 import dev.magus.landlock.denials.infer.DenialParser;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import dev.magus.landlock.denials.infer.ProcCwd;
@@ -122,17 +124,18 @@ class ToolCorpusTest {
 
         StringBuilder corpus = new StringBuilder();
         corpus.append("=== ").append(s.name()).append(" | ").append(s.op()).append(" | ").append(s.path()).append('\n');
+        corpus.append("argv| ").append(String.join("\t", argv.stream().map(fixture::placeholders).toList())).append('\n');
         out.stdout().forEach(l -> corpus.append("out| ").append(fixture.placeholders(l)).append('\n'));
         out.stderr().forEach(l -> corpus.append("err| ").append(fixture.placeholders(l)).append('\n'));
         CAPTURED.put(s.name(), corpus.toString());
 
         PrefixConfirmer policy = new PrefixConfirmer(fixture.home());
-        KernelDenials denials = new KernelDenials(policy, fixture.ws());
+        KernelDenials denials = new KernelDenials(policy, fixture.ws(), fixture::ws, new CommandLine(argv));
         List<Diagnostic> found = new ArrayList<>();
         out.stdout().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDOUT, l)));
         out.stderr().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDERR, l)));
         // A tool that names the denial on a second line gives one more occurrence, not another denial.
-        found.removeIf(d -> d.details().containsKey(KernelDenialStream.REPEAT));
+        found.removeIf(d -> d.details().containsKey(DetailKey.REPEAT.key()));
 
         assertThat(found).as("diagnostics from the output of %s:%n%s", s.name(), corpus).hasSize(1);
         Diagnostic d = found.get(0);
@@ -141,7 +144,7 @@ class ToolCorpusTest {
         assertThat(d.subject()).isEqualTo(fixture.expand(s.path()));
         assertThat(d.layer()).isEqualTo(Layer.KERNEL);
         assertThat(d.source()).startsWith("inferred:std");
-        assertThat(d.details()).containsKey("allow_yaml").containsKey(KernelDenials.EVIDENCE);
+        assertThat(d.details()).containsKey("allow_yaml").containsKey(DetailKey.EVIDENCE.key());
         // The fake secret itself never travels in a diagnostic.
         assertThat(d.toString()).doesNotContain("AKIAFAKE");
     }

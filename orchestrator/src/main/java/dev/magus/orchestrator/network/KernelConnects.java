@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.network;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -39,12 +40,12 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
         String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
                 : rules.bind().isEmpty() ? "no port is declared to listen on" : "only the declared ports " + rules.bind() + " may be bound";
         Map<String, String> details = new TreeMap<>();
-        details.put("host", host);
-        port.ifPresent(p -> details.put("port", Integer.toString(p)));
-        details.put("reason", rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the bind rules");
+        details.put(DetailKey.HOST.key(), host);
+        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
+        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the bind rules");
         port.ifPresent(p -> {
-            details.put("class", "hint");
-            details.put(Policy.ALLOW_YAML, NetworkAdvice.portYaml("bind", p));
+            details.put(DetailKey.CLASS.key(), "hint");
+            details.put(DetailKey.ALLOW_YAML.key(), NetworkAdvice.portYaml("bind", p));
         });
         return Optional.of(new Diagnostic(Code.MGS2013, "bind denied: listening on " + subject
                 + " is outside the run's network policy (" + allowed + ")", subject, Operation.BIND, Layer.KERNEL,
@@ -60,23 +61,23 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
         String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
                 : "only the run's proxy and the declared ports " + rules.connect() + " are reachable";
         Map<String, String> details = new TreeMap<>();
-        details.put("host", host);
-        port.ifPresent(p -> details.put("port", Integer.toString(p)));
-        details.put("reason", rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the TCP rules");
+        details.put(DetailKey.HOST.key(), host);
+        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
+        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the TCP rules");
         String said = "";
         NetworkAdvice advice = host.isEmpty() || LOOPBACK.contains(host) ? null : NetworkAdvice.classify(host, Optional.empty());
         if (advice instanceof NetworkAdvice.AttackLike attack) {
-            details.put("class", advice.label());
-            details.put("attack", attack.why());
+            details.put(DetailKey.CLASS.key(), advice.label());
+            details.put(DetailKey.ATTACK.key(), attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";
         } else if (advice instanceof NetworkAdvice.Hint hint) {
             // Another host is reached through the proxy: declare the host, not a port.
-            details.put("class", advice.label());
-            details.put(Policy.ALLOW_YAML, hint.yaml());
+            details.put(DetailKey.CLASS.key(), advice.label());
+            details.put(DetailKey.ALLOW_YAML.key(), hint.yaml());
         } else if (port.isPresent()) {
             // A loopback service (a database, a dev server): its port.
-            details.put("class", "hint");
-            details.put(Policy.ALLOW_YAML, NetworkAdvice.portYaml("ports", port.getAsInt()));
+            details.put(DetailKey.CLASS.key(), "hint");
+            details.put(DetailKey.ALLOW_YAML.key(), NetworkAdvice.portYaml("ports", port.getAsInt()));
         }
         return Optional.of(new Diagnostic(Code.MGS2013, "connect denied: " + subject + " is outside the run's network policy ("
                 + allowed + ")" + said, subject, Operation.CONNECT, Layer.KERNEL, "landlock", details));

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.orphans;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -18,11 +19,6 @@ import java.util.stream.Collectors;
  * @param survivors their pids; a negative one is the run's process group, still not empty
  */
 public record Collected(int killed, List<Long> survivors) {
-    /** Detail keys of the diagnostic, as the control-file audit spells them. */
-    static final String CHANGE = "change";
-    static final String RESTORED = "restored";
-    static final String PIDS = "pids";
-
     public Collected {
         survivors = List.copyOf(survivors);
     }
@@ -44,6 +40,6 @@ public record Collected(int killed, List<Long> survivors) {
                 + " running and were left to it; they keep the run's grant and can change a control file after the audit,"
                 + " so what they write is unaudited and the run fails";
         return new Diagnostic(Code.MGS2002, message, runId, Operation.WRITE, Layer.AUDIT, "audit", Map.of())
-                .withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false").withDetail(PIDS, pids);
+                .withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false").withDetail(DetailKey.PIDS, pids);
     }
 }

@@ -1,19 +1,12 @@
 package dev.magus.orchestrator.orphans;
 
 import dev.magus.landlock.launch.Child;
-import dev.magus.landlock.launch.Confinement;
-import dev.magus.landlock.launch.Launcher;
-import dev.magus.landlock.launch.Spawn;
-import dev.magus.landlock.launch.SpawnRequest;
-import dev.magus.landlock.launch.Stdio;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -63,41 +56,8 @@ import java.util.concurrent.TimeoutException;
  * case {@link StaleTemps} removes the dir at the next run and nothing kills the group.
  */
 public final class Watchdog implements AutoCloseable {
-    /** Reads registrations until end-of-file, then kills and removes what is still registered. */
-    static final String SCRIPT = String.join("\n",
-            "exec >/dev/null 2>&1",
-            "trap '' INT HUP QUIT TERM TSTP TTIN TTOU",
-            "nl='",
-            "'",
-            "groups=",
-            "dirs=",
-            "drop() {",
-            "  kept=",
-            "  rest=$1",
-            "  while [ -n \"$rest\" ]; do",
-            "    item=${rest%%\"$nl\"*}",
-            "    rest=${rest#*\"$nl\"}",
-            "    [ \"$item\" = \"$2\" ] || kept=$kept$item$nl",
-            "  done",
-            "}",
-            "while IFS= read -r line; do",
-            "  arg=${line#??}",
-            "  case $line in",
-            "    'G '*) groups=$groups$arg$nl ;;",
-            "    'g '*) drop \"$groups\" \"$arg\"; groups=$kept ;;",
-            "    'D '*) dirs=$dirs$arg$nl ;;",
-            "    'd '*) drop \"$dirs\" \"$arg\"; dirs=$kept ;;",
-            "  esac",
-            "done",
-            "set -f",
-            "IFS=$nl",
-            "for g in $groups; do kill -s KILL -- \"-$g\"; done",
-            // A process killed a moment ago may still be finishing a write into its temp dir.
-            "for d in $dirs; do rm -rf -- \"$d\" || { sleep 1; rm -rf -- \"$d\"; }; done",
-            "");
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */
     public static final String NAME = "magus-watchdog";
-    private static final Path SHELL = Path.of("/bin/sh");
 
     private static Watchdog shared;
 
@@ -168,13 +128,13 @@ public final class Watchdog implements AutoCloseable {
             throw new IllegalArgumentException("not a process group of a run: " + pgid);
         }
         groups.add(pgid);
-        send("G " + pgid);
+        send(WatchdogLoop.guardGroup(pgid));
     }
 
     /** Forgets {@code pgid}: call once the group is killed and its leader reaped, so its id may be reused. */
     public synchronized void releaseGroup(long pgid) {
         if (groups.remove(pgid)) {
-            send("g " + pgid);
+            send(WatchdogLoop.releaseGroup(pgid));
         }
     }
 
@@ -188,14 +148,14 @@ public final class Watchdog implements AutoCloseable {
             return;
         }
         dirs.add(d);
-        send("D " + d);
+        send(WatchdogLoop.guardDir(d));
     }
 
     /** Forgets {@code dir}: call once it is removed. */
     public synchronized void releaseDir(Path dir) {
         String d = dir.toAbsolutePath().toString();
         if (dirs.remove(d)) {
-            send("d " + d);
+            send(WatchdogLoop.releaseDir(d));
         }
     }
 
@@ -258,7 +218,7 @@ public final class Watchdog implements AutoCloseable {
 
     /** Starts the loop and hands it everything registered by the time it runs. */
     private void launch() {
-        Child c = spawn();
+        Child c = WatchdogLoop.spawn(NAME, this::setFailure);
         synchronized (this) {
             starting = null;
             if (c == null) {
@@ -269,8 +229,8 @@ public final class Watchdog implements AutoCloseable {
                 return;
             }
             StringBuilder all = new StringBuilder();
-            groups.forEach(g -> all.append("G ").append(g).append('\n'));
-            dirs.forEach(d -> all.append("D ").append(d).append('\n'));
+            groups.forEach(g -> all.append(WatchdogLoop.guardGroup(g)).append('\n'));
+            dirs.forEach(d -> all.append(WatchdogLoop.guardDir(d)).append('\n'));
             try {
                 c.stdin().write(all.toString().getBytes(StandardCharsets.UTF_8));
                 c.stdin().flush();
@@ -284,31 +244,6 @@ public final class Watchdog implements AutoCloseable {
             pipe = c.stdin();
             failure = null;
         }
-    }
-
-    /** The loop, spawned like a mode-off child (never confined), or null with {@link #failure} set. */
-    private Child spawn() {
-        Spawn spawn;
-        try {
-            spawn = Launcher.get().spawn(new SpawnRequest(SHELL, List.of(NAME, "-c", SCRIPT),
-                    Map.of("PATH", "/usr/bin:/bin", "LC_ALL", "C"), Path.of("/"), Stdio.PIPES), Confinement.off());
-        } catch (RuntimeException | LinkageError e) {
-            // No natives or no launcher here: the runs would find that out themselves.
-            setFailure("cannot start the watchdog: " + e.getMessage());
-            return null;
-        }
-        if (spawn instanceof Spawn.NotStarted ns) {
-            setFailure("cannot start the watchdog: " + ns.message());
-            return null;
-        }
-        Child c = ((Spawn.Started) spawn).child();
-        try {
-            c.stdout().close();
-            c.stderr().close();
-        } catch (IOException e) {
-            // closing our read ends cannot fail in a way that matters
-        }
-        return c;
     }
 
     private synchronized void setFailure(String why) {

@@ -1,5 +1,7 @@
 package dev.magus.orchestrator.pipeline;
 
+import dev.magus.env.platform.Platform;
+import dev.magus.events.DetailKey;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -85,7 +87,7 @@ public final class ConfigStage {
         }
         boolean nested = MagusEnv.nested(hostEnv);
 
-        boolean macos = HostFacts.Os.of(System.getProperty("os.name")) == HostFacts.Os.MACOS;
+        boolean macos = Platform.current() == Platform.MACOS;
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(hostEnv, home, macos), ConfigText::read,
                 ConfigStage.class.getClassLoader());
         Projects projects = Projects.NONE;
@@ -137,7 +139,7 @@ public final class ConfigStage {
                 throw new SandboxException(Diagnostic.of(Code.MGS2004,
                         "cannot tell whether " + candidate + " exists: " + IoFailures.reason(e)
                                 + "; magus does not guess that a workspace declares nothing",
-                        "", Operation.NONE, Layer.POLICY, WORKSPACE_FILE).withDetail("file", candidate.toString()));
+                        "", Operation.NONE, Layer.POLICY, WORKSPACE_FILE).withDetail(DetailKey.FILE, candidate.toString()));
             }
         }
         return Optional.empty();

@@ -25,7 +25,6 @@ import java.util.TreeSet;
  */
 public final class DeclReader {
     private static final Set<String> SECTION_KEYS = Set.of("allow", "env", "network");
-    private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
     private DeclReader() {
@@ -45,7 +44,7 @@ public final class DeclReader {
             for (int i = 0; i < entries.size(); i++) {
                 String key = "sandbox.allow[" + i + "]";
                 Map<?, ?> entry = map(entries.get(i), origin, key);
-                keys(entry, Set.copyOf(ALLOW_KEYS), origin, key);
+                keys(entry, Set.copyOf(SandboxAllow.KEYS), origin, key);
                 Site site = Site.of(origin, key);
                 allow.add(SandboxAllow.declare(
                         text(entry, "name", site), text(entry, "env", site), text(entry, "base", site),

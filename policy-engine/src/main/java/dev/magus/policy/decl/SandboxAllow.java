@@ -3,6 +3,7 @@ package dev.magus.policy.decl;
 import dev.magus.events.Echo;
 import dev.magus.policy.fs.AccessMode;
 import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -34,6 +35,9 @@ public record SandboxAllow(
         AccessMode mode,
         DeclLayer layer,
         Site site) {
+
+    /** The keys of one {@code sandbox.allow} entry, in the order they are read; listed here only. */
+    public static final List<String> KEYS = List.of("name", "env", "base", "path", "mode");
 
     public SandboxAllow {
         Objects.requireNonNull(name, "name");

@@ -1,5 +1,6 @@
 package dev.magus.policy.lease;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -129,7 +130,7 @@ public final class LeaseNarrowing {
 
     private static Narrowing refuse(LeaseJob job, String subject, String why) {
         return new Narrowing.Refused(Diagnostic.of(Code.MGS2004, "lease cannot be honored: " + why, subject,
-                Operation.WRITE, Layer.POLICY, "lease:job " + job.id()).withDetail("job", job.id()));
+                Operation.WRITE, Layer.POLICY, "lease:job " + job.id()).withDetail(DetailKey.JOB, job.id()));
     }
 
     /** The kernel rules for one glob; see the table in the class documentation. */

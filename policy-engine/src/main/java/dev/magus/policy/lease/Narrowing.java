@@ -1,5 +1,6 @@
 package dev.magus.policy.lease;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -118,7 +119,7 @@ public sealed interface Narrowing {
         /** A binding-layer MGS2002 for a write the lease refuses, naming the job. */
         public Diagnostic denial(Path requested, Path resolved) {
             Map<String, String> details = new TreeMap<>(names());
-            details.put("requested", requested.toString());
+            details.put(DetailKey.REQUESTED.key(), requested.toString());
             return new Diagnostic(Code.MGS2002, "write denied: " + resolved + " is outside the write_paths of job "
                     + job.id() + " (the lease on " + scope.checkout() + ")", resolved.toString(), Operation.WRITE,
                     Layer.BINDING, "binding", details);
@@ -129,7 +130,7 @@ public sealed interface Narrowing {
          * {@link #explains}); one that names a job already is left as it is.
          */
         public Diagnostic attribute(Diagnostic d) {
-            if (d.code() != Code.MGS2002 || d.details().containsKey("job") || !d.subject().startsWith("/")) {
+            if (d.code() != Code.MGS2002 || d.details().containsKey(DetailKey.JOB.key()) || !d.subject().startsWith("/")) {
                 return d;
             }
             Path subject;

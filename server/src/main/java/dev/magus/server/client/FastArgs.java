@@ -8,14 +8,17 @@ import java.util.Optional;
 
 /**
  * A plain {@code magus run}, as {@link FastClient} forwards it: only {@code --sandbox},
- * {@code --env}, {@code --unset}, {@code --stdin} and {@code -v}/{@code --verbose} before the
- * command. Anything else (another subcommand, {@code --local}, {@code --events}, {@code --ui},
+ * {@code --env}, {@code --unset}, {@code --stdin}, {@code -v}/{@code --verbose}, {@code --allow},
+ * {@code --pass}, {@code --allow-host}, {@code --op} and {@code --target} before the command
+ * (with {@code --target} the command, what is appended to the target's, may be empty). Their
+ * values are checked by the server's run, as a local run checks them (a bad one is its MGS2004). Anything else (another subcommand, {@code --local}, {@code --events}, {@code --ui},
  * help, a malformed option) is not a plain run, and the full command line takes it, with
  * picocli's own parsing and messages. As there, everything from the command on is the
  * command's ({@code magus run ls -la}): run stops reading options at its first positional.
  */
 record FastArgs(List<String> command, Optional<String> sandbox, Map<String, String> set, List<String> unset, boolean stdin,
-        boolean verbose) {
+        boolean verbose, List<String> allow, List<String> pass, List<String> allowHosts, Optional<String> op,
+        Optional<String> target) {
 
     /** The plain run {@code args} asks for, or empty when the full command line must read them. */
     static Optional<FastArgs> parse(String[] args) {
@@ -27,6 +30,11 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
         List<String> unset = new ArrayList<>();
         boolean stdin = false;
         boolean verbose = false;
+        List<String> allow = new ArrayList<>();
+        List<String> pass = new ArrayList<>();
+        List<String> hosts = new ArrayList<>();
+        Optional<String> op = Optional.empty();
+        Optional<String> target = Optional.empty();
         int i = 1;
         for (; i < args.length; i++) {
             String a = args[i];
@@ -55,7 +63,7 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
                         verbose = true;
                     }
                 }
-                case "--sandbox", "--env", "--unset" -> {
+                case "--sandbox", "--env", "--unset", "--allow", "--pass", "--allow-host", "--op", "--target" -> {
                     String v;
                     if (inline.isPresent()) {
                         v = inline.get();
@@ -64,7 +72,22 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
                     } else {
                         return Optional.empty();
                     }
-                    if (name.equals("--sandbox")) {
+                    if (name.equals("--allow")) {
+                        allow.add(v);
+                    } else if (name.equals("--pass")) {
+                        pass.add(v);
+                    } else if (name.equals("--allow-host")) {
+                        hosts.add(v);
+                    } else if (name.equals("--op") || name.equals("--target")) {
+                        if ((name.equals("--op") ? op : target).isPresent()) {
+                            return Optional.empty(); // picocli says what it makes of a repeated one
+                        }
+                        if (name.equals("--op")) {
+                            op = Optional.of(v);
+                        } else {
+                            target = Optional.of(v);
+                        }
+                    } else if (name.equals("--sandbox")) {
                         if (sandbox.isPresent()) {
                             return Optional.empty();
                         }
@@ -85,9 +108,9 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
             }
         }
         List<String> command = List.of(args).subList(i, args.length);
-        if (command.isEmpty()) {
+        if (command.isEmpty() && target.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new FastArgs(command, sandbox, set, unset, stdin, verbose));
+        return Optional.of(new FastArgs(command, sandbox, set, unset, stdin, verbose, allow, pass, hosts, op, target));
     }
 }

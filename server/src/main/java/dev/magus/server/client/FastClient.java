@@ -40,7 +40,7 @@ import java.util.Set;
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
     private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
@@ -167,7 +167,8 @@ public final class FastClient {
         }
     }
 
-    private static StringBuilder submit(FastArgs run, Map<String, String> env) {
+    /** The run frame's JSON, as {@code FrameCodec} reads it. */
+    static StringBuilder submit(FastArgs run, Map<String, String> env) {
         StringBuilder b = new StringBuilder("{\"type\":\"run\",\"argv\":[");
         for (int k = 0; k < run.command().size(); k++) {
             MiniJson.quote(b.append(k == 0 ? "" : ","), run.command().get(k));
@@ -183,7 +184,28 @@ public final class FastClient {
         if (run.sandbox().isPresent()) {
             MiniJson.quote(b.append(",\"sandbox\":"), run.sandbox().get());
         }
+        array(b, "allow", run.allow());
+        array(b, "pass", run.pass());
+        array(b, "allowHost", run.allowHosts());
+        if (run.op().isPresent()) {
+            MiniJson.quote(b.append(",\"op\":"), run.op().get());
+        }
+        if (run.target().isPresent()) {
+            MiniJson.quote(b.append(",\"target\":"), run.target().get());
+        }
         return b.append(",\"stdin\":").append(run.stdin()).append(",\"outputEvents\":false}");
+    }
+
+    /** {@code ,"name":[...]}, or nothing when empty (as the full client's codec writes it). */
+    private static void array(StringBuilder b, String name, List<String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        b.append(",\"").append(name).append("\":[");
+        for (int k = 0; k < values.size(); k++) {
+            MiniJson.quote(b.append(k == 0 ? "" : ","), values.get(k));
+        }
+        b.append(']');
     }
 
     private static void object(StringBuilder b, Map<String, String> map) {

@@ -35,11 +35,14 @@ public interface RunForwarder {
      * @param diagnostics each diagnostic of the run, shown as a local run shows it
      * @param allow       {@code --allow}, as written
      * @param pass        {@code --pass}, as written
-     * @param allowHosts  {@code --allow-host}
+     * @param op          {@code --op SPELL}
+     * @param target      {@code --target NAME}; {@code argv} is then what is appended to its command
+     * @param allowHosts  {@code --allow-host}, as written
      */
     record Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
             Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
-            Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass, List<String> allowHosts) {
+            Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass, Optional<String> op,
+            Optional<String> target, List<String> allowHosts) {
         public Forward {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -54,21 +57,34 @@ public interface RunForwarder {
             Objects.requireNonNull(diagnostics, "diagnostics");
             allow = List.copyOf(allow);
             pass = List.copyOf(pass);
+            Objects.requireNonNull(op, "op");
+            Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
         }
 
-        /** A run without extra hosts for its proxy. */
+        /** A run of a command, with one-run grants and extra hosts for its proxy (no op, no target). */
         public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
-                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err, PrintWriter lines,
-                Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, allow, pass, List.of());
+                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,
+                PrintWriter lines, Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass,
+                List<String> allowHosts) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, allow, pass, Optional.empty(),
+                    Optional.empty(), allowHosts);
+        }
+
+        /** A run of a command, with one-run grants (no op, no target, no extra hosts). */
+        public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
+                Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,
+                PrintWriter lines, Consumer<Diagnostic> diagnostics, List<String> allow, List<String> pass) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, allow, pass, Optional.empty(),
+                    Optional.empty(), List.of());
         }
 
         /** A run without one-run grants. */
         public Forward(List<String> argv, Path cwd, Map<String, String> env, Map<String, String> set, Set<String> unset,
                 Optional<String> sandbox, Optional<InputStream> stdin, OutputStream out, OutputStream err,
                 PrintWriter lines, Consumer<Diagnostic> diagnostics) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, List.of(), List.of());
+            this(argv, cwd, env, set, unset, sandbox, stdin, out, err, lines, diagnostics, List.of(), List.of(), Optional.empty(),
+                    Optional.empty(), List.of());
         }
     }
 }

@@ -49,8 +49,8 @@ public final class ServerForwarder implements RunForwarder {
         }
         try (client) {
             Frame.Submit submit = new Frame.Submit(run.argv(), run.cwd().toAbsolutePath().toString(), run.env(), run.set(),
-                    new ArrayList<>(run.unset()), run.sandbox(), run.stdin().isPresent(), false, run.allow(), run.pass(),
-                    run.allowHosts());
+                    new ArrayList<>(run.unset()), run.sandbox(), run.stdin().isPresent(), false, run.allow(), run.pass(), run.op(),
+                    run.target(), run.allowHosts());
             forwardSignals(client);
             ServerClient.Outcome outcome = client.forward(submit, run.stdin().orElse(null), run.out(), run.err(),
                     e -> diagnostic(e).ifPresent(run.diagnostics()));

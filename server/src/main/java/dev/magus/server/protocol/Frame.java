@@ -30,7 +30,7 @@ public sealed interface Frame {
      * The protocol version both ends say in their hello; any difference is refused by both,
      * with a line naming the two versions.
      */
-    int VERSION = 1;
+    int VERSION = 2;
 
     /** Frames a client sends. */
     sealed interface ToServer extends Frame {
@@ -64,13 +64,15 @@ public sealed interface Frame {
      * @param allow        {@code --allow} values as written (relative to {@code cwd}); absent
      *                     in the JSON when empty, so a frame without one-run grants is unchanged
      * @param pass         {@code --pass} values as written
+     * @param op           {@code --op SPELL}: the run is a spell op's child (absent in the JSON when empty)
+     * @param target       {@code --target NAME} ({@code magus target NAME}): {@code argv} is then what is
+     *                     appended to the target's command, and may be empty
      * @param allowHosts   {@code --allow-host} values: hosts the run's network proxy lets through
-     *                     beyond its policy; absent in the JSON when empty. A server that does not
-     *                     know the key ignores it and so runs the narrower policy, never a wider one.
+     *                     beyond its policy; absent in the JSON when empty
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-            List<String> pass, List<String> allowHosts) implements ToServer {
+            List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts) implements ToServer {
         public Submit {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -80,20 +82,31 @@ public sealed interface Frame {
             Objects.requireNonNull(sandbox, "sandbox");
             allow = List.copyOf(allow);
             pass = List.copyOf(pass);
+            Objects.requireNonNull(op, "op");
+            Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
         }
 
-        /** A run without extra hosts. */
+        /** A run of a command with extra hosts for its proxy (no op, no target). */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass, List<String> allowHosts) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, Optional.empty(), Optional.empty(),
+                    allowHosts);
+        }
+
+        /** A run of a command (no op, no target, no extra hosts). */
         public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
                 List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
                 List<String> pass) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, List.of());
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, Optional.empty(), Optional.empty(),
+                    List.of());
         }
 
         /** A run without one-run grants. */
         public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
                 List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of(), List.of());
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of());
         }
     }
 

@@ -125,6 +125,8 @@ public final class FrameCodec {
             if (!s.pass().isEmpty()) {
                 s.pass().forEach(n.putArray("pass")::add);
             }
+            s.op().ifPresent(o -> n.put("op", o));
+            s.target().ifPresent(t -> n.put("target", t));
             if (!s.allowHosts().isEmpty()) {
                 s.allowHosts().forEach(n.putArray("allowHost")::add);
             }
@@ -177,7 +179,8 @@ public final class FrameCodec {
                 return new Frame.Submit(strings(n, "argv"), text(n, "cwd"), map(n, "env"), map(n, "set"),
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
-                        strings(n, "allow"), strings(n, "pass"), strings(n, "allowHost"));
+                        strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
+                        strings(n, "allowHost"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":
@@ -217,6 +220,17 @@ public final class FrameCodec {
             throw new ProtocolException("a frame without its " + field);
         }
         return v.asText();
+    }
+
+    private static Optional<String> optionalText(JsonNode n, String field) throws ProtocolException {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return Optional.empty();
+        }
+        if (!v.isTextual()) {
+            throw new ProtocolException("a frame whose " + field + " is not a string");
+        }
+        return Optional.of(v.asText());
     }
 
     private static int integer(JsonNode n, String field) throws ProtocolException {

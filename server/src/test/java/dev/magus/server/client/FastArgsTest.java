@@ -2,6 +2,8 @@ package dev.magus.server.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +32,37 @@ class FastArgsTest {
     }
 
     @Test
+    void grantsHostsOpAndTargetAreForwardedToo() throws Exception {
+        FastArgs a = parse("run", "--allow", "out:rw", "--allow=x", "--pass", "FOO", "--allow-host", "example.org",
+                "--op=python", "--", "pytest").orElseThrow();
+        Frame f = FrameCodec.decode(json(FastClient.submit(a, Map.of("HOME", "/h"))));
+        assertThat(f).isInstanceOfSatisfying(Frame.Submit.class, s -> {
+            assertThat(s.argv()).containsExactly("pytest");
+            assertThat(s.allow()).containsExactly("out:rw", "x");
+            assertThat(s.pass()).containsExactly("FOO");
+            assertThat(s.allowHosts()).containsExactly("example.org");
+            assertThat(s.op()).contains("python");
+            assertThat(s.target()).isEmpty();
+            assertThat(s.env()).isEqualTo(Map.of("HOME", "/h"));
+        });
+        // With --target the command is what is appended to the target's, and may be empty.
+        FastArgs t = parse("run", "--target", "api/test").orElseThrow();
+        assertThat(FrameCodec.decode(json(FastClient.submit(t, Map.of())))).isInstanceOfSatisfying(Frame.Submit.class, s -> {
+            assertThat(s.target()).contains("api/test");
+            assertThat(s.argv()).isEmpty();
+            assertThat(s.allow()).isEmpty();
+        });
+        assertThat(parse("run", "--target", "t", "--", "-k", "x").orElseThrow().command()).containsExactly("-k", "x");
+    }
+
+    private static byte[] json(StringBuilder b) {
+        byte[] body = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] frame = new byte[body.length + 1];
+        System.arraycopy(body, 0, frame, 1, body.length); // kind 0: JSON
+        return frame;
+    }
+
+    @Test
     void everythingElseIsTheFullCommandLines() {
         assertThat(parse("server", "status")).isEmpty();
         assertThat(parse("run")).isEmpty();
@@ -42,5 +75,7 @@ class FastArgsTest {
         assertThat(parse("run", "--sandbox")).isEmpty();
         assertThat(parse("run", "--sandbox=off", "--sandbox=required", "--", "true")).isEmpty();
         assertThat(parse("run", "--stdin=yes", "--", "true")).isEmpty();
+        assertThat(parse("run", "--op", "a", "--op", "b", "--", "true")).isEmpty();
+        assertThat(parse("run", "--allow")).isEmpty();
     }
 }

@@ -1,6 +1,7 @@
 package dev.magus.telemetry.meters;
 
 import dev.magus.events.Code;
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import io.micrometer.core.instrument.Counter;
@@ -14,13 +15,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
@@ -40,10 +38,7 @@ import reactor.core.publisher.Flux;
 public final class MetricsSink implements Consumer<RunEvent> {
     /** The mode tag of a run that never started, so whose mode the events never told. */
     public static final String UNKNOWN_MODE = "unknown";
-    /** The detail key of an MGS2003 diagnostic that carries the dropped count. */
-    public static final String DROPPED_DETAIL = "dropped";
 
-    private static final Pattern FIRST_NUMBER = Pattern.compile("\\d+");
 
     private final MeterRegistry registry;
     private final Clock clock;
@@ -104,25 +99,11 @@ public final class MetricsSink implements Consumer<RunEvent> {
                 .register(registry)
                 .increment();
         if (d.code() == Code.MGS2003) {
-            droppedCount(d).ifPresent(n -> DistributionSummary.builder(MagusMeter.ENV_DROPPED.meterName())
+            d.count(DetailKey.DROPPED).ifPresent(n -> DistributionSummary.builder(MagusMeter.ENV_DROPPED.meterName())
                     .description(MagusMeter.ENV_DROPPED.description())
                     .baseUnit(MagusMeter.ENV_DROPPED.baseUnit())
                     .register(registry)
                     .record(n));
-        }
-    }
-
-    /** The {@value #DROPPED_DETAIL} detail, else the first number of the message ("12 variables dropped"). */
-    static OptionalLong droppedCount(Diagnostic d) {
-        String text = d.details().getOrDefault(DROPPED_DETAIL, d.message());
-        Matcher m = FIRST_NUMBER.matcher(text);
-        if (!m.find()) {
-            return OptionalLong.empty();
-        }
-        try {
-            return OptionalLong.of(Long.parseLong(m.group()));
-        } catch (NumberFormatException tooLong) {
-            return OptionalLong.empty();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.magus.telemetry.meters;
 
+import dev.magus.events.DetailKey;
 import static dev.magus.telemetry.TestEvents.T0;
 import static dev.magus.telemetry.TestEvents.diag;
 import static dev.magus.telemetry.TestEvents.exited;
@@ -60,7 +61,7 @@ class MetricsSinkTest {
     void everyMeterCarriesOnlyItsDocumentedTagKeys() {
         sink.accept(started("r", Mode.BEST_EFFORT));
         sink.accept(new RunEvent.Diag("r", T0, diag("r", Code.MGS2003, Layer.POLICY, "").diagnostic()
-                .withDetail(MetricsSink.DROPPED_DETAIL, "7")));
+                .withDetail(DetailKey.DROPPED, 7)));
         sink.accept(exited("r", 0, 0));
         sink.landlockAbi(7);
 
@@ -137,10 +138,13 @@ class MetricsSinkTest {
     @Test
     void droppedVariablesAreOneSamplePerNotice() {
         sink.accept(new RunEvent.Diag("a", T0, Diagnostic.of(Code.MGS2003, "dropped variables", "", Operation.NONE,
-                Layer.POLICY, "env").withDetail(MetricsSink.DROPPED_DETAIL, "12")));
-        sink.accept(new RunEvent.Diag("b", T0, Diagnostic.of(Code.MGS2003, "3 variables dropped", "", Operation.NONE,
+                Layer.POLICY, "env").withDetail(DetailKey.DROPPED, 12)));
+        sink.accept(new RunEvent.Diag("b", T0, Diagnostic.of(Code.MGS2003, "variables dropped", "", Operation.NONE,
+                Layer.POLICY, "env").withDetail(DetailKey.DROPPED, 3)));
+        // The count is data: a number in the message alone is never parsed back out.
+        sink.accept(new RunEvent.Diag("c", T0, Diagnostic.of(Code.MGS2003, "40 variables dropped", "", Operation.NONE,
                 Layer.POLICY, "env")));
-        sink.accept(diag("c", Code.MGS2001, Layer.KERNEL, "/x/42"));
+        sink.accept(diag("d", Code.MGS2001, Layer.KERNEL, "/x/42"));
 
         var summary = registry.get(MagusMeter.ENV_DROPPED.meterName()).summary();
         assertThat(summary.count()).isEqualTo(2);

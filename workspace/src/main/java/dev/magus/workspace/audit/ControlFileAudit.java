@@ -1,5 +1,6 @@
 package dev.magus.workspace.audit;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -27,13 +28,6 @@ import java.util.stream.Collectors;
  * workspace of its own), and the git dirs of the workspace that lie outside it.
  */
 public final class ControlFileAudit {
-    /** Detail keys of the audit's diagnostics. */
-    public static final String CHANGE = "change";
-    public static final String WHAT = "what";
-    public static final String ENTRY = "entry";
-    public static final String RESTORED = "restored";
-    /** For a control link whose target changed: the file it leads to (before the run, else now). */
-    public static final String TARGET = "target";
 
     private final ControlFiles files;
     private final ControlNames names;
@@ -341,7 +335,7 @@ public final class ControlFileAudit {
                 + (action == ControlFilesAction.RESTORE ? " and removed" : " (left as it is, sandbox.controlFiles: report)")
                 + ". Inspect what is beneath it before trusting it, or remove it";
         return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
-                java.util.Map.of()).withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false");
+                java.util.Map.of()).withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false");
     }
 
     /** The MGS2002 that says the run left a directory the audit cannot see into. */
@@ -355,7 +349,7 @@ public final class ControlFileAudit {
                 + " is beneath it (as root, or after chmod u+rwx) before any tool obeys it: the next run treats every"
                 + " control file then found beneath it as planted and removes it";
         return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
-                java.util.Map.of()).withDetail(CHANGE, "unaudited").withDetail(RESTORED, "false");
+                java.util.Map.of()).withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false");
     }
 
     /** The MGS2002 that says what happened to one control entry, and what magus did about it. */
@@ -376,14 +370,14 @@ public final class ControlFileAudit {
                 + (what.isEmpty() ? "" : " (" + what + ")") + " during the run; " + done;
         Diagnostic d = new Diagnostic(Code.MGS2002, message, c.path().toString(), Operation.WRITE, Layer.AUDIT, "audit",
                 java.util.Map.of());
-        d = d.withDetail(CHANGE, c.verb()).withDetail(ENTRY, c.entry())
-                .withDetail(RESTORED, Boolean.toString(action == ControlFilesAction.RESTORE && notRestored.isEmpty()));
+        d = d.withDetail(DetailKey.CHANGE, c.verb()).withDetail(DetailKey.ENTRY, c.entry())
+                .withDetail(DetailKey.RESTORED, Boolean.toString(action == ControlFilesAction.RESTORE && notRestored.isEmpty()));
         if (!what.isEmpty()) {
-            d = d.withDetail(WHAT, what);
+            d = d.withDetail(DetailKey.WHAT, what);
         }
         Optional<Path> target = target(c);
         if (target.isPresent()) {
-            d = d.withDetail(TARGET, target.get().toString());
+            d = d.withDetail(DetailKey.TARGET, target.get().toString());
         }
         return d;
     }

@@ -1,5 +1,6 @@
 package dev.magus.workspace.config;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -142,7 +143,7 @@ public final class ConfigText {
             throw new SandboxException(Diagnostic.of(Code.MGS2004,
                     "not UTF-8: byte " + String.format("0x%02x", bytes[at] & 0xff) + " cannot be decoded; save "
                             + name + " as UTF-8" + WHY,
-                    "", Operation.NONE, Layer.POLICY, position).withDetail("file", file.toString()));
+                    "", Operation.NONE, Layer.POLICY, position).withDetail(DetailKey.FILE, file.toString()));
         }
         out.flip();
         return out.toString();
@@ -184,6 +185,6 @@ public final class ConfigText {
 
     private static SandboxException refused(Path file, String name, String message) {
         return new SandboxException(Diagnostic.of(Code.MGS2004, message, "", Operation.NONE, Layer.POLICY, name)
-                .withDetail("file", file.toString()));
+                .withDetail(DetailKey.FILE, file.toString()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.workspace.config;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
@@ -205,7 +206,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             Optional<Node> document = Optional.ofNullable(root).filter(n -> !isNullNode(n));
             return new ParsedConfig(p.config(root), document);
         } catch (SandboxException e) {
-            throw new SandboxException(e.diagnostic().withDetail("file", file.toString()), e);
+            throw new SandboxException(e.diagnostic().withDetail(DetailKey.FILE, file.toString()), e);
         }
     }
 
@@ -273,7 +274,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             try {
                 return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles);
             } catch (SandboxException e) {
-                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail("file", file.toString())),
+                return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail(DetailKey.FILE, file.toString())),
                         controlFiles);
             }
         }

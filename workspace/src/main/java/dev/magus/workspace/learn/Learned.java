@@ -1,5 +1,6 @@
 package dev.magus.workspace.learn;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.policy.AllowHint;
 import dev.magus.policy.DenialAdvice;
@@ -85,23 +86,23 @@ public record Learned(List<Addition> additions, List<String> attacks, int benign
         Set<String> attacks = new LinkedHashSet<>();
         int benign = 0;
         for (Diagnostic d : diagnostics) {
-            String cls = d.details().getOrDefault(DenialAdvice.CLASS, "");
+            String cls = d.details().getOrDefault(DetailKey.CLASS.key(), "");
             switch (cls) {
                 case "hint" -> {
-                    String path = d.details().get(Policy.ALLOW_PATH);
-                    String mode = d.details().get(Policy.ALLOW_MODE);
+                    String path = d.details().get(DetailKey.ALLOW_PATH.key());
+                    String mode = d.details().get(DetailKey.ALLOW_MODE.key());
                     if (path == null || mode == null || AccessMode.parseDeclared(mode).isEmpty()) {
                         continue;
                     }
                     modes.merge(path, AccessMode.parseDeclared(mode).get(), AccessMode::union);
                     because.computeIfAbsent(path, k -> new LinkedHashSet<>()).add(d.code() + " " + d.operation().label()
                             + " " + d.subject());
-                    if ("true".equals(d.details().get("allow_missing"))) {
+                    if ("true".equals(d.details().get(DetailKey.ALLOW_MISSING.key()))) {
                         missing.add(path);
                     }
                 }
                 case "attack" -> attacks.add(d.operation().label() + " " + d.subject() + ": "
-                        + d.details().getOrDefault("attack", "looks like an attack"));
+                        + d.details().getOrDefault(DetailKey.ATTACK.key(), "looks like an attack"));
                 case "benign" -> benign++;
                 default -> {
                 }

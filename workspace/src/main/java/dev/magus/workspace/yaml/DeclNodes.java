@@ -25,7 +25,6 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class DeclNodes {
     private static final Set<String> SECTION_KEYS = Set.of("allow", "env");
-    private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
 
     private DeclNodes() {
     }
@@ -64,10 +63,10 @@ public final class DeclNodes {
 
     private static SandboxAllow entry(YamlFile file, Node node, String key, DeclLayer layer) {
         MappingNode entry = file.mapping(node, key, key + " must be a mapping (name, env, base, path, mode)");
-        Map<String, NodeTuple> keys = file.keys(entry, key, Set.copyOf(ALLOW_KEYS));
+        Map<String, NodeTuple> keys = file.keys(entry, key, Set.copyOf(SandboxAllow.KEYS));
         Map<String, String> values = new HashMap<>();
         Map<String, String> positions = new HashMap<>();
-        for (String field : ALLOW_KEYS) {
+        for (String field : SandboxAllow.KEYS) {
             NodeTuple t = keys.get(field);
             if (t != null) {
                 values.put(field, file.scalar(t.getValueNode(), key + "." + field));

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.audit;
 
+import dev.magus.events.DetailKey;
 import com.sun.jna.LastErrorException;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -83,7 +84,7 @@ public final class AuditDenialSource implements AutoCloseable {
                 }
                 // Each record is one denial: a repeat is still emitted, marked, to be counted.
                 int n = seen.merge(d.operation() + " " + d.subject(), 1, Integer::sum);
-                sink.tryEmitNext(n == 1 ? d : d.withDetail(dev.magus.landlock.denials.KernelDenialStream.REPEAT,
+                sink.tryEmitNext(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(),
                         Integer.toString(n)));
             }
         }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.audit;
 
+import dev.magus.events.DetailKey;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -23,8 +24,6 @@ public final class AuditDiagnostics {
 
     /** The source of every diagnostic read from the audit stream. */
     public static final String SOURCE = "audit";
-    public static final String BLOCKERS = "blockers";
-    public static final String DOMAIN = "domain";
 
     private AuditDiagnostics() {
     }
@@ -51,7 +50,7 @@ public final class AuditDiagnostics {
                             r.details()))
                     .orElseGet(() -> new Diagnostic(codeOf(op), op.label() + " denied by Landlock: " + subject
                             + " (the policy's own check allows it)", subject, op, Layer.KERNEL, SOURCE, Map.of()));
-            out.add(d.withDetail(BLOCKERS, String.join(",", access.blockers())).withDetail(DOMAIN, access.domain()));
+            out.add(d.withNames(DetailKey.BLOCKERS, access.blockers()).withDetail(DetailKey.DOMAIN, access.domain()));
         }
         return List.copyOf(out);
     }
@@ -73,17 +72,12 @@ public final class AuditDiagnostics {
                         r.details()))
                 .orElseGet(() -> new Diagnostic(Code.MGS2013, op.label() + " denied by Landlock: " + subject
                         + " (the run's TCP rules as magus knows them allow it)", subject, op, Layer.KERNEL, SOURCE,
-                        Map.of("host", host)));
+                        Map.of(DetailKey.HOST.key(), host)));
         if (socket.port().isPresent()) {
-            d = d.withDetail("port", Integer.toString(socket.port().getAsInt()));
+            d = d.withDetail(DetailKey.PORT, socket.port().getAsInt());
         }
-        return d.withDetail(BLOCKERS, String.join(",", access.blockers())).withDetail(DOMAIN, access.domain());
+        return d.withNames(DetailKey.BLOCKERS, access.blockers()).withDetail(DetailKey.DOMAIN, access.domain());
     }
-
-    /** The detail with the number of records the kernel dropped. */
-    public static final String LOST = "lost";
-    /** The detail with the number of times this reader's socket overflowed. */
-    public static final String OVERRUNS = "overruns";
 
     /**
      * MGS2014: audit records were lost while a run was in flight, so some of its denials may
@@ -103,7 +97,7 @@ public final class AuditDiagnostics {
         }
         m.append(" while this run was in flight: some of its kernel denials may be missing");
         return new Diagnostic(Code.MGS2014, m.toString(), "", Operation.NONE, Layer.KERNEL, SOURCE,
-                Map.of(LOST, Long.toString(lost), OVERRUNS, Long.toString(overruns)));
+                Map.of(DetailKey.LOST.key(), Long.toString(lost), DetailKey.OVERRUNS.key(), Long.toString(overruns)));
     }
 
     static Code codeOf(Operation op) {

@@ -2,6 +2,7 @@ package dev.magus.landlock.denials.infer;
 
 import dev.magus.events.RunEvent;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,10 +19,14 @@ import java.util.Optional;
  *                  failed with ENOENT before Landlock was asked
  * @param diedAt    where a script said it died (Perl), when its message is the author's own
  *                  words and the line of the script tells the access better than they do
+ * @param alternatives where else a relative path may lie when the child's working directory
+ *                  could not be read (it had gone): the denial is reported only if the policy
+ *                  refuses exactly one of {@code path} and these
  */
 public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
-        Optional<DenialParser.ScriptLine> diedAt) {
+        Optional<DenialParser.ScriptLine> diedAt, List<Path> alternatives) {
     public Candidate {
+        alternatives = List.copyOf(alternatives);
         Objects.requireNonNull(hint, "hint");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(stream, "stream");
@@ -33,7 +38,12 @@ public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, Stri
     }
 
     public Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line) {
-        this(hint, path, stream, line, false, Optional.empty());
+        this(hint, path, stream, line, false, Optional.empty(), List.of());
+    }
+
+    public Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
+            Optional<DenialParser.ScriptLine> diedAt) {
+        this(hint, path, stream, line, mustExist, diedAt, List.of());
     }
 
     /** What makes two candidates the same question to the policy. */

@@ -1,7 +1,9 @@
 package dev.magus.landlock.denials.infer;
 
 import dev.magus.events.RunEvent;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -130,6 +132,8 @@ public final class DenialParser {
     private static final Pattern DASH_NUMBER = Pattern.compile("^[^:]+: \\d+$");
     private static final Pattern BASH_LINE = Pattern.compile("^[^:]+: line \\d+$");
     private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
+    /** bash's prefix for a line of a script: {@code bash: line 3} ({@code -c}), {@code x.sh: line 3}. */
+    private static final Pattern SHELL_SCRIPT_LINE = Pattern.compile("^(?<script>[^:]+): line (?<n>\\d+)$");
 
     private static final int DUMP_SPAN = 20;
     private static final int RUST_SPAN = 4;
@@ -230,7 +234,7 @@ public final class DenialParser {
         ScriptLine diedAt = null;
         if (interesting && text.endsWith(".") && (m = PERL_AT.matcher(text)).matches()) {
             text = m.group("body");
-            if (m.group("script") != null && !m.group("script").equals("-e")) {
+            if (m.group("script") != null) {
                 diedAt = new ScriptLine(m.group("script"), Integer.parseInt(m.group("n")));
             }
         }
@@ -307,7 +311,16 @@ public final class DenialParser {
         } else if ((m = GENERIC.matcher(text)).matches()) {
             String p = m.group("p");
             if (!isNoise(p)) {
-                sink.add(toolHint(m.group("prefix"), unquote(p)), p);
+                Matcher sh = SHELL_SCRIPT_LINE.matcher(m.group("prefix"));
+                if (sh.matches()) {
+                    // bash says the same for a redirection it could not open and a command it
+                    // could not run; the script's line (its -c text, or its file) tells them apart.
+                    String script = isShell(sh.group("script")) ? "-c" : sh.group("script");
+                    sink.addFromScript(toolHint(m.group("prefix"), unquote(p)), p,
+                            new ScriptLine(script, Integer.parseInt(sh.group("n"))));
+                } else {
+                    sink.add(toolHint(m.group("prefix"), unquote(p)), p);
+                }
             }
         }
 
@@ -418,6 +431,11 @@ public final class DenialParser {
         return AccessHint.UNKNOWN;
     }
 
+    /** Whether {@code tool} (a command's name) is a shell. */
+    static boolean isShell(String tool) {
+        return SHELLS.contains(tool.substring(tool.lastIndexOf('/') + 1));
+    }
+
     /** The access implied by {@code tool: path: Permission denied}, from who is talking. */
     private static AccessHint toolHint(String prefix, String path) {
         if (prefix.endsWith("fatal error")) {
@@ -434,7 +452,9 @@ public final class DenialParser {
         String tool = prefix.contains(": ") ? prefix.substring(0, prefix.indexOf(": ")) : prefix;
         tool = tool.substring(tool.lastIndexOf('/') + 1);
         if (BASH_LINE.matcher(prefix).matches() || SHELLS.contains(tool)) {
-            return path.startsWith("./") || path.startsWith("../") ? AccessHint.EXEC : AccessHint.UNKNOWN;
+            // The same words for a command it could not run and a redirection it could not
+            // open: what the path is (an executable file, a file, nothing yet) tells them apart.
+            return AccessHint.UNKNOWN;
         }
         if (READ_TOOLS.contains(tool)) {
             return AccessHint.READ;
@@ -453,6 +473,18 @@ public final class DenialParser {
      * tells a read from a write when the message is the script author's own words.
      */
     public record ScriptLine(String script, int line) {
+    }
+
+    /**
+     * Whether the kernel can have refused {@code path}: Landlock is asked only once the lookup
+     * has found the file, or, for a name being made, its directory.
+     */
+    static boolean plausible(Path path, Candidate.Target target) {
+        Path n = path.normalize();
+        if (Files.exists(n, LinkOption.NOFOLLOW_LINKS)) {
+            return true;
+        }
+        return target != Candidate.Target.EXISTING && n.getParent() != null && Files.isDirectory(n.getParent());
     }
 
     /** Words with a space and no quote, followed by a path: a message fragment, never a path. */
@@ -499,9 +531,35 @@ public final class DenialParser {
                         return;
                     }
                 }
+                List<Path> alternatives = List.of();
+                if (!given.isAbsolute()) {
+                    List<Path> elsewhere = cwd.elsewhere();
+                    if (!elsewhere.isEmpty()) {
+                        // The child's cwd is unknown: every base where the path could have been
+                        // refused (it exists, or its directory does) is a candidate; the policy
+                        // must then refuse exactly one of them.
+                        List<Path> plausible = new ArrayList<>();
+                        if (plausible(path, target)) {
+                            plausible.add(path);
+                        }
+                        for (Path base : elsewhere) {
+                            Path alt = target == Candidate.Target.PARENT ? base.resolve(given).getParent()
+                                    : base.resolve(given);
+                            if (alt != null && plausible(alt, target)
+                                    && plausible.stream().noneMatch(q -> q.normalize().equals(alt.normalize()))) {
+                                plausible.add(alt);
+                            }
+                        }
+                        if (plausible.isEmpty()) {
+                            return;
+                        }
+                        path = plausible.get(0);
+                        alternatives = List.copyOf(plausible.subList(1, plausible.size()));
+                    }
+                }
                 if (path.isAbsolute()) {
                     out.add(new Candidate(hint, path, stream, line, target == Candidate.Target.EXISTING,
-                            java.util.Optional.ofNullable(at)));
+                            java.util.Optional.ofNullable(at), alternatives));
                 }
             } catch (InvalidPathException e) {
                 // Not a path after all (a message fragment); nothing was refused there.
@@ -517,5 +575,15 @@ public final class DenialParser {
     @FunctionalInterface
     public interface Cwd {
         Path get();
+
+        /**
+         * When {@link #get} is only the directory the child started in (the child has gone,
+         * so where it had {@code cd}'d to can no longer be read), the other directories it may
+         * have been in: the start directory's subdirectories, a bounded walk. Empty when
+         * {@link #get} is the child's live working directory.
+         */
+        default List<Path> elsewhere() {
+            return List.of();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.events.DetailKey;
 import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -40,13 +41,10 @@ import java.util.stream.Stream;
  */
 public final class KernelDenials {
 
-    /** The detail key holding the output line that gave the denial away. */
-    public static final String EVIDENCE = "evidence";
 
     /** A Perl {@code open} whose mode writes: {@code >}, {@code >>}, {@code +<}, or a sysopen for writing. */
-    private static final Pattern PERL_WRITE_OPEN = Pattern.compile(
-            "\\bopen\\s*\\(?[^;]*?['\"]\\s*(?:\\+?>|\\+<)|\\bsysopen\\b.*\\bO_(?:WRONLY|RDWR|APPEND|CREAT)\\b");
-    private static final Pattern PERL_READ_OPEN = Pattern.compile("\\bopen\\s*\\(?[^;]*?['\"]\\s*<");
+    /** curl's write failure; {@code -sS} hides the warning that named the file. */
+    private static final Pattern CURL_WRITE_FAILED = Pattern.compile("^curl: \\(23\\) Failure writing output");
     private static final long MAX_SCRIPT_BYTES = 1 << 20;
     /** A line that says the refusal itself, not a line of a dump that goes with one. */
     private static final Pattern REFUSAL_LINE = Pattern.compile("(?i)permission denied|os error 13|errno 13\\]");
@@ -56,6 +54,7 @@ public final class KernelDenials {
     private final DenialParser.Cwd liveCwd;
     private final DenialParser parser;
     private final Function<Path, List<Operation>> unknownOrder;
+    private final CommandLine commandLine;
     /** Occurrences of each reported denial: the first is reported, later ones are marked repeats. */
     private final java.util.Map<Key, Integer> reported = new java.util.HashMap<>();
     /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
@@ -80,7 +79,15 @@ public final class KernelDenials {
      *                  only for a line that names a relative path
      */
     public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd) {
-        this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder);
+        this(confirmer, cwd, liveCwd, CommandLine.NONE);
+    }
+
+    /**
+     * As above, knowing the command magus started: its inline script and curl's {@code -o}
+     * tell an access its output leaves open ({@link CommandLine}).
+     */
+    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, CommandLine commandLine) {
+        this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder, commandLine);
     }
 
     KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser parser,
@@ -90,6 +97,12 @@ public final class KernelDenials {
 
     KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
             Function<Path, List<Operation>> unknownOrder) {
+        this(confirmer, cwd, liveCwd, parser, unknownOrder, CommandLine.NONE);
+    }
+
+    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
+            Function<Path, List<Operation>> unknownOrder, CommandLine commandLine) {
+        this.commandLine = Objects.requireNonNull(commandLine, "commandLine");
         this.liveCwd = Objects.requireNonNull(liveCwd, "liveCwd");
         this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
         this.cwd = Objects.requireNonNull(cwd, "cwd");
@@ -118,21 +131,43 @@ public final class KernelDenials {
             return List.of();
         }
         Path[] once = new Path[1];
-        DenialParser.Cwd memo = () -> {
-            if (once[0] == null) {
-                Path live = liveCwd.get();
-                once[0] = live != null && live.isAbsolute() ? live : cwd;
+        List<List<Path>> elsewhere = new ArrayList<>(1);
+        DenialParser.Cwd memo = new DenialParser.Cwd() {
+            @Override
+            public Path get() {
+                if (once[0] == null) {
+                    Path live = liveCwd.get();
+                    once[0] = live != null && live.isAbsolute() ? live : cwd;
+                }
+                return once[0];
             }
-            return once[0];
+
+            @Override
+            public List<Path> elsewhere() {
+                if (elsewhere.isEmpty()) {
+                    elsewhere.add(liveCwd.elsewhere());
+                }
+                return elsewhere.get(0);
+            }
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
+        if (candidates.isEmpty() && CURL_WRITE_FAILED.matcher(line).lookingAt()) {
+            Optional<String> output = commandLine.curlOutput();
+            if (output.isPresent() && !output.get().equals("-")) {
+                try {
+                    candidates = List.of(new Candidate(AccessHint.WRITE, memo.get().resolve(output.get()), stream, line));
+                } catch (InvalidPathException e) {
+                    // not a path: nothing to confirm
+                }
+            }
+        }
         List<Diagnostic> out = new ArrayList<>(1);
         for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line,
                 tracebacks.computeIfAbsent(stream, s -> new ConnectParser.Traceback()))) {
             network(c).ifPresent(d -> {
                 if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
-                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(EVIDENCE, line));
+                            "inferred:" + stream.name().toLowerCase(Locale.ROOT), d.details()).withDetail(DetailKey.EVIDENCE, line));
                 }
             });
         }
@@ -149,7 +184,7 @@ public final class KernelDenials {
                 if (first != null && REFUSAL_LINE.matcher(c.line()).find()
                         && thisLine.add(new Key(first.operation(), first.subject()))) {
                     int n = reported.merge(new Key(first.operation(), first.subject()), 1, Integer::sum);
-                    out.add(first.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                    out.add(first.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
                 }
                 continue;
             }
@@ -160,7 +195,7 @@ public final class KernelDenials {
                 }
                 int n = reported.merge(key, 1, Integer::sum);
                 confirmed.putIfAbsent(c.key(), d);
-                out.add(n == 1 ? d : d.withDetail(KernelDenialStream.REPEAT, Integer.toString(n)));
+                out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
             });
         }
         return List.copyOf(out);
@@ -183,10 +218,32 @@ public final class KernelDenials {
     }
 
     private Optional<Diagnostic> confirm(Candidate c, DenialParser.Cwd childCwd) {
+        if (c.alternatives().isEmpty()) {
+            return confirmAt(c, childCwd);
+        }
+        // Where the child was is unknown: the start directory when the file is there (most
+        // tools never cd), else the one guess the policy refuses; two or more: say nothing.
+        Optional<Diagnostic> atStart = Files.exists(c.path().normalize()) ? confirmAt(c, childCwd) : Optional.empty();
+        if (atStart.isPresent()) {
+            return atStart;
+        }
+        List<Diagnostic> refused = new ArrayList<>();
+        for (Path p : c.alternatives()) {
+            confirmAt(new Candidate(c.hint(), p, c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
+                    .ifPresent(refused::add);
+        }
+        if (!Files.exists(c.path().normalize())) {
+            confirmAt(new Candidate(c.hint(), c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
+                    .ifPresent(refused::add);
+        }
+        return refused.size() == 1 ? Optional.of(refused.get(0)) : Optional.empty();
+    }
+
+    private Optional<Diagnostic> confirmAt(Candidate c, DenialParser.Cwd childCwd) {
         if (c.mustExist() && !Files.exists(c.path())) {
             return Optional.empty();
         }
-        AccessHint hint = c.diedAt().map(at -> fromScript(at, c.hint(), childCwd)).orElse(c.hint());
+        AccessHint hint = c.diedAt().map(at -> fromScript(at, c.hint(), childCwd, c.path())).orElse(c.hint());
         List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(c.path()) : hint.operations();
         for (Operation op : order) {
             Optional<Diagnostic> refused = confirmer.confirm(op, c.path(), cwd);
@@ -194,7 +251,7 @@ public final class KernelDenials {
                 Diagnostic d = refused.get();
                 Diagnostic kernel = new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
                         "inferred:" + c.stream().name().toLowerCase(Locale.ROOT), d.details());
-                return Optional.of(kernel.withDetail(EVIDENCE, c.line()));
+                return Optional.of(kernel.withDetail(DetailKey.EVIDENCE, c.line()));
             }
         }
         return Optional.empty();
@@ -206,9 +263,13 @@ public final class KernelDenials {
      * script is read only when the policy lets the child read it too, so no output can make
      * magus look into a file the child itself could not.
      */
-    private AccessHint fromScript(DenialParser.ScriptLine at, AccessHint said, DenialParser.Cwd childCwd) {
+    private AccessHint fromScript(DenialParser.ScriptLine at, AccessHint said, DenialParser.Cwd childCwd, Path file) {
         if (said == AccessHint.EXEC) {
             return said;
+        }
+        Optional<String> inline = commandLine.inlineScript(at.script());
+        if (inline.isPresent()) {
+            return CommandLine.line(inline.get(), at.line()).map(l -> CommandLine.access(l, file, said)).orElse(said);
         }
         try {
             Path script = childCwd.get().resolve(at.script());
@@ -218,11 +279,8 @@ public final class KernelDenials {
             }
             try (Stream<String> lines = Files.lines(script)) {
                 Optional<String> text = lines.skip(Math.max(0, at.line() - 1)).findFirst();
-                if (text.isPresent() && PERL_WRITE_OPEN.matcher(text.get()).find()) {
-                    return AccessHint.WRITE;
-                }
-                if (text.isPresent() && PERL_READ_OPEN.matcher(text.get()).find()) {
-                    return AccessHint.READ;
+                if (text.isPresent()) {
+                    return CommandLine.access(text.get(), file, said);
                 }
             }
         } catch (IOException | UncheckedIOException | InvalidPathException e) {

@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.audit;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -110,17 +111,17 @@ class AuditDenialSourceTest {
             source.untrack("run-1");
             assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
             // The credential was read twice: the second record is one more occurrence, marked.
-            assertThat(seen).filteredOn(d -> d.details().containsKey(KernelDenialStream.REPEAT))
+            assertThat(seen).filteredOn(d -> d.details().containsKey(DetailKey.REPEAT.key()))
                     .singleElement().satisfies(d -> {
                         assertThat(d.subject()).isEqualTo(home.resolve(".aws/credentials").toString());
-                        assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "2");
+                        assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "2");
                     });
-            seen.removeIf(d -> d.details().containsKey(KernelDenialStream.REPEAT));
+            seen.removeIf(d -> d.details().containsKey(DetailKey.REPEAT.key()));
 
             assertThat(seen).allSatisfy(d -> {
                 assertThat(d.layer()).isEqualTo(Layer.KERNEL);
                 assertThat(d.source()).isEqualTo("audit");
-                assertThat(d.details()).containsKeys("allow_yaml", AuditDiagnostics.BLOCKERS, AuditDiagnostics.DOMAIN);
+                assertThat(d.details()).containsKeys("allow_yaml", DetailKey.BLOCKERS.key(), DetailKey.DOMAIN.key());
             });
             assertThat(seen).extracting(d -> d.code() + " " + d.subject() + " " + d.details().get("blockers"))
                     .containsExactlyInAnyOrder(
@@ -161,7 +162,7 @@ class AuditDenialSourceTest {
 
             assertThat(merged).hasSize(2).allSatisfy(d -> assertThat(d.source()).isEqualTo("audit"));
             assertThat(merged).filteredOn(d -> d.operation() == Operation.WRITE).singleElement()
-                    .satisfies(d -> assertThat(d.details()).containsEntry(DenialMerger.INFERRED_SUBJECT,
+                    .satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.INFERRED_SUBJECT.key(),
                             home.resolve("new").toString()));
         }
     }
@@ -284,8 +285,8 @@ class AuditDenialSourceTest {
                 assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
                 Assumptions.assumeTrue(lost > 0, "the kernel kept up with 20000 denials at a backlog of 1: nothing lost");
                 assertThat(seen).filteredOn(d -> d.code() == Code.MGS2014).singleElement().satisfies(d -> {
-                    assertThat(Long.parseLong(d.details().get(AuditDiagnostics.LOST))).isPositive();
-                    assertThat(d.message()).contains("the kernel dropped " + d.details().get(AuditDiagnostics.LOST));
+                    assertThat(Long.parseLong(d.details().get(DetailKey.LOST.key()))).isPositive();
+                    assertThat(d.message()).contains("the kernel dropped " + d.details().get(DetailKey.LOST.key()));
                     assertThat(d.layer()).isEqualTo(Layer.KERNEL);
                 });
                 assertThat(seen).anySatisfy(d -> assertThat(d.subject()).isEqualTo(creds.toString()));

@@ -33,7 +33,7 @@ class DenialParserTest {
             sh: 1: /x/tool: Permission denied                                         | EXEC    | /x/tool
             bash: /x/f: Permission denied                                             | UNKNOWN | /x/f
             bash: line 1: /x/f: Permission denied                                     | UNKNOWN | /x/f
-            bash: ./x: Permission denied                                              | EXEC    | /home/dev/ws/./x
+            bash: ./x: Permission denied                                              | UNKNOWN | /home/dev/ws/./x
             touch: cannot touch '/x/n': Permission denied                             | WRITE   | /x/n
             mkdir: cannot create directory ‘/x/d’: Permission denied                  | WRITE   | /x/d
             ls: cannot open directory '/x': Permission denied                         | READ    | /x
@@ -162,8 +162,14 @@ class DenialParserTest {
         assertThat(parse("Can't open /x/.bashrc: Permission denied at x.pl line 1."))
                 .singleElement().satisfies(c -> assertThat(c.diedAt())
                         .contains(new DenialParser.ScriptLine("x.pl", 1)));
+        // -e: the script is the command line's (CommandLine reads it there).
         assertThat(parse("Cannot open /x/f: Permission denied at -e line 1.")).singleElement()
-                .satisfies(c -> assertThat(c.diedAt()).isEmpty());
+                .satisfies(c -> assertThat(c.diedAt()).contains(new DenialParser.ScriptLine("-e", 1)));
+        // bash names the line of its -c script, or of its script file.
+        assertThat(parse("bash: line 2: /x/f: Permission denied")).singleElement()
+                .satisfies(c -> assertThat(c.diedAt()).contains(new DenialParser.ScriptLine("-c", 2)));
+        assertThat(parse("build.sh: line 3: /x/f: Permission denied")).singleElement()
+                .satisfies(c -> assertThat(c.diedAt()).contains(new DenialParser.ScriptLine("build.sh", 3)));
     }
 
     @Test

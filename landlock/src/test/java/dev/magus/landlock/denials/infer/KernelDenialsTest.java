@@ -1,5 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
+import dev.magus.events.DetailKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
@@ -35,10 +36,10 @@ class KernelDenialsTest {
         assertThat(denials.accept(ERR, "  path: '" + home.resolve("f") + "'")).isEmpty();
         // A line naming it again is one more occurrence: counted (marked a repeat), not a new denial.
         assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied"))
-                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "2"));
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "2"));
         // The same path through another spelling resolves to the same subject.
         assertThat(denials.accept(ERR, "cat: home/./f: Permission denied"))
-                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(KernelDenialStream.REPEAT, "3"));
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "3"));
         // Another operation on it is another denial.
         assertThat(denials.accept(ERR, "rm: cannot remove '" + home.resolve("f") + "': Permission denied"))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2002);
@@ -114,7 +115,7 @@ class KernelDenialsTest {
         assertThat(d.operation()).isEqualTo(Operation.WRITE);
         assertThat(d.subject()).isEqualTo(home.resolve("n").toString());
         assertThat(d.details().get("allow_yaml")).contains("mode: rw");
-        assertThat(d.details().get(KernelDenials.EVIDENCE)).isEqualTo(DenialParser.strip(line)).doesNotContain("\u001B");
+        assertThat(d.details().get(DetailKey.EVIDENCE.key())).isEqualTo(DenialParser.strip(line)).doesNotContain("\u001B");
     }
 
     @Test
@@ -146,5 +147,36 @@ class KernelDenialsTest {
         assertThat(denials.accept(ERR, "cat: ../home/x: Permission denied"))
                 .extracting(Diagnostic::subject).containsExactly(home.resolve("x").toString());
         assertThat(denials.accept(ERR, "cat: x: Permission denied")).isEmpty();
+    }
+
+    @Test
+    void after_the_child_cd_and_exited_a_relative_path_is_placed_where_only_one_guess_is_refused()
+            throws IOException {
+        Path home = root.resolve("home");
+        Files.createDirectories(home.resolve(".aws"));
+        Files.writeString(home.resolve(".aws/credentials"), "x");
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Files.createDirectories(ws.resolve("sub/deep"));
+        // A child that is gone (no such pid): /proc cannot say where it had cd'd to.
+        ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        // sh -c 'cd sub && cat ../../home/.aws/credentials': from ws the path names nothing.
+        assertThat(denials.accept(ERR, "cat: ../../home/.aws/credentials: Permission denied"))
+                .extracting(Diagnostic::subject, Diagnostic::operation)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        home.resolve(".aws/credentials").toString(), Operation.READ));
+        // A name made after 'cd sub/deep' ("../../home/out2"): from ws it is a file in home,
+        // from sub/deep one in ws/home; both directories exist and both are refused, so
+        // nothing is said rather than a guess.
+        Path wsHome = Files.createDirectories(ws.resolve("home"));
+        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), ws, gone);
+        assertThat(ambiguous.accept(ERR, "bash: line 1: ../home/out2: Permission denied")).isEmpty();
+        Files.delete(wsHome);
+        // A path that exists from where the run started keeps that reading.
+        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        assertThat(plain.accept(ERR, "cat: ../home/.aws/credentials: Permission denied"))
+                .extracting(Diagnostic::subject).containsExactly(home.resolve(".aws/credentials").toString());
+        // A relative path that cannot be anywhere the kernel was asked about is no denial.
+        assertThat(plain.accept(ERR, "cat: ../../nowhere/x/y: Permission denied")).isEmpty();
     }
 }

@@ -2,15 +2,12 @@ package dev.magus.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /** Temp trees for benchmark fixtures: created in {@code @Setup}, removed in {@code @TearDown}. */
-public final class Trees {
-    private Trees() {
+public final class Fixtures {
+    private Fixtures() {
     }
 
     /** A fresh, real (link-free) temp directory. */
@@ -39,27 +36,13 @@ public final class Trees {
         }
     }
 
-    /** Deletes {@code root} and everything under it, links as links (never what they point at). */
+    /**
+     * Deletes {@code root} and everything under it, links as links: the one tree removal magus
+     * has ({@link dev.magus.orchestrator.Trees#deleteQuietly}, exported API).
+     */
     public static void delete(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.delete(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    Files.delete(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (root != null) {
+            dev.magus.orchestrator.Trees.deleteQuietly(root);
         }
     }
 }

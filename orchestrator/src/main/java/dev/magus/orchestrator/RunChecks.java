@@ -1,0 +1,51 @@
+package dev.magus.orchestrator;
+
+import static dev.magus.orchestrator.RunHandle.say;
+
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.policy.PolicyOrOff;
+import dev.magus.policy.Verdict;
+import dev.magus.policy.fs.Access;
+import dev.magus.workspace.audit.ControlFileAudit;
+import java.util.Optional;
+
+/** The policy's checks around a run's child: the denial confirmer while it runs, the control-file audit after. */
+final class RunChecks {
+    private RunChecks() {
+    }
+
+    /**
+     * The control-file audit, once the child's process group is gone: each control file the
+     * run created, changed or removed is an MGS2002 (layer audit), put back unless the
+     * workspace says {@code sandbox.controlFiles: report}. Whether the run fails for it: an
+     * audit that could not finish fails it too, since nothing then says the files are intact.
+     */
+    static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
+        try {
+            ControlFileAudit.Report report = baseline.after(config.config().controlFiles());
+            report.diagnostics().forEach(run.journal()::diagnostic);
+            return report.changed();
+        } catch (RuntimeException e) {
+            say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
+            return true;
+        }
+    }
+
+    /** The policy's binding-layer check, as the seam the denial inference confirms each candidate with. */
+    static DenialConfirmer confirmer(PolicyOrOff policy) {
+        return (op, path, cwd) -> {
+            Access access = switch (op) {
+                case READ -> Access.READ;
+                case WRITE -> Access.WRITE;
+                case EXEC -> Access.EXEC;
+                case NONE, CONNECT, BIND -> null;
+            };
+            if (access == null) {
+                return Optional.empty();
+            }
+            return policy.check(access, path, cwd) instanceof Verdict.Denied d ? Optional.of(d.diagnostic()) : Optional.empty();
+        };
+    }
+}

@@ -1,0 +1,103 @@
+package dev.magus.orchestrator.orphans;
+
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Launcher;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Stdio;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The {@link Watchdog}'s other end: the {@code sh} loop, its line protocol and its spawn. One
+ * line per change, {@code G pgid} / {@code g pgid} to guard or release a process group,
+ * {@code D dir} / {@code d dir} for a directory; at end-of-file the loop kills and removes
+ * what is still guarded. The registry of what is live, and when to send, is {@link Watchdog}'s.
+ */
+final class WatchdogLoop {
+    /** Reads registrations until end-of-file, then kills and removes what is still registered. */
+    static final String SCRIPT = String.join("\n",
+            "exec >/dev/null 2>&1",
+            "trap '' INT HUP QUIT TERM TSTP TTIN TTOU",
+            "nl='",
+            "'",
+            "groups=",
+            "dirs=",
+            "drop() {",
+            "  kept=",
+            "  rest=$1",
+            "  while [ -n \"$rest\" ]; do",
+            "    item=${rest%%\"$nl\"*}",
+            "    rest=${rest#*\"$nl\"}",
+            "    [ \"$item\" = \"$2\" ] || kept=$kept$item$nl",
+            "  done",
+            "}",
+            "while IFS= read -r line; do",
+            "  arg=${line#??}",
+            "  case $line in",
+            "    'G '*) groups=$groups$arg$nl ;;",
+            "    'g '*) drop \"$groups\" \"$arg\"; groups=$kept ;;",
+            "    'D '*) dirs=$dirs$arg$nl ;;",
+            "    'd '*) drop \"$dirs\" \"$arg\"; dirs=$kept ;;",
+            "  esac",
+            "done",
+            "set -f",
+            "IFS=$nl",
+            "for g in $groups; do kill -s KILL -- \"-$g\"; done",
+            // A process killed a moment ago may still be finishing a write into its temp dir.
+            "for d in $dirs; do rm -rf -- \"$d\" || { sleep 1; rm -rf -- \"$d\"; }; done",
+            "");
+    private static final Path SHELL = Path.of("/bin/sh");
+
+    private WatchdogLoop() {
+    }
+
+    static String guardGroup(long pgid) {
+        return "G " + pgid;
+    }
+
+    static String releaseGroup(long pgid) {
+        return "g " + pgid;
+    }
+
+    /** {@code dir} is absolute and holds no newline (the caller checks). */
+    static String guardDir(String dir) {
+        return "D " + dir;
+    }
+
+    static String releaseDir(String dir) {
+        return "d " + dir;
+    }
+
+    /**
+     * The loop, spawned like a mode-off child (never confined) under the name {@code name} (its
+     * {@code argv[0]}), or null after telling {@code failure} why not.
+     */
+    static Child spawn(String name, Consumer<String> failure) {
+        Spawn spawn;
+        try {
+            spawn = Launcher.get().spawn(new SpawnRequest(SHELL, List.of(name, "-c", SCRIPT),
+                    Map.of("PATH", "/usr/bin:/bin", "LC_ALL", "C"), Path.of("/"), Stdio.PIPES), Confinement.off());
+        } catch (RuntimeException | LinkageError e) {
+            // No natives or no launcher here: the runs would find that out themselves.
+            failure.accept("cannot start the watchdog: " + e.getMessage());
+            return null;
+        }
+        if (spawn instanceof Spawn.NotStarted ns) {
+            failure.accept("cannot start the watchdog: " + ns.message());
+            return null;
+        }
+        Child c = ((Spawn.Started) spawn).child();
+        try {
+            c.stdout().close();
+            c.stderr().close();
+        } catch (IOException e) {
+            // closing our read ends cannot fail in a way that matters
+        }
+        return c;
+    }
+}

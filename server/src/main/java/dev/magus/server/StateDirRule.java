@@ -1,0 +1,79 @@
+package dev.magus.server;
+
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.Optional;
+
+/**
+ * Which state dir a forwarded run may use. The state dir holds what decides a run's reach from
+ * outside it: the lease markers (a checkout's lease narrows every run in it), the job store and
+ * its trails, the audit's kept walks, the cached git config. A client names one through its
+ * environment ({@code MAGUS_STATE_DIR}, {@code XDG_STATE_HOME}, {@code HOME}); were the server
+ * to follow it, a client could point a run at an empty dir and so run outside its checkout's
+ * lease, or have the server write its files elsewhere. So the server never uses a client's:
+ * <ul>
+ *   <li>a client whose state dir is not the server's own is <em>declined</em>: it runs the
+ *       work itself, where its own state dir is its own business (exactly what it would do
+ *       with no server), never in the server with another state dir;</li>
+ *   <li>the server's own, when it exists, must be a real directory (not a link) owned by the
+ *       server's user and writable by nobody else: else any other user could forge a lease
+ *       marker or a job, and every run is refused (MGS2004) until it is fixed. A missing one
+ *       is made by the run, under the user's umask, as a local run makes it.</li>
+ * </ul>
+ * {@code MAGUS_SANDBOX} and {@code MAGUS_LEASE} are the client's to carry: both only narrow
+ * (the floor only strengthens the workspace's mode, see {@link ModeRules}; a carried lease is
+ * checked against the checkout's own marker, and one of another job is refused).
+ */
+final class StateDirRule {
+    private StateDirRule() {
+    }
+
+    /** Why a run cannot use the server's state dir; empty when it can. */
+    static Optional<Diagnostic> unsafe(Path stateDir, long uid) {
+        PosixFileAttributes a;
+        try {
+            a = Files.readAttributes(stateDir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | UnsupportedOperationException e) {
+            return Optional.of(refusal(stateDir, "cannot be examined (" + e + ")"));
+        }
+        if (!a.isDirectory()) {
+            return Optional.of(refusal(stateDir, a.isSymbolicLink() ? "is a symbolic link" : "is not a directory"));
+        }
+        long owner;
+        try {
+            owner = ((Number) Files.getAttribute(stateDir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return Optional.of(refusal(stateDir, "has an owner that cannot be read (" + e + ")"));
+        }
+        if (owner != uid) {
+            return Optional.of(refusal(stateDir, "belongs to uid " + owner + ", not to this server's user (uid " + uid + ")"));
+        }
+        if (a.permissions().contains(PosixFilePermission.GROUP_WRITE) || a.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+            return Optional.of(refusal(stateDir, "is writable by its group or by others (chmod go-w it)"));
+        }
+        return Optional.empty();
+    }
+
+    /** The line a declined client shows: it runs the work itself. */
+    static String declined(Path client, Path server) {
+        return "the magus server keeps its leases and jobs in " + server + ", and this client names another state dir ("
+                + client + "); running it here instead";
+    }
+
+    private static Diagnostic refusal(Path stateDir, String why) {
+        return Diagnostic.of(Code.MGS2004, "the magus server's state dir " + stateDir + " " + why + "; it holds the lease"
+                + " markers and the job store, so no run is served until it is the user's own", stateDir.toString(),
+                Operation.NONE, Layer.POLICY, "server");
+    }
+}
