@@ -158,6 +158,8 @@ final class Session {
                 refuse("protocol", "a run needs a command (or a target) and an absolute working directory");
                 return;
             }
+            // Resolved once, as the kernel walks it: the mode rules and the run's config read the same magus.yaml.
+            cwd = cwd.toRealPath();
             ModeRules.Decision decision = ModeRules.decide(cwd, s.env(), s.sandbox());
             if (decision instanceof ModeRules.Decision.Decline d) {
                 meters.forwarded("declined");
@@ -201,6 +203,9 @@ final class Session {
         } catch (SandboxException e) {
             meters.forwarded("refused");
             refused(e.diagnostic());
+            return;
+        } catch (java.io.IOException e) {
+            refuse("protocol", "cannot resolve the working directory " + cwd + ": " + e.getMessage());
             return;
         } catch (RuntimeException e) {
             // A working directory that is no path (a NUL in it), and the like: the client hears

@@ -78,4 +78,19 @@ class ModesAcrossTheSocketTest {
         Fixture.Result withFloor = f.forward(f.submit(floor("best-effort"), Map.of(), Optional.of("best-effort"), "true"));
         assertThat(withFloor.status()).isZero();
     }
+
+    @Test
+    void theModeRulesAndTheRunResolveTheWorkingDirectoryTheSameWay() throws Exception {
+        // ws/lnk/.. is ws by spelling, and other (the link target's parent) as the kernel walks it.
+        f.yaml("sandbox:\n  mode: off\n");
+        Path other = java.nio.file.Files.createDirectories(root.resolve("other/deep")).getParent().toRealPath();
+        java.nio.file.Files.writeString(other.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        java.nio.file.Files.createSymbolicLink(f.workspace.resolve("lnk"), other.resolve("deep"));
+        Frame.Submit s = f.submit("sh", "-c", "pwd; echo $MAGUS_SANDBOX");
+        Frame.Submit viaLink = new Frame.Submit(s.argv(), f.workspace + "/lnk/..", s.env(), s.set(), s.unset(), s.sandbox(),
+                s.stdin(), s.outputEvents(), s.allow(), s.pass(), s.allowHosts());
+        Fixture.Result r = f.forward(viaLink);
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).isEqualTo(other + "\nbest-effort\n");
+    }
 }

@@ -76,7 +76,7 @@ public final class EnvStage {
         ChildEnvRequest request = ChildEnvRequest.of(mode, Scrubber.of(Platform.current(), passthrough), dirs, overlay,
                 ProcAccess.forCommand(recursiveMagus, hostEnv),
                 // Only a sandboxed child is scrubbed, so only its hints need the spells' managers (YAML spells read).
-                mode.sandboxed() ? config.spells().managers() : List.of());
+                mode.sandboxed() ? config.spells().managers(config.spellNames()) : List.of());
         ChildEnvironment env = ChildEnv.childEnv(hostEnv, request);
         SortedMap<String, String> vars = new TreeMap<>(env.variables());
         vars.put(MagusEnv.RUN_ID, config.runId());

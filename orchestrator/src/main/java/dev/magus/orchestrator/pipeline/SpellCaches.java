@@ -35,18 +35,73 @@ public final class SpellCaches {
                 if (!(Locations.locate(a, host, config.workspaceRoot()) instanceof Location.At at)) {
                     continue;
                 }
-                Path dir = at.path().normalize();
-                if (Locations.isHomeOrAncestor(dir, host.home()) || Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-                    continue;
-                }
-                try {
-                    Files.createDirectories(dir);
-                    made.add(dir);
-                } catch (IOException | SecurityException e) {
-                    // Left as it is: the policy skips it and says so.
-                }
+                create(at.path(), host.home(), host.magusPrivateDirs()).ifPresent(made::add);
             }
         }
         return made;
+    }
+
+    /**
+     * Makes {@code dir} and its missing parents, only when that is safe: the deepest existing
+     * ancestor is resolved to its real path first and must be reached through no symbolic link
+     * below home (home's own spelling may be one), and the real target must be neither home nor
+     * above it, nor inside a credential store or one of magus's private dirs. Each missing
+     * component is made with {@code mkdir} (never through a link: one planted meanwhile fails it).
+     *
+     * @return the real directory made; empty when it existed or was refused
+     */
+    public static java.util.Optional<Path> create(Path dir, Path home, List<Path> privateDirs) {
+        Path want = dir.normalize();
+        if (!want.isAbsolute() || Files.exists(want, LinkOption.NOFOLLOW_LINKS)) {
+            return java.util.Optional.empty();
+        }
+        Path existing = want.getParent();
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return java.util.Optional.empty();
+        }
+        try {
+            Path real = existing.toRealPath();
+            Path realHome = home.toRealPath();
+            Path spelled = existing.startsWith(home) ? realHome.resolve(home.relativize(existing)) : existing;
+            if (!real.equals(spelled) || !Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
+                return java.util.Optional.empty();
+            }
+            Path target = real.resolve(existing.relativize(want));
+            if (Locations.isHomeOrAncestor(target, realHome) || Locations.isHomeOrAncestor(target, home)) {
+                return java.util.Optional.empty();
+            }
+            for (String store : dev.magus.policy.DenialAdvice.CREDENTIAL_STORES) {
+                if (target.startsWith(realHome.resolve(store)) || target.startsWith(home.resolve(store))) {
+                    return java.util.Optional.empty();
+                }
+            }
+            for (Path own : privateDirs) {
+                Path o = own.normalize();
+                Path ownReal = realOrSelf(o);
+                if (target.startsWith(o) || o.startsWith(target) || target.startsWith(ownReal) || ownReal.startsWith(target)) {
+                    return java.util.Optional.empty();
+                }
+            }
+            Path cur = real;
+            for (Path name : existing.relativize(want)) {
+                cur = cur.resolve(name);
+                Files.createDirectory(cur);
+            }
+            return java.util.Optional.of(target);
+        } catch (IOException | SecurityException | IllegalArgumentException e) {
+            // Left as it is: the policy skips it and says so.
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static Path realOrSelf(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
     }
 }

@@ -96,9 +96,11 @@ public final class ControlFileAudit {
             previous = cache.get().load(key, roots, Scan.nowNanos());
             fromFile = previous.isPresent();
         }
+        Set<Path> carried = new java.util.TreeSet<>(UNAUDITED.getOrDefault(key, Set.of()));
+        cache.ifPresent(c -> carried.addAll(c.loadUnaudited(key, roots)));
         Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
         LAST.put(key, walk.previous());
-        return new Baseline(walk, fromFile);
+        return new Baseline(walk, fromFile, carried);
     }
 
     /**
@@ -108,7 +110,18 @@ public final class ControlFileAudit {
      */
     public static void forgetWalks() {
         LAST.clear();
+        UNAUDITED.clear();
     }
+
+    /**
+     * The directories an earlier run of each workspace left unaudited (cannot be listed after
+     * it), by workspace: in this process, and in the state dir when the audit keeps walks there
+     * ({@link WalkCache#saveUnaudited}), which no run can write. Until such a directory is seen
+     * through again, every run fails naming it; the run in which it can be listed again treats
+     * it as one it reopened: every control entry beneath it is the earlier run's, reported and
+     * removed (under restore), never taken as the baseline.
+     */
+    private static final java.util.Map<String, Set<Path>> UNAUDITED = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** What one run's audit found, and the diagnostics that say so. */
     public record Report(List<Change> changes, List<Path> unaudited, List<Diagnostic> diagnostics) {
@@ -134,9 +147,13 @@ public final class ControlFileAudit {
         /** Whether {@link #walk} rescanned the walk kept in the state dir. */
         private final boolean rescanned;
 
-        private Baseline(Scan.Walk walk, boolean rescanned) {
+        /** What earlier runs left unaudited ({@link #UNAUDITED}). */
+        private final Set<Path> carried;
+
+        private Baseline(Scan.Walk walk, boolean rescanned, Set<Path> carried) {
             this.walk = walk;
             this.rescanned = rescanned;
+            this.carried = Set.copyOf(carried);
             this.snapshot = Snapshot.of(walk.controls());
         }
 
@@ -169,7 +186,7 @@ public final class ControlFileAudit {
             if (!stillHolds) {
                 cache.ifPresent(c -> c.save(key, now));
             }
-            List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted());
+            List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted(), carried);
             // Beneath a directory that could not be listed before the run and can now, nothing
             // was recorded: every control entry there now is taken as the run's (created, and
             // so removed again), and the run fails as unaudited all the same, since what was
@@ -177,8 +194,12 @@ public final class ControlFileAudit {
             List<Path> reopened = reopened(unaudited, now.unlisted());
             List<Path> hidden = new ArrayList<>(unaudited);
             hidden.removeAll(reopened);
-            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited, reopened),
-                    outside(now.controls(), hidden, List.of()));
+            remember(hidden);
+            // Beneath a directory searchable but not readable both times, what the walks looked
+            // up by name (Walker#byName) was recorded the same way twice: compared as usual.
+            List<Path> byName = searchableBoth(walk.unlisted(), now.unlisted());
+            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited, reopened, byName),
+                    outside(now.controls(), hidden, List.of(), byName));
             if (changes.isEmpty() && unaudited.isEmpty()) {
                 return new Report(List.of(), List.of(), List.of());
             }
@@ -203,7 +224,8 @@ public final class ControlFileAudit {
                 out.add(diagnostic(c, action, outcome.get(c)));
             }
             for (Path u : unaudited) {
-                out.add(reopened.contains(u) ? reopenedDiagnostic(u, action) : unauditedDiagnostic(u));
+                boolean earlier = carried.contains(u);
+                out.add(reopened.contains(u) ? reopenedDiagnostic(u, action, earlier) : unauditedDiagnostic(u, earlier));
             }
             return new Report(changes, unaudited, out);
         }
@@ -215,7 +237,7 @@ public final class ControlFileAudit {
      * out meanwhile ({@link Unlisted#untouchedBy}); and each one that could not be listed
      * before and can now (what is beneath it was never recorded). Outermost only.
      */
-    List<Path> unaudited(List<Unlisted> before, List<Unlisted> after) {
+    List<Path> unaudited(List<Unlisted> before, List<Unlisted> after, Set<Path> carried) {
         java.util.Map<Path, Unlisted> was = new java.util.HashMap<>();
         before.forEach(u -> was.put(u.path(), u));
         java.util.Map<Path, Unlisted> now = new java.util.HashMap<>();
@@ -230,6 +252,13 @@ public final class ControlFileAudit {
         for (Unlisted b : before) {
             if (!now.containsKey(b.path()) && reader.stat(b.path().toString()).isPresent()) {
                 out.add(b.path());
+            }
+        }
+        // What an earlier run left unaudited: still hidden (and failing) or, when it can be
+        // listed now, reopened; forgotten only once it is gone.
+        for (Path c : carried) {
+            if (after.stream().anyMatch(n -> c.startsWith(n.path())) || reader.stat(c.toString()).isPresent()) {
+                out.add(c);
             }
         }
         List<Path> outer = new ArrayList<>();
@@ -260,36 +289,65 @@ public final class ControlFileAudit {
      * {@code kept} (one of them) stays itself: what can be compared.
      */
     private static Snapshot outside(java.util.Map<Path, Snapshot.Recorded> entries, List<Path> unaudited,
-            List<Path> kept) {
+            List<Path> kept, List<Path> byName) {
         if (unaudited.isEmpty()) {
             return Snapshot.of(entries);
         }
         java.util.Map<Path, Snapshot.Recorded> out = new java.util.HashMap<>();
         entries.forEach((p, r) -> {
-            if (kept.contains(p) || unaudited.stream().noneMatch(p::startsWith)) {
+            if (kept.contains(p) || unaudited.stream().noneMatch(p::startsWith)
+                    || byName.stream().anyMatch(d -> p.startsWith(d) && !p.equals(d))) {
                 out.put(p, r);
             }
         });
         return Snapshot.of(out);
     }
 
+    /** The directories that could not be listed, yet could be searched, both before and after the run. */
+    static List<Path> searchableBoth(List<Unlisted> before, List<Unlisted> after) {
+        List<Path> out = new ArrayList<>();
+        for (Unlisted b : before) {
+            if (b.searchable() && b.parent() != Unlisted.IN_CONTROL && after.stream()
+                    .anyMatch(a -> a.path().equals(b.path()) && a.searchable() && a.parent() != Unlisted.IN_CONTROL)) {
+                out.add(b.path());
+            }
+        }
+        return out;
+    }
+
+    /** Keeps {@code hidden} as what this workspace's next run must see through ({@link #UNAUDITED}). */
+    private void remember(List<Path> hidden) {
+        if (hidden.isEmpty()) {
+            UNAUDITED.remove(key);
+        } else {
+            UNAUDITED.put(key, Set.copyOf(hidden));
+        }
+        cache.ifPresent(c -> c.saveUnaudited(key, hidden));
+    }
+
     /** The MGS2002 that says the run opened a directory the audit could not list before it. */
-    Diagnostic reopenedDiagnostic(Path dir, ControlFilesAction action) {
-        String message = "control files beneath " + shown(dir) + " cannot be audited: magus could not list it before"
-                + " the run and can now, so what was beneath it then is unknown and a control file the run changed or"
-                + " removed there cannot be ruled out; every control file beneath it now was taken as the run's"
+    Diagnostic reopenedDiagnostic(Path dir, ControlFilesAction action, boolean earlier) {
+        String when = earlier ? "after an earlier run (which failed naming it)" : "before the run";
+        String message = "control files beneath " + shown(dir) + " cannot be audited: magus could not list it " + when
+                + " and can now, so what was beneath it then is unknown and a control file changed or"
+                + " removed there cannot be ruled out; every control file beneath it now was taken as "
+                + (earlier ? "that earlier run's" : "the run's")
                 + (action == ControlFilesAction.RESTORE ? " and removed" : " (left as it is, sandbox.controlFiles: report)")
-                + ". Keep it listable (chmod u+rwx) or remove it";
+                + ". Inspect what is beneath it before trusting it, or remove it";
         return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
                 java.util.Map.of()).withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false");
     }
 
     /** The MGS2002 that says the run left a directory the audit cannot see into. */
-    Diagnostic unauditedDiagnostic(Path dir) {
-        String message = "control files beneath " + shown(dir) + " cannot be audited: magus cannot list it after the run"
-                + " (no read or search permission, or a path too long), so a control file the run created or changed"
-                + " there cannot be ruled out; nothing beneath it was compared or restored. Make it listable"
-                + " (chmod u+rwx) or remove it";
+    Diagnostic unauditedDiagnostic(Path dir, boolean earlier) {
+        String message = "control files beneath " + shown(dir) + " cannot be audited: magus cannot list it after "
+                + (earlier ? "an earlier run, nor now," : "the run")
+                + " (no read or search permission, or a path too long), so a control file "
+                + (earlier ? "a run" : "the run") + " created or changed"
+                + " there cannot be ruled out; only the fixed control-file names beneath it were checked, nothing else"
+                + " was compared or restored, and every run fails until it is dealt with. Remove it, or inspect what"
+                + " is beneath it (as root, or after chmod u+rwx) before any tool obeys it: the next run treats every"
+                + " control file then found beneath it as planted and removes it";
         return new Diagnostic(Code.MGS2002, message, dir.toString(), Operation.WRITE, Layer.AUDIT, "audit",
                 java.util.Map.of()).withDetail(DetailKey.CHANGE, "unaudited").withDetail(DetailKey.RESTORED, "false");
     }

@@ -137,6 +137,7 @@ final class Scan {
             }
             walker.walk(root, git ? ControlNames.Place.GIT_DIR : ControlNames.Place.WORKTREE, -1, sink);
         }
+        walker.byName(sink);
         return sink.walk();
     }
 
@@ -236,6 +237,7 @@ final class Scan {
                 walker.record(p, st.get(), c.get(), sink);
             }
         }
+        walker.byName(sink);
         return sink.walk();
     }
 

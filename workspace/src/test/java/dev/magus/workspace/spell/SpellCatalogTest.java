@@ -100,7 +100,7 @@ class SpellCatalogTest {
         SpellCatalog c = load();
         Spell s = c.spell("fixture");
         assertThat(s.source()).isEqualTo(FixtureSpellProvider.class.getName());
-        assertThat(c.managers()).extracting(m -> m.name()).contains("pyenv", "rbenv");
+        assertThat(c.managers(List.of())).extracting(m -> m.name()).contains("pyenv", "rbenv");
     }
 
     @Test
@@ -133,7 +133,9 @@ class SpellCatalogTest {
             assertThat(m.spell()).contains("jenv");
         });
         // Read by managers() itself: no stage has to have loaded the spell first.
-        List<ShimManager> managers = load().managers();
+        List<ShimManager> managers = load().managers(List.of("jenv"));
+        // A spell file bound by nothing (a cloned repository's) drives no hint.
+        assertThat(load().managers(List.of())).extracting(ShimManager::name).doesNotContain("jenv");
         assertThat(managers).extracting(ShimManager::name).startsWith("mise", "asdf", "pyenv", "nvm", "sdkman")
                 .contains("rbenv", "jenv").doesNotHaveDuplicates();
 
@@ -152,7 +154,7 @@ class SpellCatalogTest {
         // Kept (as binding the spell keeps it): no hint.
         assertThat(ShimHints.of(host, host, managers)).isEmpty();
         // Without the spell file, nothing knows jenv.
-        assertThat(ShimHints.of(host, child, SpellCatalog.builtins(HOST).managers())).isEmpty();
+        assertThat(ShimHints.of(host, child, SpellCatalog.builtins(HOST).managers(List.of()))).isEmpty();
     }
 
     @Test
@@ -190,6 +192,20 @@ class SpellCatalogTest {
                 + " {name: jenv, shims: [.j/shims], selectors: [JENV_VERSION]}]\n",
                 new String[] {"declared twice", "versionManagers[1].name"});
         bad.put("versionManagers: {name: jenv}\n", new String[] {"must be a list", "versionManagers"});
+        bad.put("versionManagers: [{name: jenv, shims: [bin], selectors: [JENV_VERSION]}]\n",
+                new String[] {"would match the system directory /usr/bin", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [local/bin], selectors: [JENV_VERSION]}]\n",
+                new String[] {"would match the system directory /usr/local/bin", "versionManagers[0].shims[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [\"AWS_*\"]}]\n",
+                new String[] {"credential-looking", "versionManagers[0].selectors[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [\"GH_*\"]}]\n",
+                new String[] {"credential-looking", "versionManagers[0].selectors[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [GITHUB_TOKEN]}]\n",
+                new String[] {"credential-looking", "versionManagers[0].selectors[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [JENV_API_KEY]}]\n",
+                new String[] {"credential-looking", "versionManagers[0].selectors[0]"});
+        bad.put("versionManagers: [{name: jenv, shims: [.jenv/shims], selectors: [\"JENV_*\"]}]\n",
+                new String[] {"a pattern selector must be in the spell's own", "versionManagers[0].selectors[0]"});
         for (Map.Entry<String, String[]> e : bad.entrySet()) {
             spellFile("jenv", "sandbox: {env: {passthrough: [JENV_VERSION, JENV_ROOT]}}\n" + e.getKey());
             SpellCatalog c = load();
@@ -199,7 +215,7 @@ class SpellCatalogTest {
                 assertThat(x.diagnostic().source()).as(e.getKey()).startsWith(".magus/spells/jenv.yaml:").contains(e.getValue()[1]);
             });
             // A hint left out never widens a run: managers() skips what the binding refuses.
-            assertThat(c.managers()).extracting(ShimManager::name).doesNotContain("jenv").contains("pyenv");
+            assertThat(c.managers(List.of("jenv"))).extracting(ShimManager::name).doesNotContain("jenv").contains("pyenv");
         }
     }
 
