@@ -98,6 +98,8 @@ public sealed interface DenialAdvice {
     Set<String> DEVICES = Set.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
 
     Pattern JVM_PERF_DATA = Pattern.compile("hsperfdata_[^/]*");
+    /** The server's last-resort socket dir, {@code /tmp/magus-<uid>}: a number, never a word. */
+    Pattern SOCKET_FALLBACK_DIR = Pattern.compile("magus-\\d+");
     Pattern PROC_PID = Pattern.compile("/proc/(?:\\d+|self|thread-self)(?:/task/\\d+)?");
 
     /**
@@ -179,12 +181,12 @@ public sealed interface DenialAdvice {
             return entry;
         }
         if (resolved.startsWith("/run/user") && resolved.getNameCount() >= 4 && resolved.getName(3).toString().equals("magus")
-                || resolved.getNameCount() >= 2 && resolved.startsWith("/tmp") && resolved.getName(1).toString().startsWith("magus-")
-                        && !resolved.getName(1).toString().startsWith("magus-run-")) {
+                || resolved.getNameCount() >= 2 && resolved.startsWith("/tmp")
+                        && SOCKET_FALLBACK_DIR.matcher(resolved.getName(1).toString()).matches()) {
             return Optional.of("it is the magus server's socket dir, which holds its token: a run that reads it could"
                     + " start unconfined runs");
         }
-                if (resolved.startsWith("/etc")) {
+        if (resolved.startsWith("/etc")) {
             return Optional.of("a build writes nothing under /etc; a planted file there is read by the system");
         }
         if (resolved.startsWith("/proc") || resolved.startsWith("/sys")) {

@@ -79,6 +79,7 @@ class DenialAdviceTest {
             WRITE | /home/u/.local/state/magus/gitconfig.cache | attack
             READ  | /run/user/1000/magus/server.sock.token    | attack
             READ  | /tmp/magus-1000/server.sock.token         | attack
+            EXEC  | /tmp/magus-demo-1/home/Downloads/miner     | hint
             WRITE | /home/u/.local/bin/git                    | attack
             WRITE | /home/u/.docker/cli-plugins/docker-x      | attack
             READ  | /home/u/.local/bin/tool                   | hint
