@@ -36,13 +36,10 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
         if (!rules.refusesBind(port)) {
             return Optional.empty();
         }
-        String subject = port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt() : "a TCP bind";
+        String subject = subject(host, port, "a TCP bind");
         String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
                 : rules.bind().isEmpty() ? "no port is declared to listen on" : "only the declared ports " + rules.bind() + " may be bound";
-        Map<String, String> details = new TreeMap<>();
-        details.put(DetailKey.HOST.key(), host);
-        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
-        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the bind rules");
+        Map<String, String> details = details(host, port, "port outside the bind rules");
         port.ifPresent(p -> {
             details.put(DetailKey.CLASS.key(), "hint");
             details.put(DetailKey.ALLOW_YAML.key(), NetworkAdvice.portYaml("bind", p));
@@ -57,13 +54,10 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
         if (!rules.refusesConnect(port)) {
             return Optional.empty();
         }
-        String subject = port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt() : "a TCP connect";
+        String subject = subject(host, port, "a TCP connect");
         String allowed = rules.mode() == NetworkMode.NONE ? "network mode none allows no TCP at all"
                 : "only the run's proxy and the declared ports " + rules.connect() + " are reachable";
-        Map<String, String> details = new TreeMap<>();
-        details.put(DetailKey.HOST.key(), host);
-        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
-        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : "port outside the TCP rules");
+        Map<String, String> details = details(host, port, "port outside the TCP rules");
         String said = "";
         NetworkAdvice advice = host.isEmpty() || LOOPBACK.contains(host) ? null : NetworkAdvice.classify(host, Optional.empty());
         if (advice instanceof NetworkAdvice.AttackLike attack) {
@@ -81,5 +75,19 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
         }
         return Optional.of(new Diagnostic(Code.MGS2013, "connect denied: " + subject + " is outside the run's network policy ("
                 + allowed + ")" + said, subject, Operation.CONNECT, Layer.KERNEL, "landlock", details));
+    }
+
+    /** What a refusal names: {@code host:port}, {@code port N}, or {@code what} when the port is unknown. */
+    private static String subject(String host, OptionalInt port, String what) {
+        return port.isPresent() ? (host.isEmpty() ? "port " : host + ":") + port.getAsInt() : what;
+    }
+
+    /** The details every refusal carries: host, port when known, and why the rules refuse it. */
+    private Map<String, String> details(String host, OptionalInt port, String outsideRules) {
+        Map<String, String> details = new TreeMap<>();
+        details.put(DetailKey.HOST.key(), host);
+        port.ifPresent(p -> details.put(DetailKey.PORT.key(), Integer.toString(p)));
+        details.put(DetailKey.REASON.key(), rules.mode() == NetworkMode.NONE ? "network mode none" : outsideRules);
+        return details;
     }
 }
