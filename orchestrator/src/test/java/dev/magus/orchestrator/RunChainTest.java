@@ -117,6 +117,32 @@ class RunChainTest {
     }
 
     @Test
+    void aStageThatBreaksEndsTheRunWith125AndSaysSoAfterWhatWasHeldBack() {
+        Spawner broken = new Spawner() {
+            @Override
+            public Spawn spawn(SpawnRequest request, Confinement confinement) {
+                return spawner.spawn(request, confinement);
+            }
+
+            @Override
+            public void prepare() {
+                throw new IllegalStateException("warm-up broke");
+            }
+        };
+        Run run = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(broken).build().submit(touch());
+        assertThat(run.result().block(DEADLINE).status()).isEqualTo(125);
+        List<RunEvent> events = events(run);
+        assertThat(events).noneMatch(e -> e instanceof RunEvent.Started);
+        assertThat(events.get(0)).isInstanceOfSatisfying(RunEvent.Diag.class,
+                d -> assertThat(d.diagnostic().code()).isEqualTo(Code.MGS2003));
+        assertThat(TestHost.lines(events, RunEvent.Stream.STDERR)).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("magus: an unexpected failure in magus itself").contains("IllegalStateException: warm-up broke"));
+        assertThat(events.get(events.size() - 1)).isInstanceOf(RunEvent.Exited.class);
+        assertThat(spawner.calls()).isEmpty();
+        assertThat(t.tempBase).isEmptyDirectory();
+    }
+
+    @Test
     void aSignalBeforeTheChainIsSubscribedDisposesItAtOnce() {
         RunHandle run = handle("early");
         run.signal(Child.SIGTERM);
