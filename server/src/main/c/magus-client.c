@@ -285,7 +285,11 @@ static void lost(const char *why) {
     exit(125);
 }
 
-static void send_frame(int kind, const void *body, size_t n) {
+/* Writes one frame; with soft, a failure is returned (errno) instead of ending the client. */
+static int send_frame_soft(int kind, const void *body, size_t n, int soft);
+static void send_frame(int kind, const void *body, size_t n) { send_frame_soft(kind, body, n, 0); }
+
+static int send_frame_soft(int kind, const void *body, size_t n, int soft) {
     unsigned char h[5] = {(unsigned char) ((n + 1) >> 24), (unsigned char) ((n + 1) >> 16), (unsigned char) ((n + 1) >> 8),
                           (unsigned char) (n + 1), (unsigned char) kind};
     struct iovec iov[2] = {{h, 5}, {(void *) body, n}};
@@ -296,6 +300,7 @@ static void send_frame(int kind, const void *body, size_t n) {
         ssize_t w = sendmsg(sock, &m, MSG_NOSIGNAL);
         if (w < 0) {
             if (errno == EINTR) continue;
+            if (soft) return errno;
             lost(strerror(errno));
         }
         left -= (size_t) w;
@@ -304,6 +309,7 @@ static void send_frame(int kind, const void *body, size_t n) {
             else { m.msg_iov[0].iov_base = (char *) m.msg_iov[0].iov_base + w; m.msg_iov[0].iov_len -= w; w = 0; }
         }
     }
+    return 0;
 }
 
 /* Frames read so far and not yet handled. */
@@ -538,22 +544,11 @@ int main(int argc, char **argv) {
     if (sock < 0) fallback(0);
     if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; fallback(0); } /* stale */
 
-    /* Hello, then the run. */
+    /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
+       the directory check above made sure the listener is this user's (one round trip less). */
     buf f = {0};
     puts_(&f, "{\"type\":\"hello\",\"version\":2,\"token\":"); quote(&f, token); puts_(&f, "}");
     send_frame(K_JSON, f.p, f.n);
-    size_t len;
-    unsigned char *fr = read_frame(&len);
-    json *answer = control(fr, len);
-    if (is(get(answer, "type"), "refused")) {
-        buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(answer, "message"));
-        puts_(&b, "; running here instead"); line(b.p); fallback(1);
-    }
-    json *ver = get(answer, "version");
-    if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
-        buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
-        puts_(&b, ", this client 2); running here instead"); line(b.p); fallback(1);
-    }
     f.n = 0;
     puts_(&f, "{\"type\":\"run\",\"argv\":[");
     for (int k = i; k < user_argc; k++) { if (k > i) puts_(&f, ","); quote(&f, user_argv[k]); }
@@ -583,7 +578,21 @@ int main(int argc, char **argv) {
     if (target) { puts_(&f, ",\"target\":"); quote(&f, target); }
     puts_(&f, want_stdin ? ",\"stdin\":true" : ",\"stdin\":false");
     puts_(&f, ",\"outputEvents\":false}");
-    send_frame(K_JSON, f.p, f.n);
+    /* A server that refuses the hello closes at once: its answer is still there to read. */
+    int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
+    size_t len;
+    unsigned char *fr = read_frame(&len);
+    json *answer = control(fr, len);
+    if (is(get(answer, "type"), "refused")) {
+        buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(answer, "message"));
+        puts_(&b, "; running here instead"); line(b.p); fallback(1);
+    }
+    json *ver = get(answer, "version");
+    if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
+        buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
+        puts_(&b, ", this client 2); running here instead"); line(b.p); fallback(1);
+    }
+    if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
 
     int started = 0, stdin_open = 0;
