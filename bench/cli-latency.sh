@@ -32,8 +32,11 @@ flags="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -Xshare:auto"
 commands=(-n "trivial java main" "java $flags -cp $work/trivial Trivial"
           -n "forwarded: magus run -- true" "$magus run -- true"
           -n "direct: magus run --local -- true" "$magus run --local -- true")
-if [[ -x "$repo/cli/target/native/magus-client" ]]; then
+client="$repo/cli/target/native/magus-client"
+if [[ -x "$client" ]]; then
   commands+=(-n "forwarded, Java fast client: MAGUS_CLIENT=java magus run -- true" "env MAGUS_CLIENT=java $magus run -- true")
+  # The native client without the bin/magus wrapper (bash): its fallback command is 'false', never reached here.
+  commands+=(-n "forwarded, native client alone: magus-client 1 false run -- true" "$client 1 false run -- true")
 fi
 if command -v bwrap >/dev/null; then
   commands+=(-n "bwrap --ro-bind / / true" "bwrap --ro-bind / / --dev /dev --proc /proc true")
