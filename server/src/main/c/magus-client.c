@@ -191,6 +191,7 @@ static json *value(jp *p, int depth) {
                 json *ks = jstring(p);
                 if (!ks) return NULL;
                 k = key8(ks);
+                free(ks->s); free(ks);
                 ws(p);
                 if (p->i >= p->n || p->s[p->i] != ':') { p->err = "expected ':'"; return NULL; }
                 p->i++;
@@ -217,6 +218,12 @@ static json *value(jp *p, int depth) {
     memcpy(tmp, p->s + start, len); tmp[len] = 0;
     json *j = node(J_NUM); j->num = strtod(tmp, NULL);
     return j;
+}
+
+static void release(json *j) {
+    if (!j) return;
+    for (size_t i = 0; i < j->n; i++) { release(j->kids[i]); free(j->keys ? j->keys[i] : NULL); }
+    free(j->kids); free(j->keys); free(j->s); free(j);
 }
 
 static json *get(json *o, const char *key) {
@@ -334,7 +341,11 @@ static unsigned char *next_frame(size_t *len) {
 
 /* Reads what the socket has; 0 at its end. */
 static int fill(void) {
-    if (in_off > 0 && in_off == in.n) { in.n = 0; in_off = 0; }
+    if (in_off > 0) { /* what was handled goes: the buffer holds at most one frame and one read */
+        memmove(in.p, in.p + in_off, in.n - in_off);
+        in.n -= in_off;
+        in_off = 0;
+    }
     char b[65536];
     for (;;) {
         ssize_t r = read(sock, b, sizeof b);
@@ -615,6 +626,7 @@ int main(int argc, char **argv) {
                     json *e = get(c, "event");
                     if (e && e->t == J_OBJ) diagnostic(e, verbose);
                 }
+                release(c);
             }
             if (!started) {
                 /* Only now: a declined run goes to the Java command line with its stdin unread. */

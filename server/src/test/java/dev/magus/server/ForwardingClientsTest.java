@@ -159,6 +159,19 @@ class ForwardingClientsTest {
 
     @ParameterizedTest
     @EnumSource(Client.class)
+    void manyFramesArriveWholeAndInOrder(Client client) throws Exception {
+        assumeBuilt(client);
+        Ran r = run(client, "run", "--", "sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i of the run\"; i=$((i+1)); done");
+        assertThat(r.status()).isZero();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 20000; i++) {
+            expected.append("line ").append(i).append(" of the run\n");
+        }
+        assertThat(r.text()).isEqualTo(expected.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
     void stdinReachesTheChildAndItsEndClosesIt(Client client) throws Exception {
         assumeBuilt(client);
         byte[] in = "one\ntwo\000three".getBytes(StandardCharsets.UTF_8);
