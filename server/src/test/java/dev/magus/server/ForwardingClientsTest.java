@@ -205,6 +205,26 @@ class ForwardingClientsTest {
 
     @ParameterizedTest
     @EnumSource(Client.class)
+    void aClientKilledOutrightTakesItsRunsGroupWithIt(Client client) throws Exception {
+        assumeBuilt(client);
+        Process p = spawn(client, f.env, "run", "--", "sh", "-c", "sleep 0.2; echo $$; exec sleep 60");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread t = drain(p.getErrorStream(), err);
+        StringBuilder pid = new StringBuilder();
+        InputStream out = p.getInputStream();
+        for (int b; (b = out.read()) != '\n'; ) {
+            assertThat(b).as("the child's pid before the run ended: %s", err).isNotNegative();
+            pid.append((char) b);
+        }
+        ProcessHandle child = ProcessHandle.of(Long.parseLong(pid.toString())).orElseThrow();
+        new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor(); // no handler runs
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        t.join();
+        assertThat(child.onExit().get(30, TimeUnit.SECONDS).isAlive()).as("the disconnect killed the run's group").isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
     void aSignalThatEndsTheChildIs128PlusIt(Client client) throws Exception {
         assumeBuilt(client);
         assertThat(run(client, "run", "--", "sh", "-c", "kill -TERM $$").status()).isEqualTo(128 + 15);
