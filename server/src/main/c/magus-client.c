@@ -34,7 +34,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define VERSION 2
+#define VERSION 2 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define K_JSON 0
 #define K_STDOUT 1
 #define K_STDERR 2
@@ -558,7 +560,7 @@ int main(int argc, char **argv) {
     /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
        the directory check above made sure the listener is this user's (one round trip less). */
     buf f = {0};
-    puts_(&f, "{\"type\":\"hello\",\"version\":2,\"token\":"); quote(&f, token); puts_(&f, "}");
+    puts_(&f, "{\"type\":\"hello\",\"version\":" XSTR(VERSION) ",\"token\":"); quote(&f, token); puts_(&f, "}");
     send_frame(K_JSON, f.p, f.n);
     f.n = 0;
     puts_(&f, "{\"type\":\"run\",\"argv\":[");
@@ -601,7 +603,7 @@ int main(int argc, char **argv) {
     json *ver = get(answer, "version");
     if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
         buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
-        puts_(&b, ", this client 2); running here instead"); line(b.p); fallback(1);
+        puts_(&b, ", this client " XSTR(VERSION) "); running here instead"); line(b.p); fallback(1);
     }
     if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
