@@ -61,6 +61,13 @@ public final class FanotifyWatcher implements ChangeWatcher {
     /** Past this many distinct directories in one drain, resolving them costs what stamping every one would: a doubt. */
     public static final int MAX_DIRECTORIES = 4096;
 
+    /** Closes drained groups (see {@link Group#close}). */
+    private static final java.util.concurrent.Executor CLOSER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "magus-fanotify-close");
+        t.setDaemon(true);
+        return t;
+    });
+
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
     public FanotifyWatcher() {
     }
@@ -303,12 +310,15 @@ public final class FanotifyWatcher implements ChangeWatcher {
             if (fd < 0) {
                 return;
             }
-            sys.close(fd);
+            int group = fd;
             fd = -1;
             for (int m : mounts.values()) {
                 sys.close(m);
             }
             mounts.clear();
+            // Closing the group waits for the kernel to free its marks (an SRCU grace period:
+            // milliseconds, more on a loaded machine) and nothing waits for that: off the run's path.
+            CLOSER.execute(() -> sys.close(group));
         }
     }
 }
