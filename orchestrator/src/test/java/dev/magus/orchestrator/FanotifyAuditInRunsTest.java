@@ -192,6 +192,20 @@ class FanotifyAuditInRunsTest {
         assertThat(Files.exists(t.workspace.resolve("many/20000"), LinkOption.NOFOLLOW_LINKS)).isTrue();
     }
 
+    @Test
+    void theChildInheritsNoFanotifyDescriptor() {
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "for f in /proc/self/fd/*; do echo \"fd $f -> $(readlink $f)\"; done").build());
+        List<RunEvent> evs = TestHost.events(run);
+        RunResult result = run.result().block(TestHost.DEADLINE);
+        AfterPass pass = ControlFileAudit.lastAfterPass().orElseThrow();
+        Assumptions.assumeTrue(pass.events(), () -> "fanotify not in use here: " + pass.detail());
+        List<String> lines = TestHost.lines(evs, RunEvent.Stream.STDOUT);
+        assertThat(result.status()).as(TestHost.text(evs)).isZero();
+        assertThat(lines).as("the child could list its descriptors").anyMatch(l -> l.startsWith("fd /proc/self/fd/0"));
+        assertThat(lines).noneMatch(l -> l.contains("fanotify"));
+    }
+
     /** A repository made by the test, unconfined, in the fake home. */
     private void git() throws IOException, InterruptedException {
         Optional<Path> found = LookPath.find("git", t.env.get("PATH"), root);
