@@ -243,11 +243,21 @@ static int is(json *v, const char *text) {
 }
 /* String.valueOf(value) for the strings and absences a diagnostic has. */
 static void text(buf *b, json *v) {
+    puts_(b, ""); /* allocated even for "": callers compare b->p */
     if (!v || v->t == J_NULL) puts_(b, "null");
     else if (v->t == J_STR) utf8(b, v->s, v->sn);
     else if (v->t == J_BOOL) puts_(b, v->num ? "true" : "false");
-    else if (v->t == J_NUM) { char t[64]; snprintf(t, sizeof t, v->num == (long long) v->num ? "%.0f" : "%g", v->num); puts_(b, t); }
+    else if (v->t == J_NUM) { char t[64]; snprintf(t, sizeof t, v->num > -9.2e18 && v->num < 9.2e18 && v->num == (long long) v->num ? "%.0f" : "%g", v->num); puts_(b, t); }
     else puts_(b, "{...}");
+}
+
+/* The exit frame's status as Java's (int) cast of the number: saturated, NaN as 0 there but 125
+   here (never a success from a status that is not one); a cast out of int's range is undefined in C. */
+static int status_of(json *s) {
+    if (!s || s->t != J_NUM || s->num != s->num) return 125;
+    if (s->num >= 2147483647.0) return 2147483647;
+    if (s->num <= -2147483648.0) return -2147483647 - 1;
+    return (int) s->num;
 }
 
 /* ---------- the run ---------- */
@@ -623,7 +633,7 @@ int main(int argc, char **argv) {
                     puts_(&b, "; running here instead"); line(b.p); fallback(1);
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
-                    exit(s && s->t == J_NUM ? (int) (long long) s->num : 125);
+                    exit(status_of(s));
                 } else if (is(type, "event")) {
                     json *e = get(c, "event");
                     if (e && e->t == J_OBJ) diagnostic(e, verbose);
