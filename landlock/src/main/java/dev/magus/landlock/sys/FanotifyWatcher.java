@@ -96,6 +96,7 @@ public final class FanotifyWatcher implements ChangeWatcher {
         }
         Group group = new Group(sys, fd);
         Memory statfs = new Memory(STATFS_SIZE);
+        Map<Long, Integer> mountOf = new HashMap<>();
         for (Path root : roots) {
             byte[] path = JvmNames.encode(root.toString());
             if (path == null) {
@@ -116,6 +117,21 @@ public final class FanotifyWatcher implements ChangeWatcher {
                 return new Refused("fstatfs " + root + ": " + sys.describe(e));
             }
             long fsid = statfs.getLong(STATFS_FSID);
+            Optional<Integer> mount = mountId(dir);
+            if (mount.isEmpty()) {
+                sys.close(dir);
+                group.close();
+                return new Refused("no mount id for " + root + " in /proc/self/fdinfo");
+            }
+            Integer seen = mountOf.putIfAbsent(fsid, mount.get());
+            if (seen != null && !seen.equals(mount.get())) {
+                // One descriptor per filesystem resolves handles only within its own mount: a
+                // directory of the other root's mount would come back as "/" and be passed over.
+                sys.close(dir);
+                group.close();
+                return new Refused("two roots on one filesystem but different mounts (" + seen + ", " + mount.get()
+                        + "); " + root + " among them");
+            }
             if (group.mounts.containsKey(fsid)) {
                 sys.close(dir);
                 continue;
@@ -172,6 +188,29 @@ public final class FanotifyWatcher implements ChangeWatcher {
             }
         }
         return b.toString();
+    }
+
+    /** The mount id of open descriptor {@code fd}, from {@code /proc/self/fdinfo}; empty when not found. */
+    private static Optional<Integer> mountId(int fd) {
+        try {
+            return mountId(Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd), StandardCharsets.US_ASCII));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The {@code mnt_id:} field of an fdinfo file's lines. */
+    static Optional<Integer> mountId(List<String> fdinfo) {
+        for (String line : fdinfo) {
+            if (line.startsWith("mnt_id:")) {
+                try {
+                    return Optional.of(Integer.parseInt(line.substring("mnt_id:".length()).trim()));
+                } catch (NumberFormatException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** One run's group: the fanotify descriptor and a descriptor per marked filesystem. */

@@ -127,4 +127,39 @@ class FanotifyWatcherTest {
         assertThat(FanotifyWatcher.mountedBeneath(List.of(Path.of("/work/other")), info)).isEmpty();
         assertThat(FanotifyWatcher.mountedBeneath(List.of(Path.of("/work/ws/sub dir")), info)).isEmpty();
     }
+
+    @Test
+    void theMountIdComesFromFdinfo() {
+        assertThat(FanotifyWatcher.mountId(List.of("pos:\t0", "flags:\t02100000", "mnt_id:\t29", "ino:\t12")))
+                .contains(29);
+        assertThat(FanotifyWatcher.mountId(List.of("pos:\t0"))).isEmpty();
+        assertThat(FanotifyWatcher.mountId(List.of("mnt_id:\tx"))).isEmpty();
+    }
+
+    /**
+     * Two roots on one filesystem through different mounts (a bind mount of one): handles are
+     * resolved through one descriptor per filesystem, which cannot reach the other mount's
+     * directories, so the watch is refused and the caller walks (review finding 3).
+     */
+    @Test
+    void twoRootsOnOneFilesystemThroughDifferentMountsAreRefused() throws Exception {
+        start().close();
+        Path fs = Files.createDirectories(t.resolve("fs"));
+        Path main = Files.createDirectories(fs.resolve("main/.git/hooks"));
+        Path wt = Files.createDirectories(fs.resolve("wt"));
+        Path mnt = Files.createDirectories(t.resolve("wtmnt"));
+        Process bind = new ProcessBuilder("mount", "--bind", wt.toString(), mnt.toString()).inheritIO().start();
+        Assumptions.assumeTrue(bind.waitFor(30, TimeUnit.SECONDS) && bind.exitValue() == 0,
+                "mount --bind refused here: this test needs root");
+        try {
+            ChangeWatcher.Started s = watcher.start(List.of(mnt, main.getParent()));
+            assertThat(s).isInstanceOfSatisfying(ChangeWatcher.Refused.class,
+                    r -> assertThat(r.reason()).contains("different mounts"));
+            ChangeWatcher.Started same = watcher.start(List.of(wt, main.getParent()));
+            assertThat(same).isInstanceOf(ChangeWatcher.Watching.class);
+            ((ChangeWatcher.Watching) same).close();
+        } finally {
+            new ProcessBuilder("umount", mnt.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
 }
