@@ -21,4 +21,5 @@ module dev.magus.landlock {
 
     provides dev.magus.policy.path.KernelLookup with dev.magus.landlock.sys.ProcFdLookup;
     provides dev.magus.policy.path.DirectoryReader with dev.magus.landlock.sys.GetdentsReader;
+    provides dev.magus.policy.watch.ChangeWatcher with dev.magus.landlock.sys.FanotifyWatcher;
 }

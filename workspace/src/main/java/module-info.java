@@ -18,6 +18,8 @@ module dev.magus.workspace {
 
     // The fast directory reader (landlock's getdents), when that module is present.
     uses dev.magus.policy.path.DirectoryReader;
+    // The kernel's events of what changed during a run (landlock's fanotify), when present.
+    uses dev.magus.policy.watch.ChangeWatcher;
     // Spells of programs embedding magus.
     uses dev.magus.workspace.spell.SpellProvider;
 }

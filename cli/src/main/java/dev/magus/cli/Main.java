@@ -1,6 +1,8 @@
 package dev.magus.cli;
 
 import dev.magus.cli.server.ServerCommand;
+import dev.magus.landlock.launch.Launcher;
+import java.util.Map;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/magus}. */
@@ -11,12 +13,22 @@ public final class Main {
     public static void main(String[] args) {
         // First: from here no SIGINT, SIGTERM or SIGHUP is lost (see Signals).
         Signals.install();
+        // A command line makes a spawn or two and ends: no launcher warm-up children. Only the
+        // server (`magus server`, which `magus server start` runs) serves many runs.
+        if (args.length == 0 || !args[0].equals("server")) {
+            Launcher.oneShot();
+        }
         System.exit(execute(args));
     }
 
     /** Runs the command line and returns its exit status (for tests and for main). */
     public static int execute(String... args) {
-        return commandLine(CommandLine.defaultFactory()).execute(args);
+        return commandLine(CommandLine.defaultFactory(), args).execute(args);
+    }
+
+    /** {@link #commandLine(CommandLine.IFactory)} with every subcommand. */
+    static CommandLine commandLine(CommandLine.IFactory factory) {
+        return commandLine(factory, new String[0]);
     }
 
     /**
@@ -24,18 +36,33 @@ public final class Main {
      * test's hands them a fake host): the exit statuses of {@link ExitCodes}, and
      * {@link Failures} in place of picocli's own handlers, which print stack traces.
      */
-    static CommandLine commandLine(CommandLine.IFactory factory) {
+    static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
         Failures failures = new Failures();
-        CommandLine cl = new CommandLine(new MagusCommand(), factory)
-                .setCaseInsensitiveEnumValuesAllowed(false)
+        CommandLine cl = new CommandLine(new MagusCommand(), factory);
+        // Only the subcommand the arguments start with, when they name one: `magus run -- true`
+        // has no use for the other commands' models (see MagusCommand.SUBCOMMANDS).
+        String first = args.length > 0 ? args[0] : "";
+        boolean one = MagusCommand.SUBCOMMANDS.containsKey(first);
+        for (Map.Entry<String, Class<?>> sub : MagusCommand.SUBCOMMANDS.entrySet()) {
+            if (!one || sub.getKey().equals(first)) {
+                cl.addSubcommand(sub.getKey(), sub.getValue());
+            }
+        }
+        cl.setCaseInsensitiveEnumValuesAllowed(false)
                 .setExitCodeExceptionMapper(new ExitCodes())
                 .setExecutionExceptionHandler(failures)
                 .setParameterExceptionHandler(failures);
         // `magus run ls -la`: everything after the command is the command's, not magus's. Only
         // for run: `magus check write out.txt --cwd DIR` keeps its option after the path.
-        cl.getSubcommands().get("run").setStopAtPositional(true);
-        cl.getSubcommands().get("learn").setStopAtPositional(true);
-        cl.getSubcommands().get("target").setStopAtPositional(true);
+        for (String name : new String[] {"run", "learn", "target"}) {
+            CommandLine sub = cl.getSubcommands().get(name);
+            if (sub != null) {
+                sub.setStopAtPositional(true);
+            }
+        }
+        if (one) {
+            return cl;
+        }
         // magus server: its own exit statuses and failure handling, as each command has.
         cl.addSubcommand("server", new CommandLine(new ServerCommand(), factory)
                 .setExitCodeExceptionMapper(new ExitCodes())

@@ -68,8 +68,8 @@ final class Cli {
         // A run hands magus's stdin to its child by default: in this JVM that is surefire's
         // command channel, which a child must never read.
         System.setIn(java.io.InputStream.nullInputStream());
-        // Main's own command line, handlers and all: only the commands' host and streams are the test's.
-        int status = Main.commandLine(factory)
+        // Main's own command line, handlers and all, built for these arguments as Main.execute does: only the commands' host and streams are the test's.
+        int status = Main.commandLine(factory, args)
                 .setOut(new PrintWriter(out, true))
                 .setErr(new PrintWriter(err, true))
                 .execute(args);

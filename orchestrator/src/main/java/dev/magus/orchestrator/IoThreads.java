@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.scheduler.Scheduler;
@@ -8,15 +9,23 @@ import reactor.core.scheduler.Schedulers;
 /** magus's own I/O threads, one pool per process, shared by every {@link Orchestrator}. */
 final class IoThreads {
     /**
-     * Where everything that blocks runs: each run's stages and wait, and one reader per pipe.
-     * Not {@code boundedElastic}: a run holds its thread while its child lives, so with a
-     * capped pool enough concurrent runs would leave their pipe readers queued behind them,
+     * The threads: where everything that blocks runs: each run's stages and wait, and one reader
+     * per pipe. Not {@code boundedElastic}: a run holds its thread while its child lives, so with
+     * a capped pool enough concurrent runs would leave their pipe readers queued behind them,
      * the children blocked on full pipes, and every run waiting for ever. Threads here live
      * exactly as long as the blocking work (idle ones go after a minute), so their number
      * follows the live children: about three each.
      */
-    static final Scheduler IO = Schedulers.fromExecutorService(
-            Executors.newCachedThreadPool(IoThreads::ioThread), "magus-io");
+    private static final ExecutorService POOL = Executors.newCachedThreadPool(IoThreads::ioThread);
+    /** The pool as a scheduler. */
+    static final Scheduler IO = Schedulers.fromExecutorService(POOL, "magus-io");
+    /**
+     * The same pool for a run's chain of stages ({@link RunStages}), whose cancellation must not
+     * interrupt the thread: a stage that a signal overtakes finishes what it writes (a trail row,
+     * a private temp dir) and hands nothing on; {@link #IO}'s tasks are interrupted when disposed.
+     * Given as a plain {@code Executor}: Reactor would make an {@code ExecutorService} interrupting again.
+     */
+    static final Scheduler STAGES = Schedulers.fromExecutor(POOL::execute);
     private static final AtomicLong IO_THREADS = new AtomicLong();
 
     private IoThreads() {

@@ -1,7 +1,6 @@
 package dev.magus.orchestrator;
 
 import dev.magus.events.MagusEnv;
-import static dev.magus.orchestrator.IoThreads.IO;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.abi.LandlockProbe;
@@ -38,14 +37,17 @@ import reactor.core.publisher.Flux;
  * config, policy, environment overlay and private temp dir, and nothing of one run reaches
  * another. One instance is one "invocation" for MGS2005, which it reports once.
  *
- * <p>The pipeline of a run, one stage each: resolve config ({@link ConfigStage}) → build policy
- * ({@link PolicyStage}) → env overlay ({@link EnvStage}) → exec check ({@link ExecStage}) → probe
- * ({@link ProbeStage}) → control-file snapshot ({@link ControlFileAudit}) → spawn ({@link Spawner}, the
- * {@link Launcher} unless the builder says otherwise) → stream → control-file audit. Each stage is a
- * function of immutable values; a stage that refuses ends the run
- * before any spawn, with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in
- * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is
- * the cold form whose subscription owns the run. Everything that blocks (the spawn, pipes,
+ * <p>A run is a Reactor chain ({@link RunStages}): its stages ({@link PlanStages}: resolve config
+ * ({@link ConfigStage}) → private temp dir and host facts → build policy ({@link PolicyStage}) → exec
+ * check ({@link ExecStage}) → env overlay ({@link EnvStage}) → proxy → probe ({@link ProbeStage}))
+ * build an immutable {@link RunPlan}, which flat-maps into the control-file snapshot
+ * ({@link ControlFileAudit}), the spawn ({@link Spawner}, the {@link Launcher} unless the builder
+ * says otherwise), the stream and the control-file audit. Each stage is a function of immutable
+ * values; a stage that refuses is the chain's error signal, which ends the run before any spawn,
+ * with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in {@link Run#result()}.
+ * A signal before the spawn disposes the chain: no child starts. {@link #submit} starts a run that
+ * goes on by itself; {@link #run} is the cold form whose subscription owns the run. Everything that
+ * blocks (the stages, the spawn, pipes,
  * waiting) runs on magus's own I/O threads, never on a non-blocking Reactor thread.
  */
 public final class Orchestrator {
@@ -135,7 +137,7 @@ public final class Orchestrator {
             run.events().subscribe(sink);
         }
         run.events().subscribe(observer);
-        IO.schedule(() -> stages.execute(run, request, passthrough, runHost));
+        stages.start(run, request, passthrough, runHost);
         return run;
     }
 

@@ -10,15 +10,17 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The run object handed to callers. A signal's effect depends on how far the run has got,
  * and each step is taken under one lock so that no signal falls between two of them: before
- * the spawn is decided, the first signal cancels the run (no child starts; it ends with
- * 128+N); from the decision until the child is attached, signals are queued and sent to its
- * group the moment it is; after that they go straight to the group, until it is reaped.
+ * the spawn is decided, the first signal cancels the run by disposing its chain's subscription
+ * ({@link RunStages}; no child starts; it ends with 128+N); from the decision until the child
+ * is attached, signals are queued and sent to its group the moment it is; after that they go
+ * straight to the group, until it is reaped.
  */
 final class RunHandle implements Run {
     private final RunJournal journal;
@@ -28,6 +30,8 @@ final class RunHandle implements Run {
     /** The signal that cancelled the run before its spawn, or 0. */
     private int cancelledBy;
     private final List<Integer> queued = new ArrayList<>();
+    /** The subscription to the run's chain, until the spawn is decided; a cancelling signal disposes it. */
+    private Disposable pipeline;
 
     RunHandle(String id, Clock clock, LandlockWarningOnce once) {
         this.journal = new RunJournal(id, clock);
@@ -36,6 +40,19 @@ final class RunHandle implements Run {
 
     RunJournal journal() {
         return journal;
+    }
+
+    /** The run's chain is subscribed: a signal that came first disposes it at once. */
+    synchronized void pipeline(Disposable subscription) {
+        this.pipeline = subscription;
+        if (cancelledBy != 0 && !spawning) {
+            subscription.dispose();
+        }
+    }
+
+    /** The signal that cancelled the run before its spawn, or 0. */
+    synchronized int cancelledBy() {
+        return cancelledBy;
     }
 
     /**
@@ -94,6 +111,11 @@ final class RunHandle implements Run {
             queued.add(signal);
         } else if (cancelledBy == 0) {
             cancelledBy = signal;
+            if (pipeline != null) {
+                // Never blocks: the stage running now finishes on its own thread, and the run
+                // ends once it has (Attempt#cancelled).
+                pipeline.dispose();
+            }
         }
     }
 

@@ -45,6 +45,7 @@ public final class Launcher implements Spawner {
     private static final AtomicLong DOMAINS = new AtomicLong();
     static final long LAUNCH_STACK = 256 * 1024;
     private static volatile Launcher instance;
+    private static volatile boolean oneShot;
 
     private final Syscalls sys;
     private final CapabilityDrop caps;
@@ -56,11 +57,29 @@ public final class Launcher implements Spawner {
 
     /** @param spares the pool of parked launch threads, or {@code null} for the process's shared one */
     Launcher(boolean dropCapabilities, SpareThreads spares) {
+        this(dropCapabilities, spares, true);
+    }
+
+    /** @param warmUp whether to run {@link WarmUp}'s children, or only {@link WarmUp#withoutChildren()} */
+    Launcher(boolean dropCapabilities, SpareThreads spares, boolean warmUp) {
         LaunchSpin.requireValid();
         this.sys = Natives.require();
         this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
-        WarmUp.run(this);
+        if (warmUp) {
+            WarmUp.run(this);
+        } else {
+            WarmUp.withoutChildren();
+        }
         this.spares = spares != null ? spares : SpareThreads.shared();
+    }
+
+    /**
+     * Says that this process makes a spawn or two and ends (a CLI run), before {@link #get()}
+     * first makes the process's launcher: that launcher then spawns no warm-up children (a
+     * dozen spawns, tens of milliseconds), only {@link WarmUp#withoutChildren()}. A server keeps them.
+     */
+    public static void oneShot() {
+        oneShot = true;
     }
 
     /** The process's launcher, initialised (natives, capability plan, warm-up) on first use from an ordinary thread. */
@@ -70,7 +89,7 @@ public final class Launcher implements Spawner {
             synchronized (Launcher.class) {
                 l = instance;
                 if (l == null) {
-                    l = new Launcher(true);
+                    l = new Launcher(true, null, !oneShot);
                     instance = l;
                 }
             }

@@ -1,8 +1,10 @@
 package dev.magus.landlock.launch;
 
+import com.sun.jna.Pointer;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
+import dev.magus.landlock.sys.Natives;
 import dev.magus.events.Mode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a launcher's exact launch path before any real spawn, from the ordinary thread that
@@ -20,9 +23,36 @@ import java.util.Optional;
  * and under a domain that denies nothing: each {@link Stdio} with pipes, a script without
  * {@code #!} (the {@code /bin/sh} retry), a command that does not exist, on a handed-off spare
  * and on a fresh thread.
+ *
+ * <p>A one-shot process ({@link Launcher#oneShot()}) skips the children and calls
+ * {@link #withoutChildren()} instead. What the children guard against cannot happen there:
+ * a launch thread runs only {@link LaunchSequence} (and a spare, {@link SpareThread#run}),
+ * whose classes its creator has initialised (the caller builds the sequence, the refill
+ * thread the spare) and which calls only direct-mapped natives registered when
+ * {@link Natives} loaded, on memory built by the caller; it never allocates native memory,
+ * so never (re)starts JNA's cleaner thread (which {@link Natives} keeps alive besides), and
+ * never touches {@code Process}, {@code ProcessHandle} or a scheduler, so never starts the
+ * process reaper or a worker. {@code NoWarmUpTest} runs every launch path without the
+ * warm-up under a domain that denies the class path and checks that no thread outside a
+ * launch is left with no_new_privs (which every domain here comes with).
  */
 final class WarmUp {
     private WarmUp() {
+    }
+
+    /**
+     * Initialises, on this ordinary thread, every class a launch thread runs, so that none
+     * is first initialised there even should a caller not have done it yet; no child is spawned.
+     */
+    static void withoutChildren() {
+        for (Class<?> c : new Class<?>[] {LaunchSequence.class, SpareThread.class, CapabilityDrop.class,
+                Natives.syscalls().getClass(), Pointer.class, LockSupport.class}) {
+            try {
+                Class.forName(c.getName(), true, c.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("launcher preparation failed", e);
+            }
+        }
     }
 
     static void run(Launcher launcher) {

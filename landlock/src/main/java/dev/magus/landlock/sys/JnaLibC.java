@@ -36,6 +36,7 @@ final class JnaLibC {
             {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
             {"sched_getcpu", "2.6"}, {"sched_getaffinity", "2.3.4"}, {"sched_setaffinity", "2.3.4"},
             {"strerror", "2.2.5"}, {"strerrorname_np", "2.32"},
+            {"fanotify_init", "2.13"}, {"fanotify_mark", "2.13"}, {"open_by_handle_at", "2.14"}, {"fstatfs", "2.2.5"},
     };
 
     static void register(NativeLibrary libc) {
@@ -127,4 +128,16 @@ final class JnaLibC {
 
     /** The symbolic name of {@code errno} ("ENOENT"), or null for one glibc does not name. */
     static native String strerrorname_np(int errno);
+
+    /** {@code fanotify_init(2)}: a descriptor, or -1. */
+    static native int fanotify_init(int flags, int eventFileFlags);
+
+    /** {@code fanotify_mark(2)}, {@code path} NUL-terminated bytes: 0, or -1. */
+    static native int fanotify_mark(int fanotifyFd, int flags, long mask, int dirFd, byte[] path);
+
+    /** {@code open_by_handle_at(2)}, {@code handle} a {@code struct file_handle}: a descriptor, or -1. */
+    static native int open_by_handle_at(int mountFd, Pointer handle, int flags);
+
+    /** {@code fstatfs(2)} into {@code buffer} ({@code struct statfs}): 0, or -1. */
+    static native int fstatfs(int fd, Pointer buffer);
 }

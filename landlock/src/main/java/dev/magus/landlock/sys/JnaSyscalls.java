@@ -255,4 +255,24 @@ final class JnaSyscalls implements Syscalls {
     public int sched_setaffinity(int tid, long size, Pointer mask) {
         return JnaLibC.sched_setaffinity(tid, size, mask);
     }
+
+    @Override
+    public int fanotify_init(int flags, int eventFileFlags) {
+        return JnaLibC.fanotify_init(flags, eventFileFlags);
+    }
+
+    @Override
+    public int fanotify_mark(int fanotifyFd, int flags, long mask, int dirFd, byte[] path) {
+        return JnaLibC.fanotify_mark(fanotifyFd, flags, mask, dirFd, path);
+    }
+
+    @Override
+    public int open_by_handle_at(int mountFd, Pointer handle, int flags) {
+        return JnaLibC.open_by_handle_at(mountFd, handle, flags);
+    }
+
+    @Override
+    public int fstatfs(int fd, Pointer buffer) {
+        return JnaLibC.fstatfs(fd, buffer);
+    }
 }

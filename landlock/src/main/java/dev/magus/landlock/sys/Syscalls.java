@@ -150,4 +150,19 @@ public interface Syscalls {
 
     /** Sets thread {@code tid}'s (0: the caller's) CPU mask; 0 or -1. */
     int sched_setaffinity(int tid, long size, Pointer mask);
+
+    /** {@code fanotify_init(flags, eventFileFlags)}: a descriptor, or -1 and {@link #errno()}. */
+    int fanotify_init(int flags, int eventFileFlags);
+
+    /**
+     * {@code fanotify_mark(fd, flags, mask, dirFd, path)}, {@code path} NUL-terminated bytes: 0,
+     * or -1 and {@link #errno()}.
+     */
+    int fanotify_mark(int fanotifyFd, int flags, long mask, int dirFd, byte[] path);
+
+    /** {@code open_by_handle_at(mountFd, handle, flags)}: a descriptor, or -1 and {@link #errno()}. */
+    int open_by_handle_at(int mountFd, Pointer handle, int flags);
+
+    /** {@code fstatfs(fd, buffer)} ({@code struct statfs}, 120 bytes on x86_64 and aarch64): 0, or -1. */
+    int fstatfs(int fd, Pointer buffer);
 }

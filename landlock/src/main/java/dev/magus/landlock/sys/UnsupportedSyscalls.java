@@ -248,4 +248,24 @@ final class UnsupportedSyscalls implements Syscalls {
     public int sched_setaffinity(int tid, long size, Pointer mask) {
         throw unavailable();
     }
+
+    @Override
+    public int fanotify_init(int flags, int eventFileFlags) {
+        throw unavailable();
+    }
+
+    @Override
+    public int fanotify_mark(int fanotifyFd, int flags, long mask, int dirFd, byte[] path) {
+        throw unavailable();
+    }
+
+    @Override
+    public int open_by_handle_at(int mountFd, Pointer handle, int flags) {
+        throw unavailable();
+    }
+
+    @Override
+    public int fstatfs(int fd, Pointer buffer) {
+        throw unavailable();
+    }
 }

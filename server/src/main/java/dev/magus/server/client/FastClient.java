@@ -37,6 +37,9 @@ import java.util.Set;
  * (the {@code magus.main} property, which bin/magus sets): a command that is not a plain run
  * ({@link FastArgs}), no socket or no token, a server that refuses this client or declines the
  * run (its workspace is weaker than this client's mode). Nothing of the run has started then.
+ * A refusal or a decline, which this client has already reported, goes on as {@code run --local}:
+ * the full command line would otherwise ask the server again and print the same line twice.
+ * {@code magus-client} (src/main/c) is the native twin of this class, with the same rules.
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
@@ -49,6 +52,12 @@ public final class FastClient {
     /** HumanLines' refusal codes: their line names where the refused value came from. */
     private static final Set<String> REFUSALS = Set.of("MGS2004", "MGS2010", "MGS2011", "MGS2012");
     private static final int MAX_MESSAGE = 1000;
+    /**
+     * {@link #forward}'s answer when the server refused this client or declined the run, and
+     * this client has said so: the run goes to the full command line as {@code run --local},
+     * so that it neither asks the server a second time nor prints the line twice.
+     */
+    static final int HERE = -1;
 
     private final SocketChannel channel;
     private final DataInputStream in;
@@ -63,11 +72,24 @@ public final class FastClient {
         Optional<FastArgs> run = FastArgs.parse(args);
         if (run.isPresent()) {
             Optional<Integer> status = forward(run.get());
+            if (status.isPresent() && status.get() == HERE) {
+                full(local(args));
+                return;
+            }
             if (status.isPresent()) {
                 System.exit(status.get());
             }
         }
         full(args);
+    }
+
+    /** {@code run --local ...}: the same run, which the full command line then keeps in this process. */
+    static String[] local(String[] args) {
+        String[] out = new String[args.length + 1];
+        out[0] = args[0];
+        out[1] = "--local";
+        System.arraycopy(args, 1, out, 2, args.length - 1);
+        return out;
     }
 
     /** The full command line, in this process: nothing of this client's is left running. */
@@ -80,7 +102,10 @@ public final class FastClient {
         }
     }
 
-    /** The run's exit status when the server ran it; empty when the full command line must. */
+    /**
+     * The run's exit status when the server ran it; {@link #HERE} when it refused or declined
+     * (said on stderr); empty when the full command line must decide.
+     */
     static Optional<Integer> forward(FastArgs run) {
         Map<String, String> env = System.getenv();
         long uid = uid();
@@ -117,12 +142,12 @@ public final class FastClient {
         Map<String, Object> answer = control(read());
         if ("refused".equals(answer.get("type"))) {
             lines.println("magus: the magus server refused this client: " + answer.get("message") + "; running here instead");
-            return Optional.empty();
+            return Optional.of(HERE);
         }
         if (!"welcome".equals(answer.get("type")) || !Long.valueOf(VERSION).equals(answer.get("version"))) {
             lines.println("magus: the magus server speaks another protocol (" + answer.get("version") + ", this client "
                     + VERSION + "); running here instead");
-            return Optional.empty();
+            return Optional.of(HERE);
         }
         send(JSON, submit(run, env));
         OutputStream out = new FileOutputStream(FileDescriptor.out);
@@ -139,10 +164,10 @@ public final class FastClient {
                 Object type = f.get("type");
                 if ("declined".equals(type)) {
                     lines.println("magus: " + f.get("message"));
-                    return Optional.empty();
+                    return Optional.of(HERE);
                 } else if ("refused".equals(type)) {
                     lines.println("magus: the magus server refused this client: " + f.get("message") + "; running here instead");
-                    return Optional.empty();
+                    return Optional.of(HERE);
                 } else if ("exit".equals(type)) {
                     return Optional.of(((Number) f.get("status")).intValue());
                 } else if ("event".equals(type) && f.get("event") instanceof Map<?, ?> e) {

@@ -7,6 +7,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
+import dev.magus.policy.watch.ChangeWatcher;
 import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,8 +37,11 @@ public final class ControlFileAudit {
     private final Set<Path> gitRoots;
     private final String key;
     private final Optional<WalkCache> cache;
+    /** The kernel's events of what a run changed ({@link Watchers#installed()} unless given). */
+    private final java.util.function.Supplier<Optional<ChangeWatcher>> watcher;
 
-    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache) {
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache,
+            java.util.function.Supplier<Optional<ChangeWatcher>> watcher) {
         this.files = files;
         this.names = new ControlNames(files);
         this.reader = reader;
@@ -54,6 +58,7 @@ public final class ControlFileAudit {
         this.gitRoots = Set.copyOf(git);
         this.key = WalkCache.key(roots);
         this.cache = cache;
+        this.watcher = watcher;
     }
 
     /** An audit of {@code files}' workspace with the installed directory reader. */
@@ -63,7 +68,7 @@ public final class ControlFileAudit {
 
     public static ControlFileAudit of(ControlFiles files, DirectoryReader reader) {
         return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"),
-                Optional.empty());
+                Optional.empty(), Watchers::installed);
     }
 
     /**
@@ -72,8 +77,23 @@ public final class ControlFileAudit {
      * ({@link WalkCache} says why that is safe).
      */
     public ControlFileAudit keepingWalksIn(StateDir state) {
-        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))));
+        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))), watcher);
     }
+
+    /**
+     * This audit, learning what a run changed from {@code watcher} (empty: from stamping every
+     * directory) instead of the installed one: for tests and benchmarks.
+     */
+    public ControlFileAudit watchingWith(Optional<ChangeWatcher> watcher) {
+        return new ControlFileAudit(files, reader, cache, () -> watcher);
+    }
+
+    /** How the last after pass of this process went ({@link AfterPass}); for tests and benchmarks. */
+    public static Optional<AfterPass> lastAfterPass() {
+        return Optional.ofNullable(lastPass);
+    }
+
+    private static volatile AfterPass lastPass;
 
     /**
      * The last walk of each workspace this process audited, so that the next run's walk lists
@@ -90,6 +110,8 @@ public final class ControlFileAudit {
 
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
+        // First: every change from here on is an event, the walk's own start included.
+        EventPass events = EventPass.start(watcher.get(), roots);
         Optional<Scan.Previous> previous = Optional.ofNullable(LAST.get(key));
         boolean fromFile = false;
         if (previous.isEmpty() && cache.isPresent()) {
@@ -100,7 +122,7 @@ public final class ControlFileAudit {
         cache.ifPresent(c -> carried.addAll(c.loadUnaudited(key, roots)));
         Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
         LAST.put(key, walk.previous());
-        return new Baseline(walk, fromFile, carried);
+        return new Baseline(walk, fromFile, carried, events);
     }
 
     /**
@@ -150,7 +172,17 @@ public final class ControlFileAudit {
         /** What earlier runs left unaudited ({@link #UNAUDITED}). */
         private final Set<Path> carried;
 
-        private Baseline(Scan.Walk walk, boolean rescanned, Set<Path> carried) {
+        /** The kernel's events since before {@link #walk} started, if any. */
+        private final EventPass events;
+        private volatile AfterPass pass;
+
+        /** How {@link #after} found what changed; empty until it ran. */
+        public Optional<AfterPass> afterPass() {
+            return Optional.ofNullable(pass);
+        }
+
+        private Baseline(Scan.Walk walk, boolean rescanned, Set<Path> carried, EventPass events) {
+            this.events = events;
             this.walk = walk;
             this.rescanned = rescanned;
             this.carried = Set.copyOf(carried);
@@ -173,7 +205,12 @@ public final class ControlFileAudit {
 
         /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
         public Report after(ControlFilesAction action) {
-            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots);
+            // Before the events are read: every change they do not hold came after this.
+            long since = Scan.nowNanos();
+            EventPass.Outcome outcome = events.drain();
+            lastPass = outcome.pass();
+            pass = outcome.pass();
+            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots, outcome.touched(), since);
             // What the next run starts from: this walk, whose start precedes any restore below,
             // so the directories restoring writes to are listed again next time.
             LAST.put(key, now.previous());
@@ -216,12 +253,12 @@ public final class ControlFileAudit {
                 int c = PathOrder.INSTANCE.compare(a.path(), b.path());
                 return ca ? -c : c;
             });
-            java.util.Map<Change, Optional<String>> outcome = new java.util.HashMap<>();
+            java.util.Map<Change, Optional<String>> undone = new java.util.HashMap<>();
             for (Change c : order) {
-                outcome.put(c, action == ControlFilesAction.RESTORE ? restorer.undo(c, snapshot) : Optional.empty());
+                undone.put(c, action == ControlFilesAction.RESTORE ? restorer.undo(c, snapshot) : Optional.empty());
             }
             for (Change c : changes) {
-                out.add(diagnostic(c, action, outcome.get(c)));
+                out.add(diagnostic(c, action, undone.get(c)));
             }
             for (Path u : unaudited) {
                 boolean earlier = carried.contains(u);

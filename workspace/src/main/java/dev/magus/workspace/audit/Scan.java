@@ -148,7 +148,21 @@ final class Scan {
      * control entry of {@code walk} is read again, through real directories only.
      */
     Walk rescan(Previous walk, List<Path> roots) {
-        WalkSink sink = new WalkSink();
+        return rescan(walk, roots, Optional.empty(), nowNanos());
+    }
+
+    /**
+     * {@link #rescan(Previous, List)}, where {@code touched}, when given, holds every directory
+     * that had a name created, removed or renamed, or its own attributes changed, since
+     * {@code walk} started (the kernel's events: {@link ChangeEvents}): then only those
+     * directories, their subdirectories and the roots are stamped, the rest are kept as the walk
+     * had them without a system call. A directory neither touched nor beneath a touched one
+     * kept its names, its mode and its inode, since each of those changes is an event in it or
+     * in its parent. {@code since} is when what this walk saw started: for events, the moment
+     * before they were read.
+     */
+    Walk rescan(Previous walk, List<Path> roots, Optional<Set<Path>> touched, long since) {
+        WalkSink sink = new WalkSink(since);
         List<Dir> dirs = walk.dirs();
         Set<Path> known = new HashSet<>(dirs.size() * 2);
         for (Dir d : dirs) {
@@ -174,6 +188,12 @@ final class Scan {
             if (d.parent() >= 0 && parent < 0) {
                 continue;
             }
+            if (touched.isPresent() && d.parent() >= 0 && !touched.get().contains(d.path())
+                    && !relisted.containsKey(parent) && !unlistedBefore.containsKey(d.path())) {
+                now[i] = sink.dirs.size();
+                sink.dirs.add(new Dir(d.path(), d.text(), parent, d.ino(), d.place()));
+                continue;
+            }
             Optional<Stamp> st = reader.stat(d.text());
             if (st.isEmpty() && !gone(d.path(), parent, relisted)) {
                 // Still named in its parent, yet lstat fails: no search permission on the way, a path too long.
@@ -192,7 +212,7 @@ final class Scan {
             now[i] = sink.dirs.size();
             sink.dirs.add(new Dir(d.path(), d.text(), parent, st.get().ino(), d.place()));
             if (Math.max(st.get().mtimeNanos(), st.get().ctimeNanos()) < threshold
-                    && !unlistedBefore.containsKey(d.path())) {
+                    && !unlistedBefore.containsKey(d.path()) && !touched.map(t -> t.contains(d.path())).orElse(false)) {
                 continue;
             }
             Optional<Listing> listing = reader.list(d.text());

@@ -16,8 +16,16 @@ final class WalkSink {
     final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
     /** How many directories were listed (not only stamped): none means the walk it rescanned still holds. */
     int listed;
-    /** Taken before the walk's first system call. */
-    final long since = Scan.nowNanos();
+    /** Taken before the walk's first system call (or given: see {@link Scan#rescan(Scan.Previous, java.util.List, java.util.Optional, long)}). */
+    final long since;
+
+    WalkSink() {
+        this(Scan.nowNanos());
+    }
+
+    WalkSink(long since) {
+        this.since = since;
+    }
 
     Scan.Walk walk() {
         return new Scan.Walk(Map.copyOf(controls), List.copyOf(dirs), Set.copyOf(wholeDirs), List.copyOf(unlisted.values()),

@@ -1,0 +1,314 @@
+package dev.magus.landlock.sys;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Platform;
+import dev.magus.policy.watch.ChangeWatcher;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link ChangeWatcher} with {@code fanotify}: one group per run, {@code FAN_CLASS_NOTIF |
+ * FAN_REPORT_DFID_NAME | FAN_NONBLOCK | FAN_CLOEXEC}, a {@code FAN_MARK_FILESYSTEM} mark on
+ * the filesystem of each root for name events ({@code FAN_CREATE}, {@code FAN_DELETE},
+ * {@code FAN_MOVED_FROM}, {@code FAN_MOVED_TO}) and attribute changes ({@code FAN_ATTRIB}),
+ * on directories too ({@code FAN_ONDIR}). Needs {@code CAP_SYS_ADMIN} (a filesystem mark) and
+ * {@code CAP_DAC_READ_SEARCH} ({@code open_by_handle_at}): magus running as root. Installed
+ * through META-INF/services.
+ *
+ * <p>Not asked for: {@code FAN_MODIFY} and {@code FAN_CLOSE_WRITE} (writing a file's content
+ * never adds, removes or renames a name, and the audit reads every control file again anyway;
+ * on a filesystem shared with builds they would fill the queue), {@code FAN_DELETE_SELF} and
+ * {@code FAN_MOVE_SELF} (the removal or move is also a name event in the parent, and the
+ * roots themselves are stamped by the caller).
+ *
+ * <p>{@link Watching#drain} reads until the queue is empty, parses ({@link FanotifyRecords}),
+ * and resolves each distinct directory handle once: {@code open_by_handle_at(O_PATH)} on a
+ * descriptor of the same filesystem (by {@code fsid}, from {@code fstatfs}), then
+ * {@code readlink("/proc/self/fd/N")}. A directory that no longer exists ({@code ESTALE}, or
+ * a path ending in {@code " (deleted)"}) is passed over: its removal was itself a name event
+ * in its parent, and so on up to a directory that still exists or a root. Anything else is
+ * a {@link Doubt}: an overflowed queue, a batch that does not parse, a handle of a filesystem
+ * not marked, another error, more than {@link #MAX_DIRECTORIES} distinct directories.
+ */
+public final class FanotifyWatcher implements ChangeWatcher {
+    static final int FAN_CLOEXEC = 0x1;
+    static final int FAN_NONBLOCK = 0x2;
+    static final int FAN_CLASS_NOTIF = 0x0;
+    static final int FAN_REPORT_DFID_NAME = 0x400 | 0x800;
+    static final int FAN_MARK_ADD = 0x1;
+    static final int FAN_MARK_FILESYSTEM = 0x100;
+    static final long FAN_ATTRIB = 0x4;
+    static final long FAN_MOVED_FROM = 0x40;
+    static final long FAN_MOVED_TO = 0x80;
+    static final long FAN_CREATE = 0x100;
+    static final long FAN_DELETE = 0x200;
+    static final long MASK = FAN_ATTRIB | FAN_MOVED_FROM | FAN_MOVED_TO | FAN_CREATE | FAN_DELETE
+            | FanotifyRecords.FAN_ONDIR;
+    private static final int AT_FDCWD = -100;
+    private static final int O_DIRECTORY = Platform.ARCH.equals("x86-64") ? 0x10000 : 0x4000;
+    private static final int ESTALE = 116;
+    private static final int STATFS_SIZE = 120;
+    private static final int STATFS_FSID = 56;
+    private static final int READ_BUFFER = 64 * 1024;
+    /** Past this many distinct directories in one drain, resolving them costs what stamping every one would: a doubt. */
+    public static final int MAX_DIRECTORIES = 4096;
+
+    /** Public for {@link java.util.ServiceLoader}; holds nothing. */
+    public FanotifyWatcher() {
+    }
+
+    @Override
+    public boolean available() {
+        return Natives.syscalls().available();
+    }
+
+    @Override
+    public Started start(List<Path> roots) {
+        Syscalls sys = Natives.syscalls();
+        if (!sys.available()) {
+            return new Refused(sys.unavailableReason());
+        }
+        Optional<String> mounted = mountedBeneath(roots);
+        if (mounted.isPresent()) {
+            return new Refused(mounted.get());
+        }
+        int fd = sys.fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_DFID_NAME | FAN_NONBLOCK | FAN_CLOEXEC,
+                LibC.O_RDONLY | LibC.O_CLOEXEC);
+        if (fd < 0) {
+            return new Refused("fanotify_init: " + sys.describe(sys.errno()));
+        }
+        Group group = new Group(sys, fd);
+        Memory statfs = new Memory(STATFS_SIZE);
+        for (Path root : roots) {
+            byte[] path = JvmNames.encode(root.toString());
+            if (path == null) {
+                group.close();
+                return new Refused("a root this JVM cannot name to the kernel: " + root);
+            }
+            // Not O_PATH: open_by_handle_at takes no O_PATH descriptor as its mount (EBADF).
+            int dir = sys.open(path, LibC.O_RDONLY | O_DIRECTORY | LibC.O_CLOEXEC, 0);
+            if (dir < 0) {
+                int e = sys.errno();
+                group.close();
+                return new Refused("open " + root + ": " + sys.describe(e));
+            }
+            if (sys.fstatfs(dir, statfs) != 0) {
+                int e = sys.errno();
+                sys.close(dir);
+                group.close();
+                return new Refused("fstatfs " + root + ": " + sys.describe(e));
+            }
+            long fsid = statfs.getLong(STATFS_FSID);
+            if (group.mounts.containsKey(fsid)) {
+                sys.close(dir);
+                continue;
+            }
+            group.mounts.put(fsid, dir);
+            if (sys.fanotify_mark(fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, MASK, AT_FDCWD, path) != 0) {
+                int e = sys.errno();
+                group.close();
+                return new Refused("fanotify_mark " + root + ": " + sys.describe(e));
+            }
+        }
+        return group;
+    }
+
+    /**
+     * A filesystem mounted beneath a root would need its own mark: refused instead, so the
+     * caller walks (from {@code /proc/self/mountinfo}, field 5, octal escapes undone).
+     */
+    static Optional<String> mountedBeneath(List<Path> roots) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8);
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("cannot read /proc/self/mountinfo: " + e.getMessage());
+        }
+        return mountedBeneath(roots, lines);
+    }
+
+    static Optional<String> mountedBeneath(List<Path> roots, List<String> mountinfo) {
+        for (String line : mountinfo) {
+            String[] f = line.split(" ");
+            if (f.length < 5) {
+                return Optional.of("a line of /proc/self/mountinfo that does not parse: " + line);
+            }
+            Path point = Path.of(unescape(f[4]));
+            for (Path root : roots) {
+                if (point.startsWith(root) && !point.equals(root)) {
+                    return Optional.of("a filesystem is mounted beneath " + root + " at " + point);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String unescape(String s) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' && i + 3 < s.length() && s.substring(i + 1, i + 4).chars().allMatch(d -> d >= '0' && d <= '7')) {
+                b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+                i += 3;
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /** One run's group: the fanotify descriptor and a descriptor per marked filesystem. */
+    private static final class Group implements Watching {
+        private final Syscalls sys;
+        private final Map<Long, Integer> mounts = new LinkedHashMap<>();
+        private int fd;
+
+        Group(Syscalls sys, int fd) {
+            this.sys = sys;
+            this.fd = fd;
+        }
+
+        @Override
+        public synchronized Drained drain() {
+            if (fd < 0) {
+                return new Doubt("the watch was closed");
+            }
+            try {
+                return read();
+            } finally {
+                close();
+            }
+        }
+
+        private Drained read() {
+            Memory buffer = new Memory(READ_BUFFER);
+            byte[] bytes = new byte[READ_BUFFER];
+            List<FanotifyRecords.Event> raw = new ArrayList<>();
+            while (true) {
+                long n = sys.read(fd, buffer, READ_BUFFER);
+                if (n < 0) {
+                    int e = sys.errno();
+                    if (e == Errno.EAGAIN) {
+                        break;
+                    }
+                    if (e == Errno.EINTR) {
+                        continue;
+                    }
+                    return new Doubt("read from fanotify: " + sys.describe(e));
+                }
+                if (n == 0) {
+                    break;
+                }
+                buffer.read(0, bytes, 0, (int) n);
+                FanotifyRecords.Batch batch = FanotifyRecords.parse(bytes, (int) n);
+                if (batch.malformed().isPresent()) {
+                    return new Doubt("fanotify events that do not parse: " + batch.malformed().get());
+                }
+                for (FanotifyRecords.Event e : batch.events()) {
+                    if (e.overflow()) {
+                        return new Doubt("the kernel's fanotify queue overflowed (events were lost)");
+                    }
+                    raw.add(e);
+                }
+            }
+            Map<FanotifyRecords.Handle, Optional<Path>> resolved = new HashMap<>();
+            List<Event> out = new ArrayList<>(raw.size());
+            Memory handle = new Memory(8 + 128);
+            byte[] link = new byte[JvmNames.PATH_MAX + 1];
+            for (FanotifyRecords.Event e : raw) {
+                FanotifyRecords.Handle h = e.directory().orElseThrow();
+                Optional<Path> dir = resolved.get(h);
+                if (dir == null) {
+                    if (resolved.size() >= MAX_DIRECTORIES) {
+                        return new Doubt("more than " + MAX_DIRECTORIES + " directories changed on the watched filesystems");
+                    }
+                    Integer mount = mounts.get(h.fsid());
+                    if (mount == null) {
+                        return new Doubt("an event of a filesystem not marked (" + h + ")");
+                    }
+                    byte[] hb = h.bytes();
+                    if (hb.length > 128) {
+                        return new Doubt("a file handle of " + hb.length + " bytes");
+                    }
+                    handle.setInt(0, hb.length);
+                    handle.setInt(4, h.type());
+                    handle.write(8, hb, 0, hb.length);
+                    Resolution r = resolve(mount, handle, link);
+                    if (r.doubt().isPresent()) {
+                        return new Doubt(r.doubt().get());
+                    }
+                    dir = r.path();
+                    resolved.put(h, dir);
+                }
+                if (dir.isPresent()) {
+                    out.add(new Event(dir.get(), e.name(), e.mask()));
+                }
+            }
+            return new Events(out);
+        }
+
+        private record Resolution(Optional<Path> path, Optional<String> doubt) {
+        }
+
+        /** The directory's path now; empty when it no longer exists; a doubt when it cannot be told. */
+        private Resolution resolve(int mount, Memory handle, byte[] link) {
+            int dir = -1;
+            for (int attempt = 0; attempt < 2 && dir < 0; attempt++) {
+                dir = sys.open_by_handle_at(mount, handle, LibC.O_PATH | LibC.O_CLOEXEC);
+                if (dir < 0) {
+                    int e = sys.errno();
+                    if (e != ESTALE) {
+                        return new Resolution(Optional.empty(), Optional.of("open_by_handle_at: " + sys.describe(e)));
+                    }
+                }
+            }
+            if (dir < 0) {
+                // Twice ESTALE: the directory is gone (removed, or its inode reused).
+                return new Resolution(Optional.empty(), Optional.empty());
+            }
+            try {
+                byte[] proc = ("/proc/self/fd/" + dir + "\0").getBytes(StandardCharsets.US_ASCII);
+                long n = sys.readlink(proc, link, link.length);
+                if (n <= 0 || n >= link.length) {
+                    return new Resolution(Optional.empty(), Optional.of("readlink of a resolved directory: "
+                            + (n < 0 ? sys.describe(sys.errno()) : n + " bytes")));
+                }
+                String text = JvmNames.decode(link, 0, (int) n);
+                if (text == null) {
+                    return new Resolution(Optional.empty(),
+                            Optional.of("a directory whose path this JVM cannot decode"));
+                }
+                if (text.endsWith(" (deleted)")) {
+                    return new Resolution(Optional.empty(), Optional.empty());
+                }
+                if (!text.startsWith("/")) {
+                    return new Resolution(Optional.empty(), Optional.of("a directory outside this process's root: " + text));
+                }
+                return new Resolution(Optional.of(Path.of(text)), Optional.empty());
+            } finally {
+                sys.close(dir);
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (fd < 0) {
+                return;
+            }
+            sys.close(fd);
+            fd = -1;
+            for (int m : mounts.values()) {
+                sys.close(m);
+            }
+            mounts.clear();
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package dev.magus.orchestrator;
+
+import static dev.magus.orchestrator.RunHandle.say;
+
+import dev.magus.events.RunEvent;
+import dev.magus.landlock.compile.NetRules;
+import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.launch.Child;
+import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.launch.Exit;
+import dev.magus.landlock.launch.Spawn;
+import dev.magus.landlock.launch.SpawnRequest;
+import dev.magus.landlock.launch.Spawner;
+import dev.magus.landlock.launch.Stdio;
+import dev.magus.orchestrator.Attempt.Ending;
+import dev.magus.orchestrator.network.KernelConnects;
+import dev.magus.orchestrator.orphans.Strays;
+import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.pipeline.RunConfig;
+import dev.magus.orchestrator.run.Passthrough;
+import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Stdin;
+import dev.magus.policy.PolicyOrOff;
+import dev.magus.workspace.audit.ControlFileAudit;
+import dev.magus.workspace.audit.DescendantAudit;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The plan's two last stages: the spawn, then the child's streams up to its {@link Ending}.
+ * The spawn is where cancellation changes its means: before it a signal disposes the run's chain
+ * (no child starts), from {@link RunHandle#beginSpawn()} on it waits for the child and reaches
+ * its group ({@link RunHandle#attach}).
+ */
+final class ChildLaunch {
+    /** How long a spawn waits for the watchdog's loop to be up; it started with the run's first stage. */
+    static final Duration WATCHDOG_GRACE = Duration.ofSeconds(2);
+
+    private final Spawner spawner;
+    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
+    private final Watchdog watchdog;
+    private final ChildStreams streams;
+
+    ChildLaunch(Spawner spawner, Watchdog watchdog, ChildStreams streams) {
+        this.spawner = spawner;
+        this.watchdog = watchdog;
+        this.streams = streams;
+    }
+
+    /** A started child, and what its end is checked against. */
+    record Launched(RunPlan plan, Child child, Optional<DenialConfirmer> denials,
+            Optional<ControlFileAudit.Baseline> controlFiles, Optional<DescendantAudit.Baseline> descendants) {
+        Launched {
+            Objects.requireNonNull(plan, "plan");
+            Objects.requireNonNull(child, "child");
+        }
+    }
+
+    /**
+     * Loaded and warmed before the spawn is decided, so a signal meanwhile still cancels it; and,
+     * before the first child, this process made the subreaper of its descendants that leave its group.
+     */
+    void prepare() {
+        spawner.prepare();
+        Strays.adopt();
+    }
+
+    /**
+     * Spawns the plan's child: the run has started, with its Started event and then the
+     * diagnostics held back. Null (the chain's empty) when a signal cancelled the run before the
+     * spawn was decided. A child that did not start is a {@link Refusal}.
+     */
+    Launched spawn(RunHandle run, RunRequest request, Passthrough passthrough, Host host, RunPlan plan, Attempt attempt) {
+        RunConfig config = plan.config();
+        PolicyOrOff policy = plan.policy();
+        Optional<DenialConfirmer> denials = Optional.empty();
+        Spawn spawn;
+        boolean guarded;
+        try (Confinement confinement = plan.confinement()) {
+            // A child spawned before the loop runs would outlive a kill -9 of magus.
+            guarded = watchdog.ready(WATCHDOG_GRACE);
+            if (run.beginSpawn() != 0) {
+                return null;
+            }
+            if (confinement instanceof Confinement.Kernel kernel && (!plan.recursive() || plan.trail().isPresent())) {
+                // Only Landlock's refusals are worth inferring from the child's output; a nested
+                // magus reports its own children's, so for it they only go on the job's trail,
+                // which it cannot write itself.
+                NetRules net = policy.policy().map(p -> NetRules.of(p.network(), plan.proxyPort())).orElse(NetRules.OPEN);
+                // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
+                boolean tcp = kernel.ruleset().handledNet() != 0;
+                denials = Optional.of(DenialConfirmer.withConnects(RunChecks.confirmer(policy),
+                        new KernelConnects(tcp ? net : NetRules.OPEN)));
+            }
+            // Last before the spawn: the kernel cannot refuse a write to a control file inside
+            // the workspace grant, so what the child does to them is found by comparing.
+            Optional<ControlFileAudit.Baseline> controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
+                    .keepingWalksIn(host.stateDir()).before());
+            Optional<DescendantAudit.Baseline> descendants = DescendantStage.before(config, host.stateDir().dir());
+            Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
+            spawn = spawner.spawn(new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
+                    config.workingDir(), stdio), confinement);
+            if (spawn instanceof Spawn.NotStarted ns) {
+                throw ns.diagnostic().<Refusal>map(d -> new Refusal.Diagnosed(d, ns.status()))
+                        .orElseGet(() -> new Refusal.Said("magus: " + config.argv().get(0) + ": " + ns.message(), ns.status()));
+            }
+            Child child = ((Spawn.Started) spawn).child();
+            started(run, passthrough, config, child, guarded, attempt);
+            return new Launched(plan, child, denials, controlFiles, descendants);
+        }
+    }
+
+    private void started(RunHandle run, Passthrough passthrough, RunConfig config, Child child, boolean guarded,
+            Attempt attempt) {
+        // First, before anything that takes time: a signal queued since beginSpawn reaches the
+        // group now, and from here a kill -9 of magus takes the group with it.
+        run.attach(child);
+        watchdog.guardGroup(child.pid());
+        Strays.begin(run.id(), child.pid());
+        run.journal().emit(new RunEvent.Started(run.id(), run.journal().now(), config.argv(), config.mode(), child.pid()));
+        attempt.flush();
+        if (!guarded) {
+            // Not a refusal: the watchdog only matters if magus is killed. But never silent.
+            say(run, passthrough, "magus: " + watchdog.failure().orElse("no watchdog")
+                    + "; if magus is killed, this run's processes and private temp dir may outlive it");
+        }
+    }
+
+    /**
+     * The child's life: its streams pumped, its stdin fed, its denials reported, then the audits.
+     * The run fails (1) when a stray outlived the collection or an audit fails, unless the child
+     * already failed.
+     */
+    Ending stream(RunHandle run, RunRequest request, Passthrough passthrough, Launched launched) {
+        RunPlan plan = launched.plan();
+        RunConfig config = plan.config();
+        Optional<LeaseTrail> trail = plan.trail();
+        ChildStreams.Ended ended;
+        try {
+            ended = streams.stream(run, launched.child(), request.stdin(), passthrough, launched.denials(),
+                    config.workingDir(), config.argv(),
+                    plan.recursive() && trail.isPresent() ? trail.get()::observeNested : run.journal()::diagnostic);
+        } finally {
+            // Collected by now, or the stream failed: either way no stray is this run's to wait for.
+            Strays.end(run.id());
+        }
+        Exit exit = ended.exit();
+        // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
+        int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
+        if (launched.controlFiles().isPresent() && RunChecks.audit(run, passthrough, launched.controlFiles().get(), config)
+                && status == 0) {
+            // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            status = 1;
+        }
+        if (launched.descendants().isPresent() && DescendantStage.after(run, passthrough, launched.descendants().get())
+                && status == 0) {
+            status = 1;
+        }
+        return new Ending(status, exit.signal());
+    }
+}

@@ -1,0 +1,647 @@
+/*
+ * magus-client: the native forwarding client of `magus run` (issue 15), the C twin of
+ * dev.magus.server.client.FastClient. bin/magus execs it, when it was built (only where a C
+ * compiler is present; see server/pom.xml), for a plain `magus run` while a server's socket
+ * exists:
+ *
+ *   magus-client N JAVA-ARGV... (N words: the full command line's java command) ARGS...
+ *
+ * It speaks the frames of dev.magus.server.protocol.Frame (version 2) over the Unix socket: a
+ * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
+ * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
+ * to descriptors 1 and 2 as they arrive; diagnostics are printed as the full command line
+ * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin with --stdin; the exit
+ * status is the run's. Output is copied, not passed by SCM_RIGHTS: the server reads the
+ * child's pipes itself (Frame's comment says why).
+ *
+ * Whatever it cannot do it hands to the Java command line by exec (nothing of the run has
+ * started then): a command that is not a plain run (FastArgs' rules), no socket or token, a
+ * directory that is not private, nobody listening; a server that refuses this client or
+ * declines the run is said so on stderr, and the run goes to `magus run --local`, as the Java
+ * client does it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define VERSION 2
+#define K_JSON 0
+#define K_STDOUT 1
+#define K_STDERR 2
+#define K_STDIN 3
+#define MAX_FRAME (16 * 1024 * 1024)
+#define MAX_MESSAGE 1000
+
+extern char **environ;
+
+/* ---------- growable byte buffer ---------- */
+typedef struct { char *p; size_t n, cap; } buf;
+
+static void put(buf *b, const void *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 256;
+        while (c < b->n + n + 1) c *= 2;
+        char *q = realloc(b->p, c);
+        if (!q) { perror("magus"); exit(125); }
+        b->p = q; b->cap = c;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
+
+/* ---------- UTF-8 <-> UTF-16 (Java's String semantics) ---------- */
+/* Decodes UTF-8 as Java's new String(bytes, UTF_8) does (malformed -> U+FFFD) into UTF-16 units. */
+static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
+    size_t i = 0, k = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        unsigned cp; size_t len;
+        if (c < 0x80) { cp = c; len = 1; }
+        else if (c >= 0xc2 && c < 0xe0) { cp = c & 0x1f; len = 2; }
+        else if (c >= 0xe0 && c < 0xf0) { cp = c & 0x0f; len = 3; }
+        else if (c >= 0xf0 && c < 0xf5) { cp = c & 0x07; len = 4; }
+        else { out[k++] = 0xfffd; i++; continue; }
+        size_t j = 1;
+        for (; j < len && i + j < n && (s[i + j] & 0xc0) == 0x80; j++) cp = (cp << 6) | (s[i + j] & 0x3f);
+        if (j < len || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+            out[k++] = 0xfffd; i += j ? j : 1; continue;
+        }
+        i += len;
+        if (cp >= 0x10000) { cp -= 0x10000; out[k++] = 0xd800 | (cp >> 10); out[k++] = 0xdc00 | (cp & 0x3ff); }
+        else out[k++] = (uint16_t) cp;
+    }
+    return k;
+}
+
+/* UTF-16 units to UTF-8 as Java's encoder writes them (a lone surrogate is '?'). */
+static void utf8(buf *b, const uint16_t *u, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = u[i];
+        char o[4];
+        if (c < 0x80) { o[0] = (char) c; put(b, o, 1); }
+        else if (c < 0x800) { o[0] = 0xc0 | (c >> 6); o[1] = 0x80 | (c & 0x3f); put(b, o, 2); }
+        else if (c >= 0xd800 && c < 0xdc00 && i + 1 < n && u[i + 1] >= 0xdc00 && u[i + 1] < 0xe000) {
+            unsigned cp = 0x10000 + ((c - 0xd800) << 10) + (u[++i] - 0xdc00);
+            o[0] = 0xf0 | (cp >> 18); o[1] = 0x80 | ((cp >> 12) & 0x3f); o[2] = 0x80 | ((cp >> 6) & 0x3f); o[3] = 0x80 | (cp & 0x3f);
+            put(b, o, 4);
+        } else if (c >= 0xd800 && c < 0xe000) { put(b, "?", 1); }
+        else { o[0] = 0xe0 | (c >> 12); o[1] = 0x80 | ((c >> 6) & 0x3f); o[2] = 0x80 | (c & 0x3f); put(b, o, 3); }
+    }
+}
+
+/* "text" as MiniJson.quote writes it, from bytes as Java would have read them (UTF-8, malformed -> U+FFFD). */
+static void quote(buf *b, const char *s) {
+    size_t n = strlen(s);
+    uint16_t *u = malloc((n + 1) * sizeof *u);
+    size_t k = utf16((const unsigned char *) s, n, u);
+    put(b, "\"", 1);
+    size_t start = 0;
+    for (size_t i = 0; i < k; i++) {
+        uint16_t c = u[i];
+        const char *esc = NULL; char tmp[8];
+        if (c == '"') esc = "\\\""; else if (c == '\\') esc = "\\\\"; else if (c == '\n') esc = "\\n";
+        else if (c == '\r') esc = "\\r"; else if (c == '\t') esc = "\\t";
+        else if (c < 0x20) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
+        if (esc) { utf8(b, u + start, i - start); puts_(b, esc); start = i + 1; }
+    }
+    utf8(b, u + start, k - start);
+    put(b, "\"", 1);
+    free(u);
+}
+
+/* ---------- a small JSON reader (the control frames) ---------- */
+enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+typedef struct json {
+    int t;
+    double num;
+    uint16_t *s; size_t sn;          /* J_STR: UTF-16 units */
+    struct json **kids; char **keys; size_t n; /* J_ARR, J_OBJ (keys as UTF-8) */
+} json;
+
+typedef struct { const unsigned char *s; size_t i, n; const char *err; } jp;
+
+static void ws(jp *p) { while (p->i < p->n && (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r')) p->i++; }
+static json *node(int t) { json *j = calloc(1, sizeof *j); j->t = t; return j; }
+static json *value(jp *p, int depth);
+
+static json *jstring(jp *p) {
+    if (p->i >= p->n || p->s[p->i] != '"') { p->err = "expected a string"; return NULL; }
+    p->i++;
+    json *j = node(J_STR);
+    j->s = malloc((p->n - p->i + 1) * sizeof(uint16_t));
+    size_t run = p->i;
+    for (;;) {
+        if (p->i >= p->n) { p->err = "unterminated string"; return NULL; }
+        unsigned char c = p->s[p->i];
+        if (c == '"' || c == '\\') {
+            j->sn += utf16(p->s + run, p->i - run, j->s + j->sn);
+            if (c == '"') { p->i++; return j; }
+            if (p->i + 1 >= p->n) { p->err = "unterminated string"; return NULL; }
+            char e = p->s[p->i + 1];
+            p->i += 2;
+            uint16_t v;
+            switch (e) {
+                case 'n': v = '\n'; break; case 'r': v = '\r'; break; case 't': v = '\t'; break;
+                case 'b': v = '\b'; break; case 'f': v = '\f'; break;
+                case 'u': {
+                    if (p->i + 4 > p->n) { p->err = "bad escape"; return NULL; }
+                    char h[5]; memcpy(h, p->s + p->i, 4); h[4] = 0;
+                    char *end; v = (uint16_t) strtoul(h, &end, 16);
+                    if (*end) { p->err = "bad escape"; return NULL; }
+                    p->i += 4; break;
+                }
+                default: v = (uint16_t) e;
+            }
+            j->s[j->sn++] = v;
+            run = p->i;
+        } else {
+            p->i++;
+        }
+    }
+}
+
+static char *key8(json *s) { buf b = {0}; utf8(&b, s->s, s->sn); if (!b.p) puts_(&b, ""); return b.p; }
+
+static json *value(jp *p, int depth) {
+    ws(p);
+    if (depth > 64) { p->err = "too deep"; return NULL; }
+    if (p->i >= p->n) { p->err = "unexpected end"; return NULL; }
+    unsigned char c = p->s[p->i];
+    if (c == '{' || c == '[') {
+        json *j = node(c == '{' ? J_OBJ : J_ARR);
+        char close = c == '{' ? '}' : ']';
+        p->i++; ws(p);
+        if (p->i < p->n && p->s[p->i] == close) { p->i++; return j; }
+        for (;;) {
+            char *k = NULL;
+            ws(p);
+            if (j->t == J_OBJ) {
+                json *ks = jstring(p);
+                if (!ks) return NULL;
+                k = key8(ks);
+                ws(p);
+                if (p->i >= p->n || p->s[p->i] != ':') { p->err = "expected ':'"; return NULL; }
+                p->i++;
+            }
+            json *v = value(p, depth + 1);
+            if (!v) return NULL;
+            j->kids = realloc(j->kids, (j->n + 1) * sizeof *j->kids);
+            j->keys = realloc(j->keys, (j->n + 1) * sizeof *j->keys);
+            j->kids[j->n] = v; j->keys[j->n] = k; j->n++;
+            ws(p);
+            if (p->i < p->n && p->s[p->i] == ',') { p->i++; continue; }
+            if (p->i < p->n && p->s[p->i] == close) { p->i++; return j; }
+            p->err = "expected ',' or a closing bracket"; return NULL;
+        }
+    }
+    if (c == '"') return jstring(p);
+    if (p->n - p->i >= 4 && !memcmp(p->s + p->i, "true", 4)) { p->i += 4; json *j = node(J_BOOL); j->num = 1; return j; }
+    if (p->n - p->i >= 5 && !memcmp(p->s + p->i, "false", 5)) { p->i += 5; return node(J_BOOL); }
+    if (p->n - p->i >= 4 && !memcmp(p->s + p->i, "null", 4)) { p->i += 4; return node(J_NULL); }
+    size_t start = p->i;
+    while (p->i < p->n && strchr("+-0123456789.eE", p->s[p->i]) && p->s[p->i]) p->i++;
+    if (p->i == start) { p->err = "unexpected character"; return NULL; }
+    char tmp[64]; size_t len = p->i - start < 63 ? p->i - start : 63;
+    memcpy(tmp, p->s + start, len); tmp[len] = 0;
+    json *j = node(J_NUM); j->num = strtod(tmp, NULL);
+    return j;
+}
+
+static json *get(json *o, const char *key) {
+    if (!o || o->t != J_OBJ) return NULL;
+    json *found = NULL;
+    for (size_t i = 0; i < o->n; i++) if (!strcmp(o->keys[i], key)) found = o->kids[i]; /* the last one, as a Map keeps it */
+    return found;
+}
+static int is(json *v, const char *text) {
+    if (!v || v->t != J_STR) return 0;
+    size_t n = strlen(text);
+    if (v->sn != n) return 0;
+    for (size_t i = 0; i < n; i++) if (v->s[i] != (unsigned char) text[i]) return 0;
+    return 1;
+}
+/* String.valueOf(value) for the strings and absences a diagnostic has. */
+static void text(buf *b, json *v) {
+    if (!v || v->t == J_NULL) puts_(b, "null");
+    else if (v->t == J_STR) utf8(b, v->s, v->sn);
+    else if (v->t == J_BOOL) puts_(b, v->num ? "true" : "false");
+    else if (v->t == J_NUM) { char t[64]; snprintf(t, sizeof t, v->num == (long long) v->num ? "%.0f" : "%g", v->num); puts_(b, t); }
+    else puts_(b, "{...}");
+}
+
+/* ---------- the run ---------- */
+static int sock = -1;
+static int sigpipe_fds[2] = {-1, -1};
+static char **java_argv;
+static int java_argc;
+static char **user_argv;
+static int user_argc;
+static int out_ok = 1, err_ok = 1;
+
+/* Hands the command line to the Java client, by exec; with local, as `magus run --local ...`. */
+static void fallback(int local) {
+    if (sock >= 0) close(sock);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    char **argv = calloc(java_argc + user_argc + 2, sizeof *argv);
+    int k = 0;
+    for (int i = 0; i < java_argc; i++) argv[k++] = java_argv[i];
+    for (int i = 0; i < user_argc; i++) {
+        argv[k++] = user_argv[i];
+        if (i == 0 && local) argv[k++] = "--local";
+    }
+    argv[k] = NULL;
+    execvp(argv[0], argv);
+    fprintf(stderr, "magus: cannot start %s: %s\n", argv[0], strerror(errno));
+    exit(125);
+}
+
+static void line(const char *s) {
+    buf b = {0};
+    puts_(&b, s); put(&b, "\n", 1);
+    if (write(2, b.p, b.n) < 0) { /* nowhere to say it */ }
+    free(b.p);
+}
+
+static void lost(const char *why) {
+    buf b = {0};
+    puts_(&b, "magus: lost the magus server in the middle of the run: ");
+    puts_(&b, why);
+    line(b.p);
+    exit(125);
+}
+
+static void send_frame(int kind, const void *body, size_t n) {
+    unsigned char h[5] = {(unsigned char) ((n + 1) >> 24), (unsigned char) ((n + 1) >> 16), (unsigned char) ((n + 1) >> 8),
+                          (unsigned char) (n + 1), (unsigned char) kind};
+    struct iovec iov[2] = {{h, 5}, {(void *) body, n}};
+    struct msghdr m = {0};
+    m.msg_iov = iov; m.msg_iovlen = 2;
+    size_t left = n + 5;
+    while (left > 0) {
+        ssize_t w = sendmsg(sock, &m, MSG_NOSIGNAL);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            lost(strerror(errno));
+        }
+        left -= (size_t) w;
+        while (w > 0) {
+            if ((size_t) w >= m.msg_iov[0].iov_len) { w -= m.msg_iov[0].iov_len; m.msg_iov++; m.msg_iovlen--; }
+            else { m.msg_iov[0].iov_base = (char *) m.msg_iov[0].iov_base + w; m.msg_iov[0].iov_len -= w; w = 0; }
+        }
+    }
+}
+
+/* Frames read so far and not yet handled. */
+static buf in;
+static size_t in_off;
+
+/* The next whole frame in `in`, or NULL (then *len is 0); fails closed on a bad length. */
+static unsigned char *next_frame(size_t *len) {
+    size_t have = in.n - in_off;
+    *len = 0;
+    if (have < 4) return NULL;
+    const unsigned char *p = (unsigned char *) in.p + in_off;
+    uint32_t n = ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+    if (n == 0 || n > MAX_FRAME) {
+        char m[80]; snprintf(m, sizeof m, "a frame of %d bytes from the server", (int) n); lost(m);
+    }
+    if (have < 4 + (size_t) n) return NULL;
+    in_off += 4 + n;
+    *len = n;
+    return (unsigned char *) p + 4;
+}
+
+/* Reads what the socket has; 0 at its end. */
+static int fill(void) {
+    if (in_off > 0 && in_off == in.n) { in.n = 0; in_off = 0; }
+    char b[65536];
+    for (;;) {
+        ssize_t r = read(sock, b, sizeof b);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) lost(strerror(errno));
+        if (r == 0) return 0;
+        put(&in, b, (size_t) r);
+        return 1;
+    }
+}
+
+/* The next frame, waiting for it (the hello's answer). */
+static unsigned char *read_frame(size_t *len) {
+    unsigned char *f;
+    while (!(f = next_frame(len))) {
+        if (!fill()) lost("the magus server closed the connection");
+    }
+    return f;
+}
+
+static json *control(unsigned char *f, size_t len) {
+    if (f[0] != K_JSON) lost("the magus server sent bytes where a control frame belongs");
+    jp p = {f + 1, 0, len - 1, NULL};
+    json *v = value(&p, 0);
+    if (v) { ws(&p); if (p.i != p.n) { v = NULL; p.err = "trailing text"; } }
+    if (!v) { buf b = {0}; puts_(&b, "a control frame that is not JSON: "); puts_(&b, p.err); lost(b.p); }
+    if (v->t != J_OBJ) lost("a control frame that is not a JSON object");
+    return v;
+}
+
+/* Echo.visible: control characters as escapes. */
+static int control_char(uint16_t c) {
+    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
+           || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
+}
+static size_t visible(json *v, uint16_t **out) {
+    size_t n = v && v->t == J_STR ? v->sn : 0;
+    uint16_t *o = malloc((n * 6 + 1) * sizeof *o);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint16_t c = v->s[i];
+        char t[8] = {0};
+        if (!control_char(c)) { o[k++] = c; continue; }
+        if (c == '\n') strcpy(t, "\\n"); else if (c == '\t') strcpy(t, "\\t"); else if (c == '\r') strcpy(t, "\\r");
+        else if (c <= 0xff) snprintf(t, sizeof t, "\\x%02x", c); else snprintf(t, sizeof t, "\\u%04x", c);
+        for (char *q = t; *q; q++) o[k++] = (uint16_t) *q;
+    }
+    *out = o;
+    return k;
+}
+
+/* As FastClient.diagnostic (HumanLines' line of a diagnostic; debug ones and benign probes only with -v). */
+static void diagnostic(json *e, int verbose) {
+    if (!is(get(e, "type"), "diagnostic")) return;
+    int benign = is(get(get(e, "details"), "class"), "benign");
+    if (!verbose && (is(get(e, "severity"), "debug") || benign)) return;
+    buf code = {0}, layer = {0}, b = {0};
+    text(&code, get(e, "code"));
+    text(&layer, get(e, "layer"));
+    json *src = get(e, "source");
+    int refusal = !strcmp(code.p, "MGS2004") || !strcmp(code.p, "MGS2010") || !strcmp(code.p, "MGS2011") || !strcmp(code.p, "MGS2012");
+    puts_(&b, "magus: "); puts_(&b, code.p); puts_(&b, " ");
+    if (refusal && src && src->t == J_STR && src->sn > 0) {
+        uint16_t *s; size_t n = visible(src, &s); utf8(&b, s, n); free(s); puts_(&b, ": ");
+    }
+    json *msg = get(e, "message");
+    uint16_t *m; size_t n = visible(msg && msg->t == J_STR ? msg : NULL, &m);
+    if (n > MAX_MESSAGE) {
+        size_t cut = m[MAX_MESSAGE - 1] >= 0xd800 && m[MAX_MESSAGE - 1] < 0xdc00 ? MAX_MESSAGE - 1 : MAX_MESSAGE;
+        utf8(&b, m, cut); puts_(&b, "\xe2\x80\xa6");
+    } else {
+        utf8(&b, m, n);
+    }
+    free(m);
+    if (!strcmp(layer.p, "kernel") || !strcmp(layer.p, "audit")) { puts_(&b, " ["); puts_(&b, layer.p); puts_(&b, "]"); }
+    puts_(&b, "; see 'magus explain "); puts_(&b, code.p); puts_(&b, "'");
+    line(b.p);
+    free(code.p); free(layer.p); free(b.p);
+}
+
+/* A stream the reader went away from is dropped; the run goes on. */
+static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
+    while (*ok && n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) { *ok = 0; return; }
+        p += w; n -= (size_t) w;
+    }
+}
+
+static void on_signal(int sig) {
+    unsigned char s = (unsigned char) sig;
+    int saved = errno;
+    if (write(sigpipe_fds[1], &s, 1) < 0) { /* full: the signal is already pending */ }
+    errno = saved;
+}
+
+/* ---------- the options of a plain run (FastArgs) ---------- */
+typedef struct { char **v; int n; } list;
+static void add(list *l, char *s) { l->v = realloc(l->v, (l->n + 1) * sizeof *l->v); l->v[l->n++] = s; }
+static void array(buf *b, const char *name, list *l) {
+    if (!l->n) return;
+    puts_(b, ",\""); puts_(b, name); puts_(b, "\":[");
+    for (int i = 0; i < l->n; i++) { if (i) puts_(b, ","); quote(b, l->v[i]); }
+    puts_(b, "]");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fprintf(stderr, "usage: magus-client N JAVA-ARGV... ARGS...\n"); return 125; }
+    java_argc = atoi(argv[1]);
+    if (java_argc < 1 || java_argc > argc - 2) { fprintf(stderr, "magus-client: a java command of %s words?\n", argv[1]); return 125; }
+    java_argv = argv + 2;
+    user_argv = argv + 2 + java_argc;
+    user_argc = argc - 2 - java_argc;
+
+    /* FastArgs.parse: anything but a plain run goes to the full command line. */
+    if (user_argc < 2 || strcmp(user_argv[0], "run")) fallback(0);
+    char *sandbox = NULL, *op = NULL, *target = NULL;
+    list setk = {0}, setv = {0}, unset = {0}, allow = {0}, passl = {0}, hosts = {0};
+    int want_stdin = 0, verbose = 0, i = 1;
+    for (; i < user_argc; i++) {
+        char *a = user_argv[i];
+        if (!strcmp(a, "--")) { i++; break; }
+        if (a[0] != '-') break;
+        char name[32]; char *inl = NULL;
+        char *eq = strchr(a, '=');
+        if (!strncmp(a, "--", 2) && eq && eq > a) {
+            size_t len = (size_t) (eq - a);
+            if (len >= sizeof name) fallback(0);
+            memcpy(name, a, len); name[len] = 0; inl = eq + 1;
+        } else {
+            if (strlen(a) >= sizeof name) fallback(0);
+            strcpy(name, a);
+        }
+        if (!strcmp(name, "--stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")) {
+            if (inl) fallback(0);
+            if (!strcmp(name, "--stdin")) want_stdin = 1; else verbose = 1;
+        } else if (!strcmp(name, "--sandbox") || !strcmp(name, "--env") || !strcmp(name, "--unset") || !strcmp(name, "--allow")
+                   || !strcmp(name, "--pass") || !strcmp(name, "--allow-host") || !strcmp(name, "--op") || !strcmp(name, "--target")) {
+            char *v;
+            if (inl) v = inl; else if (i + 1 < user_argc) v = user_argv[++i]; else fallback(0);
+            if (!strcmp(name, "--allow")) add(&allow, v);
+            else if (!strcmp(name, "--pass")) add(&passl, v);
+            else if (!strcmp(name, "--allow-host")) add(&hosts, v);
+            else if (!strcmp(name, "--op")) { if (op) fallback(0); op = v; }
+            else if (!strcmp(name, "--target")) { if (target) fallback(0); target = v; }
+            else if (!strcmp(name, "--sandbox")) { if (sandbox) fallback(0); sandbox = v; }
+            else if (!strcmp(name, "--unset")) add(&unset, v);
+            else {
+                char *kv = strchr(v, '=');
+                if (!kv || kv == v) fallback(0);
+                char *k = strndup(v, (size_t) (kv - v));
+                int j = 0; /* a LinkedHashMap: a repeated name keeps its place and takes the last value */
+                for (; j < setk.n && strcmp(setk.v[j], k); j++) { }
+                if (j < setk.n) setv.v[j] = kv + 1; else { add(&setk, k); add(&setv, kv + 1); }
+            }
+        } else {
+            fallback(0);
+        }
+    }
+    if (i >= user_argc && !target) fallback(0);
+
+    /* ServerLocation.find and SocketDir.check. */
+    const char *carried = getenv("MAGUS_PROC_TOKEN"), *address = getenv("MAGUS_SERVER_ADDRESS");
+    buf dir = {0}, path = {0};
+    size_t alen = address ? strlen(address) : 0;
+    while (alen > 1 && address[alen - 1] == '/') alen--; /* Path.of drops a trailing slash */
+    if (address && address[0] == '/' && alen > 1) {
+        put(&path, address, alen);
+        const char *slash = strrchr(path.p, '/');
+        if (slash == path.p) puts_(&dir, "/"); else put(&dir, path.p, (size_t) (slash - path.p));
+    } else {
+        const char *rt = getenv("XDG_RUNTIME_DIR"), *cache = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (rt && rt[0] == '/') { puts_(&dir, rt); puts_(&dir, "/magus"); }
+        else if (cache && cache[0] == '/') { puts_(&dir, cache); puts_(&dir, "/magus-run"); }
+        else if (home && home[0] == '/') { puts_(&dir, home); puts_(&dir, "/.cache/magus-run"); }
+        else { char t[64]; snprintf(t, sizeof t, "/tmp/magus-%ld", (long) geteuid()); puts_(&dir, t); }
+        puts_(&path, dir.p); puts_(&path, "/server.sock");
+    }
+    char token[512];
+    if (carried && *carried) {
+        snprintf(token, sizeof token, "%s", carried);
+    } else {
+        buf tf = {0};
+        puts_(&tf, path.p); puts_(&tf, ".token");
+        int fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) fallback(0);
+        ssize_t r = read(fd, token, sizeof token - 1);
+        close(fd);
+        if (r < 0) fallback(0);
+        token[r] = 0;
+    }
+    { /* String.trim */
+        char *s = token; while (*s && (unsigned char) *s <= ' ') s++;
+        size_t n = strlen(s); while (n > 0 && (unsigned char) s[n - 1] <= ' ') n--;
+        memmove(token, s, n); token[n] = 0;
+    }
+    struct stat st;
+    if (lstat(path.p, &st)) fallback(0);
+    if (lstat(dir.p, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) fallback(0);
+    struct sockaddr_un sa = {0};
+    sa.sun_family = AF_UNIX;
+    if (path.n >= sizeof sa.sun_path) fallback(0);
+    memcpy(sa.sun_path, path.p, path.n);
+    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) fallback(0);
+    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; fallback(0); } /* stale */
+
+    /* Hello, then the run. */
+    buf f = {0};
+    puts_(&f, "{\"type\":\"hello\",\"version\":2,\"token\":"); quote(&f, token); puts_(&f, "}");
+    send_frame(K_JSON, f.p, f.n);
+    size_t len;
+    unsigned char *fr = read_frame(&len);
+    json *answer = control(fr, len);
+    if (is(get(answer, "type"), "refused")) {
+        buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(answer, "message"));
+        puts_(&b, "; running here instead"); line(b.p); fallback(1);
+    }
+    json *ver = get(answer, "version");
+    if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
+        buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
+        puts_(&b, ", this client 2); running here instead"); line(b.p); fallback(1);
+    }
+    f.n = 0;
+    puts_(&f, "{\"type\":\"run\",\"argv\":[");
+    for (int k = i; k < user_argc; k++) { if (k > i) puts_(&f, ","); quote(&f, user_argv[k]); }
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) lost(strerror(errno));
+    puts_(&f, "],\"cwd\":"); quote(&f, cwd);
+    puts_(&f, ",\"env\":{");
+    int first = 1;
+    for (char **e = environ; *e; e++) {
+        char *eq = strchr(*e, '=');
+        if (!eq || eq == *e) continue; /* as the JDK reads the environment */
+        char *k = strndup(*e, (size_t) (eq - *e));
+        if (!first) puts_(&f, ",");
+        quote(&f, k); puts_(&f, ":"); quote(&f, eq + 1);
+        free(k); first = 0;
+    }
+    puts_(&f, "},\"set\":{");
+    for (int k = 0; k < setk.n; k++) { if (k) puts_(&f, ","); quote(&f, setk.v[k]); puts_(&f, ":"); quote(&f, setv.v[k]); }
+    puts_(&f, "},\"unset\":[");
+    for (int k = 0; k < unset.n; k++) { if (k) puts_(&f, ","); quote(&f, unset.v[k]); }
+    puts_(&f, "]");
+    if (sandbox) { puts_(&f, ",\"sandbox\":"); quote(&f, sandbox); }
+    array(&f, "allow", &allow);
+    array(&f, "pass", &passl);
+    array(&f, "allowHost", &hosts);
+    if (op) { puts_(&f, ",\"op\":"); quote(&f, op); }
+    if (target) { puts_(&f, ",\"target\":"); quote(&f, target); }
+    puts_(&f, want_stdin ? ",\"stdin\":true" : ",\"stdin\":false");
+    puts_(&f, ",\"outputEvents\":false}");
+    send_frame(K_JSON, f.p, f.n);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
+
+    int started = 0, stdin_open = 0;
+    for (;;) {
+        while ((fr = next_frame(&len)) != NULL) {
+            if (fr[0] == K_STDOUT) pass(1, &out_ok, fr + 1, len - 1);
+            else if (fr[0] == K_STDERR) pass(2, &err_ok, fr + 1, len - 1);
+            else if (fr[0] == K_JSON) {
+                json *c = control(fr, len);
+                json *type = get(c, "type");
+                if (is(type, "declined")) {
+                    buf b = {0}; puts_(&b, "magus: "); text(&b, get(c, "message")); line(b.p); fallback(1);
+                } else if (is(type, "refused")) {
+                    buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(c, "message"));
+                    puts_(&b, "; running here instead"); line(b.p); fallback(1);
+                } else if (is(type, "exit")) {
+                    json *s = get(c, "status");
+                    exit(s && s->t == J_NUM ? (int) (long long) s->num : 125);
+                } else if (is(type, "event")) {
+                    json *e = get(c, "event");
+                    if (e && e->t == J_OBJ) diagnostic(e, verbose);
+                }
+            }
+            if (!started) {
+                /* Only now: a declined run goes to the Java command line with its stdin unread. */
+                started = 1;
+                if (pipe2(sigpipe_fds, O_CLOEXEC | O_NONBLOCK)) lost(strerror(errno));
+                struct sigaction sa2 = {0};
+                sa2.sa_handler = on_signal;
+                sigemptyset(&sa2.sa_mask);
+                sigaction(SIGINT, &sa2, NULL);
+                sigaction(SIGTERM, &sa2, NULL);
+                sigaction(SIGHUP, &sa2, NULL);
+                stdin_open = want_stdin;
+            }
+        }
+        struct pollfd p[3] = {{sock, POLLIN, 0}, {sigpipe_fds[0], POLLIN, 0}, {stdin_open ? 0 : -1, POLLIN, 0}};
+        if (poll(p, 3, -1) < 0) {
+            if (errno == EINTR) continue;
+            lost(strerror(errno));
+        }
+        if (p[1].revents & POLLIN) {
+            unsigned char s;
+            while (read(sigpipe_fds[0], &s, 1) == 1) {
+                char m[48]; int n = snprintf(m, sizeof m, "{\"type\":\"signal\",\"signal\":%d}", s);
+                send_frame(K_JSON, m, (size_t) n);
+            }
+        }
+        if (p[2].revents & POLLNVAL) stdin_open = 0;
+        else if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char b[16384];
+            ssize_t r = read(0, b, sizeof b);
+            if (r > 0) send_frame(K_STDIN, b, (size_t) r);
+            else if (r == 0) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
+            else if (errno != EINTR && errno != EAGAIN) stdin_open = 0; /* as the Java client: no end frame */
+        }
+        if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            if (!fill()) lost("the magus server closed the connection");
+        }
+    }
+}
