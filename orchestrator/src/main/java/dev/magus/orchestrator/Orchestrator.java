@@ -37,10 +37,10 @@ import reactor.core.publisher.Flux;
  * config, policy, environment overlay and private temp dir, and nothing of one run reaches
  * another. One instance is one "invocation" for MGS2005, which it reports once.
  *
- * <p>A run is a Reactor chain ({@link RunStages}): its stages ({@link PlanStages}: resolve config
+ * <p>A run is a Reactor chain ({@code RunStages}): its stages ({@code PlanStages}: resolve config
  * ({@link ConfigStage}) → private temp dir and host facts → build policy ({@link PolicyStage}) → exec
  * check ({@link ExecStage}) → env overlay ({@link EnvStage}) → proxy → probe ({@link ProbeStage}))
- * build an immutable {@link RunPlan}, which flat-maps into the control-file snapshot
+ * build an immutable {@code RunPlan}, which flat-maps into the control-file snapshot
  * ({@link ControlFileAudit}), the spawn ({@link Spawner}, the {@link Launcher} unless the builder
  * says otherwise), the stream and the control-file audit. Each stage is a function of immutable
  * values; a stage that refuses is the chain's error signal, which ends the run before any spawn,

@@ -44,8 +44,11 @@ final class RunHandle implements Run {
 
     /** The run's chain is subscribed: a signal that came first disposes it at once. */
     synchronized void pipeline(Disposable subscription) {
+        if (spawning) {
+            return;
+        }
         this.pipeline = subscription;
-        if (cancelledBy != 0 && !spawning) {
+        if (cancelledBy != 0) {
             subscription.dispose();
         }
     }
@@ -63,6 +66,8 @@ final class RunHandle implements Run {
     synchronized int beginSpawn() {
         if (cancelledBy == 0) {
             spawning = true;
+            // From here a signal never disposes the chain: the run does not hold on to it.
+            pipeline = null;
         }
         return cancelledBy;
     }

@@ -98,7 +98,11 @@ final class RunStages {
                                 // The proxy's event loop must not block on a sink: its refusals are emitted from an I/O thread.
                                 d -> IO.schedule(() -> run.journal().diagnostic(d)))))))
                 .flatMap(equipped -> attempt.step(() -> {
+                    // A step of its own: a signal while the spawner warms up stops the run before its ruleset.
                     launch.prepare();
+                    return equipped;
+                }))
+                .flatMap(equipped -> attempt.step(() -> {
                     Confinement confinement = attempt.ownConfinement(PlanStages.confinement(equipped, probe));
                     confinement.warning().ifPresent(w -> attempt.holdBack(List.of(w)));
                     return new RunPlan(equipped, confinement);
