@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The CLI-latency table of bench/README.md (issue 15): hyperfine -N, side by side in one run,
 #   a trivial java main with bin/magus's JVM flags,
-#   a forwarded run (bin/magus run -- true: the fast client, a magus server running),
+#   a forwarded run (bin/magus run -- true: the fast client, a magus server running; the native
+#                    client when the build made it, server/src/main/c/magus-client.c),
+#   the same forwarded run through the Java fast client (MAGUS_CLIENT=java), when the native one is built,
 #   a direct run   (bin/magus run --local -- true: the full command line, in one process),
-#   and bwrap --ro-bind / / true when bubblewrap is installed.
+#   bwrap --ro-bind / / true when bubblewrap is installed,
+#   and a minimal C Landlock launcher (bench/landlock-true.c: read+exec of /, then exec true),
+#   built here when a C compiler is present.
 #   bench/cli-latency.sh [--runs N] [--export-markdown FILE]   (more hyperfine options)
 # Needs a built checkout (mvn -B -ntp -q package -DskipTests). A fake HOME and runtime dir in a
 # temp dir; the workspace's magus.yaml says sandbox.mode: required. The server is stopped at the end.
@@ -28,9 +32,19 @@ flags="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData -Xshare:auto"
 commands=(-n "trivial java main" "java $flags -cp $work/trivial Trivial"
           -n "forwarded: magus run -- true" "$magus run -- true"
           -n "direct: magus run --local -- true" "$magus run --local -- true")
+client="$repo/cli/target/native/magus-client"
+if [[ -x "$client" ]]; then
+  commands+=(-n "forwarded, Java fast client: MAGUS_CLIENT=java magus run -- true" "env MAGUS_CLIENT=java $magus run -- true")
+  # The native client without the bin/magus wrapper (bash): its fallback command is 'false', never reached here.
+  commands+=(-n "forwarded, native client alone: magus-client 1 false run -- true" "$client 1 false run -- true")
+fi
 if command -v bwrap >/dev/null; then
   commands+=(-n "bwrap --ro-bind / / true" "bwrap --ro-bind / / --dev /dev --proc /proc true")
+fi
+if command -v cc >/dev/null && cc -O2 -o "$work/landlock-true" "$here/landlock-true.c"; then
+  commands+=(-n "C Landlock launcher: landlock-true true" "$work/landlock-true true")
 fi
 echo "load before: $(cat /proc/loadavg)"
 hyperfine -N --warmup 5 "$@" "${commands[@]}"
 echo "load after: $(cat /proc/loadavg)"
+echo "nproc: $(nproc)"

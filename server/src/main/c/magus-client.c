@@ -34,7 +34,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define VERSION 2
+#define VERSION 2 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define K_JSON 0
 #define K_STDOUT 1
 #define K_STDERR 2
@@ -191,6 +193,7 @@ static json *value(jp *p, int depth) {
                 json *ks = jstring(p);
                 if (!ks) return NULL;
                 k = key8(ks);
+                free(ks->s); free(ks);
                 ws(p);
                 if (p->i >= p->n || p->s[p->i] != ':') { p->err = "expected ':'"; return NULL; }
                 p->i++;
@@ -219,6 +222,12 @@ static json *value(jp *p, int depth) {
     return j;
 }
 
+static void release(json *j) {
+    if (!j) return;
+    for (size_t i = 0; i < j->n; i++) { release(j->kids[i]); free(j->keys ? j->keys[i] : NULL); }
+    free(j->kids); free(j->keys); free(j->s); free(j);
+}
+
 static json *get(json *o, const char *key) {
     if (!o || o->t != J_OBJ) return NULL;
     json *found = NULL;
@@ -234,11 +243,21 @@ static int is(json *v, const char *text) {
 }
 /* String.valueOf(value) for the strings and absences a diagnostic has. */
 static void text(buf *b, json *v) {
+    puts_(b, ""); /* allocated even for "": callers compare b->p */
     if (!v || v->t == J_NULL) puts_(b, "null");
     else if (v->t == J_STR) utf8(b, v->s, v->sn);
     else if (v->t == J_BOOL) puts_(b, v->num ? "true" : "false");
-    else if (v->t == J_NUM) { char t[64]; snprintf(t, sizeof t, v->num == (long long) v->num ? "%.0f" : "%g", v->num); puts_(b, t); }
+    else if (v->t == J_NUM) { char t[64]; snprintf(t, sizeof t, v->num > -9.2e18 && v->num < 9.2e18 && v->num == (long long) v->num ? "%.0f" : "%g", v->num); puts_(b, t); }
     else puts_(b, "{...}");
+}
+
+/* The exit frame's status as Java's (int) cast of the number: saturated, NaN as 0 there but 125
+   here (never a success from a status that is not one); a cast out of int's range is undefined in C. */
+static int status_of(json *s) {
+    if (!s || s->t != J_NUM || s->num != s->num) return 125;
+    if (s->num >= 2147483647.0) return 2147483647;
+    if (s->num <= -2147483648.0) return -2147483647 - 1;
+    return (int) s->num;
 }
 
 /* ---------- the run ---------- */
@@ -285,7 +304,11 @@ static void lost(const char *why) {
     exit(125);
 }
 
-static void send_frame(int kind, const void *body, size_t n) {
+/* Writes one frame; with soft, a failure is returned (errno) instead of ending the client. */
+static int send_frame_soft(int kind, const void *body, size_t n, int soft);
+static void send_frame(int kind, const void *body, size_t n) { send_frame_soft(kind, body, n, 0); }
+
+static int send_frame_soft(int kind, const void *body, size_t n, int soft) {
     unsigned char h[5] = {(unsigned char) ((n + 1) >> 24), (unsigned char) ((n + 1) >> 16), (unsigned char) ((n + 1) >> 8),
                           (unsigned char) (n + 1), (unsigned char) kind};
     struct iovec iov[2] = {{h, 5}, {(void *) body, n}};
@@ -296,6 +319,7 @@ static void send_frame(int kind, const void *body, size_t n) {
         ssize_t w = sendmsg(sock, &m, MSG_NOSIGNAL);
         if (w < 0) {
             if (errno == EINTR) continue;
+            if (soft) return errno;
             lost(strerror(errno));
         }
         left -= (size_t) w;
@@ -304,6 +328,7 @@ static void send_frame(int kind, const void *body, size_t n) {
             else { m.msg_iov[0].iov_base = (char *) m.msg_iov[0].iov_base + w; m.msg_iov[0].iov_len -= w; w = 0; }
         }
     }
+    return 0;
 }
 
 /* Frames read so far and not yet handled. */
@@ -328,7 +353,11 @@ static unsigned char *next_frame(size_t *len) {
 
 /* Reads what the socket has; 0 at its end. */
 static int fill(void) {
-    if (in_off > 0 && in_off == in.n) { in.n = 0; in_off = 0; }
+    if (in_off > 0) { /* what was handled goes: the buffer holds at most one frame and one read */
+        memmove(in.p, in.p + in_off, in.n - in_off);
+        in.n -= in_off;
+        in_off = 0;
+    }
     char b[65536];
     for (;;) {
         ssize_t r = read(sock, b, sizeof b);
@@ -538,22 +567,11 @@ int main(int argc, char **argv) {
     if (sock < 0) fallback(0);
     if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; fallback(0); } /* stale */
 
-    /* Hello, then the run. */
+    /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
+       the directory check above made sure the listener is this user's (one round trip less). */
     buf f = {0};
-    puts_(&f, "{\"type\":\"hello\",\"version\":2,\"token\":"); quote(&f, token); puts_(&f, "}");
+    puts_(&f, "{\"type\":\"hello\",\"version\":" XSTR(VERSION) ",\"token\":"); quote(&f, token); puts_(&f, "}");
     send_frame(K_JSON, f.p, f.n);
-    size_t len;
-    unsigned char *fr = read_frame(&len);
-    json *answer = control(fr, len);
-    if (is(get(answer, "type"), "refused")) {
-        buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(answer, "message"));
-        puts_(&b, "; running here instead"); line(b.p); fallback(1);
-    }
-    json *ver = get(answer, "version");
-    if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
-        buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
-        puts_(&b, ", this client 2); running here instead"); line(b.p); fallback(1);
-    }
     f.n = 0;
     puts_(&f, "{\"type\":\"run\",\"argv\":[");
     for (int k = i; k < user_argc; k++) { if (k > i) puts_(&f, ","); quote(&f, user_argv[k]); }
@@ -583,7 +601,21 @@ int main(int argc, char **argv) {
     if (target) { puts_(&f, ",\"target\":"); quote(&f, target); }
     puts_(&f, want_stdin ? ",\"stdin\":true" : ",\"stdin\":false");
     puts_(&f, ",\"outputEvents\":false}");
-    send_frame(K_JSON, f.p, f.n);
+    /* A server that refuses the hello closes at once: its answer is still there to read. */
+    int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
+    size_t len;
+    unsigned char *fr = read_frame(&len);
+    json *answer = control(fr, len);
+    if (is(get(answer, "type"), "refused")) {
+        buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(answer, "message"));
+        puts_(&b, "; running here instead"); line(b.p); fallback(1);
+    }
+    json *ver = get(answer, "version");
+    if (!is(get(answer, "type"), "welcome") || !ver || ver->t != J_NUM || ver->num != VERSION) {
+        buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
+        puts_(&b, ", this client " XSTR(VERSION) "); running here instead"); line(b.p); fallback(1);
+    }
+    if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
 
     int started = 0, stdin_open = 0;
@@ -601,11 +633,12 @@ int main(int argc, char **argv) {
                     puts_(&b, "; running here instead"); line(b.p); fallback(1);
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
-                    exit(s && s->t == J_NUM ? (int) (long long) s->num : 125);
+                    exit(status_of(s));
                 } else if (is(type, "event")) {
                     json *e = get(c, "event");
                     if (e && e->t == J_OBJ) diagnostic(e, verbose);
                 }
+                release(c);
             }
             if (!started) {
                 /* Only now: a declined run goes to the Java command line with its stdin unread. */

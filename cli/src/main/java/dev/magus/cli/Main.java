@@ -18,7 +18,23 @@ public final class Main {
         if (args.length == 0 || !args[0].equals("server")) {
             Launcher.oneShot();
         }
+        if (args.length > 0 && args[0].equals("run")) {
+            // The launcher (JNA, the capability plan, the spare threads) is made on another
+            // core while this one builds the command line and the run's first stages; the run's
+            // spawn finds it ready. An ordinary, unconfined thread, as Launcher.get() asks.
+            Thread prepare = new Thread(Main::prepareLauncher, "magus-launcher-prepare");
+            prepare.setDaemon(true);
+            prepare.start();
+        }
         System.exit(execute(args));
+    }
+
+    private static void prepareLauncher() {
+        try {
+            Launcher.get();
+        } catch (RuntimeException | LinkageError e) {
+            // Not made: the run's own spawn makes it again and reports why, as without this.
+        }
     }
 
     /** Runs the command line and returns its exit status (for tests and for main). */

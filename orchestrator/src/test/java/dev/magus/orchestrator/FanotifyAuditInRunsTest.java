@@ -66,12 +66,15 @@ class FanotifyAuditInRunsTest {
      * with the events on or off; the findings as {@code path change entry restored}, sorted.
      */
     private Outcome run(String script, boolean events) {
+        return run(script, events, events ? "on" : "off");
+    }
+
+    private Outcome run(String script, boolean events, String mode) {
         if (events) {
             System.clearProperty(Watchers.PROPERTY);
         } else {
             System.setProperty(Watchers.PROPERTY, "off");
         }
-        String mode = events ? "on" : "off";
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", script.replace("%s", mode)).build());
         List<RunEvent> evs = TestHost.events(run);
         RunResult result = run.result().block(TestHost.DEADLINE);
@@ -91,9 +94,16 @@ class FanotifyAuditInRunsTest {
 
     /** The same script with the events and without: the same findings, at least {@code expected}. */
     private List<String> bothWays(String script, Runnable restoredCheck, String... expected) {
-        Outcome on = run(script, true);
+        Outcome on = run(script, true, "on1");
+        // Other processes' events on the same filesystem (a build alongside) can overflow the
+        // queue: the run then rightly walks; try again for a run whose events held.
+        for (int attempt = 2; attempt <= 3 && !on.pass().events() && busy(on.pass()); attempt++) {
+            System.err.println("FanotifyAuditInRunsTest: the filesystem was busy (" + on.pass().detail() + "), again");
+            on = run(script, true, "on" + attempt);
+        }
+        Outcome first = on;
         Assumptions.assumeTrue(on.pass().events() || !on.pass().detail().contains("EPERM"),
-                () -> "fanotify needs root here: " + on.pass().detail());
+                () -> "fanotify needs root here: " + first.pass().detail());
         assertThat(on.pass()).as("the after pass used the kernel's events: %s", on.pass()).extracting(AfterPass::events)
                 .isEqualTo(true);
         assertThat(on.findings()).as(on.text()).contains(expected);
@@ -107,6 +117,10 @@ class FanotifyAuditInRunsTest {
         assertThat(off.result().status()).isEqualTo(1);
         restoredCheck.run();
         return on.findings();
+    }
+
+    private static boolean busy(AfterPass pass) {
+        return pass.detail().contains("overflow") || pass.detail().contains("directories changed");
     }
 
     private void unchanged(Path p, String text) {
@@ -145,7 +159,7 @@ class FanotifyAuditInRunsTest {
         // Made in the run's private temp dir (outside the walk), then renamed into the workspace.
         bothWays("mkdir -p \"$TMPDIR/p_%s/.vscode\" && echo '{}' > \"$TMPDIR/p_%s/.vscode/tasks.json\""
                         + " && echo evil > \"$TMPDIR/p_%s/.envrc\" && mv \"$TMPDIR/p_%s\" a/b/c/p_%s",
-                () -> assertThat(t.workspace.resolve("a/b/c/p_on/.envrc")).doesNotExist(),
+                () -> assertThat(t.workspace.resolve("a/b/c/p_on1/.envrc")).doesNotExist(),
                 "a/b/c/p_MODE/.envrc created .envrc restored=true", "a/b/c/p_MODE/.vscode/tasks.json created .vscode/tasks.json restored=true");
     }
 
@@ -176,6 +190,20 @@ class FanotifyAuditInRunsTest {
         assertThat(on.findings()).as(on.text()).containsExactly("a/b/c/.envrc created .envrc restored=true");
         assertThat(t.workspace.resolve("a/b/c/.envrc")).doesNotExist();
         assertThat(Files.exists(t.workspace.resolve("many/20000"), LinkOption.NOFOLLOW_LINKS)).isTrue();
+    }
+
+    @Test
+    void theChildInheritsNoFanotifyDescriptor() {
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "for f in /proc/self/fd/*; do echo \"fd $f -> $(readlink $f)\"; done").build());
+        List<RunEvent> evs = TestHost.events(run);
+        RunResult result = run.result().block(TestHost.DEADLINE);
+        AfterPass pass = ControlFileAudit.lastAfterPass().orElseThrow();
+        Assumptions.assumeTrue(pass.events(), () -> "fanotify not in use here: " + pass.detail());
+        List<String> lines = TestHost.lines(evs, RunEvent.Stream.STDOUT);
+        assertThat(result.status()).as(TestHost.text(evs)).isZero();
+        assertThat(lines).as("the child could list its descriptors").anyMatch(l -> l.startsWith("fd /proc/self/fd/0"));
+        assertThat(lines).noneMatch(l -> l.contains("fanotify"));
     }
 
     /** A repository made by the test, unconfined, in the fake home. */

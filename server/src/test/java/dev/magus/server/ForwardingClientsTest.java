@@ -159,6 +159,19 @@ class ForwardingClientsTest {
 
     @ParameterizedTest
     @EnumSource(Client.class)
+    void manyFramesArriveWholeAndInOrder(Client client) throws Exception {
+        assumeBuilt(client);
+        Ran r = run(client, "run", "--", "sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i of the run\"; i=$((i+1)); done");
+        assertThat(r.status()).isZero();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 20000; i++) {
+            expected.append("line ").append(i).append(" of the run\n");
+        }
+        assertThat(r.text()).isEqualTo(expected.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
     void stdinReachesTheChildAndItsEndClosesIt(Client client) throws Exception {
         assumeBuilt(client);
         byte[] in = "one\ntwo\000three".getBytes(StandardCharsets.UTF_8);
@@ -188,6 +201,43 @@ class ForwardingClientsTest {
         t.join();
         assertThat(rest).isEqualTo("trapped\n");
         assertThat(p.exitValue()).isEqualTo(7);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aClientKilledOutrightTakesItsRunsGroupWithIt(Client client) throws Exception {
+        assumeBuilt(client);
+        Process p = spawn(client, f.env, "run", "--", "sh", "-c", "sleep 0.2; echo $$; exec sleep 60");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread t = drain(p.getErrorStream(), err);
+        StringBuilder pid = new StringBuilder();
+        InputStream out = p.getInputStream();
+        for (int b; (b = out.read()) != '\n'; ) {
+            assertThat(b).as("the child's pid before the run ended: %s", err).isNotNegative();
+            pid.append((char) b);
+        }
+        long child = Long.parseLong(pid.toString());
+        assertThat(running(child)).isTrue();
+        new ProcessBuilder("kill", "-KILL", Long.toString(p.pid())).start().waitFor(); // no handler runs
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        t.join();
+        // A deadline, not a timing assertion. The server in this JVM reaps the killed child; until
+        // then it is a zombie, which ProcessHandle still calls alive, so /proc's state is read.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (running(child) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(running(child)).as("the disconnect killed the run's group (child %d)", child).isFalse();
+    }
+
+    private static boolean running(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @ParameterizedTest

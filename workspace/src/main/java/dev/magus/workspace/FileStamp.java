@@ -24,6 +24,15 @@ import java.util.Optional;
 public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
     /** The fields compared; absent when there is no such file. */
     public record Stat(long dev, long ino, long size, long mtimeNanos, long ctimeNanos, int mode) {
+        /**
+         * The record's own form, written out: the generated one links through
+         * {@code ObjectMethods} at its first call, milliseconds of every CLI run (issue 15).
+         */
+        @Override
+        public String toString() {
+            return "Stat[dev=" + dev + ", ino=" + ino + ", size=" + size + ", mtimeNanos=" + mtimeNanos
+                    + ", ctimeNanos=" + ctimeNanos + ", mode=" + mode + "]";
+        }
     }
 
     /** No file of that name. */
@@ -37,6 +46,12 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
         }
         boolean link = (own.get().mode() & 0170000) == 0120000;
         return new FileStamp(own, link ? stat(file) : Optional.empty());
+    }
+
+    /** The record's own form, written out (see {@link Stat#toString()}): a cache's key holds it. */
+    @Override
+    public String toString() {
+        return "FileStamp[name=" + name + ", target=" + target + "]";
     }
 
     public boolean exists() {

@@ -91,7 +91,7 @@ class ServerCliIT {
     /**
      * A plain run goes through the fast client, which loads none of picocli, Reactor, Netty,
      * Jackson, SnakeYAML or JNA, and shows what the full command line shows: the same bytes,
-     * the same diagnostic lines, the same status.
+     * the same diagnostic lines, the same status; and so does the native client, when built.
      */
     private void fastClient(Map<String, String> env) throws Exception {
         Path ws = root.resolve("ws");
@@ -100,10 +100,13 @@ class ServerCliIT {
         Files.writeString(root.resolve("home/.ssh/id_rsa"), "secret");
         Path classes = root.resolve("classes.log");
         Map<String, String> logged = new java.util.HashMap<>(env);
+        // The Java fast client, also where the build made the native one (bin/magus prefers it).
+        logged.put("MAGUS_CLIENT", "java");
         logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + classes);
         String[] cmd = {"sh", "-c", "printf 'a\\r\\nb\\n'; cat $HOME/.ssh/id_rsa; exit 5"};
         Ran fast = magus(logged, concat(new String[] {"run", "--"}, cmd));
-        String loaded = Files.readString(classes);
+        // Classes only: the run that writes the fast client's CDS archive also logs every class-path jar it opens.
+        String loaded = String.join("\n", Files.readString(classes).lines().filter(l -> !l.contains("] opened: ")).toList());
         assertThat(loaded).contains("dev.magus.server.client.FastClient").doesNotContain("picocli", "reactor.", "io.netty",
                 "com.fasterxml", "org.yaml", "com.sun.jna");
         // The same environment (JAVA_TOOL_OPTIONS too, which the sandbox drops and counts).
@@ -112,6 +115,19 @@ class ServerCliIT {
         assertThat(fast.status()).isEqualTo(local.status()).isNotZero();
         assertThat(fast.out()).contains("a\r\nb\n").contains("MGS2001").contains(".ssh/id_rsa");
         assertThat(magusLines(fast.out())).isEqualTo(magusLines(local.out()));
+        Path client = Path.of("target", "native", "magus-client");
+        if (!Files.isExecutable(client)) {
+            System.err.println("native client case skipped: " + client + " was not built (the build found no C compiler, cc)");
+            return;
+        }
+        // The native client: no JVM at all, and the same bytes, lines and status (same number of variables too).
+        logged.put("MAGUS_CLIENT", "native");
+        logged.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load:file=" + root.resolve("native-classes.log"));
+        Ran nat = magus(logged, concat(new String[] {"run", "--"}, cmd));
+        assertThat(root.resolve("native-classes.log")).doesNotExist();
+        assertThat(nat.status()).isEqualTo(local.status());
+        assertThat(nat.out()).contains("a\r\nb\n");
+        assertThat(magusLines(nat.out())).isEqualTo(magusLines(local.out()));
     }
 
     /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */

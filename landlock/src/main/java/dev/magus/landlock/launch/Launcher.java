@@ -30,9 +30,8 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
  * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
- * that fails to load there stays failed for every thread. Hence the warm-up ({@link WarmUp}): {@link #get()}
- * runs the exact launch path, on a handed-off spare and on a fresh thread, under a domain that
- * denies nothing, before any real spawn.
+ * that fails to load there stays failed for every thread. Hence the warm-up ({@link WarmUp}),
+ * which a one-shot process ({@link #oneShot()}) skips: it is shown not to be needed there.
  *
  * <p>The parts, one job each: {@link NativeArgs} builds the native memory of a spawn,
  * {@link Pipes} its descriptors, {@link LaunchSequence} is what the launch thread runs,
@@ -60,23 +59,18 @@ public final class Launcher implements Spawner {
         this(dropCapabilities, spares, true);
     }
 
-    /** @param warmUp whether to run {@link WarmUp}'s children, or only {@link WarmUp#withoutChildren()} */
+    /** @param warmUp whether to spawn {@link WarmUp}'s children, or only {@link WarmUp#withoutChildren()} */
     Launcher(boolean dropCapabilities, SpareThreads spares, boolean warmUp) {
         LaunchSpin.requireValid();
         this.sys = Natives.require();
         this.caps = dropCapabilities ? CapabilityDrop.forProcess() : CapabilityDrop.plan(false);
-        if (warmUp) {
-            WarmUp.run(this);
-        } else {
-            WarmUp.withoutChildren();
-        }
+        WarmUp.run(this, warmUp);
         this.spares = spares != null ? spares : SpareThreads.shared();
     }
 
     /**
-     * Says that this process makes a spawn or two and ends (a CLI run), before {@link #get()}
-     * first makes the process's launcher: that launcher then spawns no warm-up children (a
-     * dozen spawns, tens of milliseconds), only {@link WarmUp#withoutChildren()}. A server keeps them.
+     * Before {@link #get()}: this process makes a spawn or two and ends (a CLI run), so its
+     * launcher spawns no warm-up children (a dozen spawns). A server does not call this.
      */
     public static void oneShot() {
         oneShot = true;

@@ -55,6 +55,15 @@ final class WarmUp {
         }
     }
 
+    /** {@link #run(Launcher)}, or with {@code children} false only {@link #withoutChildren()}. */
+    static void run(Launcher launcher, boolean children) {
+        if (children) {
+            run(launcher);
+        } else {
+            withoutChildren();
+        }
+    }
+
     static void run(Launcher launcher) {
         Path script = null;
         // Both ways a launch thread comes to run: handed off as a spare, and created fresh.

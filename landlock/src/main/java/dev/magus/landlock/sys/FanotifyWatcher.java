@@ -33,7 +33,7 @@ import java.util.Optional;
  * and resolves each distinct directory handle once: {@code open_by_handle_at(O_PATH)} on a
  * descriptor of the same filesystem (by {@code fsid}, from {@code fstatfs}), then
  * {@code readlink("/proc/self/fd/N")}. A directory that no longer exists ({@code ESTALE}, or
- * a path ending in {@code " (deleted)"}) is passed over: its removal was itself a name event
+ * a path ending in {@code " (deleted)"} with a link count of 0) is passed over: its removal was itself a name event
  * in its parent, and so on up to a directory that still exists or a root. Anything else is
  * a {@link Doubt}: an overflowed queue, a batch that does not parse, a handle of a filesystem
  * not marked, another error, more than {@link #MAX_DIRECTORIES} distinct directories.
@@ -55,11 +55,20 @@ public final class FanotifyWatcher implements ChangeWatcher {
     private static final int AT_FDCWD = -100;
     private static final int O_DIRECTORY = Platform.ARCH.equals("x86-64") ? 0x10000 : 0x4000;
     private static final int ESTALE = 116;
+    private static final long AT_EMPTY_PATH = 0x1000;
+    private static final boolean X86_64 = Platform.ARCH.equals("x86-64");
     private static final int STATFS_SIZE = 120;
     private static final int STATFS_FSID = 56;
     private static final int READ_BUFFER = 64 * 1024;
     /** Past this many distinct directories in one drain, resolving them costs what stamping every one would: a doubt. */
     public static final int MAX_DIRECTORIES = 4096;
+
+    /** Closes drained groups (see {@link Group#close}). */
+    private static final java.util.concurrent.Executor CLOSER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "magus-fanotify-close");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
     public FanotifyWatcher() {
@@ -287,7 +296,15 @@ public final class FanotifyWatcher implements ChangeWatcher {
                             Optional.of("a directory whose path this JVM cannot decode"));
                 }
                 if (text.endsWith(" (deleted)")) {
-                    return new Resolution(Optional.empty(), Optional.empty());
+                    // The kernel's mark of an unlinked directory, or a live one named so: its link count says.
+                    long links = links(dir);
+                    if (links == 0) {
+                        return new Resolution(Optional.empty(), Optional.empty());
+                    }
+                    if (links < 0) {
+                        return new Resolution(Optional.empty(), Optional.of("fstat of a directory whose path ends in"
+                                + " \" (deleted)\": " + sys.describe((int) -links)));
+                    }
                 }
                 if (!text.startsWith("/")) {
                     return new Resolution(Optional.empty(), Optional.of("a directory outside this process's root: " + text));
@@ -298,17 +315,33 @@ public final class FanotifyWatcher implements ChangeWatcher {
             }
         }
 
+        /** {@code st_nlink} of the open {@code fd} ({@code fstatat(fd, "", AT_EMPTY_PATH)}), or {@code -errno}. */
+        private long links(int fd) {
+            Memory empty = new Memory(1);
+            empty.setByte(0, (byte) 0);
+            Memory st = new Memory(256);
+            long r = sys.fstatat(fd, com.sun.jna.Pointer.nativeValue(empty), com.sun.jna.Pointer.nativeValue(st),
+                    AT_EMPTY_PATH);
+            if (r != 0) {
+                return r < 0 ? r : -Errno.EINVAL;
+            }
+            return X86_64 ? st.getLong(16) : st.getInt(20) & 0xffffffffL;
+        }
+
         @Override
         public synchronized void close() {
             if (fd < 0) {
                 return;
             }
-            sys.close(fd);
+            int group = fd;
             fd = -1;
             for (int m : mounts.values()) {
                 sys.close(m);
             }
             mounts.clear();
+            // Closing the group waits for the kernel to free its marks (an SRCU grace period:
+            // milliseconds, more on a loaded machine) and nothing waits for that: off the run's path.
+            CLOSER.execute(() -> sys.close(group));
         }
     }
 }

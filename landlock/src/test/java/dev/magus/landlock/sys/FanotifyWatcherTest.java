@@ -97,6 +97,16 @@ class FanotifyWatcherTest {
     }
 
     @Test
+    void aLiveDirectoryNamedLikeADeletedOneIsStillReported() throws Exception {
+        Path odd = Files.createDirectories(t.resolve("x (deleted)"));
+        ChangeWatcher.Watching w = start();
+        child(odd, "touch .envrc");
+        Drained d = w.drain();
+        assertThat(d).isInstanceOf(ChangeWatcher.Events.class);
+        has(((ChangeWatcher.Events) d).events(), odd, ".envrc", FanotifyWatcher.FAN_CREATE);
+    }
+
+    @Test
     void anOverflowedQueueIsADoubt() throws Exception {
         Files.createDirectories(t.resolve("many"));
         ChangeWatcher.Watching w = start();

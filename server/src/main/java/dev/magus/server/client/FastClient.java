@@ -139,6 +139,15 @@ public final class FastClient {
     private Optional<Integer> run(FastArgs run, String token, Map<String, String> env) throws IOException {
         StringBuilder hello = new StringBuilder("{\"type\":\"hello\",\"version\":").append(VERSION).append(",\"token\":");
         send(JSON, MiniJson.quote(hello, token).append('}'));
+        // The run right behind the hello, without waiting for the welcome: the server reads nothing
+        // after a hello it refuses, and the socket directory was checked to be this user's. A server
+        // that refused has closed already; its answer is still there to read.
+        IOException unsent = null;
+        try {
+            send(JSON, submit(run, env));
+        } catch (IOException e) {
+            unsent = e;
+        }
         Map<String, Object> answer = control(read());
         if ("refused".equals(answer.get("type"))) {
             lines.println("magus: the magus server refused this client: " + answer.get("message") + "; running here instead");
@@ -149,7 +158,9 @@ public final class FastClient {
                     + VERSION + "); running here instead");
             return Optional.of(HERE);
         }
-        send(JSON, submit(run, env));
+        if (unsent != null) {
+            throw unsent;
+        }
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
         boolean first = true;

@@ -40,7 +40,11 @@ public sealed interface Frame {
     sealed interface ToClient extends Frame {
     }
 
-    /** The first frame of every connection: nothing else is read before its token is checked. */
+    /**
+     * The first frame of every connection: nothing else is read before its token is checked. A
+     * client may send its request right behind it without waiting for the {@link Welcome} (the
+     * fast clients do, saving a round trip); after a refused hello the server reads nothing more.
+     */
     record Hello(int version, String token) implements ToServer {
         public Hello {
             Objects.requireNonNull(token, "token");

@@ -30,11 +30,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * ({@link Unlinker}): a directory swapped for a link while it is removed is unlinked, never
  * followed. Nothing outside the roots is touched.
  *
- * <p>What remains: removal goes by open directories, but putting an entry back ({@link #put})
- * still checks and writes by path, so a process that outlived the run's process group could
- * swap a directory above it for a link between the check and the write. Such a process is
- * still confined by Landlock, and what would be written is the file's own earlier content
- * (created fresh with {@code O_EXCL} and renamed, never written through a link).
+ * <p>A regular file (the usual control file: a hook, {@code magus.yaml}, {@code .envrc}) is
+ * put back relative to directories held open too ({@link #putBeneath}): its parent is opened
+ * from the root down, one directory at a time, without following a link, and the fresh file is
+ * created, given its mode and renamed over the entry relative to that open parent
+ * ({@code openat}, {@code fchmod}, {@code renameat}), so a link planted in place of a directory
+ * above it fails the restore (reported as not restored) instead of redirecting it.
+ *
+ * <p>What remains: a link, a directory, and a file with set-uid, set-gid or sticky bits are
+ * still put back by path after the check (the JDK's relative directory stream makes no link or
+ * directory, and its permissions are the nine {@code rwx} bits), so a process that outlived the
+ * run's process group could swap a directory above one of those for a link between the check
+ * and the write. Such a process is still confined by Landlock, and what would be written is
+ * the entry's own earlier form (created fresh and renamed, never written through a link).
  */
 final class Restorer {
     private final DirectoryReader reader;
@@ -133,6 +141,12 @@ final class Restorer {
         if (node instanceof Node.File f && f.content().bytes().isEmpty()) {
             return Optional.of("larger than " + Node.Content.KEEP_LIMIT + " bytes, so not kept");
         }
+        Optional<Path> root = ancestors.rootOf(path);
+        if (node instanceof Node.File f && root.isPresent() && !root.get().equals(path)
+                && (f.permissions() & ~0777) == 0) {
+            putBeneath(root.get(), path, f);
+            return Optional.empty();
+        }
         Path temp = temp(path);
         try {
             if (node instanceof Node.Link l) {
@@ -159,6 +173,83 @@ final class Restorer {
                 Files.deleteIfExists(temp);
             }
         }
+    }
+
+    /**
+     * Makes {@code path} (beneath {@code root}) the regular file {@code f}, every step relative
+     * to its parent held open: created under a fresh name ({@code O_CREAT|O_EXCL|O_NOFOLLOW}),
+     * written, given its mode, renamed over the entry (a directory there removed first, relative
+     * to the same parent). A link anywhere on the way from {@code root} fails it.
+     */
+    static void putBeneath(Path root, Path path, Node.File f) throws IOException {
+        byte[] content = f.content().bytes().orElseThrow();
+        try (java.nio.file.SecureDirectoryStream<Path> dir = Unlinker.openParentBeneath(root, path)) {
+            Path name = path.getFileName();
+            Path temp = null;
+            for (int i = 0; i < 100 && temp == null; i++) {
+                Path t = Path.of(".magus-restore-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+                try (SeekableByteChannel ch = dir.newByteChannel(t, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS))) {
+                    temp = t;
+                    ByteBuffer b = ByteBuffer.wrap(content);
+                    while (b.hasRemaining()) {
+                        ch.write(b);
+                    }
+                } catch (FileAlreadyExistsException e) {
+                    // another name
+                }
+            }
+            if (temp == null) {
+                throw new FileAlreadyExistsException(path.toString(), null, "no free name beside it");
+            }
+            boolean moved = false;
+            try {
+                dir.getFileAttributeView(temp, java.nio.file.attribute.PosixFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS).setPermissions(permissions(f.permissions()));
+                java.nio.file.attribute.BasicFileAttributes there = null;
+                try {
+                    there = dir.getFileAttributeView(name, java.nio.file.attribute.BasicFileAttributeView.class,
+                            LinkOption.NOFOLLOW_LINKS).readAttributes();
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // nothing there now
+                }
+                if (there != null && there.isDirectory()) {
+                    Unlinker.removeIn(dir, name);
+                }
+                dir.move(temp, dir, name);
+                moved = true;
+            } finally {
+                if (!moved) {
+                    try {
+                        dir.deleteFile(temp);
+                    } catch (IOException e) {
+                        // the failure above is what is reported
+                    }
+                }
+            }
+        }
+    }
+
+    /** The nine {@code rwx} bits of {@code mode}. */
+    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> out = java.util.EnumSet.noneOf(
+                java.nio.file.attribute.PosixFilePermission.class);
+        java.nio.file.attribute.PosixFilePermission[] order = {
+                java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE,
+                java.nio.file.attribute.PosixFilePermission.OTHERS_WRITE,
+                java.nio.file.attribute.PosixFilePermission.OTHERS_READ,
+                java.nio.file.attribute.PosixFilePermission.GROUP_EXECUTE,
+                java.nio.file.attribute.PosixFilePermission.GROUP_WRITE,
+                java.nio.file.attribute.PosixFilePermission.GROUP_READ,
+                java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE,
+                java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ};
+        for (int i = 0; i < order.length; i++) {
+            if ((mode & (1 << i)) != 0) {
+                out.add(order[i]);
+            }
+        }
+        return out;
     }
 
     private static Path temp(Path path) throws IOException {

@@ -36,7 +36,9 @@ import java.util.Set;
  * in) is walked whole. A directory that is gone, or is no longer a directory, takes its subtree
  * with it. Every control entry recorded before is read again, and every control directory is
  * listed whole again (they are small: hooks, agent settings). So an unchanged workspace costs
- * one {@code lstat} per directory plus the control files.
+ * one {@code lstat} per directory plus the control files. With the kernel's events of the run
+ * (fanotify as root: {@link EventPass}), only the directories they name, their subdirectories
+ * and the roots are stamped; every other one is kept without a system call.
  *
  * <p><b>The next run</b> starts from the last walk of the workspace instead of walking it
  * whole: {@link #before} with a {@link Previous} is the same rescan. The last walk is kept in

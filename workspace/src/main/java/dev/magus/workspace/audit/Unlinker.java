@@ -64,6 +64,38 @@ final class Unlinker {
         }
     }
 
+    /**
+     * The parent of {@code path} (beneath {@code root}), opened from {@code root} down one
+     * directory at a time without following a link: a directory swapped for a link on the way
+     * fails the open ({@code ELOOP}, {@code ENOTDIR}) instead of leading elsewhere.
+     */
+    static SecureDirectoryStream<Path> openParentBeneath(Path root, Path path) throws IOException {
+        if (!path.startsWith(root) || path.equals(root)) {
+            throw new IOException(path + " does not lie beneath " + root);
+        }
+        Path rel = root.relativize(path);
+        SecureDirectoryStream<Path> dir = open(root);
+        try {
+            for (int i = 0; i < rel.getNameCount() - 1; i++) {
+                SecureDirectoryStream<Path> sub = dir.newDirectoryStream(rel.getName(i), LinkOption.NOFOLLOW_LINKS);
+                dir.close();
+                dir = sub;
+            }
+            SecureDirectoryStream<Path> out = dir;
+            dir = null;
+            return out;
+        } finally {
+            if (dir != null) {
+                dir.close();
+            }
+        }
+    }
+
+    /** Removes {@code name} in the open {@code dir}, as {@link #removeBeneath} does. */
+    static void removeIn(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+        remove(dir, name, 0);
+    }
+
     private static SecureDirectoryStream<Path> open(Path dir) throws IOException {
         DirectoryStream<Path> s = Files.newDirectoryStream(dir);
         if (s instanceof SecureDirectoryStream<Path> secure) {

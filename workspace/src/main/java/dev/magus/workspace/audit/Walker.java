@@ -162,6 +162,16 @@ final class Walker {
                     reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
                 }
             }
+            // Submodules' git dirs (.git/modules/<name>/hooks, config, ...): their names are in .gitmodules.
+            for (Path child : SubmoduleNames.entriesBeneath(u.path())) {
+                if (sink.controls.containsKey(child)) {
+                    continue;
+                }
+                Optional<ControlNames.Control> c = names.control(child);
+                if (c.isPresent()) {
+                    reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
+                }
+            }
         }
     }
 

@@ -14,5 +14,12 @@
  * {@link Scan} walks, {@link Restorer} writes, both through {@link ControlNames}, which
  * decides what is a control file by asking {@link dev.magus.policy.control.ControlFiles}, the
  * same list the binding layer refuses writes to.
+ *
+ * <p>What changed after the run is found from directory times ({@link Scan#rescan}), or, when
+ * a {@link dev.magus.policy.watch.ChangeWatcher} is installed and works (landlock's fanotify
+ * one, magus as root), from the kernel's events: {@link EventPass} starts the watch before the
+ * baseline walk and drains it after the run, {@link ChangeEvents} maps the events to the
+ * directories to list again (pure), and anything the events cannot vouch for falls back to
+ * the times ({@link AfterPass} says which way a run went).
  */
 package dev.magus.workspace.audit;

@@ -55,6 +55,42 @@ class RestorerLinkSwapTest {
     }
 
     @Test
+    void aDirectoryAboveARemovedFileSwappedForALinkAfterTheCheckGetsNoWriteThroughIt() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("sub"));
+        Path envrc = sub.resolve(".envrc");
+        AncestorCheck ancestors = new AncestorCheck(Readers.java(), List.of(ws));
+        Restorer restorer = new Restorer(Readers.java(), ancestors);
+        assertThat(ancestors.realDirectoriesUpTo(envrc)).isTrue();
+        // The run removed sub/.envrc; after the check, sub becomes a link to a directory outside.
+        Files.delete(sub);
+        Files.createSymbolicLink(sub, outside);
+
+        Optional<String> failed = restorer.undo(new Change.Removed(envrc, ".envrc",
+                new Node.File(0644, Node.Content.of("export A=1\n".getBytes())), 0), new Snapshot(new TreeMap<>()));
+
+        assertThat(failed).as("reported as not restored").isPresent();
+        try (var s = Files.list(outside)) {
+            assertThat(s.toList()).as("nothing written through the planted link").isEmpty();
+        }
+    }
+
+    @Test
+    void aFileIsPutBackRelativeToItsOpenParentWithItsModeOverWhateverIsThere() throws IOException {
+        Path sub = Files.createDirectories(ws.resolve("a/b"));
+        Files.createSymbolicLink(sub.resolve("hook"), outside.resolve("x"));
+        Restorer.putBeneath(ws, sub.resolve("hook"), new Node.File(0750, Node.Content.of("#!/bin/sh\n".getBytes())));
+        assertThat(sub.resolve("hook")).isRegularFile().hasContent("#!/bin/sh");
+        assertThat(Files.getAttribute(sub.resolve("hook"), "unix:mode")).isEqualTo(0100750);
+        assertThat(outside.resolve("x")).doesNotExist();
+        Files.createDirectories(sub.resolve("cfg/inner"));
+        Restorer.putBeneath(ws, sub.resolve("cfg"), new Node.File(0600, Node.Content.of("k=v\n".getBytes())));
+        assertThat(sub.resolve("cfg")).isRegularFile().hasContent("k=v");
+        try (var s = Files.list(sub)) {
+            assertThat(s.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder("hook", "cfg");
+        }
+    }
+
+    @Test
     void aTreeWithALinkToAnOutsideDirectoryIsRemovedWithoutFollowingIt() throws IOException {
         Path tree = Files.createDirectories(ws.resolve("hooks/deep"));
         Files.writeString(tree.resolve("f"), "x");

