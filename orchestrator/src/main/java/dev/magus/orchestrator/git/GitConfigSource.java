@@ -28,7 +28,14 @@ public final class GitConfigSource {
     /** The state dir's cached copy; its first line is the key, the rest the rendered safe config. */
     public static final String CACHE_FILE = "gitconfig.cache";
 
-    private record Cached(String key, String rendered) {
+    /** What the in-process copy was made from: compared as values, its text key built only on a miss. */
+    private record Key(Path home, FileStamp dot, Path xdgFile, FileStamp xdg) {
+        String text() {
+            return "# magus gitconfig cache 1 " + home + " " + dot + " " + xdgFile + " " + xdg;
+        }
+    }
+
+    private record Cached(Key key, String rendered) {
     }
 
     private final Path git;
@@ -61,16 +68,16 @@ public final class GitConfigSource {
     public String rendered(Path home, Map<String, String> hostEnv, Optional<Path> stateDir) {
         Path xdgFile = xdgFile(home, hostEnv);
         // Taken before git reads the files: a change meanwhile leaves a key that no longer matches.
-        String key = "# magus gitconfig cache 1 " + home + " " + FileStamp.of(home.resolve(".gitconfig")) + " " + xdgFile + " "
-                + FileStamp.of(xdgFile);
+        Key stamps = new Key(home, FileStamp.of(home.resolve(".gitconfig")), xdgFile, FileStamp.of(xdgFile));
         Cached c = cache.get();
-        if (c != null && c.key().equals(key)) {
+        if (c != null && c.key().equals(stamps)) {
             return c.rendered();
         }
+        String key = stamps.text();
         Optional<Path> file = stateDir.map(d -> d.resolve(CACHE_FILE));
         Optional<String> stored = file.flatMap(f -> storedFor(f, key));
         String rendered = stored.orElseGet(() -> read(home, hostEnv).render());
-        cache.set(new Cached(key, rendered));
+        cache.set(new Cached(stamps, rendered));
         if (stored.isEmpty()) {
             file.ifPresent(f -> store(f, key, rendered));
         }

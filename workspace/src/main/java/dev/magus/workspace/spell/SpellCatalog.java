@@ -86,7 +86,7 @@ public final class SpellCatalog {
         }
         Map<String, Spell> provided = new LinkedHashMap<>();
         try {
-            for (SpellProvider p : ServiceLoader.load(SpellProvider.class, providers)) {
+            for (SpellProvider p : providers(providers)) {
                 String source = p.getClass().getName();
                 for (Spell s : p.spells(host)) {
                     if (BuiltinSpells.isBuiltin(s.name())) {
@@ -138,7 +138,55 @@ public final class SpellCatalog {
             throw new SandboxException(Diagnostic.of(Code.MGS2004, "no spell is named " + Echo.quoted(name) + " (known: "
                     + String.join(", ", names()) + ")", name, Operation.NONE, Layer.POLICY, "spell:" + Echo.cut(name)));
         }
-        return loaded.computeIfAbsent(name, n -> YamlSpell.read(n, reader.apply(file), DIR + "/" + n + ".yaml"));
+        return loaded.computeIfAbsent(name, n -> parsed(n, reader.apply(file)));
+    }
+
+    /** A YAML spell's parse, by its name and exact text (issue 15: a server does not parse an unchanged spell per run). */
+    private record Parsed(String name, String text, Spell spell) {
+    }
+
+    private static final int MAX_PARSED = 256;
+    private static final Map<String, Parsed> PARSED = new ConcurrentHashMap<>();
+
+    /**
+     * {@link YamlSpell#read} of the text just read, from the last parse of that very text: the
+     * file is read every run and compared whole, so a change of any kind is seen, whatever its
+     * stamps; a text that does not parse is never kept (the next run says why again).
+     */
+    static Spell parsed(String name, String text) {
+        Parsed p = PARSED.get(name);
+        if (p != null && p.text().equals(text)) {
+            return p.spell();
+        }
+        Spell spell = YamlSpell.read(name, text, DIR + "/" + name + ".yaml");
+        if (PARSED.size() >= MAX_PARSED) {
+            PARSED.clear();
+        }
+        PARSED.put(name, new Parsed(name, text, spell));
+        return spell;
+    }
+
+    /** The spell providers a class loader sees, looked up once per loader (a class path does not change). */
+    private static final Map<ClassLoader, List<SpellProvider>> PROVIDERS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    /**
+     * Each class loader's providers, found once: the lookup reads every jar on the class path
+     * for its service file, which cost a server more per run than the rest of loading the
+     * catalog. A lookup that fails is never kept (each run fails with it again).
+     *
+     * @throws ServiceConfigurationError as {@link ServiceLoader} does
+     */
+    private static List<SpellProvider> providers(ClassLoader loader) {
+        List<SpellProvider> known = PROVIDERS.get(loader);
+        if (known != null) {
+            return known;
+        }
+        List<SpellProvider> found = new ArrayList<>();
+        ServiceLoader.load(SpellProvider.class, loader).forEach(found::add);
+        List<SpellProvider> kept = List.copyOf(found);
+        PROVIDERS.put(loader, kept);
+        return kept;
     }
 
     /**
@@ -173,7 +221,8 @@ public final class SpellCatalog {
 
     private static List<Path> list(Path dir) {
         List<Path> out = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*.yaml")) {
+        // A filter, not the glob "*.yaml", which compiles a regular expression on every call.
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> p.getFileName().toString().endsWith(".yaml"))) {
             entries.forEach(out::add);
         } catch (NoSuchFileException e) {
             return List.of();
