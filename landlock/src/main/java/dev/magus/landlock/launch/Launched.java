@@ -54,4 +54,15 @@ public final class Launched {
             return inFlight == 0 && !LIVE.contains((int) pid);
         }
     }
+
+    /**
+     * Whether {@code pid} is a child the launcher started and has not reaped: registered. A
+     * spawn in flight registers nothing yet, so its child counts as not owned (the caller then
+     * does the slow, careful thing).
+     */
+    public static boolean owns(long pid) {
+        synchronized (LOCK) {
+            return LIVE.contains((int) pid);
+        }
+    }
 }

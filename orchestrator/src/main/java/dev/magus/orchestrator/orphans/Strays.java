@@ -48,9 +48,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code Process} reads their exit status). What remains: a descendant that joins magus's own
  * process group ({@code setpgid} to it, possible within a session) is taken for one of the
  * JDK's children and left alone. On a host without the subreaper call (not Linux, or no libc)
- * nothing is re-parented and nothing is collected. A run after whose child no process was
- * born anywhere ({@link QuietRun}: the kernel's last pid is the child's, or magus's own threads')
- * cannot have left one, and its end makes no pass.
+ * nothing is re-parented and nothing is collected. When magus has no child but the ones its
+ * launcher owns ({@link QuietRun}), a run whose group is gone cannot have left one, and its end
+ * makes no pass.
  */
 public final class Strays {
     /** {@code PR_SET_CHILD_SUBREAPER} from {@code <linux/prctl.h>}. */
@@ -60,8 +60,6 @@ public final class Strays {
     private static final Path PROC = Path.of("/proc");
 
     private static boolean adopted;
-    /** The host's pid counters when this thread last called {@link #adopt}, right before its spawn ({@link QuietRun}). */
-    private static final ThreadLocal<QuietRun.Pids> SPAWN_MARK = new ThreadLocal<>();
 
     private Strays() {
     }
@@ -69,17 +67,8 @@ public final class Strays {
     /**
      * Makes this process the subreaper of its descendants, once; whether it holds. A failure is
      * not fatal (the run is confined all the same), only the strays are then not collected.
-     * Call it right before each spawn, on the thread that then calls {@link #begin}: it reads
-     * the host's pid counters, which let the end of a run that started no other process skip the
-     * pass over {@code /proc} ({@link QuietRun}).
      */
-    public static boolean adopt() {
-        boolean held = adoptOnce();
-        SPAWN_MARK.set(held ? QuietRun.beforeSpawn() : QuietRun.Pids.UNKNOWN);
-        return held;
-    }
-
-    private static synchronized boolean adoptOnce() {
+    public static synchronized boolean adopt() {
         if (!adopted) {
             try {
                 Syscalls sys = Natives.syscalls();
@@ -91,11 +80,12 @@ public final class Strays {
         return adopted;
     }
 
-    /**
-     * A run whose child is running: its id, its group, and when its child started (clock ticks
-     * since boot); and, for {@link QuietRun}, the host's pid counters right before its spawn.
-     */
-    private record Active(String runId, long group, long startTicks, QuietRun.Pids beforeSpawn) {
+    private static synchronized boolean adoptedHolds() {
+        return adopted;
+    }
+
+    /** A run whose child is running: its id, its group, and when its child started (clock ticks since boot). */
+    private record Active(String runId, long group, long startTicks) {
     }
 
     private static final java.util.Map<String, Active> ACTIVE = new java.util.concurrent.ConcurrentHashMap<>();
@@ -107,14 +97,11 @@ public final class Strays {
      * descendant of the run starts at or after it. Call right after the spawn.
      */
     public static void begin(String runId, long pid) {
-        // adopt() on this thread right before the spawn read the counters; used once.
-        QuietRun.Pids before = SPAWN_MARK.get();
-        SPAWN_MARK.remove();
         long start = ProcessIdentity.startTicks(pid).orElse(0L);
         synchronized (Strays.class) {
             firstStart = Math.min(firstStart, start);
         }
-        ACTIVE.put(runId, new Active(runId, pid, start, before == null ? QuietRun.Pids.UNKNOWN : before));
+        ACTIVE.put(runId, new Active(runId, pid, start));
     }
 
     /** Forgets the run begun with {@link #begin} (done by {@link #collect} too; again is harmless). */
@@ -153,8 +140,9 @@ public final class Strays {
             long deadline = System.nanoTime() + limit.toNanos();
             int killed = 0;
             Active self = ACTIVE.get(runId);
-            if (self != null && self.group() == group && !groupLives(sys, group) && QuietRun.quiet(group, self.beforeSpawn())) {
-                // No process was born since the child: nothing of this run can be left (issue 15).
+            if (self != null && self.group() == group && !groupLives(sys, group) && adoptedHolds()
+                    && QuietRun.quiet(Launched::owns)) {
+                // magus has no child its launcher does not own: nothing of this run was left (issue 15).
                 return new Collected(0, List.of());
             }
             long since = self == null ? Long.MAX_VALUE : self.startTicks();
