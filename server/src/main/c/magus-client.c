@@ -251,10 +251,16 @@ static void text(buf *b, json *v) {
     else puts_(b, "{...}");
 }
 
-/* The exit frame's status as Java's (int) cast of the number: saturated, NaN as 0 there but 125
-   here (never a success from a status that is not one); a cast out of int's range is undefined in C. */
+static void line(const char *s);
+
+/* The exit frame's status as FastClient.status: Java's (int) cast of the number as a double,
+   saturated at int's bounds (a cast out of int's range is undefined in C); a status that is not a
+   number is said and is 125, never a success. */
 static int status_of(json *s) {
-    if (!s || s->t != J_NUM || s->num != s->num) return 125;
+    if (!s || s->t != J_NUM || s->num != s->num) {
+        line("magus: the magus server sent an exit status that is not a number; exiting 125");
+        return 125;
+    }
     if (s->num >= 2147483647.0) return 2147483647;
     if (s->num <= -2147483648.0) return -2147483647 - 1;
     return (int) s->num;

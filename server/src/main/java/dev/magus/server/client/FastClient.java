@@ -180,7 +180,7 @@ public final class FastClient {
                     lines.println("magus: the magus server refused this client: " + f.get("message") + "; running here instead");
                     return Optional.of(HERE);
                 } else if ("exit".equals(type)) {
-                    return Optional.of(((Number) f.get("status")).intValue());
+                    return Optional.of(status(f.get("status")));
                 } else if ("event".equals(type) && f.get("event") instanceof Map<?, ?> e) {
                     diagnostic(e, run.verbose());
                 }
@@ -253,6 +253,21 @@ public final class FastClient {
             first = false;
         }
         b.append('}');
+    }
+
+    /**
+     * The exit frame's status as Java's {@code (int)} cast of the number as a double: saturated at
+     * int's bounds for integral and fractional numbers alike (a long's own cast would wrap
+     * 4294967296 to a success). A status that is not a number (a hostile or broken server) is
+     * said and is 125, never a success; magus-client.c's status_of is the same rule.
+     */
+    private int status(Object s) {
+        double d = s instanceof Number n ? n.doubleValue() : Double.NaN;
+        if (Double.isNaN(d)) {
+            lines.println("magus: the magus server sent an exit status that is not a number; exiting 125");
+            return 125;
+        }
+        return (int) d;
     }
 
     /** A stream the reader went away from is dropped, as a local run's pass-through drops it; the run goes on. */

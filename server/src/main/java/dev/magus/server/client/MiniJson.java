@@ -9,7 +9,7 @@ import java.util.Map;
  * The JSON of the control frames, for {@link FastClient} only: a string writer and a reader of
  * objects, arrays, strings, numbers, booleans and null. Jackson speaks the same JSON everywhere
  * else; loading it would cost the fast client's start more than the whole forwarded run
- * (issue 15). Numbers are read as {@code long} when integral, else {@code double}.
+ * (issue 15). Numbers are read as {@code long} when integral and in its range, else {@code double}.
  */
 final class MiniJson {
     private final String s;
@@ -161,7 +161,14 @@ final class MiniJson {
         if (n.isEmpty()) {
             throw error("unexpected character");
         }
-        return n.contains(".") || n.contains("e") || n.contains("E") ? (Object) Double.parseDouble(n) : (Object) Long.parseLong(n);
+        if (n.contains(".") || n.contains("e") || n.contains("E")) {
+            return Double.parseDouble(n);
+        }
+        try {
+            return Long.parseLong(n);
+        } catch (NumberFormatException e) {
+            return Double.parseDouble(n); // an integer beyond long's range, as Jackson and strtod read it: a double
+        }
     }
 
     private Object literal(String word, Object v) {

@@ -1,0 +1,251 @@
+package dev.magus.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.server.ForwardingClientsTest.Client;
+import dev.magus.server.protocol.Frame;
+import dev.magus.server.protocol.FrameCodec;
+import dev.magus.server.socket.SocketDir;
+import dev.magus.server.socket.Token;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Both forwarding clients ({@link ForwardingClientsTest}'s {@link Client}s, each as a real
+ * process) against a FAKE server that sends what the real one never does: a diagnostic whose
+ * code and layer are empty, exit statuses out of int's range or not numbers at all. The fake
+ * listens on a real Unix socket laid out as the real server lays it out ({@link SocketDir}
+ * 0700 under the fake home, the {@link Token} file 0600 beside the socket), checks the hello's
+ * token and version, answers with a welcome of {@link Frame#VERSION} and then the hostile frames.
+ * No client may crash, and a status that is not one is never a success.
+ */
+class HostileServerClientsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path root;
+    Path workspace;
+    SocketDir dir;
+    Token token;
+    ServerSocketChannel listener;
+    final Map<String, String> env = new LinkedHashMap<>();
+
+    @BeforeEach
+    void listen() throws IOException {
+        Fixture.assumeLinux();
+        Path home = Files.createDirectories(root.resolve("home")).toRealPath();
+        workspace = Files.createDirectories(root.resolve("ws")).toRealPath();
+        env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("LANG", "C.UTF-8");
+        dir = SocketDir.forUser(env, Fixture.uid());
+        dir.prepare(Fixture.uid());
+        open();
+    }
+
+    /** A fresh fake: a new token, a new listener on the socket (one client each). */
+    private void open() throws IOException {
+        if (listener != null) {
+            listener.close();
+        }
+        Files.deleteIfExists(dir.socket());
+        token = Token.generate();
+        token.write(dir.tokenFile());
+        listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        listener.bind(UnixDomainSocketAddress.of(dir.socket()));
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        if (listener != null) {
+            listener.close();
+        }
+    }
+
+    @Test
+    void theFakeIsLaidOutAsTheRealServerLaysItsSocketOut() throws IOException {
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.dir(), LinkOption.NOFOLLOW_LINKS)))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.tokenFile(), LinkOption.NOFOLLOW_LINKS)))
+                .isEqualTo("rw-------");
+        assertThat(dir.socket().getParent()).isEqualTo(dir.dir());
+        assertThat(dir.tokenFile()).hasFileName(SocketDir.SOCKET_NAME + ".token");
+    }
+
+    /** What the fake server saw of the one client it served. */
+    record Served(Frame.Hello hello, Frame.Submit run) {
+    }
+
+    record Ran(int status, String out, String err, Served served) {
+        List<String> magusLines() {
+            return err.lines().filter(l -> l.startsWith("magus:")).toList();
+        }
+    }
+
+    /**
+     * Runs {@code client} (as {@code magus run -- true}) against the fake, which answers the
+     * hello and the run with a welcome and then {@code frames}, each a whole encoded frame.
+     */
+    Ran run(Client client, byte[]... frames) throws Exception {
+        CompletableFuture<Served> served = CompletableFuture.supplyAsync(() -> serve(frames));
+        ProcessBuilder pb = new ProcessBuilder(ForwardingClientsTest.command(client, "run", "--", "true"))
+                .directory(workspace.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread t = new Thread(() -> {
+            try (InputStream e = p.getErrorStream()) {
+                e.transferTo(err);
+            } catch (IOException e) {
+                // the process is gone
+            }
+        });
+        t.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the client ends").isTrue();
+        t.join();
+        String stderr = err.toString(StandardCharsets.UTF_8);
+        listener.close(); // a client that never connected leaves the fake's accept: it fails, and says so below
+        Served s;
+        try {
+            s = served.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            int status = p.exitValue();
+            throw new AssertionError("the exchange with the fake server failed: client " + client + " exited " + status
+                    + (status > 128 ? " (killed by signal " + (status - 128) + ")" : "") + ", stdout [" + out + "], stderr ["
+                    + stderr + "]", e.getCause());
+        }
+        return new Ran(p.exitValue(), out, stderr, s);
+    }
+
+    private Served serve(byte[][] frames) {
+        try (SocketChannel c = listener.accept()) {
+            DataInputStream in = new DataInputStream(Channels.newInputStream(c));
+            Frame hello = FrameCodec.decode(read(in));
+            Frame run = FrameCodec.decode(read(in));
+            if (!(hello instanceof Frame.Hello h) || !token.matches(h.token()) || !(run instanceof Frame.Submit s)) {
+                throw new IllegalStateException("not a hello with the token and a run: " + hello + ", " + run);
+            }
+            write(c, FrameCodec.encode(new Frame.Welcome(Frame.VERSION)));
+            for (byte[] f : frames) {
+                write(c, f);
+            }
+            // Until the client goes: it ends on the last frame, and nothing else may come first.
+            while (in.read() >= 0) {
+                // a signal or stdin frame would be read here; none is expected
+            }
+            return new Served(h, s);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] read(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n <= 0 || n > FrameCodec.MAX_FRAME) {
+            throw new IOException("a frame of " + n + " bytes from the client");
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+
+    private static void write(SocketChannel c, byte[] frame) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(frame);
+        while (b.hasRemaining()) {
+            c.write(b);
+        }
+    }
+
+    /** A JSON control frame of exactly this text, which the real server's codec would never write. */
+    private static byte[] raw(String json) {
+        byte[] b = json.getBytes(StandardCharsets.UTF_8);
+        return FrameCodec.bytes((byte) 0, b, 0, b.length);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aDiagnosticWithAnEmptyCodeAndLayerIsPrintedAndTheRunsStatusKept(Client client) throws Exception {
+        ForwardingClientsTest.assumeBuilt(client);
+        ObjectNode d = JSON.createObjectNode().put("type", "diagnostic").put("severity", "error").put("code", "")
+                .put("layer", "").put("message", "from a hostile server").put("source", "");
+        Ran r = run(client, FrameCodec.encode(new Frame.Event(d)), FrameCodec.encode(new Frame.Exit(3, 0)));
+        assertThat(r.served().hello().version()).isEqualTo(Frame.VERSION);
+        assertThat(r.served().run().argv()).containsExactly("true");
+        assertThat(r.status()).as("stderr: %s", r.err()).isEqualTo(3);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.magusLines()).containsExactly("magus:  from a hostile server; see 'magus explain '");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aStatusBeyondIntsRangeSaturatesAsJavasCastDoes(Client client) throws Exception {
+        ForwardingClientsTest.assumeBuilt(client);
+        Ran r = run(client, raw("{\"type\":\"exit\",\"status\":1e300,\"signal\":0}"));
+        // (int) 1e300 is Integer.MAX_VALUE, whose low byte the process reports: 255, never 0.
+        assertThat(r.status()).as("stderr: %s", r.err()).isEqualTo(Integer.MAX_VALUE & 0xff).isNotZero();
+        assertThat(r.err()).doesNotContain("Exception");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void aStatusThatIsNotANumberIs125NeverASuccess(Client client) throws Exception {
+        ForwardingClientsTest.assumeBuilt(client);
+        // NaN is not JSON; a string is the status a server can send that is not a number.
+        for (String status : List.of("\"x\"", "null", "true", "{}")) {
+            open(); // a fresh fake for each client run
+            Ran r = run(client, raw("{\"type\":\"exit\",\"status\":" + status + ",\"signal\":0}"));
+            assertThat(r.status()).as("status %s, stderr: %s", status, r.err()).isEqualTo(125);
+            assertThat(r.magusLines()).as("status %s", status)
+                    .containsExactly("magus: the magus server sent an exit status that is not a number; exiting 125");
+        }
+    }
+
+    @Test
+    void bothClientsAgreeOnEveryHostileStatus() throws Exception {
+        ForwardingClientsTest.assumeBuilt(Client.NATIVE);
+        List<String> statuses = List.of("1e300", "-1e300", "2147483648", "-2147483649", "4294967296", "4294967299",
+                "99999999999999999999", "3.7", "-0.5", "\"3\"", "\"x\"");
+        List<String> java = new ArrayList<>();
+        List<String> c = new ArrayList<>();
+        for (String status : statuses) {
+            for (Client client : Client.values()) {
+                open();
+                Ran r = run(client, raw("{\"type\":\"exit\",\"status\":" + status + ",\"signal\":0}"));
+                (client == Client.JAVA ? java : c).add(status + " -> " + r.status() + " " + r.magusLines());
+            }
+        }
+        assertThat(c).isEqualTo(java);
+        assertThat(java).allSatisfy(l -> assertThat(l).doesNotContain("Exception"));
+    }
+}
