@@ -1,9 +1,12 @@
 package dev.magus.orchestrator.orphans;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,10 +24,11 @@ import java.util.function.LongPredicate;
  * zombie of the run's group waiting to be reaped is a child of magus too. So a run that left
  * anything behind leaves magus a child its launcher does not own, and then the pass runs as
  * before. The children are read from every task's {@code /proc/self/task/TID/children}: the
- * kernel gives an orphan to one living thread of the subreaper, and moves it to another when
- * that thread ends, so a task that vanished while the list was read (a child may have moved to
- * a task read before) makes the answer "not quiet", as does anything unreadable or a kernel
- * without the {@code children} file.
+ * kernel gives an orphan to one living thread of the subreaper, and moves it to the first living
+ * one (the leader) when that thread ends; a list of a thread that ended reads empty, not as an
+ * error. So the leader's list is read last, each list in one read, and two whole passes must
+ * agree ({@link #quiet(LongPredicate)}); anything unreadable, or a kernel without the
+ * {@code children} file, makes the answer "not quiet".
  *
  * <p>An earlier form compared the kernel's last pid ({@code /proc/loadavg}) with the child's,
  * guarding against a lap of the pid space with {@code /proc/stat}'s fork count; a failing
@@ -33,13 +37,30 @@ import java.util.function.LongPredicate;
  */
 final class QuietRun {
     private static final Path OWN_TASKS = Path.of("/proc/self/task");
+    /** Larger than any children list magus can have; a read that fills it is a doubt. */
+    private static final int READ = 64 * 1024;
 
     private QuietRun() {
     }
 
-    /** Whether every child of this process is one {@code owned} says the launcher owns; false on any doubt. */
+    /** One pass: the tasks read (leader last) and every child they listed, both sorted. */
+    record Pass(List<Long> tasks, List<Long> children) {
+    }
+
+    /**
+     * Whether every child of this process is one {@code owned} says the launcher owns; false on
+     * any doubt. Two whole passes must agree: a child reaped while a list was read can make the
+     * kernel skip the one after it (it resumes a list by position when the previous pid is no
+     * longer a child), and a thread that ended between passes may have handed its children on;
+     * either way the second pass differs from the first.
+     */
     static boolean quiet(LongPredicate owned) {
-        return children(OWN_TASKS).map(c -> quiet(c, owned)).orElse(false);
+        long self = ProcessHandle.current().pid();
+        Optional<Pass> first = pass(OWN_TASKS, self);
+        if (first.isEmpty() || !quiet(first.get().children(), owned)) {
+            return false;
+        }
+        return first.equals(pass(OWN_TASKS, self));
     }
 
     /** The decision, pure: no child that {@code owned} does not vouch for. */
@@ -52,23 +73,59 @@ final class QuietRun {
         return true;
     }
 
-    /** Every task's children under {@code tasks}; empty when any task's list cannot be read whole. */
-    static Optional<List<Long>> children(Path tasks) {
-        List<Long> out = new ArrayList<>();
+    /**
+     * Every task's children under {@code tasks}, the task {@code leader} read last (a thread that
+     * ends hands its children to the first living one, the leader); empty when any list cannot
+     * be read whole in one read.
+     */
+    static Optional<Pass> pass(Path tasks, long leader) {
+        List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
             for (Path task : ds) {
-                Optional<List<Long>> some = parse(Files.readAllBytes(task.resolve("children")));
-                if (some.isEmpty()) {
-                    return Optional.empty();
-                }
-                out.addAll(some.get());
+                ids.add(Long.parseLong(task.getFileName().toString()));
             }
         } catch (IOException | RuntimeException e) {
-            // A task that ended meanwhile (its children may have moved to one already read), no
-            // children file (a kernel without CONFIG_PROC_CHILDREN), no /proc: the pass runs.
             return Optional.empty();
         }
-        return Optional.of(out);
+        ids.sort(null);
+        if (ids.remove(Long.valueOf(leader))) {
+            ids.add(leader);
+        }
+        List<Long> out = new ArrayList<>();
+        ByteBuffer buf = ByteBuffer.allocate(READ);
+        for (long id : ids) {
+            Optional<List<Long>> some = readOnce(tasks.resolve(Long.toString(id)).resolve("children"), buf)
+                    .flatMap(QuietRun::parse);
+            if (some.isEmpty()) {
+                // A task that ended meanwhile, no children file (a kernel without
+                // CONFIG_PROC_CHILDREN), no /proc: the pass runs.
+                return Optional.empty();
+            }
+            out.addAll(some.get());
+        }
+        out.sort(null);
+        ids.sort(null);
+        return Optional.of(new Pass(List.copyOf(ids), List.copyOf(out)));
+    }
+
+    /**
+     * The file's text from one {@code read}: the kernel builds a children list anew at each read
+     * and resumes it by position, so the JDK's usual one-byte-first read could lose a pid.
+     */
+    private static Optional<byte[]> readOnce(Path file, ByteBuffer buf) {
+        buf.clear();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            int n = ch.read(buf);
+            if (n >= buf.capacity()) {
+                return Optional.empty();
+            }
+            byte[] text = new byte[Math.max(n, 0)];
+            buf.flip();
+            buf.get(text);
+            return Optional.of(text);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** A {@code children} file: pids separated by spaces ("123 456 "); empty for anything else. */

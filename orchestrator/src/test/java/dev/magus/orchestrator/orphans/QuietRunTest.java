@@ -42,11 +42,12 @@ class QuietRunTest {
         Files.writeString(tasks.resolve("1/children"), "5 6 ");
         Files.createDirectories(tasks.resolve("2"));
         Files.writeString(tasks.resolve("2/children"), "7 ");
-        assertThat(QuietRun.children(tasks).orElseThrow()).containsExactlyInAnyOrder(5L, 6L, 7L);
-        // A task that ended while the list was read: its children may have moved to one already read.
+        assertThat(QuietRun.pass(tasks, 1).orElseThrow())
+                .isEqualTo(new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L, 7L)));
+        // A task with no list (ended while the list was read, or no CONFIG_PROC_CHILDREN): a doubt.
         Files.createDirectories(tasks.resolve("3"));
-        assertThat(QuietRun.children(tasks)).isEmpty();
-        assertThat(QuietRun.children(tmp.resolve("absent"))).isEmpty();
+        assertThat(QuietRun.pass(tasks, 1)).isEmpty();
+        assertThat(QuietRun.pass(tmp.resolve("absent"), 1)).isEmpty();
     }
 
     /**
@@ -63,9 +64,9 @@ class QuietRunTest {
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
         long stray = Long.parseLong(Files.readString(pidFile).trim());
         try {
-            Optional<List<Long>> children = QuietRun.children(Path.of("/proc/self/task"));
-            assertThat(children).isPresent();
-            assertThat(children.get()).contains(stray);
+            Optional<QuietRun.Pass> pass = QuietRun.pass(Path.of("/proc/self/task"), ProcessHandle.current().pid());
+            assertThat(pass).isPresent();
+            assertThat(pass.get().children()).contains(stray);
             assertThat(QuietRun.quiet(pid -> pid != stray)).isFalse();
             assertThat(QuietRun.quiet(pid -> false)).isFalse();
         } finally {
