@@ -253,16 +253,14 @@ static void text(buf *b, json *v) {
 
 static void line(const char *s);
 
-/* The exit frame's status as FastClient.status: Java's (int) cast of the number as a double,
-   saturated at int's bounds (a cast out of int's range is undefined in C); a status that is not a
-   number is said and is 125, never a success. */
+/* The exit frame's status: an integer from 0 to 255, as a process status is; anything else (not a
+   number, a fraction, out of range: exit(256) would be a success) is said and is 125, as
+   FastClient.status does. */
 static int status_of(json *s) {
-    if (!s || s->t != J_NUM || s->num != s->num) {
-        line("magus: the magus server sent an exit status that is not a number; exiting 125");
+    if (!s || s->t != J_NUM || !(s->num >= 0 && s->num <= 255) || s->num != (double) (int) s->num) {
+        line("magus: the magus server sent an exit status that is not one; exiting 125");
         return 125;
     }
-    if (s->num >= 2147483647.0) return 2147483647;
-    if (s->num <= -2147483648.0) return -2147483647 - 1;
     return (int) s->num;
 }
 

@@ -209,12 +209,20 @@ class HostileServerClientsTest {
 
     @ParameterizedTest
     @EnumSource(Client.class)
-    void aStatusBeyondIntsRangeSaturatesAsJavasCastDoes(Client client) throws Exception {
+    void aStatusOutsideAProcessStatusIs125NeverASuccess(Client client) throws Exception {
         ForwardingClientsTest.assumeBuilt(client);
-        Ran r = run(client, raw("{\"type\":\"exit\",\"status\":1e300,\"signal\":0}"));
-        // (int) 1e300 is Integer.MAX_VALUE, whose low byte the process reports: 255, never 0.
-        assertThat(r.status()).as("stderr: %s", r.err()).isEqualTo(Integer.MAX_VALUE & 0xff).isNotZero();
-        assertThat(r.err()).doesNotContain("Exception");
+        // exit(256) would report 0: every status outside 0..255, or not whole, is refused.
+        for (String status : List.of("1e300", "256", "-256", "4294967296", "3.5", "-1")) {
+            open(); // a fresh fake for each client run
+            Ran r = run(client, raw("{\"type\":\"exit\",\"status\":" + status + ",\"signal\":0}"));
+            assertThat(r.status()).as("status %s, stderr: %s", status, r.err()).isEqualTo(125);
+            assertThat(r.magusLines()).as("status %s", status)
+                    .containsExactly("magus: the magus server sent an exit status that is not one; exiting 125");
+        }
+        open();
+        Ran ok = run(client, raw("{\"type\":\"exit\",\"status\":255,\"signal\":0}"));
+        assertThat(ok.status()).isEqualTo(255);
+        assertThat(ok.magusLines()).isEmpty();
     }
 
     @ParameterizedTest
@@ -227,7 +235,7 @@ class HostileServerClientsTest {
             Ran r = run(client, raw("{\"type\":\"exit\",\"status\":" + status + ",\"signal\":0}"));
             assertThat(r.status()).as("status %s, stderr: %s", status, r.err()).isEqualTo(125);
             assertThat(r.magusLines()).as("status %s", status)
-                    .containsExactly("magus: the magus server sent an exit status that is not a number; exiting 125");
+                    .containsExactly("magus: the magus server sent an exit status that is not one; exiting 125");
         }
     }
 

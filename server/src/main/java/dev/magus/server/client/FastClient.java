@@ -256,15 +256,15 @@ public final class FastClient {
     }
 
     /**
-     * The exit frame's status as Java's {@code (int)} cast of the number as a double: saturated at
-     * int's bounds for integral and fractional numbers alike (a long's own cast would wrap
-     * 4294967296 to a success). A status that is not a number (a hostile or broken server) is
-     * said and is 125, never a success; magus-client.c's status_of is the same rule.
+     * The exit frame's status: an integer from 0 to 255, as a process status is. Anything else
+     * (a hostile or broken server: not a number, a fraction, out of range, where a cast or
+     * exit()'s low byte could make 256 a success) is said and is 125, never a success;
+     * magus-client.c's status_of is the same rule.
      */
     private int status(Object s) {
         double d = s instanceof Number n ? n.doubleValue() : Double.NaN;
-        if (Double.isNaN(d)) {
-            lines.println("magus: the magus server sent an exit status that is not a number; exiting 125");
+        if (!(d >= 0 && d <= 255 && d == Math.rint(d))) {
+            lines.println("magus: the magus server sent an exit status that is not one; exiting 125");
             return 125;
         }
         return (int) d;
