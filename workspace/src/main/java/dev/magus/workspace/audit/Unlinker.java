@@ -47,20 +47,8 @@ final class Unlinker {
      * directory above it swapped for a link fails the removal instead of leading elsewhere.
      */
     static void removeBeneath(Path root, Path path) throws IOException {
-        if (!path.startsWith(root) || path.equals(root)) {
-            throw new IOException(path + " does not lie beneath " + root);
-        }
-        Path rel = root.relativize(path);
-        SecureDirectoryStream<Path> dir = open(root);
-        try {
-            for (int i = 0; i < rel.getNameCount() - 1; i++) {
-                SecureDirectoryStream<Path> sub = dir.newDirectoryStream(rel.getName(i), LinkOption.NOFOLLOW_LINKS);
-                dir.close();
-                dir = sub;
-            }
-            remove(dir, rel.getFileName(), 0);
-        } finally {
-            dir.close();
+        try (SecureDirectoryStream<Path> dir = openParentBeneath(root, path)) {
+            remove(dir, path.getFileName(), 0);
         }
     }
 
