@@ -109,10 +109,23 @@ class RunSignalTest {
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
                 "echo ready; sleep 300; touch spawned").build());
         run.events().filter(e -> e instanceof RunEvent.Output o && o.line().equals("ready")).blockFirst(DEADLINE);
+        long group = ((RunEvent.Started) run.events().filter(e -> e instanceof RunEvent.Started).blockFirst(DEADLINE)).pid();
+        // Not before sleep has replaced the shell's fork: a SIGINT that reaches the fork before
+        // its exec is caught by dash's own handler (sh -c catches SIGINT) and lost with the exec,
+        // and the shell then waits for a sleep that never got it (the 60 s timeout seen under load).
+        assertThat(eventually(() -> Procs.liveInGroup(group).stream().anyMatch(RunSignalTest::isSleep))).isTrue();
         run.signal(Child.SIGINT);
         RunResult result = run.result().block(DEADLINE);
         assertThat(result.status()).isEqualTo(128 + Child.SIGINT);
         assertThat(result.signal()).isEqualTo(Child.SIGINT);
         assertThat(t.workspace.resolve("spawned")).doesNotExist();
+    }
+
+    private static boolean isSleep(long pid) {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/" + pid + "/comm")).trim().equals("sleep");
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }
