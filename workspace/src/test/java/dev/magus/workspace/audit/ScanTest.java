@@ -47,16 +47,33 @@ class ScanTest {
         return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java());
     }
 
+    /**
+     * What match() says is a control path, and everything beneath a control directory other than
+     * a git dir itself: the walk records such a directory whole (a {@code config} or
+     * {@code tasks.json} that is a directory keeps its contents under the audit), where match()
+     * is asked of one path and names only the entry.
+     */
     private Set<Path> everyControlPath() {
         ControlFiles files = ControlFiles.of(ws, List.of(ws.resolve(".git")));
         try (Stream<Path> all = Files.walk(ws)) {
-            return all.filter(p -> !p.equals(ws)).filter(p -> files.match(p).isPresent())
+            return all.filter(p -> !p.equals(ws)).filter(p -> files.match(p).isPresent() || beneathWhole(files, p))
                     .collect(Collectors.toCollection(TreeSet::new));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+
+    private boolean beneathWhole(ControlFiles files, Path p) {
+        for (Path a = p.getParent(); a != null && a.startsWith(ws) && !a.equals(ws); a = a.getParent()) {
+            boolean whole = files.match(a).filter(e -> !e.equals(ControlFiles.GIT) && !e.equals(ControlFiles.GIT_DIR))
+                    .isPresent();
+            if (whole && Files.isDirectory(a, LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     @Provide
     Arbitrary<List<String>> paths() {
@@ -103,6 +120,15 @@ class ScanTest {
         // And from the process's last walk, as the next run starts.
         Set<Path> next = new TreeSet<>(audit().before().snapshot().entries().keySet());
         assertThat(next).isEqualTo(everyControlPath());
+    }
+
+    /** Found by the property in CI: a submodule's {@code config} that is a directory is recorded whole. */
+    @Example
+    void aControlFileEntryThatIsADirectoryIsRecordedWhole() throws IOException {
+        plant(List.of(".git/modules/magus.yaml/config/magus.yaml"));
+        Set<Path> walked = new TreeSet<>(audit().before().snapshot().entries().keySet());
+        assertThat(walked).contains(ws.resolve(".git/modules/magus.yaml/config/magus.yaml"));
+        assertThat(walked).isEqualTo(everyControlPath());
     }
 
     @Example
