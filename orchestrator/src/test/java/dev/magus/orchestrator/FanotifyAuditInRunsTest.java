@@ -8,7 +8,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.policy.LookPath;
 import dev.magus.workspace.audit.AfterPass;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.Watchers;
@@ -17,9 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -208,18 +204,6 @@ class FanotifyAuditInRunsTest {
 
     /** A repository made by the test, unconfined, in the fake home. */
     private void git() throws IOException, InterruptedException {
-        Optional<Path> found = LookPath.find("git", t.env.get("PATH"), root);
-        String why = "fanotify hook test skipped: no git on PATH";
-        if (found.isEmpty()) {
-            System.err.println(why);
-        }
-        Assumptions.assumeTrue(found.isPresent(), why);
-        ProcessBuilder pb = new ProcessBuilder(found.get().toString(), "init", "-q", t.workspace.toString());
-        pb.environment().clear();
-        pb.environment().putAll(Map.of("HOME", t.home.toString(), "PATH", t.env.get("PATH")));
-        Process p = pb.redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).isZero();
+        t.gitInit("fanotify hook test skipped: no git on PATH");
     }
 }

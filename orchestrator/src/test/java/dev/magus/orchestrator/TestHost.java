@@ -50,6 +50,28 @@ final class TestHost {
     }
 
     /**
+     * Makes the workspace a git repository, unconfined, with this host's HOME and PATH; the
+     * caller's test is skipped, saying {@code skipWhy}, when no git is on PATH.
+     *
+     * @return the git executable
+     */
+    Path gitInit(String skipWhy) throws IOException, InterruptedException {
+        Optional<Path> found = dev.magus.policy.LookPath.find("git", env.get("PATH"), workspace);
+        if (found.isEmpty()) {
+            System.err.println(skipWhy);
+        }
+        Assumptions.assumeTrue(found.isPresent(), skipWhy);
+        ProcessBuilder pb = new ProcessBuilder(found.get().toString(), "init", "-q", workspace.toString());
+        pb.environment().clear();
+        pb.environment().putAll(Map.of("HOME", home.toString(), "PATH", env.get("PATH")));
+        Process p = pb.redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        return found.get();
+    }
+
+    /**
      * System property: {@code absent} plays a host without Landlock here, where the kernel has
      * it: {@link #probe()} answers ABI 0 and {@link RecordingSpawner#forThisHost()} is the fake
      * that confines nothing, so the tests that need no kernel are seen to pass without one
