@@ -162,13 +162,22 @@ final class WalkCache {
         return new Scan.Previous(dirs, controls, since);
     }
 
-    /** Stores {@code walk} for {@code key}; a failure only costs the next process a full walk. */
-    void save(String key, Scan.Walk walk) {
+    /** Where the files go: one cache per state dir. */
+    Path dir() {
+        return dir;
+    }
+
+    /**
+     * Stores {@code walk} for {@code key}; a failure only costs the next process a full walk.
+     *
+     * @return whether the file now holds {@code walk}
+     */
+    boolean save(String key, Scan.Walk walk) {
         try {
             if (!walk.unlisted().isEmpty()) {
                 // Not kept: the file does not hold what a rescan needs of them. The next process walks.
                 Files.deleteIfExists(file(key));
-                return;
+                return false;
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + walk.dirs().size() * 32);
             DataOutputStream out = new DataOutputStream(bytes);
@@ -190,7 +199,7 @@ final class WalkCache {
             out.flush();
             if (bytes.size() + 8 > MAX_BYTES) {
                 Files.deleteIfExists(file(key));
-                return;
+                return false;
             }
             CRC32 crc = new CRC32();
             byte[] body = bytes.toByteArray();
@@ -207,14 +216,16 @@ final class WalkCache {
                 try {
                     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
-                    return;
+                    return false;
                 }
             } finally {
                 Files.deleteIfExists(temp);
             }
             prune();
+            return true;
         } catch (IOException | RuntimeException e) {
             // Best effort: without the file the next process walks everything.
+            return false;
         }
     }
 
