@@ -204,7 +204,9 @@ final class WalkCache {
             CRC32 crc = new CRC32();
             byte[] body = bytes.toByteArray();
             crc.update(body);
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+            }
             Path target = file(key);
             Path temp = Files.createTempFile(dir, ".walk-", ".tmp");
             try {
@@ -241,6 +243,11 @@ final class WalkCache {
      */
     Set<Path> loadUnaudited(String key, List<Path> roots) {
         Path f = unauditedFile(key);
+        // Usually there is none: access(2) says so without the two exceptions of a missing file's
+        // lstat below (issue 15). A link, or one it cannot tell, is looked at below as before.
+        if (!Files.exists(f)) {
+            return Set.of();
+        }
         try {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_BYTES) {
                 return Set.of();
