@@ -1,6 +1,7 @@
 package dev.magus.server.client;
 
 import dev.magus.events.Echo;
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.FileDescriptor;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -18,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,8 +29,7 @@ import java.util.Set;
  * {@code bin/magus run} when a server is running: a forwarding client that loads none of
  * Reactor, Netty, picocli, SnakeYAML, JNA or Jackson (issue 15: its start is the whole cost
  * of a forwarded run). It speaks the frames of {@link dev.magus.server.protocol.Frame} over the
- * JDK's own Unix-domain {@link SocketChannel} (opened on a thread of its own while this one prepares
- * the run: {@link SocketOpener}), with {@link MiniJson} for the control frames ({@link RunFrames}):
+ * JDK's own Unix-domain {@link SocketChannel}, with {@link MiniJson} for the control frames:
  * the child's bytes go to descriptors 1 and 2 as they arrive, diagnostics are printed as the
  * full command line prints them, SIGINT, SIGTERM and SIGHUP are forwarded to the child's group,
  * stdin with {@code --stdin}, and the exit status is the run's.
@@ -42,8 +44,8 @@ import java.util.Set;
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    static final int VERSION = 2;
-    static final byte JSON = 0;
+    private static final int VERSION = 2;
+    private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
     private static final byte STDIN = 3;
@@ -64,13 +66,16 @@ public final class FastClient {
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
-        this.in = new DataInputStream(Channels.newInputStream(channel));
+        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each
+        // through the channel's stream (5 system calls a frame, now about one). A read returns
+        // what has arrived, so nothing waits for the buffer to fill.
+        this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 
     public static void main(String[] args) throws Throwable {
         Optional<FastArgs> run = FastArgs.parse(args);
         if (run.isPresent()) {
-            Optional<Integer> status = forward(run.get(), SocketOpener.begin());
+            Optional<Integer> status = forward(run.get());
             if (status.isPresent() && status.get() == HERE) {
                 full(local(args));
                 return;
@@ -103,26 +108,19 @@ public final class FastClient {
 
     /**
      * The run's exit status when the server ran it; {@link #HERE} when it refused or declined
-     * (said on stderr); empty when the full command line must decide. The socket comes from
-     * {@code opener}, opened meanwhile on its own thread ({@link SocketOpener}).
+     * (said on stderr); empty when the full command line must decide.
      */
-    static Optional<Integer> forward(FastArgs run, SocketOpener opener) {
+    static Optional<Integer> forward(FastArgs run) {
         Map<String, String> env = System.getenv();
         long uid = uid();
         ServerLocation where = ServerLocation.find(env, uid);
         if (where.token().isEmpty() || !Files.exists(where.socket(), LinkOption.NOFOLLOW_LINKS)) {
-            opener.abandon();
             return Optional.empty();
         }
         FastClient client;
-        ByteBuffer opening;
         try {
             where.dir().check(uid);
-            // The hello and the run right behind it, made while the socket opens and written as one:
-            // the server reads nothing after a hello it refuses, and the socket directory was checked
-            // to be this user's. A server that refused has closed already; its answer is still there to read.
-            opening = RunFrames.frames(RunFrames.hello(where.token().get()), RunFrames.submit(run, env));
-            SocketChannel c = opener.take();
+            SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX);
             try {
                 c.connect(UnixDomainSocketAddress.of(where.socket()));
             } catch (IOException e) {
@@ -131,11 +129,10 @@ public final class FastClient {
             }
             client = new FastClient(c);
         } catch (IOException | RuntimeException e) {
-            opener.abandon();
             return Optional.empty();
         }
         try (SocketChannel c = client.channel) {
-            return client.run(run, opening);
+            return client.run(run, where.token().get(), env);
         } catch (IOException e) {
             // The run may have started: it is not run a second time here.
             client.lines.println("magus: lost the magus server in the middle of the run: " + e.getMessage());
@@ -143,10 +140,15 @@ public final class FastClient {
         }
     }
 
-    private Optional<Integer> run(FastArgs run, ByteBuffer opening) throws IOException {
+    private Optional<Integer> run(FastArgs run, String token, Map<String, String> env) throws IOException {
+        StringBuilder hello = new StringBuilder("{\"type\":\"hello\",\"version\":").append(VERSION).append(",\"token\":");
+        send(JSON, MiniJson.quote(hello, token).append('}'));
+        // The run right behind the hello, without waiting for the welcome: the server reads nothing
+        // after a hello it refuses, and the socket directory was checked to be this user's. A server
+        // that refused has closed already; its answer is still there to read.
         IOException unsent = null;
         try {
-            write(opening);
+            send(JSON, submit(run, env));
         } catch (IOException e) {
             unsent = e;
         }
@@ -203,6 +205,58 @@ public final class FastClient {
                 }
             }
         }
+    }
+
+    /** The run frame's JSON, as {@code FrameCodec} reads it. */
+    static StringBuilder submit(FastArgs run, Map<String, String> env) {
+        StringBuilder b = new StringBuilder("{\"type\":\"run\",\"argv\":[");
+        for (int k = 0; k < run.command().size(); k++) {
+            MiniJson.quote(b.append(k == 0 ? "" : ","), run.command().get(k));
+        }
+        MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
+        object(b.append(",\"env\":"), env);
+        object(b.append(",\"set\":"), run.set());
+        b.append(",\"unset\":[");
+        for (int k = 0; k < run.unset().size(); k++) {
+            MiniJson.quote(b.append(k == 0 ? "" : ","), run.unset().get(k));
+        }
+        b.append(']');
+        if (run.sandbox().isPresent()) {
+            MiniJson.quote(b.append(",\"sandbox\":"), run.sandbox().get());
+        }
+        array(b, "allow", run.allow());
+        array(b, "pass", run.pass());
+        array(b, "allowHost", run.allowHosts());
+        if (run.op().isPresent()) {
+            MiniJson.quote(b.append(",\"op\":"), run.op().get());
+        }
+        if (run.target().isPresent()) {
+            MiniJson.quote(b.append(",\"target\":"), run.target().get());
+        }
+        return b.append(",\"stdin\":").append(run.stdin()).append(",\"outputEvents\":false}");
+    }
+
+    /** {@code ,"name":[...]}, or nothing when empty (as the full client's codec writes it). */
+    private static void array(StringBuilder b, String name, List<String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        b.append(",\"").append(name).append("\":[");
+        for (int k = 0; k < values.size(); k++) {
+            MiniJson.quote(b.append(k == 0 ? "" : ","), values.get(k));
+        }
+        b.append(']');
+    }
+
+    private static void object(StringBuilder b, Map<String, String> map) {
+        b.append('{');
+        boolean first = true;
+        for (Map.Entry<String, String> e : map.entrySet()) {
+            MiniJson.quote(b.append(first ? "" : ","), e.getKey()).append(':');
+            MiniJson.quote(b, e.getValue());
+            first = false;
+        }
+        b.append('}');
     }
 
     /**
@@ -296,13 +350,9 @@ public final class FastClient {
         send(kind, b, b.length);
     }
 
-    private void send(byte kind, byte[] body, int len) throws IOException {
+    private synchronized void send(byte kind, byte[] body, int len) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(5 + len);
-        write(b.putInt(len + 1).put(kind).put(body, 0, len).flip());
-    }
-
-    /** Whole frames only: the signal handlers and the stdin thread write between the run's own. */
-    private synchronized void write(ByteBuffer b) throws IOException {
+        b.putInt(len + 1).put(kind).put(body, 0, len).flip();
         while (b.hasRemaining()) {
             channel.write(b);
         }

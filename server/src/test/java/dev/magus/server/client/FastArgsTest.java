@@ -35,7 +35,7 @@ class FastArgsTest {
     void grantsHostsOpAndTargetAreForwardedToo() throws Exception {
         FastArgs a = parse("run", "--allow", "out:rw", "--allow=x", "--pass", "FOO", "--allow-host", "example.org",
                 "--op=python", "--", "pytest").orElseThrow();
-        Frame f = FrameCodec.decode(json(RunFrames.submit(a, Map.of("HOME", "/h"))));
+        Frame f = FrameCodec.decode(json(FastClient.submit(a, Map.of("HOME", "/h"))));
         assertThat(f).isInstanceOfSatisfying(Frame.Submit.class, s -> {
             assertThat(s.argv()).containsExactly("pytest");
             assertThat(s.allow()).containsExactly("out:rw", "x");
@@ -47,7 +47,7 @@ class FastArgsTest {
         });
         // With --target the command is what is appended to the target's, and may be empty.
         FastArgs t = parse("run", "--target", "api/test").orElseThrow();
-        assertThat(FrameCodec.decode(json(RunFrames.submit(t, Map.of())))).isInstanceOfSatisfying(Frame.Submit.class, s -> {
+        assertThat(FrameCodec.decode(json(FastClient.submit(t, Map.of())))).isInstanceOfSatisfying(Frame.Submit.class, s -> {
             assertThat(s.target()).contains("api/test");
             assertThat(s.argv()).isEmpty();
             assertThat(s.allow()).isEmpty();
