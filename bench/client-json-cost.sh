@@ -7,6 +7,8 @@
 # each JSON variant under a class archive of its own (-XX:ArchiveClassesAtExit, as bin/magus makes
 # the fast client's), so that neither reads a class from a jar.
 #   bench/client-json-cost.sh [hyperfine options, e.g. --runs 30]
+#   bench/client-json-cost.sh --interleave N   (N rounds of the three in turn, each under 'perf stat':
+#                                                medians and quartiles of wall and task-clock; steadier on a loaded machine)
 # Needs a built checkout (mvn -B -ntp -q package -DskipTests).
 set -euo pipefail
 here="$(cd "${BASH_SOURCE[0]%/*}" && pwd)"
@@ -139,6 +141,29 @@ for v in minijson jackson-core; do
   commands+=(-n "$v" "java $flags -XX:SharedArchiveFile=$work/$v.jsa -cp $cp dev.magus.server.client.JsonCost $v")
 done
 echo "load before: $(cat /proc/loadavg)"
-hyperfine -N --warmup 5 "$@" "${commands[@]}"
+if [[ "${1:-}" == --interleave ]]; then
+  command -v perf >/dev/null || { echo "perf not installed" >&2; exit 2; }
+  rounds="${2:-40}"
+  : > "$work/rounds"
+  for ((i = 0; i < rounds; i++)); do
+    for ((k = 0; k < ${#commands[@]}; k += 3)); do
+      s=$(date +%s%N)
+      # shellcheck disable=SC2086
+      perf stat -x, -e task-clock -o "$work/stat" ${commands[k+2]} >/dev/null
+      e=$(date +%s%N)
+      echo "${commands[k+1]// /_} $(( (e - s) / 1000 )) $(grep task-clock "$work/stat" | cut -d, -f1)" >> "$work/rounds"
+    done
+  done
+  for ((k = 0; k < ${#commands[@]}; k += 3)); do
+    name="${commands[k+1]// /_}"
+    for col in 2 3; do
+      grep "^$name " "$work/rounds" | awk -v c=$col '{print (c == 2 ? $c / 1000 : $c)}' | sort -n |
+        awk -v n="$name" -v what="$([[ $col == 2 ]] && echo "wall ms" || echo "task-clock ms")" \
+          '{a[NR] = $1} END {printf "%-20s %-14s median %7.1f  q1 %7.1f  q3 %7.1f  (%d rounds)\n", n, what, a[int((NR + 1) / 2)], a[int(NR / 4) + 1], a[int(3 * NR / 4)], NR}'
+    done
+  done
+else
+  hyperfine -N --warmup 5 "$@" "${commands[@]}"
+fi
 echo "load after: $(cat /proc/loadavg)"
 echo "nproc: $(nproc)"
