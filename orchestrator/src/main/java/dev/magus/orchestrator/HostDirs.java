@@ -59,7 +59,10 @@ public final class HostDirs {
      */
     public static void createCacheDir(Path cacheDir, Map<String, String> env) {
         try {
-            Files.createDirectories(cacheDir);
+            // Looked at first, as createDirectories would after its mkdir's EEXIST (an exception per run).
+            if (!Files.isDirectory(cacheDir)) {
+                Files.createDirectories(cacheDir);
+            }
         } catch (IOException e) {
             String source = Optional.ofNullable(env.get("XDG_CACHE_HOME")).filter(v -> v.startsWith("/")).isPresent()
                     ? "XDG_CACHE_HOME" : "HOME";

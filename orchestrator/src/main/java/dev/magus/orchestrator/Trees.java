@@ -32,7 +32,11 @@ public final class Trees {
      * real path. createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
      */
     public static Path createPrivateTemp(Path tempBase) throws IOException {
-        Files.createDirectories(tempBase);
+        // What createDirectories accepts (a directory, or a link to one), looked at first, without
+        // an exception: its mkdir's EEXIST was one on every run (issue 15, server CPU per run).
+        if (!Files.isDirectory(tempBase)) {
+            Files.createDirectories(tempBase);
+        }
         String prefix = PRIVATE_TEMP_PREFIX + ProcessIdentity.self().map(i -> i.token() + "-").orElse("");
         return Files.createTempDirectory(tempBase, prefix).toRealPath();
     }

@@ -38,4 +38,25 @@ class TreesTest {
         assertThat(gone).doesNotExist();
         assertThat(dir).isDirectory();
     }
+
+    /**
+     * The temp base as Files.createDirectories takes it (now looked at before any mkdir): made
+     * when missing, used when a directory or a link to one, refused when a file.
+     */
+    @Test
+    void thePrivateTempIsMadeOnlyUnderARealDirectory(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("a/b");
+        Path made = Trees.createPrivateTemp(missing);
+        assertThat(made.getParent()).isEqualTo(missing.toRealPath());
+        assertThat(Files.getPosixFilePermissions(made)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+                java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+        assertThat(Trees.createPrivateTemp(missing)).isNotEqualTo(made).hasParent(missing.toRealPath());
+
+        Path link = Files.createSymbolicLink(dir.resolve("link"), missing);
+        assertThat(Trees.createPrivateTemp(link)).hasParent(missing.toRealPath());
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Trees.createPrivateTemp(file))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    }
 }

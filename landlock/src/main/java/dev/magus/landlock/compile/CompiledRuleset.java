@@ -2,6 +2,7 @@ package dev.magus.landlock.compile;
 
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.FdStat;
 import dev.magus.landlock.sys.Landlock;
 import dev.magus.landlock.sys.NoLinkOpen;
 import dev.magus.landlock.sys.Natives;
@@ -9,8 +10,6 @@ import dev.magus.landlock.sys.Structs;
 import dev.magus.landlock.sys.Syscalls;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.policy.fs.Rule;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -208,13 +207,9 @@ public final class CompiledRuleset implements AutoCloseable {
 
     // Through the descriptor, so the kind is that of the inode the rule names even if the path changed since.
     private static FileKind kindOf(int fd) {
-        try {
-            Object mode = Files.getAttribute(Path.of("/proc/self/fd/" + fd), "unix:mode");
-            return FileKind.ofMode((Integer) mode);
-        } catch (IOException | UnsupportedOperationException e) {
-            // Without a kind only file rights are safe to ask for.
-            return FileKind.FILE;
-        }
+        java.util.OptionalInt mode = FdStat.mode(fd);
+        // Without a kind only file rights are safe to ask for.
+        return mode.isPresent() ? FileKind.ofMode(mode.getAsInt()) : FileKind.FILE;
     }
 
     public int abi() {

@@ -3,13 +3,16 @@ package dev.magus.orchestrator.orphans;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
@@ -84,28 +87,42 @@ final class QuietRun {
             for (Path task : ds) {
                 ids.add(Long.parseLong(task.getFileName().toString()));
             }
+            ids.sort(null);
+            if (ids.remove(Long.valueOf(leader))) {
+                ids.add(leader);
+            }
+            // Each list opened beneath the directory's descriptor (openat "TID/children"), not by
+            // its whole path: the kernel's walk of /proc/self/task was most of each open's cost,
+            // two opens per task per pass (issue 15). Same files, same single read.
+            SecureDirectoryStream<Path> at = ds instanceof SecureDirectoryStream<Path> secure ? secure : null;
+            List<Long> out = new ArrayList<>();
+            ByteBuffer buf = ByteBuffer.allocate(READ);
+            for (long id : ids) {
+                Path list = Path.of(Long.toString(id), "children");
+                Optional<List<Long>> some = (at != null ? readOnce(at, list, buf) : readOnce(tasks.resolve(list), buf))
+                        .flatMap(QuietRun::parse);
+                if (some.isEmpty()) {
+                    // A task that ended meanwhile, no children file (a kernel without
+                    // CONFIG_PROC_CHILDREN), no /proc: the pass runs.
+                    return Optional.empty();
+                }
+                out.addAll(some.get());
+            }
+            out.sort(null);
+            ids.sort(null);
+            return Optional.of(new Pass(List.copyOf(ids), List.copyOf(out)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        ids.sort(null);
-        if (ids.remove(Long.valueOf(leader))) {
-            ids.add(leader);
+    }
+
+    /** {@link #readOnce(Path, ByteBuffer)} of {@code file} beneath {@code dir}'s descriptor. */
+    private static Optional<byte[]> readOnce(SecureDirectoryStream<Path> dir, Path file, ByteBuffer buf) {
+        try (SeekableByteChannel ch = dir.newByteChannel(file, Set.of(StandardOpenOption.READ))) {
+            return readOnce(ch, buf);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
         }
-        List<Long> out = new ArrayList<>();
-        ByteBuffer buf = ByteBuffer.allocate(READ);
-        for (long id : ids) {
-            Optional<List<Long>> some = readOnce(tasks.resolve(Long.toString(id)).resolve("children"), buf)
-                    .flatMap(QuietRun::parse);
-            if (some.isEmpty()) {
-                // A task that ended meanwhile, no children file (a kernel without
-                // CONFIG_PROC_CHILDREN), no /proc: the pass runs.
-                return Optional.empty();
-            }
-            out.addAll(some.get());
-        }
-        out.sort(null);
-        ids.sort(null);
-        return Optional.of(new Pass(List.copyOf(ids), List.copyOf(out)));
     }
 
     /**
@@ -113,19 +130,23 @@ final class QuietRun {
      * and resumes it by position, so the JDK's usual one-byte-first read could lose a pid.
      */
     private static Optional<byte[]> readOnce(Path file, ByteBuffer buf) {
-        buf.clear();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            int n = ch.read(buf);
-            if (n >= buf.capacity()) {
-                return Optional.empty();
-            }
-            byte[] text = new byte[Math.max(n, 0)];
-            buf.flip();
-            buf.get(text);
-            return Optional.of(text);
+            return readOnce(ch, buf);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    private static Optional<byte[]> readOnce(java.nio.channels.ReadableByteChannel ch, ByteBuffer buf) throws IOException {
+        buf.clear();
+        int n = ch.read(buf);
+        if (n >= buf.capacity()) {
+            return Optional.empty();
+        }
+        byte[] text = new byte[Math.max(n, 0)];
+        buf.flip();
+        buf.get(text);
+        return Optional.of(text);
     }
 
     /** A {@code children} file: pids separated by spaces ("123 456 "); empty for anything else. */

@@ -118,11 +118,19 @@ public final class ControlFileAudit {
             previous = cache.get().load(key, roots, Scan.nowNanos());
             fromFile = previous.isPresent();
         }
+        // The state dir's file holds this very walk when this process loaded or wrote it (or
+        // found it still holding) and nothing replaced the walk in memory since (FILED).
+        boolean filed = fromFile || previous.isPresent() && cache.isPresent() && FILED.get(filedKey()) == previous.get();
         Set<Path> carried = new java.util.TreeSet<>(UNAUDITED.getOrDefault(key, Set.of()));
         cache.ifPresent(c -> carried.addAll(c.loadUnaudited(key, roots)));
         Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
         LAST.put(key, walk.previous());
-        return new Baseline(walk, fromFile, carried, events);
+        return new Baseline(walk, filed, carried, events);
+    }
+
+    /** {@link #FILED}'s key: the workspace's walk in this audit's state dir. */
+    private String filedKey() {
+        return cache.map(c -> c.dir().toString()).orElse("") + '\0' + key;
     }
 
     /**
@@ -132,8 +140,25 @@ public final class ControlFileAudit {
      */
     public static void forgetWalks() {
         LAST.clear();
+        FILED.clear();
         UNAUDITED.clear();
     }
+
+    /**
+     * For each workspace and state dir, the walk in {@link #LAST} that the state dir's file is
+     * known to hold the equal of (this process loaded it, wrote it, or found it still holding),
+     * by identity: a run that starts from it and changes nothing need not rewrite the file
+     * (issue 15: in a server every run started from memory, so every run rewrote it, ~0.3 ms).
+     * Another process replacing the file meanwhile leaves a walk of the same workspace there, as
+     * good to rescan from; one removing it costs the next process a full walk, as before.
+     */
+    private static final java.util.Map<String, Scan.Previous> FILED = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<String, Scan.Previous> eldest) {
+                    return size() > 16;
+                }
+            });
 
     /**
      * The directories an earlier run of each workspace left unaudited (cannot be listed after
@@ -166,7 +191,7 @@ public final class ControlFileAudit {
     public final class Baseline {
         private final Scan.Walk walk;
         private final Snapshot snapshot;
-        /** Whether {@link #walk} rescanned the walk kept in the state dir. */
+        /** Whether {@link #walk} rescanned a walk the state dir's file holds ({@link #FILED}). */
         private final boolean rescanned;
 
         /** What earlier runs left unaudited ({@link #UNAUDITED}). */
@@ -213,15 +238,19 @@ public final class ControlFileAudit {
             Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots, outcome.touched(), since);
             // What the next run starts from: this walk, whose start precedes any restore below,
             // so the directories restoring writes to are listed again next time.
-            LAST.put(key, now.previous());
+            Scan.Previous next = now.previous();
+            LAST.put(key, next);
             // The kept walk still holds when neither pass listed a directory (so none changed
             // since it started) and no control entry changed: rewriting it would only move its
             // start forward, which the next run's rescan does not need. A few ms per run.
             boolean stillHolds = rescanned && walk.listed() == 0 && now.listed() == 0 && walk.unlisted().isEmpty()
                     && now.unlisted().isEmpty()
                     && snapshot.entries().equals(Snapshot.of(now.controls()).entries());
-            if (!stillHolds) {
-                cache.ifPresent(c -> c.save(key, now));
+            boolean saved = !stillHolds && cache.map(c -> c.save(key, now)).orElse(false);
+            if (stillHolds || saved) {
+                FILED.put(filedKey(), next);
+            } else {
+                FILED.remove(filedKey());
             }
             List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted(), carried);
             // Beneath a directory that could not be listed before the run and can now, nothing

@@ -162,13 +162,22 @@ final class WalkCache {
         return new Scan.Previous(dirs, controls, since);
     }
 
-    /** Stores {@code walk} for {@code key}; a failure only costs the next process a full walk. */
-    void save(String key, Scan.Walk walk) {
+    /** Where the files go: one cache per state dir. */
+    Path dir() {
+        return dir;
+    }
+
+    /**
+     * Stores {@code walk} for {@code key}; a failure only costs the next process a full walk.
+     *
+     * @return whether the file now holds {@code walk}
+     */
+    boolean save(String key, Scan.Walk walk) {
         try {
             if (!walk.unlisted().isEmpty()) {
                 // Not kept: the file does not hold what a rescan needs of them. The next process walks.
                 Files.deleteIfExists(file(key));
-                return;
+                return false;
             }
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + walk.dirs().size() * 32);
             DataOutputStream out = new DataOutputStream(bytes);
@@ -190,12 +199,14 @@ final class WalkCache {
             out.flush();
             if (bytes.size() + 8 > MAX_BYTES) {
                 Files.deleteIfExists(file(key));
-                return;
+                return false;
             }
             CRC32 crc = new CRC32();
             byte[] body = bytes.toByteArray();
             crc.update(body);
-            Files.createDirectories(dir);
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+            }
             Path target = file(key);
             Path temp = Files.createTempFile(dir, ".walk-", ".tmp");
             try {
@@ -207,14 +218,16 @@ final class WalkCache {
                 try {
                     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 } catch (AtomicMoveNotSupportedException e) {
-                    return;
+                    return false;
                 }
             } finally {
                 Files.deleteIfExists(temp);
             }
             prune();
+            return true;
         } catch (IOException | RuntimeException e) {
             // Best effort: without the file the next process walks everything.
+            return false;
         }
     }
 
@@ -230,6 +243,11 @@ final class WalkCache {
      */
     Set<Path> loadUnaudited(String key, List<Path> roots) {
         Path f = unauditedFile(key);
+        // Usually there is none: access(2) says so without the two exceptions of a missing file's
+        // lstat below (issue 15). A link, or one it cannot tell, is looked at below as before.
+        if (!Files.exists(f)) {
+            return Set.of();
+        }
         try {
             if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) || Files.size(f) > MAX_BYTES) {
                 return Set.of();

@@ -134,6 +134,45 @@ class WalkCacheTest {
         assertThat(Files.getAttribute(cacheFile(), "unix:ino")).as("rewritten after a run that listed").isNotEqualTo(inode);
     }
 
+    /**
+     * A server: every run after the first starts from the walk kept in memory. One that changed
+     * nothing leaves the state dir's file as it is (issue 15: rewriting it was ~0.3 ms per run);
+     * a run that listed a directory rewrites it, and the next process starts from that.
+     */
+    @Test
+    void runsOfOneProcessThatChangedNothingLeaveTheKeptWalkAsItIs() throws Exception {
+        ControlFileAudit audit = audit(new Counting());
+        assertThat(audit.before().after(ControlFilesAction.RESTORE).changed()).isFalse();
+        Path file = cacheFile();
+        Object inode = Files.getAttribute(file, "unix:ino");
+        byte[] kept = Files.readAllBytes(file);
+        for (int i = 0; i < 3; i++) {
+            assertThat(audit.before().after(ControlFilesAction.RESTORE).changed()).isFalse();
+            assertThat(Files.getAttribute(cacheFile(), "unix:ino")).as("not rewritten, run " + i).isEqualTo(inode);
+        }
+        assertThat(Files.readAllBytes(cacheFile())).isEqualTo(kept);
+
+        // A run of the same process that edits a control file is caught and the file rewritten
+        // (its walk listed the directory the restore wrote to).
+        Path planted = ws.resolve("src/d5/.envrc");
+        ControlFileAudit.Baseline baseline = audit.before();
+        Files.writeString(planted, "export D=evil\n");
+        assertThat(baseline.after(ControlFilesAction.RESTORE).changes()).singleElement()
+                .satisfies(c -> assertThat(c.path()).isEqualTo(planted));
+        assertThat(planted).doesNotExist();
+        Object rewritten = Files.getAttribute(cacheFile(), "unix:ino");
+        assertThat(rewritten).as("rewritten after a run that changed a control entry").isNotEqualTo(inode);
+
+        // A name made while this process is idle, then a new process: found from the file.
+        Thread.sleep(Scan.SLACK_NANOS / 1_000_000 + 200);
+        Path later = ws.resolve("src/d9/.envrc");
+        Files.writeString(later, "export E=5\n");
+        Thread.sleep(Scan.SLACK_NANOS / 1_000_000 + 200);
+        Counting next = new Counting();
+        assertThat(nextProcess(next).snapshot().entries()).containsKey(later).doesNotContainKey(planted);
+        assertThat(next.lists.get()).as("rescanned from the file").isLessThan(DIRS / 2);
+    }
+
     @Test
     void aCorruptOrForeignCacheMeansAFullWalk() throws IOException, InterruptedException {
         nextProcess(new Counting()).after(ControlFilesAction.RESTORE);
