@@ -62,6 +62,8 @@ class RunCommand implements Callable<Integer> {
     List<String> command;
 
     CommandSpec spec;
+    /** The options of {@link #spec}, set with it by {@link RunModel#of}. */
+    RunModel options;
 
     private final CliContext context;
 
@@ -85,7 +87,7 @@ class RunCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws IOException {
-        RunModel.bind(this, spec);
+        options.bind(this);
         checkArguments();
         // From here a signal is kept for the run instead of ending magus (see Signals).
         int signalled = Signals.hold();

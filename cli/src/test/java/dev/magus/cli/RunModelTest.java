@@ -16,7 +16,7 @@ class RunModelTest {
 
     private static RunCommand parsed(RunCommand c, String... args) {
         new CommandLine(c.model()).parseArgs(args);
-        RunModel.bind(c, c.spec);
+        c.options.bind(c);
         return c;
     }
 
