@@ -26,6 +26,11 @@ public final class Main {
             prepare.setDaemon(true);
             prepare.start();
         }
+        // Archives this JDK can no longer map are dropped, off the run's path, so that the
+        // next run of their kind makes new ones (see ClassArchives).
+        Thread archives = new Thread(ClassArchives::dropStale, "magus-class-archives");
+        archives.setDaemon(true);
+        archives.start();
         System.exit(execute(args));
     }
 

@@ -132,10 +132,9 @@ public final class Child implements AutoCloseable {
             }
             Memory status = new Memory(4);
             while (true) {
-                int r = SYS.waitpid(pid, status, options);
+                int r = Launched.reap(pid, () -> SYS.waitpid(pid, status, options));
                 if (r == pid) {
                     exit = Exit.fromWaitStatus(status.getInt(0));
-                    Launched.reaped(pid);
                     return Optional.of(exit);
                 }
                 if (r == 0) {

@@ -2,6 +2,7 @@ package dev.magus.landlock.launch;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * The children this process's {@link Launcher} started and has not reaped yet, so that code
@@ -12,7 +13,8 @@ import java.util.Set;
  * <p>A pid joins the set right after {@code posix_spawn} returns it, and a spawn counts as
  * in flight until then; {@link #mayTouch} says no while any is, so a child that is already a
  * zombie before it is registered is never mistaken for a stranger. It leaves when its
- * {@link Child} reaps it: only then can the kernel hand the pid to another process.
+ * {@link Child} reaps it, in the same step as the {@code waitpid} ({@link #reap}): only then
+ * can the kernel hand the pid to another process.
  */
 public final class Launched {
     private static final Object LOCK = new Object();
@@ -38,9 +40,25 @@ public final class Launched {
         }
     }
 
-    static void reaped(int pid) {
+    /**
+     * Reaps {@code pid} with {@code waitpid} (which must not block for long: the child has
+     * ended, or the call says {@code WNOHANG}) and, when it returns {@code pid}, unregisters it,
+     * both under the one lock that {@link #owns} and {@link #mayTouch} take. The kernel may hand
+     * a reaped pid to a new process at once, a child of magus among them (a confined process's
+     * {@code CLONE_PARENT} child, a stray re-parented to the subreaper); had the pid stayed
+     * registered after the reap, a check between the two would have vouched for that stranger
+     * as the launcher's own (security review, issue 15). Any check that saw the new process in
+     * {@code /proc} did so after the reap, so it takes the lock after this method released it.
+     *
+     * @return what {@code waitpid} returned
+     */
+    static int reap(int pid, IntSupplier waitpid) {
         synchronized (LOCK) {
-            LIVE.remove(pid);
+            int r = waitpid.getAsInt();
+            if (r == pid) {
+                LIVE.remove(pid);
+            }
+            return r;
         }
     }
 

@@ -1,0 +1,99 @@
+package dev.magus.cli;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Drops the class archives bin/magus keeps beside {@code cli.jar} ({@code magus-KIND-PID.jsa},
+ * made with {@code -XX:ArchiveClassesAtExit}) that the JDK running now can no longer map.
+ *
+ * <p>A dynamic archive is tied to the JDK that made it: to its runtime image and to the header
+ * of its base archive ({@code lib/server/classes.jsa}). After a JDK update, or a
+ * {@code java -Xshare:dump} that rewrote the base archive, the JVM refuses the archive quietly
+ * ({@code -Xshare:auto}), and bin/magus, which compares it only with the build's jars, kept
+ * handing it over: every later run loaded its ~3 000 classes from the jars again, about twice
+ * the CPU (seen on this machine: 1 063 of 3 315 classes shared instead of 3 046 of 3 151). A
+ * package manager keeps the files' modification times from the package, so the change shows in
+ * their status-change time ({@code ctime}), which nothing can set back: an archive older than
+ * the newest {@code ctime} among the JDK's image and VM files is deleted here, and the next run
+ * of its kind makes a new one. Deleting a file another JVM has mapped is harmless on Linux.
+ */
+final class ClassArchives {
+    /** The JDK's files a dynamic archive depends on, under {@code java.home}. */
+    private static final List<String> JDK_FILES = List.of(
+            "lib/modules",
+            "lib/server/libjvm.so", "lib/server/classes.jsa", "lib/server/classes_nocoops.jsa",
+            "lib/client/libjvm.so", "lib/client/classes.jsa");
+
+    private ClassArchives() {
+    }
+
+    /**
+     * From {@code bin/magus}'s properties: the archives under {@code magus.home}'s
+     * {@code cli/target} against {@code java.home}. Never fails: a file that cannot be read or
+     * deleted stays as it is (a slower start, nothing else).
+     */
+    static void dropStale() {
+        String home = System.getProperty("magus.home");
+        String java = System.getProperty("java.home");
+        if (home == null || java == null) {
+            return;
+        }
+        dropStale(Path.of(home, "cli", "target"), Path.of(java));
+    }
+
+    /** Deletes the {@code magus-*.jsa} in {@code dir} older than the newest change to the JDK at {@code javaHome}; returns how many. */
+    static int dropStale(Path dir, Path javaHome) {
+        Optional<FileTime> changed = jdkChanged(javaHome);
+        if (changed.isEmpty()) {
+            return 0;
+        }
+        int dropped = 0;
+        try (DirectoryStream<Path> archives = Files.newDirectoryStream(dir)) {
+            for (Path archive : archives) {
+                String name = archive.getFileName().toString();
+                if (!name.startsWith("magus-") || !name.endsWith(".jsa")) {
+                    continue;
+                }
+                try {
+                    FileTime made = Files.getLastModifiedTime(archive, LinkOption.NOFOLLOW_LINKS);
+                    if (stale(made, changed.get()) && Files.deleteIfExists(archive)) {
+                        dropped++;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // Unreadable or not ours to delete (a read-only install): left as it is.
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // No such directory (not a built checkout): nothing to drop.
+        }
+        return dropped;
+    }
+
+    /** Whether an archive made at {@code made} predates the JDK's last change at {@code jdkChanged}. */
+    static boolean stale(FileTime made, FileTime jdkChanged) {
+        return made.compareTo(jdkChanged) < 0;
+    }
+
+    /** The newest status-change time among the JDK's files that exist; empty when none can be read. */
+    static Optional<FileTime> jdkChanged(Path javaHome) {
+        FileTime newest = null;
+        for (String file : JDK_FILES) {
+            try {
+                FileTime t = (FileTime) Files.getAttribute(javaHome.resolve(file), "unix:ctime");
+                if (newest == null || t.compareTo(newest) > 0) {
+                    newest = t;
+                }
+            } catch (IOException | RuntimeException e) {
+                // Not in this JDK (no client VM, no compressed-oops-less archive): skipped.
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** bin/magus's class archives made before the JDK last changed are dropped; newer ones and other files stay. */
+class ClassArchivesTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void anArchiveOlderThanTheJdksLastChangeIsDroppedAndANewerOneKept() throws Exception {
+        Path jdk = Files.createDirectories(tmp.resolve("jdk/lib/server"));
+        // Written now: their ctime is now, whatever their modification time says (as a package
+        // manager leaves it: the package's own, older date).
+        Files.writeString(jdk.resolve("classes.jsa"), "base archive");
+        Files.setLastModifiedTime(jdk.resolve("classes.jsa"), FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path old = target.resolve("magus-ws-12.jsa");
+        Path fresh = target.resolve("magus-full-34.jsa");
+        Path other = target.resolve("cli.jar");
+        for (Path p : new Path[] {old, fresh, other}) {
+            Files.writeString(p, "x");
+        }
+        Instant now = Instant.now();
+        Files.setLastModifiedTime(old, FileTime.from(now.minus(Duration.ofHours(1))));
+        Files.setLastModifiedTime(fresh, FileTime.from(now.plus(Duration.ofHours(1))));
+        Files.setLastModifiedTime(other, FileTime.from(now.minus(Duration.ofDays(1))));
+
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("jdk"))).isEqualTo(1);
+        assertThat(old).doesNotExist();
+        assertThat(fresh).exists();
+        assertThat(other).as("not an archive of bin/magus").exists();
+    }
+
+    @Test
+    void noReadableJdkFileDropsNothing() throws Exception {
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path archive = Files.writeString(target.resolve("magus-fast-1.jsa"), "x");
+        Files.setLastModifiedTime(archive, FileTime.from(Instant.parse("2000-01-01T00:00:00Z")));
+        assertThat(ClassArchives.jdkChanged(tmp.resolve("no-jdk"))).isEmpty();
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isZero();
+        assertThat(archive).exists();
+    }
+
+    @Test
+    void theRunningJdkHasAChangeTime() {
+        assertThat(ClassArchives.jdkChanged(Path.of(System.getProperty("java.home"))))
+                .as("lib/modules at least, in every JDK 9+")
+                .isPresent();
+    }
+
+    @Test
+    void staleIsStrictlyOlder() {
+        FileTime t = FileTime.from(Instant.parse("2026-01-01T00:00:00Z"));
+        assertThat(ClassArchives.stale(t, t)).isFalse();
+        assertThat(ClassArchives.stale(FileTime.from(Instant.parse("2025-12-31T23:59:59Z")), t)).isTrue();
+    }
+}

@@ -1,0 +1,86 @@
+package dev.magus.landlock.launch;
+
+import static dev.magus.landlock.launch.Children.SH;
+import static dev.magus.landlock.launch.Children.env;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's register of its own children: a reap and the pid's leaving the register are one
+ * step for every check, so a pid the kernel hands on right after the reap is never vouched for
+ * as the launcher's (security review, issue 15: a confined process's {@code CLONE_PARENT} child
+ * could take it and hide from the stray pass).
+ */
+class LaunchedTest {
+    /** A pid no real child of this test has: the register holds numbers, the kernel is not asked. */
+    private static final int PID = 4_000_001;
+
+    @TempDir
+    Path home;
+
+    @Test
+    void aCheckDuringTheReapWaitsForTheUnregisterAndThenSaysNotOwned() throws Exception {
+        Launched.spawning();
+        Launched.spawned(PID);
+        assertThat(Launched.owns(PID)).isTrue();
+        AtomicReference<Boolean> seen = new AtomicReference<>();
+        AtomicBoolean blockedDuringReap = new AtomicBoolean();
+        Thread checker = new Thread(() -> seen.set(Launched.owns(PID)), "test-owns-check");
+        int r = Launched.reap(PID, () -> {
+            // The pid is free from here on: a check now is one that could see a new process with it.
+            checker.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < deadline) {
+                if (checker.getState() == Thread.State.BLOCKED) {
+                    blockedDuringReap.set(true);
+                    break;
+                }
+                Thread.onSpinWait();
+            }
+            return PID;
+        });
+        checker.join(10_000);
+        assertThat(r).isEqualTo(PID);
+        assertThat(blockedDuringReap).as("the check waited for the reap's whole step").isTrue();
+        assertThat(seen.get()).as("owns() after the reap").isFalse();
+        assertThat(Launched.mayTouch(PID)).isTrue();
+    }
+
+    @Test
+    void aWaitpidThatReapedNothingKeepsThePidRegistered() {
+        Launched.spawning();
+        Launched.spawned(PID + 1);
+        try {
+            assertThat(Launched.reap(PID + 1, () -> 0)).isZero();
+            assertThat(Launched.owns(PID + 1)).isTrue();
+            assertThat(Launched.mayTouch(PID + 1)).isFalse();
+            assertThat(Launched.reap(PID + 1, () -> -1)).isEqualTo(-1);
+            assertThat(Launched.owns(PID + 1)).as("a failed waitpid reaps nothing").isTrue();
+        } finally {
+            Launched.reap(PID + 1, () -> PID + 1);
+        }
+        assertThat(Launched.owns(PID + 1)).isFalse();
+    }
+
+    @Test
+    void aRealChildIsOwnedUntilItsWaitForReapsIt() throws Exception {
+        SpawnRequest request = new SpawnRequest(SH, List.of("sh", "-c", "read x; exit 3"), env(home), home, Stdio.PIPES);
+        try (Confinement off = Confinement.off()) {
+            Spawn s = Launcher.get().spawn(request, off);
+            assertThat(s).isInstanceOf(Spawn.Started.class);
+            try (Child child = ((Spawn.Started) s).child()) {
+                assertThat(Launched.owns(child.pid())).as("registered while it runs").isTrue();
+                child.stdin().close();
+                assertThat(child.waitFor().status()).isEqualTo(3);
+                assertThat(Launched.owns(child.pid())).as("unregistered once reaped").isFalse();
+            }
+        }
+    }
+}
