@@ -1,6 +1,7 @@
 package dev.magus.server.client;
 
 import dev.magus.events.Echo;
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.FileDescriptor;
@@ -65,7 +66,10 @@ public final class FastClient {
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
-        this.in = new DataInputStream(Channels.newInputStream(channel));
+        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each
+        // through the channel's stream (5 system calls a frame, now about one). A read returns
+        // what has arrived, so nothing waits for the buffer to fill.
+        this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 
     public static void main(String[] args) throws Throwable {
