@@ -94,6 +94,16 @@ public sealed interface DenialAdvice {
     List<String> MAGUS_OWN = List.of(".local/state/magus", ".cache/magus-run");
     List<String> RUN_LATER = List.of(".local/bin", "bin", ".docker/cli-plugins", ".config/pip", ".pip");
 
+    /**
+     * What a toolchain runs or obeys later, outside any sandbox, beside the caches its spell
+     * grants: rustup's {@code ~/.cargo/env} (sourced by the shell's startup files), the
+     * binaries {@code cargo install} and {@code go install} put on PATH, cargo's and go's own
+     * configuration ({@code build.rustc-wrapper}, {@code GOFLAGS=-toolexec}). Only a write is
+     * refused: running {@code ~/.cargo/bin/cargo} is what the rust spell grants.
+     */
+    List<String> TOOL_RUN_LATER = List.of(".cargo/env", ".cargo/bin", ".cargo/config", ".cargo/config.toml", "go/bin",
+            ".config/go/env");
+
     /** The core's devices; anything else under /dev is never suggested. */
     Set<String> DEVICES = Set.of("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty");
 
@@ -146,7 +156,7 @@ public sealed interface DenialAdvice {
         }
         if (unsafeToGrant(at, op, home, exists)) {
             return new AttackLike("no declaration narrower than " + Locations.display(at, home) + " exists,"
-                    + " and that one would grant a credential store or a startup file");
+                    + " and that one would grant a credential store, a startup file or what runs later");
         }
         return new Hint(at, needed, Optional.empty(), !exists.test(at));
     }
@@ -234,10 +244,23 @@ public sealed interface DenialAdvice {
                 }
             }
         }
+        if (op == Access.WRITE) {
+            for (String e : TOOL_RUN_LATER) {
+                if (resolved.startsWith(home.resolve(e))) {
+                    return Optional.of("~/" + e + " is run or obeyed later by its toolchain, outside any sandbox:"
+                            + " writing it is how a payload persists");
+                }
+            }
+        }
         return Optional.empty();
     }
 
-    /** Whether granting {@code op} on all of {@code dir} would hand over something sensitive. */
+    /**
+     * Whether granting {@code op} on all of {@code dir} would hand over something sensitive. A
+     * write grant also creates what is not there yet ({@code ~/.m2 rw} lets a run plant
+     * {@code settings.xml}, {@code ~/.config rw} a fish config or pip's {@code pip.conf}), so for
+     * a write every sensitive entry below counts, present or not.
+     */
     private static boolean unsafeToGrant(Path dir, Access op, Path home, Predicate<Path> exists) {
         if (attackLike(op, dir, home).isPresent()) {
             return true;
@@ -245,16 +268,26 @@ public sealed interface DenialAdvice {
         if (!dir.startsWith(home)) {
             return false;
         }
+        Predicate<Path> there = op == Access.WRITE ? p -> true : exists;
         for (String e : CREDENTIAL_STORES) {
             Path p = home.resolve(e);
-            if (p.startsWith(dir) && exists.test(p)) {
+            if (p.startsWith(dir) && there.test(p)) {
                 return true;
             }
         }
         for (String e : STARTUP_FILES) {
             Path p = home.resolve(e);
-            if (p.startsWith(dir) && exists.test(p) && op != Access.READ) {
+            if (p.startsWith(dir) && there.test(p) && op != Access.READ) {
                 return true;
+            }
+        }
+        if (op == Access.WRITE) {
+            for (List<String> entries : List.of(MAGUS_OWN, RUN_LATER, WRITE_ONLY_SENSITIVE, TOOL_RUN_LATER)) {
+                for (String e : entries) {
+                    if (home.resolve(e).startsWith(dir)) {
+                        return true;
+                    }
+                }
             }
         }
         return false;

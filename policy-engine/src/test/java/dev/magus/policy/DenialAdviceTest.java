@@ -88,6 +88,13 @@ class DenialAdviceTest {
             WRITE | /home/u/.m2/repository/org/apache/commons | hint
             EXEC  | /opt/sdk/lib.so                           | hint
             WRITE | /home/u/.config/newtool/x                 | hint
+            WRITE | /home/u/.cargo/env                        | attack
+            WRITE | /home/u/.cargo/bin/cargo                  | attack
+            WRITE | /home/u/.cargo/config.toml                | attack
+            WRITE | /home/u/go/bin/tool                       | attack
+            WRITE | /home/u/.config/go/env                    | attack
+            EXEC  | /home/u/.cargo/bin/cargo                  | hint
+            READ  | /home/u/.cargo/env                        | hint
             """)
     void each_access_has_one_class(Access op, String path, String label) {
         assertThat(classify(op, path).label()).isEqualTo(label);
@@ -118,6 +125,36 @@ class DenialAdviceTest {
     }
 
     @Test
+    void a_write_hint_never_covers_what_a_run_could_plant_there() {
+        // A fresh home: ~/.cargo, ~/.config and ~/.cache hold nothing sensitive yet, but a write
+        // grant on one of them would let a run create ~/.cargo/env (sourced at login),
+        // ~/.config/pip/pip.conf, ~/.config/fish/config.fish or the server's socket dir.
+        Set<Path> dirs = Set.of(Path.of("/"), Path.of("/home"), HOME, HOME.resolve(".cargo"), HOME.resolve(".config"),
+                HOME.resolve(".cache"), HOME.resolve(".config/tool"));
+        Predicate<Path> exists = dirs::contains;
+        Ruleset none = Ruleset.of(List.of());
+        DenialAdvice cargo = DenialAdvice.classify(Access.WRITE, HOME.resolve(".cargo/newdir/x"), HOME, none, exists,
+                dirs::contains);
+        assertThat(cargo).isInstanceOfSatisfying(DenialAdvice.Hint.class, h -> {
+            assertThat(h.path()).isEqualTo(HOME.resolve(".cargo/newdir"));
+            assertThat(h.missing()).isTrue();
+        });
+        DenialAdvice config = DenialAdvice.classify(Access.WRITE, HOME.resolve(".config/tool/x"), HOME, none, exists,
+                dirs::contains);
+        assertThat(((DenialAdvice.Hint) config).path()).isEqualTo(HOME.resolve(".config/tool"));
+        DenialAdvice cache = DenialAdvice.classify(Access.WRITE, HOME.resolve(".cache/newtool/x"), HOME, none, exists,
+                dirs::contains);
+        assertThat(cache).isInstanceOfSatisfying(DenialAdvice.Hint.class, h -> {
+            assertThat(h.path()).as("not ~/.cache, which holds magus's socket fallback").isEqualTo(HOME.resolve(".cache/newtool"));
+            assertThat(AllowHint.yaml(h, HOME)).contains("# ~/.cache/newtool does not exist yet: create it first");
+        });
+        // A read reads only what is there: ~/.config is no credential store on this host.
+        DenialAdvice read = DenialAdvice.classify(Access.READ, HOME.resolve(".config/x"), HOME, none, exists,
+                dirs::contains);
+        assertThat(((DenialAdvice.Hint) read).path()).isEqualTo(HOME.resolve(".config"));
+    }
+
+    @Test
     void the_nearest_declared_rule_is_widened_unless_it_holds_a_credential_store() {
         DenialAdvice.Hint srv = (DenialAdvice.Hint) classify(Access.WRITE, "/srv/data/x");
         assertThat(srv.path()).isEqualTo(Path.of("/srv"));
@@ -128,11 +165,10 @@ class DenialAdviceTest {
         DenialAdvice.Hint m2 = (DenialAdvice.Hint) classify(Access.WRITE, "/home/u/.m2/repository/org/apache/commons");
         assertThat(m2.path()).isEqualTo(HOME.resolve(".m2/repository"));
         assertThat(m2.mode()).isEqualTo(AccessMode.RW);
-        // Without settings.xml on the host, the rule itself is widened.
+        // Nor without settings.xml on the host: a write grant on ~/.m2 would let a run plant one.
         DenialAdvice whole = DenialAdvice.classify(Access.WRITE, HOME.resolve(".m2/repository/org/apache/commons"),
                 HOME, RULES, p -> EXISTS.test(p) && !p.equals(HOME.resolve(".m2/settings.xml")), IS_DIR);
-        assertThat(((DenialAdvice.Hint) whole).path()).isEqualTo(HOME.resolve(".m2"));
-        assertThat(((DenialAdvice.Hint) whole).upgrades()).isPresent();
+        assertThat(((DenialAdvice.Hint) whole).path()).isEqualTo(HOME.resolve(".m2/repository"));
         // A writable rule is not made executable: that is how a dropped binary runs.
         DenialAdvice.Hint exec = (DenialAdvice.Hint) DenialAdvice.classify(Access.EXEC, Path.of("/srv/data/x"), HOME,
                 Ruleset.of(List.of(new Rule(Path.of("/srv"), AccessMode.RW, "spell:data"))), EXISTS, IS_DIR);
