@@ -97,11 +97,12 @@ public sealed interface DenialAdvice {
     /**
      * What a toolchain runs or obeys later, outside any sandbox, beside the caches its spell
      * grants: rustup's {@code ~/.cargo/env} (sourced by the shell's startup files), the
-     * binaries {@code cargo install} and {@code go install} put on PATH, cargo's and go's own
+     * binaries {@code cargo install} puts on PATH (the rust spell runs them, never writes them;
+     * the go spell's {@code GOBIN} is another matter), cargo's and go's own
      * configuration ({@code build.rustc-wrapper}, {@code GOFLAGS=-toolexec}). Only a write is
      * refused: running {@code ~/.cargo/bin/cargo} is what the rust spell grants.
      */
-    List<String> TOOL_RUN_LATER = List.of(".cargo/env", ".cargo/bin", ".cargo/config", ".cargo/config.toml", "go/bin",
+    List<String> TOOL_RUN_LATER = List.of(".cargo/env", ".cargo/bin", ".cargo/config", ".cargo/config.toml",
             ".config/go/env");
 
     /** The core's devices; anything else under /dev is never suggested. */
@@ -256,10 +257,11 @@ public sealed interface DenialAdvice {
     }
 
     /**
-     * Whether granting {@code op} on all of {@code dir} would hand over something sensitive. A
-     * write grant also creates what is not there yet ({@code ~/.m2 rw} lets a run plant
-     * {@code settings.xml}, {@code ~/.config rw} a fish config or pip's {@code pip.conf}), so for
-     * a write every sensitive entry below counts, present or not.
+     * Whether granting {@code op} on all of {@code dir} would hand over something sensitive,
+     * present or not: a pasted hint stays in {@code magus.yaml}, so {@code ~/.config ro} on a
+     * host without {@code gh} would read its token once {@code gh auth login} wrote it, and a
+     * write grant creates what is not there yet ({@code ~/.m2 rw} lets a run plant
+     * {@code settings.xml}, {@code ~/.config rw} a fish config or pip's {@code pip.conf}).
      */
     private static boolean unsafeToGrant(Path dir, Access op, Path home, Predicate<Path> exists) {
         if (attackLike(op, dir, home).isPresent()) {
@@ -268,16 +270,14 @@ public sealed interface DenialAdvice {
         if (!dir.startsWith(home)) {
             return false;
         }
-        Predicate<Path> there = op == Access.WRITE ? p -> true : exists;
         for (String e : CREDENTIAL_STORES) {
-            Path p = home.resolve(e);
-            if (p.startsWith(dir) && there.test(p)) {
+            if (home.resolve(e).startsWith(dir)) {
                 return true;
             }
         }
         for (String e : STARTUP_FILES) {
             Path p = home.resolve(e);
-            if (p.startsWith(dir) && there.test(p) && op != Access.READ) {
+            if (p.startsWith(dir) && (op == Access.WRITE || op == Access.EXEC && exists.test(p))) {
                 return true;
             }
         }

@@ -91,7 +91,6 @@ class DenialAdviceTest {
             WRITE | /home/u/.cargo/env                        | attack
             WRITE | /home/u/.cargo/bin/cargo                  | attack
             WRITE | /home/u/.cargo/config.toml                | attack
-            WRITE | /home/u/go/bin/tool                       | attack
             WRITE | /home/u/.config/go/env                    | attack
             EXEC  | /home/u/.cargo/bin/cargo                  | hint
             READ  | /home/u/.cargo/env                        | hint
@@ -148,10 +147,13 @@ class DenialAdviceTest {
             assertThat(h.path()).as("not ~/.cache, which holds magus's socket fallback").isEqualTo(HOME.resolve(".cache/newtool"));
             assertThat(AllowHint.yaml(h, HOME)).contains("# ~/.cache/newtool does not exist yet: create it first");
         });
-        // A read reads only what is there: ~/.config is no credential store on this host.
-        DenialAdvice read = DenialAdvice.classify(Access.READ, HOME.resolve(".config/x"), HOME, none, exists,
+        // Nor a read grant that would read gh's token once `gh auth login` writes it.
+        DenialAdvice read = DenialAdvice.classify(Access.READ, HOME.resolve(".config/go/env"), HOME, none, exists,
                 dirs::contains);
-        assertThat(((DenialAdvice.Hint) read).path()).isEqualTo(HOME.resolve(".config"));
+        assertThat(read).isInstanceOfSatisfying(DenialAdvice.Hint.class, h -> {
+            assertThat(h.path()).isEqualTo(HOME.resolve(".config/go"));
+            assertThat(h.missing()).isTrue();
+        });
     }
 
     @Test
