@@ -131,6 +131,10 @@ public sealed interface DenialAdvice {
         if (attack.isPresent()) {
             return new AttackLike(attack.get());
         }
+        Optional<String> toolchain = toolchainWrite(op, resolved, home, rules);
+        if (toolchain.isPresent()) {
+            return new AttackLike(toolchain.get());
+        }
         AccessMode needed = needed(op);
         Optional<Hint> upgrade = upgrade(op, resolved, home, rules, needed, exists, isDir);
         if (upgrade.isPresent()) {
@@ -254,6 +258,24 @@ public sealed interface DenialAdvice {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A write inside a toolchain a spell grants read-and-run ({@code ~/.pyenv}, {@code ~/.rustup},
+     * {@code JAVA_HOME}, {@code GOROOT}): widening it to {@code rwx} would let one run rewrite what
+     * every later run, confined or not, executes (a {@code .pth} file in site-packages runs at each
+     * Python start). Nothing is suggested; the build belongs in the workspace.
+     */
+    private static Optional<String> toolchainWrite(Access op, Path resolved, Path home, Ruleset rules) {
+        if (op != Access.WRITE) {
+            return Optional.empty();
+        }
+        return rules.nearest(resolved, op)
+                .filter(r -> resolved.startsWith(r.path()) && r.mode().has(Access.EXEC) && !r.mode().has(Access.WRITE)
+                        && r.origin().startsWith("spell:"))
+                .map(r -> Locations.display(r.path(), home) + " is a toolchain " + r.origin() + " grants read-and-run only:"
+                        + " what a run writes there runs later, outside any sandbox; install into the workspace instead"
+                        + " (a virtualenv, a local prefix)");
     }
 
     /**

@@ -124,6 +124,20 @@ class DenialAdviceTest {
     }
 
     @Test
+    void a_toolchain_a_spell_grants_read_and_run_is_never_made_writable() {
+        Ruleset pyenv = Ruleset.of(List.of(new Rule(HOME.resolve(".pyenv"), AccessMode.RX, "spell:python/pyenv"),
+                new Rule(HOME.resolve(".m2"), AccessMode.R, "spell:java/m2")));
+        Path pth = HOME.resolve(".pyenv/versions/3.11/lib/python3.11/site-packages/evil.pth");
+        assertThat(DenialAdvice.classify(Access.WRITE, pth, HOME, pyenv, EXISTS, IS_DIR))
+                .isInstanceOfSatisfying(DenialAdvice.AttackLike.class, a -> assertThat(a.why())
+                        .contains("~/.pyenv is a toolchain spell:python/pyenv grants read-and-run only"));
+        // Reading or running it is what the spell grants; a read-only cache is still widened.
+        assertThat(DenialAdvice.classify(Access.READ, pth, HOME, pyenv, EXISTS, IS_DIR).label()).isEqualTo("hint");
+        assertThat(DenialAdvice.classify(Access.WRITE, HOME.resolve(".m2/repository/org/x"), HOME, pyenv, EXISTS, IS_DIR)
+                .label()).isEqualTo("hint");
+    }
+
+    @Test
     void a_write_hint_never_covers_what_a_run_could_plant_there() {
         // A fresh home: ~/.cargo, ~/.config and ~/.cache hold nothing sensitive yet, but a write
         // grant on one of them would let a run create ~/.cargo/env (sourced at login),
