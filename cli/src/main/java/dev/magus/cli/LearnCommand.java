@@ -147,7 +147,7 @@ final class LearnCommand implements Callable<Integer> {
             out.println("magus learn: not added, these look like an attack (declare them by hand only if you are sure):");
             learned.attacks().forEach(a -> out.println("  " + a));
         }
-        if (status != 0 && learned.empty()) {
+        if (status != 0 && learned.empty() && learned.attacks().isEmpty()) {
             out.println("magus learn: no denial explains the failure; it may have another cause");
         }
     }

@@ -130,6 +130,16 @@ class CliHabitsIT {
     }
 
     @Test
+    void learn_says_no_denial_explains_a_failure_only_when_none_was_seen() throws IOException {
+        Files.writeString(home.resolve(".npmrc"), "//registry.invalid/:_authToken=FAKE-NPM-TOKEN\n");
+        Result stolen = magus(ws, "learn", "--", "sh", "-c", "cat \"$HOME/.npmrc\"");
+        assertThat(stolen.out()).as("%s", stolen).contains("not added, these look like an attack")
+                .doesNotContain("no denial explains the failure");
+        Result other = magus(ws, "learn", "--", "sh", "-c", "exit 3");
+        assertThat(other.out()).as("%s", other).contains("exited 3").contains("no denial explains the failure");
+    }
+
+    @Test
     void learn_never_writes_a_file_that_does_not_parse() throws IOException {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: sometimes\n");
         Result r = magus(ws, "learn", "--write", "--", "true");
