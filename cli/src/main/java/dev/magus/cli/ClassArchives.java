@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Optional;
@@ -62,13 +63,13 @@ final class ClassArchives {
         int dropped = 0;
         try (DirectoryStream<Path> archives = Files.newDirectoryStream(dir)) {
             for (Path archive : archives) {
-                String name = archive.getFileName().toString();
-                if (!name.startsWith("magus-") || !name.endsWith(".jsa")) {
+                if (!isArchiveName(archive.getFileName().toString())) {
                     continue;
                 }
                 try {
-                    FileTime made = Files.getLastModifiedTime(archive, LinkOption.NOFOLLOW_LINKS);
-                    if (stale(made, changed.get()) && Files.deleteIfExists(archive)) {
+                    BasicFileAttributes a = Files.readAttributes(archive, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    // Only a regular file: a link or a directory under an archive's name is not bin/magus's.
+                    if (a.isRegularFile() && stale(a.lastModifiedTime(), changed.get()) && Files.deleteIfExists(archive)) {
                         dropped++;
                     }
                 } catch (IOException | RuntimeException e) {
@@ -79,6 +80,17 @@ final class ClassArchives {
             // No such directory (not a built checkout): nothing to drop.
         }
         return dropped;
+    }
+
+    /** Whether {@code name} is one bin/magus gives an archive: {@code magus-KIND-PID.jsa}, KIND one of full, ws, fast. */
+    static boolean isArchiveName(String name) {
+        for (String kind : new String[] {"magus-full-", "magus-ws-", "magus-fast-"}) {
+            if (name.startsWith(kind) && name.endsWith(".jsa")) {
+                String pid = name.substring(kind.length(), name.length() - ".jsa".length());
+                return !pid.isEmpty() && pid.length() <= 10 && pid.chars().allMatch(c -> c >= '0' && c <= '9');
+            }
+        }
+        return false;
     }
 
     /** Whether an archive made at {@code made} predates the JDK's last change at {@code jdkChanged}. */

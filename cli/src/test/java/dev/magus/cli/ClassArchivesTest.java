@@ -41,6 +41,32 @@ class ClassArchivesTest {
     }
 
     @Test
+    void onlyRegularFilesUnderAnArchivesNameAreDropped() throws Exception {
+        Path jdk = Files.createDirectories(tmp.resolve("jdk/lib"));
+        Files.writeString(jdk.resolve("modules"), "image");
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path elsewhere = Files.writeString(tmp.resolve("mine.jsa"), "a user's file");
+        Path link = Files.createSymbolicLink(target.resolve("magus-ws-7.jsa"), elsewhere);
+        Path dir = Files.createDirectory(target.resolve("magus-full-8.jsa"));
+        Path odd = Files.writeString(target.resolve("magus-mine.jsa"), "x");
+        Path noPid = Files.writeString(target.resolve("magus-fast-.jsa"), "x");
+        FileTime old = FileTime.from(Instant.parse("2000-01-01T00:00:00Z"));
+        for (Path p : new Path[] {elsewhere, odd, noPid}) {
+            Files.setLastModifiedTime(p, old);
+        }
+        Files.setLastModifiedTime(dir, old);
+
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("jdk"))).isZero();
+        assertThat(link).isSymbolicLink();
+        assertThat(elsewhere).exists();
+        assertThat(dir).isDirectory();
+        assertThat(odd).exists();
+        assertThat(noPid).exists();
+        assertThat(ClassArchives.isArchiveName("magus-ws-123.jsa")).isTrue();
+        assertThat(ClassArchives.isArchiveName("magus-ws-12a.jsa")).isFalse();
+    }
+
+    @Test
     void noReadableJdkFileDropsNothing() throws Exception {
         Path target = Files.createDirectories(tmp.resolve("target"));
         Path archive = Files.writeString(target.resolve("magus-fast-1.jsa"), "x");

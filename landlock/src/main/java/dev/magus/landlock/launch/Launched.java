@@ -2,6 +2,7 @@ package dev.magus.landlock.launch;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 /**
@@ -48,7 +49,9 @@ public final class Launched {
      * {@code CLONE_PARENT} child, a stray re-parented to the subreaper); had the pid stayed
      * registered after the reap, a check between the two would have vouched for that stranger
      * as the launcher's own (security review, issue 15). Any check that saw the new process in
-     * {@code /proc} did so after the reap, so it takes the lock after this method released it.
+     * {@code /proc} did so after the reap, so it takes the lock after this method released it;
+     * a caller must therefore ask {@link #owns} or {@link #mayTouch} after its last read of
+     * {@code /proc}, never rely on an answer given before a later read.
      *
      * @return what {@code waitpid} returned
      */
@@ -70,6 +73,23 @@ public final class Launched {
     public static boolean mayTouch(long pid) {
         synchronized (LOCK) {
             return inFlight == 0 && !LIVE.contains((int) pid);
+        }
+    }
+
+    /**
+     * Runs {@code action} on {@code pid} only while it is certainly not one the launcher started
+     * and still owns ({@link #mayTouch}), holding the register's lock throughout, so that no
+     * launcher child can be reaped, and its pid handed on, between the check and the action; the
+     * action must be short and must itself confirm, by a read made inside it (the process's start
+     * time, say), that {@code pid} is still the process the caller saw. Reaping a stranger's
+     * zombie is such an action (security review, issue 15: a stat read before the check could
+     * describe a launcher child reaped since, whose pid a new one of its children then held).
+     *
+     * @return what {@code action} returned, or false when it did not run
+     */
+    public static boolean whileStranger(long pid, BooleanSupplier action) {
+        synchronized (LOCK) {
+            return inFlight == 0 && !LIVE.contains((int) pid) && action.getAsBoolean();
         }
     }
 

@@ -70,6 +70,29 @@ class LaunchedTest {
     }
 
     @Test
+    void anActionOnAStrangerRunsOnlyWhileTheLauncherCannotOwnThePid() {
+        AtomicBoolean ran = new AtomicBoolean();
+        Launched.spawning();
+        Launched.spawned(PID + 2);
+        try {
+            assertThat(Launched.whileStranger(PID + 2, () -> ran.getAndSet(true) || true)).isFalse();
+            assertThat(ran).as("never on a registered child").isFalse();
+            Launched.spawning();
+            try {
+                assertThat(Launched.whileStranger(PID + 3, () -> ran.getAndSet(true) || true)).isFalse();
+                assertThat(ran).as("never while a spawn could be about to register it").isFalse();
+            } finally {
+                Launched.spawned(0);
+            }
+            assertThat(Launched.whileStranger(PID + 3, () -> !ran.getAndSet(true))).isTrue();
+            assertThat(ran).isTrue();
+            assertThat(Launched.whileStranger(PID + 3, () -> false)).as("the action's own answer").isFalse();
+        } finally {
+            Launched.reap(PID + 2, () -> PID + 2);
+        }
+    }
+
+    @Test
     void aRealChildIsOwnedUntilItsWaitForReapsIt() throws Exception {
         SpawnRequest request = new SpawnRequest(SH, List.of("sh", "-c", "read x; exit 3"), env(home), home, Stdio.PIPES);
         try (Confinement off = Confinement.off()) {

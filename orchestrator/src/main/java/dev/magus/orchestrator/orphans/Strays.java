@@ -215,12 +215,19 @@ public final class Strays {
                     continue;
                 }
                 long pid = Long.parseLong(name);
-                if (!Launched.mayTouch(pid)) {
+                if (st.get().state() == 'Z') {
+                    // Adopted and ended: nobody else will ever wait for it. Reaped only while the
+                    // launcher cannot own the pid, and only if it is still the zombie read above
+                    // (same start time): that read may predate the reap of a launcher child whose
+                    // pid another has taken since.
+                    long started = st.get().startTicks();
+                    Launched.whileStranger(pid, () -> ProcStat.of(name, buf)
+                            .filter(now -> now.state() == 'Z' && now.startTicks() == started && now.ppid() == self)
+                            .map(now -> sys.waitpid((int) pid, null, WNOHANG) == pid)
+                            .orElse(false));
                     continue;
                 }
-                if (st.get().state() == 'Z') {
-                    // Adopted and ended: nobody else will ever wait for it.
-                    sys.waitpid((int) pid, null, WNOHANG);
+                if (!Launched.mayTouch(pid)) {
                     continue;
                 }
                 Owner owner = st.get().pgrp() == group ? Owner.THIS : owner(st.get(), p, runId, others);
