@@ -72,8 +72,13 @@ public final class ShimHints {
         String list = String.join(", ", passthrough);
         String message = m.name() + " shims are on PATH (" + shimDir + ") but " + String.join(", ", scrubbed)
                 + (scrubbed.size() == 1 ? " was" : " were")
-                + " scrubbed, so a shim silently falls back to a system tool; add to sandbox.env.passthrough: ["
-                + list + "]" + m.spell().map(s -> ", or bind the spell " + s + " in magus.yaml's projects").orElse("");
+                + " scrubbed, so a shim silently falls back to a system tool; "
+                // Passing the variables alone is not enough when nothing grants the manager's
+                // installs: the shim stays unreadable and the fallback goes on, only unreported.
+                + m.spell().map(s -> "bind the spell " + s + " in magus.yaml's projects (it grants " + m.name()
+                        + "'s installs and passes its variables), or add to sandbox.env.passthrough: [" + list
+                        + "] and allow those installs rx yourself")
+                        .orElse("add to sandbox.env.passthrough: [" + list + "]");
         String yaml = "sandbox:\n  env:\n    passthrough: [" + list + "]\n";
         Diagnostic d = Diagnostic.of(Code.MGS2006, message, subject, Operation.NONE, Layer.POLICY, SOURCE)
                 .withDetail(DetailKey.MANAGER, m.name())
