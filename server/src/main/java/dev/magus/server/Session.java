@@ -305,6 +305,11 @@ final class Session {
         return b == null ? 0 : b.totalPendingWriteBytes();
     }
 
+    /** The event loop this connection is served on, for tests. */
+    io.netty.channel.EventLoop eventLoop() {
+        return channel.eventLoop();
+    }
+
     /** Netty says the connection became writable (or closed): the waiting pipe readers go on. */
     void writabilityChanged() {
         synchronized (writable) {
