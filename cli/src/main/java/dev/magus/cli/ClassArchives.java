@@ -23,6 +23,11 @@ import java.util.Optional;
  * their status-change time ({@code ctime}), which nothing can set back: an archive older than
  * the newest {@code ctime} among the JDK's image and VM files is deleted here, and the next run
  * of its kind makes a new one. Deleting a file another JVM has mapped is harmless on Linux.
+ *
+ * <p>The test errs towards remaking: anything that changes a JDK file's status without changing
+ * the file (a {@code chmod}, a reinstall of the same version, {@code perf record}'s hard link of
+ * {@code libjvm.so} into its build-id cache) costs one run the making of a new archive (about a
+ * second), never a run without one from then on.
  */
 final class ClassArchives {
     /** The JDK's files a dynamic archive depends on, under {@code java.home}. */

@@ -4,14 +4,31 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
-@Command(name = "magus",
+@Command(name = MagusCommand.NAME,
         mixinStandardHelpOptions = true,
         // -h/--help (and -V) on every subcommand too: `magus run --help` prints run's usage and exits 0.
         scope = CommandLine.ScopeType.INHERIT,
-        version = "magus-sandbox 0.1.0",
-        description = "Runs other people's code confined to a declared filesystem and environment footprint.")
+        version = MagusCommand.VERSION,
+        description = MagusCommand.DESCRIPTION)
 final class MagusCommand {
+    static final String NAME = "magus";
+    static final String VERSION = "magus-sandbox 0.1.0";
+    static final String DESCRIPTION = "Runs other people's code confined to a declared filesystem and environment footprint.";
+
+    /**
+     * The top command for a command line that holds only {@code run} or {@code target}: this
+     * annotation's name, version, description and scope, built without reading it (RunModel). It
+     * carries no help options of its own: the standard ones are the subcommand's, as they would
+     * be inherited, and picocli would mix its annotated ones into every subcommand of a top
+     * command that had them. Only ever parsed with the subcommand's name first.
+     */
+    static CommandSpec lean() {
+        CommandSpec s = CommandSpec.create().name(NAME).version(VERSION).scopeType(CommandLine.ScopeType.INHERIT);
+        s.usageMessage().description(DESCRIPTION);
+        return s;
+    }
     /**
      * Its subcommands by name, in the order of its help, added by {@link Main#commandLine}: picocli
      * reflects over every class it is given (and initialises it) when the command line is built,

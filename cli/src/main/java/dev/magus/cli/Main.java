@@ -47,6 +47,18 @@ public final class Main {
         return commandLine(CommandLine.defaultFactory(), args).execute(args);
     }
 
+    /** A subcommand's command line: run's and target's from their programmatic model, any other from its annotations. */
+    private static CommandLine subcommand(Class<?> type, CommandLine.IFactory factory) {
+        if (!RunCommand.class.isAssignableFrom(type)) {
+            return new CommandLine(type, factory);
+        }
+        try {
+            return new CommandLine(((RunCommand) factory.create(type)).model(), factory);
+        } catch (Exception e) {
+            throw new CommandLine.InitializationException("cannot create " + type.getSimpleName() + ": " + e, e);
+        }
+    }
+
     /** {@link #commandLine(CommandLine.IFactory)} with every subcommand. */
     static CommandLine commandLine(CommandLine.IFactory factory) {
         return commandLine(factory, new String[0]);
@@ -59,14 +71,17 @@ public final class Main {
      */
     static CommandLine commandLine(CommandLine.IFactory factory, String... args) {
         Failures failures = new Failures();
-        CommandLine cl = new CommandLine(new MagusCommand(), factory);
         // Only the subcommand the arguments start with, when they name one: `magus run -- true`
         // has no use for the other commands' models (see MagusCommand.SUBCOMMANDS).
         String first = args.length > 0 ? args[0] : "";
         boolean one = MagusCommand.SUBCOMMANDS.containsKey(first);
+        // run and target build their models without annotations (RunModel), and so does the top
+        // command that holds only one of them; any other command line reads MagusCommand's.
+        boolean lean = one && RunCommand.class.isAssignableFrom(MagusCommand.SUBCOMMANDS.get(first));
+        CommandLine cl = new CommandLine(lean ? MagusCommand.lean() : new MagusCommand(), factory);
         for (Map.Entry<String, Class<?>> sub : MagusCommand.SUBCOMMANDS.entrySet()) {
             if (!one || sub.getKey().equals(first)) {
-                cl.addSubcommand(sub.getKey(), sub.getValue());
+                cl.addSubcommand(sub.getKey(), subcommand(sub.getValue(), factory));
             }
         }
         cl.setCaseInsensitiveEnumValuesAllowed(false)

@@ -36,77 +36,34 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
-@Command(name = "run", description = "Runs CMD under the workspace's sandbox; each boundary it hits is shown as it happens.")
+@Command(name = RunCommand.NAME, description = RunCommand.DESCRIPTION)
 class RunCommand implements Callable<Integer> {
-    @Option(names = "--op", paramLabel = "SPELL", description = "Runs CMD as a spell op's child: it gets the spells of the project"
-            + " holding the current directory, plus SPELL (without --op: every spell the workspace's projects bind).")
+    static final String NAME = "run";
+    static final String DESCRIPTION = "Runs CMD under the workspace's sandbox; each boundary it hits is shown as it happens.";
+
+    // The options' values, taken from picocli's model by bind() before anything reads them.
     Optional<String> op = Optional.empty();
-
-    @Option(names = "--target", paramLabel = "NAME", description = "Runs the target NAME (project/target, or a target name unique"
-            + " in the workspace) in its project's dir, with its sandbox layer; CMD, if given, is appended to its command.")
     Optional<String> target = Optional.empty();
-
-    @Option(names = "--sandbox", paramLabel = "MODE", description = "off, best-effort or required (never weaker than MAGUS_SANDBOX)")
-    Optional<String> sandbox;
-
-    @Option(names = "--env", paramLabel = "K=V", description = "Sets a variable for this run only (env\\set).")
+    Optional<String> sandbox = Optional.empty();
     List<String> env = new ArrayList<>();
-
-    @Option(names = "--unset", paramLabel = "K", description = "Removes a variable for this run only (env\\unset).")
     List<String> unset = new ArrayList<>();
-
-    @Option(names = "--allow", paramLabel = "PATH[:MODE]", description = "Grants PATH for this run only: ro (the default),"
-            + " rw, rx or rwx; relative to the current directory. Repeatable; shown as layer 'cli' by magus policy.")
     List<String> allow = new ArrayList<>();
-
-    @Option(names = "--pass", paramLabel = "VAR", description = "Passes VAR (or every PREFIX_* variable) through to this"
-            + " run's children. Repeatable.")
     List<String> pass = new ArrayList<>();
-
-    @Option(names = "--events", paramLabel = "FILE", description = "Also writes every event as NDJSON to FILE ('-' for stdout).")
-    Optional<String> events;
-
-    @Option(names = "--allow-host", paramLabel = "HOST", description = "Lets this run's network proxy through to HOST"
-            + " (or *.domain) as well (network mode proxy).")
-    java.util.List<String> allowHost = new java.util.ArrayList<>();
-
-    @Option(names = "--stdin", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Hands magus's standard input to the child, as env or nice do (the default);"
-                    + " --no-stdin gives it /dev/null instead.")
+    Optional<String> events = Optional.empty();
+    List<String> allowHost = new ArrayList<>();
     boolean stdin = true;
-
-    @Option(names = "--log", paramLabel = "FILE", description = "Also logs every diagnostic through SLF4J as one"
-            + " logfmt line (code= layer= op= subject= source= msg=) to FILE, at the level of its severity.")
-    Optional<String> log;
-
-    @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records for exact kernel-layer denials"
-            + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.")
+    Optional<String> log = Optional.empty();
     boolean kernelAudit;
-
-    @Option(names = "--ui", description = "Shows a live view while the run goes: elapsed time, counters per code, the latest"
-            + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.")
     boolean ui;
-
-    @Option(names = {"-v", "--verbose"}, description = "Also shows debug diagnostics (MGS2008), known harmless"
-            + " runtime probes, and the names (never the values) of the variables MGS2003 dropped.")
     boolean verbose;
-
-    @Option(names = {"-q", "--quiet"}, description = "Does not say that a run without a sandbox is unconfined.")
     boolean quiet;
-
-    @Option(names = "--local", description = "Runs in this process even when a magus server is running"
-            + " (a plain run is otherwise forwarded to it).")
     boolean local;
-
-    @Parameters(arity = "0..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
-    @Spec
     CommandSpec spec;
+    /** The options of {@link #spec}, set with it by {@link RunModel#of}. */
+    RunModel options;
 
     private final CliContext context;
 
@@ -118,6 +75,11 @@ class RunCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    /** picocli's model of this command ({@link RunModel}), which {@link #call} reads its options from. */
+    CommandSpec model() {
+        return RunModel.of(this, NAME, DESCRIPTION);
+    }
+
     /**
      * The child's bytes pass through {@link System#out} and {@link System#err} unchanged;
      * magus's own lines go to the command line's error writer (the same stream, flushed per
@@ -125,6 +87,7 @@ class RunCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() throws IOException {
+        options.bind(this);
         checkArguments();
         // From here a signal is kept for the run instead of ending magus (see Signals).
         int signalled = Signals.hold();

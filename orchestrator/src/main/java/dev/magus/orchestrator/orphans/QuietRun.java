@@ -46,8 +46,21 @@ final class QuietRun {
     private QuietRun() {
     }
 
-    /** One pass: the tasks read (leader last) and every child they listed, both sorted. */
+    /**
+     * One pass: the tasks read (leader last) and every child they listed, both sorted. Its
+     * equals and hashCode are written out: a record's own are linked at their first call
+     * ({@code ObjectMethods} bootstrap), which cost a one-shot run about 5 ms (issue 15).
+     */
     record Pass(List<Long> tasks, List<Long> children) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Pass p && tasks.equals(p.tasks) && children.equals(p.children);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * tasks.hashCode() + children.hashCode();
+        }
     }
 
     /**

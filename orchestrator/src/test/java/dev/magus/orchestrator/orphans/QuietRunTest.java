@@ -18,6 +18,18 @@ class QuietRunTest {
     @TempDir
     Path tmp;
 
+    /** Pass's equals is written out (issue 15): two passes agree only on the same tasks and the same children. */
+    @Test
+    void twoPassesAgreeOnlyWhenTasksAndChildrenAreTheSame() {
+        QuietRun.Pass p = new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L));
+        assertThat(p).isEqualTo(new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L)))
+                .hasSameHashCodeAs(new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L)));
+        assertThat(p).isNotEqualTo(new QuietRun.Pass(List.of(1L, 3L), List.of(5L, 6L)))
+                .isNotEqualTo(new QuietRun.Pass(List.of(1L, 2L), List.of(5L)))
+                .isNotEqualTo(new QuietRun.Pass(List.of(5L, 6L), List.of(1L, 2L)))
+                .isNotEqualTo(null);
+    }
+
     @Test
     void readsAChildrenFile() {
         assertThat(QuietRun.parse(ascii("123 456 "))).contains(List.of(123L, 456L));

@@ -12,6 +12,10 @@ import java.util.Optional;
  * What one control entry was at one moment: enough to tell a change and to put it back.
  * Ownership and times are not compared: a tool that rewrites a file with the same bytes has
  * not changed what the next tool obeys.
+ *
+ * <p>The records' equals and hashCode are written out, component by component as a record's
+ * own: those are linked at their first call ({@code ObjectMethods} bootstrap, method-handle
+ * classes spun at run time), a cost every one-shot run paid in its audit (issue 15).
  */
 public sealed interface Node {
 
@@ -20,10 +24,29 @@ public sealed interface Node {
         public File {
             Objects.requireNonNull(content, "content");
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof File f && permissions == f.permissions && content.equals(f.content);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * permissions + content.hashCode();
+        }
     }
 
     /** A directory: its permission bits (what is beneath it are entries of their own). */
     record Directory(int permissions) implements Node {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Directory d && permissions == d.permissions;
+        }
+
+        @Override
+        public int hashCode() {
+            return permissions;
+        }
     }
 
     /**
@@ -43,6 +66,16 @@ public sealed interface Node {
         public Link(String target) {
             this(target, Optional.empty());
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Link l && target.equals(l.target) && resolved.equals(l.resolved);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * target.hashCode() + resolved.hashCode();
+        }
     }
 
     /**
@@ -54,10 +87,29 @@ public sealed interface Node {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(content, "content");
         }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Resolved r && path.equals(r.path) && permissions == r.permissions && content.equals(r.content);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * path.hashCode() + permissions) * 31 + content.hashCode();
+        }
     }
 
     /** A fifo, socket or device: told apart by its mode; the audit cannot make one again. */
     record Other(int mode) implements Node {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Other other && mode == other.mode;
+        }
+
+        @Override
+        public int hashCode() {
+            return mode;
+        }
     }
 
     /** A word for the kind, as diagnostics say it. */

@@ -13,11 +13,24 @@ import java.util.TreeMap;
  */
 public record Snapshot(SortedMap<Path, Recorded> entries) {
 
-    /** One entry: what it was, and the control-file entry it falls under. */
+    /**
+     * One entry: what it was, and the control-file entry it falls under. Equals and hashCode
+     * written out, as {@link Node}'s (no {@code ObjectMethods} bootstrap in a one-shot run).
+     */
     public record Recorded(Node node, String entry) {
         public Recorded {
             Objects.requireNonNull(node, "node");
             Objects.requireNonNull(entry, "entry");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Recorded r && node.equals(r.node) && entry.equals(r.entry);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * node.hashCode() + entry.hashCode();
         }
     }
 

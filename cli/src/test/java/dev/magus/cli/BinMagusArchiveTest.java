@@ -1,0 +1,91 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Which runs bin/magus asks to make the class archive: not one that only prints its help or
+ * version (its archive would lack the sandbox's classes until the next build, issue 15). bin/magus
+ * of this checkout is copied beside a fake build and started with a fake {@code java} that
+ * writes down its arguments, so no JVM runs.
+ */
+class BinMagusArchiveTest {
+    @TempDir
+    Path dir;
+    private Path magus;
+    private Path args;
+
+    @BeforeEach
+    void fakeBuild() throws IOException {
+        Path checkout = null;
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("bin/magus"))) {
+                checkout = d;
+                break;
+            }
+        }
+        assertThat(checkout).as("bin/magus above %s", Path.of("").toAbsolutePath()).isNotNull();
+        Path home = dir.resolve("magus");
+        Files.createDirectories(home.resolve("bin"));
+        magus = Files.copy(checkout.resolve("bin/magus"), home.resolve("bin/magus"));
+        Files.createDirectories(home.resolve("cli/target/lib"));
+        Files.writeString(home.resolve("cli/target/cli.jar"), "");
+        Path java = dir.resolve("jdk/bin/java");
+        Files.createDirectories(java.getParent());
+        args = dir.resolve("args");
+        Files.writeString(java, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$ARGS_OUT\"\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(magus, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private List<String> javaArgs(String... magusArgs) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", magus.toString()));
+        cmd.addAll(List.of(magusArgs));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("ARGS_OUT", args.toString());
+        pb.environment().put("XDG_RUNTIME_DIR", dir.resolve("run").toString());
+        pb.environment().remove("MAGUS_SERVER_ADDRESS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return Files.readAllLines(args);
+    }
+
+    private static boolean archives(List<String> javaArgs) {
+        return javaArgs.stream().anyMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
+    }
+
+    @Test
+    void a_run_that_only_asks_for_help_or_version_makes_no_archive() throws Exception {
+        for (String[] a : List.of(new String[] {"run", "--help"}, new String[] {"run", "-h"}, new String[] {"run", "-qh"},
+                new String[] {"run", "--version"}, new String[] {"run", "-V"}, new String[] {"run", "--local", "--help", "--", "x"},
+                new String[] {"target", "--help"})) {
+            List<String> javaArgs = javaArgs(a);
+            assertThat(archives(javaArgs)).as("magus %s: %s", List.of(a), javaArgs).isFalse();
+            assertThat(javaArgs).as("magus %s", List.of(a)).endsWith(a);
+        }
+    }
+
+    @Test
+    void a_run_of_a_command_makes_one_even_when_the_command_has_a_help_flag() throws Exception {
+        for (String[] a : List.of(new String[] {"run", "--", "true"}, new String[] {"run", "--local", "-q", "--", "ls", "-h"},
+                new String[] {"run", "--sandbox=off", "--env=V=-h", "--", "true"}, new String[] {"run", "-qv", "--", "true"})) {
+            List<String> javaArgs = javaArgs(a);
+            assertThat(archives(javaArgs)).as("magus %s: %s", List.of(a), javaArgs).isTrue();
+            assertThat(javaArgs).as("magus %s", List.of(a)).endsWith(a);
+        }
+    }
+}
