@@ -32,8 +32,10 @@ perf sched record -q -o "$work/sched.data" -- bash "$work/runs.sh" >/dev/null 2>
 echo "load after: $(cat /proc/loadavg)"
 awk -v n="$n" '{printf "wall per forwarded run: %.2f ms (%d runs)\n", ($2 - $1) * 1000 / n, n}' "$work/span"
 perf sched timehist -i "$work/sched.data" 2>/dev/null | awk -v pid="$pid" -v n="$n" '
-  NR > 3 && $3 ~ ("/" pid "\\]$") && NF >= 6 {
-    split($3, a, "["); g = a[1]; sub(/-[0-9]+$/, "", g); if (g ~ /^magus-d/) g = "launch (magus-dNNN)"
+  NR > 3 && $0 ~ ("/" pid "\\] ") && $0 !~ /awakened:/ {
+    # A thread name may hold a space ("C1 CompilerThread"): the name runs up to "[tid/pid]".
+    name = $3; for (i = 4; i <= NF && name !~ ("/" pid "\\]$"); i++) name = name " " $i
+    split(name, a, "["); g = a[1]; sub(/-[0-9]+$/, "", g); if (g ~ /^magus-d/) g = "launch (magus-dNNN)"
     run[g] += $NF; sw[g]++; if ($(NF - 1) > 0) { wk[g]++; dl[g] += $(NF - 1) }
     tr += $NF; td += $(NF - 1)
   }
