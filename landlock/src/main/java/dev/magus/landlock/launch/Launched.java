@@ -48,7 +48,9 @@ public final class Launched {
      * {@code CLONE_PARENT} child, a stray re-parented to the subreaper); had the pid stayed
      * registered after the reap, a check between the two would have vouched for that stranger
      * as the launcher's own (security review, issue 15). Any check that saw the new process in
-     * {@code /proc} did so after the reap, so it takes the lock after this method released it.
+     * {@code /proc} did so after the reap, so it takes the lock after this method released it;
+     * a caller must therefore ask {@link #owns} or {@link #mayTouch} after its last read of
+     * {@code /proc}, never rely on an answer given before a later read.
      *
      * @return what {@code waitpid} returned
      */

@@ -76,7 +76,12 @@ final class QuietRun {
         if (first.isEmpty() || !quiet(first.get().children(), owned)) {
             return false;
         }
-        return first.equals(pass(OWN_TASKS, self));
+        // The register is asked again after the last read: a pid the first pass saw as the
+        // launcher's may have been reaped and handed to a stranger since, and the second pass
+        // would list the stranger under the same number (security review, issue 15). Each
+        // answer of owned then comes after the read it judges, as Launched.reap requires.
+        Optional<Pass> second = pass(OWN_TASKS, self);
+        return second.isPresent() && first.get().equals(second.get()) && quiet(second.get().children(), owned);
     }
 
     /** The decision, pure: no child that {@code owned} does not vouch for. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,28 @@ class QuietRunTest {
             assertThat(QuietRun.quiet(pid -> false)).isFalse();
         } finally {
             ProcessHandle.of(stray).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * A pid the first pass saw as the launcher's, reaped before the second pass and taken by a
+     * stranger under the same number, is not vouched for by the first answer: the register is
+     * asked again after the last read (security review, issue 15). The "stranger" here is the
+     * same child, which the register stops vouching for after its first answer.
+     */
+    @Test
+    void aPidNoLongerVouchedForAtTheSecondPassIsNotQuiet() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "skipped: no /proc/self/task here");
+        Process child = new ProcessBuilder("sleep", "30").start();
+        try {
+            long pid = child.pid();
+            AtomicBoolean asked = new AtomicBoolean();
+            // Every other child of this JVM is vouched for: only the answer about this one changes.
+            boolean quiet = QuietRun.quiet(p -> p != pid || !asked.getAndSet(true));
+            assertThat(asked).as("the first pass asked about the child").isTrue();
+            assertThat(quiet).as("the second pass listed a pid the register no longer vouches for").isFalse();
+        } finally {
+            child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
         }
     }
 
