@@ -45,6 +45,8 @@ public final class MagusServer implements AutoCloseable {
      */
     static final int HIGH_WATER = 256 * 1024;
     static final int LOW_WATER = 64 * 1024;
+    /** Event loops, each accepting and serving connections (no separate acceptor thread). */
+    static final int EVENT_LOOPS = 1;
 
     private final SocketDir dir;
     private final Orchestrator orchestrator;
@@ -97,7 +99,12 @@ public final class MagusServer implements AutoCloseable {
         }
         Token token = Token.generate();
         token.write(dir.tokenFile());
-        LoopResources loops = LoopResources.create("magus-server", 1, 2, true);
+        // One event loop that both accepts and serves (a select count of -1 shares it): a new
+        // connection is read on the thread that accepted it, with no hand-off from an acceptor
+        // thread to a worker (a wake-up, and under load a wait for a CPU, on every forwarded
+        // run; bench/README.md, "where a forwarded run waits"). The loop only moves frames and
+        // never blocks (see Session), so one is enough on the small machines magus targets.
+        LoopResources loops = LoopResources.create("magus-server", EVENT_LOOPS, true);
         MagusServer[] self = new MagusServer[1];
         DisposableServer server;
         try {
@@ -159,6 +166,15 @@ public final class MagusServer implements AutoCloseable {
             sum += s.pendingBytes();
         }
         return sum;
+    }
+
+    /**
+     * Whether every live connection is served on the event loop that accepted it (no hand-off
+     * from an acceptor thread), for tests; false with no live connection.
+     */
+    boolean connectionsOnAcceptingLoop() {
+        io.netty.channel.EventLoop acceptor = server.channel().eventLoop();
+        return !sessions.isEmpty() && sessions.stream().allMatch(s -> s.eventLoop() == acceptor);
     }
 
     public Path socket() {
