@@ -198,14 +198,23 @@ public final class MagusServer implements AutoCloseable {
             return;
         }
         try {
+            // The token first: Netty unlinks the socket when it closes the listening channel, and
+            // `magus server stop` returns once the socket is gone; a token deleted after that
+            // would outlive the server it was for. A client that finds no token now runs its
+            // work itself, as with no server.
+            Files.deleteIfExists(dir.tokenFile());
+        } catch (IOException e) {
+            // deleted again below; its failure is reported there
+        }
+        try {
             server.disposeNow(Duration.ofSeconds(5));
         } catch (IllegalStateException e) {
             // it did not stop within the time; the loops go below anyway
         }
         loops.disposeLater().block(Duration.ofSeconds(5));
         try {
-            Files.deleteIfExists(dir.socket());
             Files.deleteIfExists(dir.tokenFile());
+            Files.deleteIfExists(dir.socket());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

@@ -44,9 +44,14 @@ class ServerLifecycleTest {
                 c.send(new Frame.Stop());
                 assertThat(c.read()).isInstanceOf(Frame.Stopping.class);
             }
-            f.server.awaitStop();
+            // As `magus server stop` does: wait for the socket to go; the token is gone by then.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (Files.exists(f.dir.socket()) && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
             assertThat(f.dir.socket()).doesNotExist();
-            assertThat(f.dir.tokenFile()).doesNotExist();
+            assertThat(f.dir.tokenFile()).as("gone no later than the socket").doesNotExist();
+            f.server.awaitStop();
         }
     }
 
