@@ -113,4 +113,25 @@ class CommandLineGrantsInRunsTest {
             assertThat(pass.codes()).containsExactly(Code.MGS2004);
         }
     }
+
+    /**
+     * A grant magus turns down by rule ($HOME as a whole, or an ancestor of it) is refused like
+     * a malformed one: the run is not started with less than asked, and the line names the flag
+     * and says why (found by running toolchains as a new user, issue 15's session).
+     */
+    @Test
+    void aGrantOfTheWholeHomeIsRefusedNamingTheFlagNotIgnored() {
+        for (String allow : List.of("~:rw", t.home + ":ro", "/")) {
+            Outcome o = run(t.workspace, b -> b.allow(allow), "echo ran");
+            assertThat(o.result().status()).as(allow + ": " + o.text()).isEqualTo(125);
+            assertThat(o.stdout()).as("nothing ran").isEmpty();
+            Diagnostic d = o.events().stream().filter(e -> e instanceof RunEvent.Diag)
+                    .map(e -> ((RunEvent.Diag) e).diagnostic()).filter(x -> x.code() == Code.MGS2004).findFirst()
+                    .orElseThrow(() -> new AssertionError(allow + ": no MGS2004 in " + o.text()));
+            assertThat(d.source()).isEqualTo("--allow");
+            assertThat(d.message()).contains("grants nothing").contains("home directory");
+        }
+        Outcome fine = run(t.workspace, b -> b.allow(outside + ":ro"), "echo ran");
+        assertThat(fine.result().status()).as(fine.text()).isZero();
+    }
 }

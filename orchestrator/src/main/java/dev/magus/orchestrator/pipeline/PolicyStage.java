@@ -3,6 +3,13 @@ package dev.magus.orchestrator.pipeline;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
+import dev.magus.policy.PolicyNote;
+import dev.magus.policy.decl.DeclLayer;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.orchestrator.run.Grants;
 import dev.magus.policy.decl.CommandLineDecl;
@@ -41,7 +48,26 @@ public final class PolicyStage {
         }
         MergedDecl declared = declared(config, cli);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
+        built.policy().ifPresent(PolicyStage::refuseUnhonouredCli);
         return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
+    }
+
+    /**
+     * A command-line grant the policy builder turned down ({@code --allow ~:rw}: $HOME is never
+     * granted as a whole; a path that reaches magus's own state) is MGS2004 naming
+     * {@code --allow}, as a malformed one is: the person asked for it on this very run, and the
+     * run would otherwise go on with less than asked and say so only in {@code magus policy}.
+     * The same entry in magus.yaml stays a note there: it is a standing declaration whose
+     * location depends on the host ({@code $XDG_CACHE_HOME=$HOME}).
+     */
+    static void refuseUnhonouredCli(Policy policy) {
+        String cli = DeclLayer.cli().label();
+        for (PolicyNote n : policy.notes()) {
+            if (n.kind() == PolicyNote.Kind.GRANTS_NOTHING && n.origin().equals(cli)) {
+                throw new SandboxException(Diagnostic.of(Code.MGS2004, n.subject() + " " + n.describe() + "; the run is refused rather than run with less than asked",
+                        n.subject(), Operation.NONE, Layer.POLICY, CommandLineDecl.ALLOW));
+            }
+        }
     }
 
     /** The command line's one-run grants as the {@code cli} layer; empty without any. */
