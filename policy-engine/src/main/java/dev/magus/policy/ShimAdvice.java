@@ -22,15 +22,10 @@ final class ShimAdvice {
         }
         String parent = dir.toString();
         for (ShimManager m : ShimManager.KNOWN) {
-            if (m.spell().isEmpty()) {
-                continue;
-            }
-            for (String marker : m.markers()) {
-                if (marker.endsWith("/") ? (parent + "/").contains(marker) : parent.endsWith(marker)) {
-                    return Optional.of("; it is " + m.name() + "'s, which runs more of " + m.name() + "'s installs:"
-                            + " bind the spell " + m.spell().get() + " in magus.yaml's projects rather than allow this"
-                            + " directory alone");
-                }
+            if (m.spell().isPresent() && m.marks(parent)) {
+                return Optional.of("; it is " + m.name() + "'s, which runs more of " + m.name() + "'s installs:"
+                        + " bind the spell " + m.spell().get() + " in magus.yaml's projects rather than allow this"
+                        + " directory alone");
             }
         }
         return Optional.empty();

@@ -96,10 +96,8 @@ public final class ShimHints {
         Optional<String> custom = rootValue.filter(v -> !v.isEmpty()).map(v -> trim(v.replace('\\', '/')) + "/" + m.underRoot());
         for (String e : entries) {
             String n = trim(e.replace('\\', '/'));
-            for (String marker : m.markers()) {
-                if (marker.endsWith("/") ? (n + "/").contains(marker) && !(n + "/").endsWith(marker) : n.endsWith(marker)) {
-                    return Optional.of(e);
-                }
+            if (m.marks(n)) {
+                return Optional.of(e);
             }
             if (custom.isPresent()) {
                 String c = custom.get();

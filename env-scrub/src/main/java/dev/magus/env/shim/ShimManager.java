@@ -52,6 +52,20 @@ public record ShimManager(String name, List<String> markers, Optional<String> ro
         }
     }
 
+    /**
+     * Whether the directory {@code dir} ({@code /}-separated, no trailing {@code /}) is the
+     * manager's by its conventional marker: it ends with one, or lies beneath one that ends in
+     * {@code /} ({@code ~/.nvm/versions/node/v20/bin}).
+     */
+    public boolean marks(String dir) {
+        for (String marker : markers) {
+            if (marker.endsWith("/") ? (dir + "/").contains(marker) && !(dir + "/").endsWith(marker) : dir.endsWith(marker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code variable} is one the manager reads. */
     public boolean selects(String variable) {
         for (String s : selectors) {
