@@ -5,11 +5,6 @@ import dev.magus.policy.Policy;
 import dev.magus.policy.PolicyBuilder;
 import dev.magus.policy.PolicyNote;
 import dev.magus.policy.decl.DeclLayer;
-import dev.magus.events.Code;
-import dev.magus.events.Diagnostic;
-import dev.magus.events.Layer;
-import dev.magus.events.Operation;
-import dev.magus.events.SandboxException;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.orchestrator.run.Grants;
 import dev.magus.policy.decl.CommandLineDecl;
@@ -64,8 +59,8 @@ public final class PolicyStage {
         String cli = DeclLayer.cli().label();
         for (PolicyNote n : policy.notes()) {
             if (n.kind() == PolicyNote.Kind.GRANTS_NOTHING && n.origin().equals(cli)) {
-                throw new SandboxException(Diagnostic.of(Code.MGS2004, n.subject() + " " + n.describe() + "; the run is refused rather than run with less than asked",
-                        n.subject(), Operation.NONE, Layer.POLICY, CommandLineDecl.ALLOW));
+                throw CommandLineDecl.unhonoured(n.subject(),
+                        n.subject() + " " + n.describe() + "; the run is refused rather than run with less than asked");
             }
         }
     }

@@ -80,6 +80,14 @@ public final class CommandLineDecl {
                 m.orElse(AccessMode.R), DeclLayer.cli(), site);
     }
 
+    /**
+     * The refusal of an {@code --allow} the policy builder turned down ({@code --allow ~:rw}):
+     * MGS2004 naming the flag, as a malformed value's.
+     */
+    public static SandboxException unhonoured(String value, String message) {
+        return refused(ALLOW, value, message);
+    }
+
     private static SandboxException refused(String flag, String value, String message) {
         return new SandboxException(Diagnostic.of(Code.MGS2004, message, value, Operation.NONE, Layer.POLICY, flag));
     }
