@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Directory and file names derived from paths: SHA-256, the first 128 bits in hex. */
 public final class Hashes {
@@ -11,19 +13,25 @@ public final class Hashes {
     }
 
     public static String of(String text) {
-        // A pure function of the text: the last answer is given again for an equal text (a server
-        // hashes the same cache dir on every run to find its lease markers).
-        String[] last = LAST;
-        if (last != null && last[0].equals(text)) {
-            return last[1];
+        // A pure function of the text: an answer is given again for an equal text (a server hashes
+        // the same few paths on every run: the cache dir for the lease markers, the workspace for
+        // the audit's files). Bounded: emptied when full, then filled anew.
+        String known = KNOWN.get(text);
+        if (known != null) {
+            return known;
         }
         String hash = digest(text);
-        LAST = new String[] {text, hash};
+        if (KNOWN.size() >= LIMIT) {
+            KNOWN.clear();
+        }
+        KNOWN.put(text, hash);
         return hash;
     }
 
-    /** The last text hashed and its hash, published together. */
-    private static volatile String[] LAST;
+    /** How many texts {@link #of} remembers at most. */
+    static final int LIMIT = 256;
+
+    private static final Map<String, String> KNOWN = new ConcurrentHashMap<>();
 
     /** SHA-256 of {@code text} computed now, never the memo's (tests compare the two). */
     static String digest(String text) {

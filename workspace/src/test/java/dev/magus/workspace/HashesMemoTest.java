@@ -19,6 +19,15 @@ class HashesMemoTest {
     }
 
     @Test
+    void moreTextsThanItKeepsStillHashFresh() {
+        for (int i = 0; i < Hashes.LIMIT * 2 + 3; i++) {
+            String t = "/ws/" + i;
+            assertThat(Hashes.of(t)).isEqualTo(Hashes.digest(t));
+        }
+        assertThat(Hashes.of("/ws/0")).isEqualTo(Hashes.digest("/ws/0"));
+    }
+
+    @Test
     void anotherTextIsAnotherHash() {
         String a = Hashes.of("/c1/magus");
         String b = Hashes.of("/c2/magus");
