@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Map;
+import java.util.logging.LogManager;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/magus}. */
@@ -61,12 +62,17 @@ public final class Main {
     }
 
     private static void prepareLauncher() {
-        // The JDK's security providers first (its java.security file read and parsed, the Sun
+        // JUL first, which JNA's loggers need: starting it looks the class path up for a
+        // System.LoggerFinder, which opens and indexes every jar of it (about 50), once per process.
+        // Done here at once, the main thread finds them open when it looks a name up (SLF4J's
+        // simplelogger.properties, the ServiceLoaders) instead of opening some itself.
+        // Then the JDK's security providers (its java.security file read and parsed, the Sun
         // provider's table of services): the run's id (a SecureRandom, Orchestrator) on the main
         // thread and the control-file audit's SHA-256 on the run's would otherwise each wait for
         // them on the run's path (15-25 ms in a fresh JVM). Made here they are ready by then; a
         // failure is the same failure there, where it is reported.
         try {
+            LogManager.getLogManager();
             new SecureRandom().nextBytes(new byte[1]);
             MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException | RuntimeException e) {
