@@ -2,6 +2,7 @@ package dev.magus.cli;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -29,8 +30,21 @@ import java.util.Optional;
  * the file (a {@code chmod}, a reinstall of the same version, {@code perf record}'s hard link of
  * {@code libjvm.so} into its build-id cache) costs one run the making of a new archive (about a
  * second), never a run without one from then on.
+ *
+ * <p>An archive holds the classes of the run that made it. A run that ended before its child
+ * started (a usage error, a refusal, a command not found) left one without the spawn's and the
+ * streams' classes, about 700 of the 3 000 a run loads, and every later run of its kind read
+ * those from the jars until the next build. Such a run marks its archive thin
+ * ({@code magus-KIND-PID.jsa.thin}, written before the JVM dumps the archive at exit): bin/magus
+ * passes over an archive so marked and the next run makes another, and the marked one is dropped
+ * here with its mark.
  */
 final class ClassArchives {
+    /** The suffix of the mark a run that started no child leaves beside the archive it makes. */
+    static final String THIN = ".thin";
+
+    /** Whether this process started a child (a run or target's child): its archive is not thin. */
+    private static volatile boolean childStarted;
     /** The JDK's files a dynamic archive depends on, under {@code java.home}. */
     private static final List<String> JDK_FILES = List.of(
             "lib/modules",
@@ -54,22 +68,55 @@ final class ClassArchives {
         dropStale(Path.of(home, "cli", "target"), Path.of(java));
     }
 
-    /** Deletes the {@code magus-*.jsa} in {@code dir} older than the newest change to the JDK at {@code javaHome}; returns how many. */
+    /** Said by a run once its child started: the archive this process makes (if any) holds the run's classes. */
+    static void childStarted() {
+        childStarted = true;
+    }
+
+    /**
+     * At the end of a command line: when bin/magus asked this process to make an archive
+     * ({@code magus.archive}, its path) and no child started, the archive is marked thin.
+     */
+    static void markIfThin() {
+        String archive = System.getProperty("magus.archive");
+        if (archive != null && !childStarted) {
+            markThin(Path.of(archive));
+        }
+    }
+
+    /** Leaves the thin mark beside {@code archive}; never fails (an unmarked archive is only a slower start). */
+    static void markThin(Path archive) {
+        try {
+            Files.createFile(archive.resolveSibling(archive.getFileName() + THIN));
+        } catch (FileAlreadyExistsException e) {
+            // Marked already.
+        } catch (IOException | RuntimeException e) {
+            // A read-only install: bin/magus makes no archive there either.
+        }
+    }
+
+    /**
+     * Deletes the {@code magus-*.jsa} in {@code dir} older than the newest change to the JDK at
+     * {@code javaHome}, and those marked thin with their marks (a mark whose archive is gone
+     * too); returns how many archives.
+     */
     static int dropStale(Path dir, Path javaHome) {
         Optional<FileTime> changed = jdkChanged(javaHome);
-        if (changed.isEmpty()) {
-            return 0;
-        }
         int dropped = 0;
         try (DirectoryStream<Path> archives = Files.newDirectoryStream(dir)) {
             for (Path archive : archives) {
-                if (!isArchiveName(archive.getFileName().toString())) {
+                String name = archive.getFileName().toString();
+                if (name.endsWith(THIN) && isArchiveName(name.substring(0, name.length() - THIN.length()))) {
+                    dropped += dropThin(archive.resolveSibling(name.substring(0, name.length() - THIN.length())), archive);
+                    continue;
+                }
+                if (!isArchiveName(name)) {
                     continue;
                 }
                 try {
                     BasicFileAttributes a = Files.readAttributes(archive, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     // Only a regular file: a link or a directory under an archive's name is not bin/magus's.
-                    if (a.isRegularFile() && stale(a.lastModifiedTime(), changed.get()) && Files.deleteIfExists(archive)) {
+                    if (a.isRegularFile() && changed.isPresent() && stale(a.lastModifiedTime(), changed.get()) && Files.deleteIfExists(archive)) {
                         dropped++;
                     }
                 } catch (IOException | RuntimeException e) {
@@ -78,6 +125,20 @@ final class ClassArchives {
             }
         } catch (IOException | RuntimeException e) {
             // No such directory (not a built checkout): nothing to drop.
+        }
+        return dropped;
+    }
+
+    /** Deletes a thin archive, then its mark (a mark alone too); 1 when the archive was deleted. */
+    private static int dropThin(Path archive, Path mark) {
+        int dropped = 0;
+        try {
+            if (!Files.isSymbolicLink(archive) && Files.deleteIfExists(archive)) {
+                dropped = 1;
+            }
+            Files.deleteIfExists(mark);
+        } catch (IOException | RuntimeException e) {
+            // Not ours to delete: left, and bin/magus still passes over the marked archive.
         }
         return dropped;
     }

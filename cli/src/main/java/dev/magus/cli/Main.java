@@ -36,7 +36,9 @@ public final class Main {
         Thread archives = new Thread(ClassArchives::dropStale, "magus-class-archives");
         archives.setDaemon(true);
         archives.start();
-        System.exit(execute(args));
+        int status = execute(args);
+        ClassArchives.markIfThin();
+        System.exit(status);
     }
 
     /**

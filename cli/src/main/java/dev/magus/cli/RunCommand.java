@@ -162,6 +162,9 @@ class RunCommand implements Callable<Integer> {
                 .next().toFuture();
         view.ifPresentOrElse(v -> v.follow(run.events()), () -> run.events().subscribe(e -> show(e, err)));
         RunResult result = run.result().block();
+        if (started.getNow(null) != null) {
+            ClassArchives.childStarted();
+        }
         view.ifPresent(LiveView::close);
         if (view.isPresent()) {
             // Said after the view, which owns the terminal while it runs.

@@ -131,4 +131,20 @@ class BinMagusArchiveTest {
             assertThat(entry(javaArgs("run", "--events", "--local", "ls"))).isEqualTo("dev.magus.server.client.FastClient");
         }
     }
+
+    @Test
+    void an_archive_marked_thin_is_passed_over_and_the_run_makes_another() throws Exception {
+        Path target = dir.resolve("magus/cli/target");
+        Path full = Files.writeString(target.resolve("magus-full-7.jsa"), "x");
+        List<String> javaArgs = javaArgs("run", "--", "true");
+        assertThat(javaArgs).contains("-XX:SharedArchiveFile=" + full).noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
+
+        Files.createFile(target.resolve("magus-full-7.jsa.thin"));
+        javaArgs = javaArgs("run", "--", "true");
+        assertThat(javaArgs).noneMatch(a -> a.startsWith("-XX:SharedArchiveFile="));
+        String made = javaArgs.stream().filter(a -> a.startsWith("-XX:ArchiveClassesAtExit=")).findFirst().orElseThrow()
+                .substring("-XX:ArchiveClassesAtExit=".length());
+        // The path the JVM dumps to, told to the command line so that it can mark it thin.
+        assertThat(javaArgs).contains("-Dmagus.archive=" + made);
+    }
 }

@@ -89,4 +89,37 @@ class ClassArchivesTest {
         assertThat(ClassArchives.stale(t, t)).isFalse();
         assertThat(ClassArchives.stale(FileTime.from(Instant.parse("2025-12-31T23:59:59Z")), t)).isTrue();
     }
+
+    @Test
+    void anArchiveMarkedThinIsDroppedWithItsMarkAndAnUnmarkedOneKept() throws Exception {
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path thin = Files.writeString(target.resolve("magus-ws-21.jsa"), "x");
+        Path full = Files.writeString(target.resolve("magus-ws-22.jsa"), "x");
+        Path stray = target.resolve("magus-full-23.jsa.thin");
+        ClassArchives.markThin(thin);
+        ClassArchives.markThin(thin);
+        Files.createFile(stray);
+        Path notOurs = Files.createFile(target.resolve("notes.thin"));
+        Path mark = target.resolve("magus-ws-21.jsa.thin");
+        assertThat(mark).exists();
+
+        // No JDK readable: the thin ones go all the same.
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isEqualTo(1);
+        assertThat(thin).doesNotExist();
+        assertThat(mark).doesNotExist();
+        assertThat(stray).as("a mark whose archive is gone").doesNotExist();
+        assertThat(full).exists();
+        assertThat(notOurs).exists();
+    }
+
+    @Test
+    void aThinMarksLinkedArchiveIsNotFollowed() throws Exception {
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path elsewhere = Files.writeString(tmp.resolve("mine.jsa"), "a user's file");
+        Path link = Files.createSymbolicLink(target.resolve("magus-ws-5.jsa"), elsewhere);
+        ClassArchives.markThin(link);
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isZero();
+        assertThat(link).isSymbolicLink();
+        assertThat(elsewhere).exists();
+    }
 }
