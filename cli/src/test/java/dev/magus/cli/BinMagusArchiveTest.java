@@ -3,6 +3,9 @@ package dev.magus.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +67,13 @@ class BinMagusArchiveTest {
         return Files.readAllLines(args);
     }
 
+    /** The class bin/magus starts: the fast client when it forwards the run, the full command line otherwise. */
+    private static String entry(List<String> javaArgs) {
+        int cp = javaArgs.indexOf("-cp");
+        assertThat(cp).as("%s", javaArgs).isNotNegative();
+        return javaArgs.get(cp + 2);
+    }
+
     private static boolean archives(List<String> javaArgs) {
         return javaArgs.stream().anyMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
     }
@@ -82,10 +92,27 @@ class BinMagusArchiveTest {
     @Test
     void a_run_of_a_command_makes_one_even_when_the_command_has_a_help_flag() throws Exception {
         for (String[] a : List.of(new String[] {"run", "--", "true"}, new String[] {"run", "--local", "-q", "--", "ls", "-h"},
-                new String[] {"run", "--sandbox=off", "--env=V=-h", "--", "true"}, new String[] {"run", "-qv", "--", "true"})) {
+                new String[] {"run", "--sandbox=off", "--env=V=-h", "--", "true"}, new String[] {"run", "-qv", "--", "true"},
+                // the first positional is the command: picocli stops there, and so does bin/magus
+                new String[] {"run", "ls", "-lh"}, new String[] {"run", "-q", "grep", "-V"}, new String[] {"run", "--env", "V=-h", "true"},
+                new String[] {"run", "--sandbox", "off", "--allow", "-h", "--", "true"})) {
             List<String> javaArgs = javaArgs(a);
             assertThat(archives(javaArgs)).as("magus %s: %s", List.of(a), javaArgs).isTrue();
             assertThat(javaArgs).as("magus %s", List.of(a)).endsWith(a);
+        }
+    }
+
+    @Test
+    void only_magus_s_own_local_option_keeps_a_run_from_the_server() throws Exception {
+        Path runtime = Files.createDirectories(dir.resolve("run/magus"));
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(runtime.resolve("server.sock")));
+            assertThat(entry(javaArgs("run", "--local", "ls"))).isEqualTo("dev.magus.cli.Main");
+            assertThat(entry(javaArgs("run", "-q", "--local", "--", "ls"))).isEqualTo("dev.magus.cli.Main");
+            // --local after the command (or after --) is the command's own argument: the run is forwarded
+            assertThat(entry(javaArgs("run", "ls", "--local"))).isEqualTo("dev.magus.server.client.FastClient");
+            assertThat(entry(javaArgs("run", "--", "ls", "--local"))).isEqualTo("dev.magus.server.client.FastClient");
+            assertThat(entry(javaArgs("run", "--events", "--local", "ls"))).isEqualTo("dev.magus.server.client.FastClient");
         }
     }
 }
