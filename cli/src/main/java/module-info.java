@@ -7,6 +7,8 @@ module dev.magus.cli {
     requires org.yaml.snakeyaml;
     requires com.fasterxml.jackson.databind;
     requires jdk.unsupported;
+    // Main starts JUL (which JNA logs through) on the launcher's preparation thread.
+    requires java.logging;
 
     // picocli reads and sets the annotated fields of the commands.
     opens dev.magus.cli to info.picocli;

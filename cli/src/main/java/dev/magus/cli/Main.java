@@ -2,7 +2,11 @@ package dev.magus.cli;
 
 import dev.magus.cli.server.ServerCommand;
 import dev.magus.landlock.launch.Launcher;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.Map;
+import java.util.logging.LogManager;
 import picocli.CommandLine;
 
 /** Entry point of {@code bin/magus}. */
@@ -13,6 +17,7 @@ public final class Main {
     public static void main(String[] args) {
         // First: from here no SIGINT, SIGTERM or SIGHUP is lost (see Signals).
         Signals.install();
+        lookupsNotMade();
         // A command line makes a spawn or two and ends: no launcher warm-up children. Only the
         // server (`magus server`, which `magus server start` runs) serves many runs.
         if (args.length == 0 || !args[0].equals("server")) {
@@ -34,7 +39,45 @@ public final class Main {
         System.exit(execute(args));
     }
 
+    /**
+     * Two libraries' look-ups over the whole class path that magus has no use for, each of which,
+     * the first time anything in the process looks up a name the class path does not hold, opens
+     * and indexes every jar of it (about 50: 40-50 ms of CPU on its own, issue 15), on the main
+     * thread, before the run's first stage: picocli's probe for Groovy ({@code groovy.lang.Closure},
+     * for closures in annotations, which magus never writes) and SLF4J's search for its providers
+     * (a {@code ServiceLoader}; cli's slf4j-simple is the only one on the class path, so it is named).
+     * SLF4J's own line saying which provider was named is an info line: its internal reports keep
+     * warnings and errors. Set only where the caller has not: a {@code -D} on the command line wins.
+     */
+    static void lookupsNotMade() {
+        setIfAbsent("picocli.disable.closures", "true");
+        setIfAbsent("slf4j.provider", "org.slf4j.simple.SimpleServiceProvider");
+        setIfAbsent("slf4j.internal.verbosity", "WARN");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+
     private static void prepareLauncher() {
+        // JUL first, which JNA's loggers need: starting it looks the class path up for a
+        // System.LoggerFinder, which opens and indexes every jar of it (about 50), once per process.
+        // Done here at once, the main thread finds them open when it looks a name up (SLF4J's
+        // simplelogger.properties, the ServiceLoaders) instead of opening some itself.
+        // Then the JDK's security providers (its java.security file read and parsed, the Sun
+        // provider's table of services): the run's id (a SecureRandom, Orchestrator) on the main
+        // thread and the control-file audit's SHA-256 on the run's would otherwise each wait for
+        // them on the run's path (15-25 ms in a fresh JVM). Made here they are ready by then; a
+        // failure is the same failure there, where it is reported.
+        try {
+            LogManager.getLogManager();
+            new SecureRandom().nextBytes(new byte[1]);
+            MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException | RuntimeException e) {
+            // Reported, if it happens again, by the code that needs them.
+        }
         try {
             Launcher.get();
         } catch (RuntimeException | LinkageError e) {

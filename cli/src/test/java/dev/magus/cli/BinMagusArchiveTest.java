@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which runs bin/magus asks to make the class archive: not one that only prints its help or
- * version (its archive would lack the sandbox's classes until the next build, issue 15). bin/magus
+ * version (its archive would lack the sandbox's classes until the next build, issue 15); and
+ * which runs compile later than the JVM's defaults (a command line, not the server). bin/magus
  * of this checkout is copied beside a fake build and started with a fake {@code java} that
  * writes down its arguments, so no JVM runs.
  */
@@ -99,6 +100,21 @@ class BinMagusArchiveTest {
             List<String> javaArgs = javaArgs(a);
             assertThat(archives(javaArgs)).as("magus %s: %s", List.of(a), javaArgs).isTrue();
             assertThat(javaArgs).as("magus %s", List.of(a)).endsWith(a);
+        }
+    }
+
+    @Test
+    void a_command_line_compiles_later_than_the_defaults_and_the_server_at_them() throws Exception {
+        String later = "-XX:CompileThresholdScaling=3";
+        for (String[] a : List.of(new String[] {"run", "--local", "--", "true"}, new String[] {"run", "--", "true"},
+                new String[] {"policy"}, new String[] {"explain", "MGS2001"})) {
+            List<String> javaArgs = javaArgs(a);
+            assertThat(javaArgs).as("magus %s", List.of(a)).contains(later).endsWith(a);
+        }
+        for (String[] a : List.of(new String[] {"server"}, new String[] {"server", "--metrics", "127.0.0.1:0"})) {
+            List<String> javaArgs = javaArgs(a);
+            assertThat(javaArgs).as("magus %s", List.of(a)).doesNotContain(later)
+                    .noneMatch(x -> x.startsWith("-XX:CompileThresholdScaling")).endsWith(a);
         }
     }
 

@@ -64,6 +64,18 @@ public final class PolicyBuilder {
 
     static final String INSTALLATION = "core:installation";
 
+    /** The operating system's part of the core, the same for every run: made once, not per policy. */
+    private static final List<Candidate> LINUX_SYSTEM = system(LINUX_SYSTEM_RX, LINUX_SYSTEM_R);
+    private static final List<Candidate> MACOS_SYSTEM = system(MACOS_SYSTEM_RX, MACOS_SYSTEM_R);
+
+    private static List<Candidate> system(List<String> rx, List<String> r) {
+        List<Candidate> out = new ArrayList<>();
+        rx.forEach(p -> out.add(new Candidate(Path.of(p), AccessMode.RX, "core:" + p)));
+        r.forEach(p -> out.add(new Candidate(Path.of(p), AccessMode.R, "core:" + p)));
+        DEVICES_RW.forEach(p -> out.add(new Candidate(Path.of(p), AccessMode.RW, "core:" + p)));
+        return List.copyOf(out);
+    }
+
     private final HostFacts host;
     private final PathResolver resolver;
 
@@ -237,16 +249,7 @@ public final class PolicyBuilder {
     /** The core footprint of this host for {@code workspaceRoot}, unresolved: what {@code magus policy} lists as "core". */
     List<Candidate> core(Path root, List<Path> gitDirs) {
         List<Candidate> out = new ArrayList<>();
-        boolean macos = host.os() == Platform.MACOS;
-        for (String p : macos ? MACOS_SYSTEM_RX : LINUX_SYSTEM_RX) {
-            out.add(new Candidate(Path.of(p), AccessMode.RX, "core:" + p));
-        }
-        for (String p : macos ? MACOS_SYSTEM_R : LINUX_SYSTEM_R) {
-            out.add(new Candidate(Path.of(p), AccessMode.R, "core:" + p));
-        }
-        for (String p : DEVICES_RW) {
-            out.add(new Candidate(Path.of(p), AccessMode.RW, "core:" + p));
-        }
+        out.addAll(host.os() == Platform.MACOS ? MACOS_SYSTEM : LINUX_SYSTEM);
         out.add(new Candidate(root, AccessMode.RWX, "core:workspace"));
         out.add(new Candidate(host.magusCacheDir(), AccessMode.RW, "core:cache"));
         for (Path p : host.installation()) {

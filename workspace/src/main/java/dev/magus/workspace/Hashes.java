@@ -7,36 +7,33 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/**
- * Directory and file names derived from paths: SHA-256, the first 128 bits in hex.
- *
- * <p>Remembered by their exact text ({@link #MEMO}): a server asks for the same few names on
- * every run (the audit's kept walk and its unaudited list, the lease markers' directory), and
- * the digest with its provider lookup was ~2 % of the run's thread (issue 15). The answer is a
- * pure function of the text, so a remembered one is the one a new digest would give.
- */
+/** Directory and file names derived from paths: SHA-256, the first 128 bits in hex. */
 public final class Hashes {
-    /** At most this many texts are remembered; past it the memo starts again empty. */
-    static final int MEMO_SIZE = 256;
-    private static final Map<String, String> MEMO = new ConcurrentHashMap<>();
-
     private Hashes() {
     }
 
     public static String of(String text) {
-        String known = MEMO.get(text);
+        // A pure function of the text: an answer is given again for an equal text (a server hashes
+        // the same few paths on every run: the cache dir for the lease markers, the workspace for
+        // the audit's files). Bounded: emptied when full, then filled anew.
+        String known = KNOWN.get(text);
         if (known != null) {
             return known;
         }
-        String h = digest(text);
-        if (MEMO.size() >= MEMO_SIZE) {
-            MEMO.clear();
+        String hash = digest(text);
+        if (KNOWN.size() >= LIMIT) {
+            KNOWN.clear();
         }
-        MEMO.put(text, h);
-        return h;
+        KNOWN.put(text, hash);
+        return hash;
     }
 
-    /** The name, computed anew. */
+    /** How many texts {@link #of} remembers at most. */
+    static final int LIMIT = 256;
+
+    private static final Map<String, String> KNOWN = new ConcurrentHashMap<>();
+
+    /** SHA-256 of {@code text} computed now, never the memo's (tests compare the two). */
     static String digest(String text) {
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

@@ -21,8 +21,22 @@ public enum Platform {
 
     /** The platform this JVM runs on; the only place the module consults the host. */
     public static Platform current() {
-        return fromOsName(System.getProperty("os.name", ""));
+        String name = System.getProperty("os.name", "");
+        // Keyed on the property's exact value: asked several times per run, it is mapped once.
+        Current c = CURRENT;
+        if (c != null && c.osName().equals(name)) {
+            return c.platform();
+        }
+        Platform p = fromOsName(name);
+        CURRENT = new Current(name, p);
+        return p;
     }
+
+    /** The last {@code os.name} mapped by {@link #current()}, and its platform. */
+    private record Current(String osName, Platform platform) {
+    }
+
+    private static volatile Current CURRENT;
 
     /** What survives the scrub on this platform without any passthrough. */
     public Allowlist baseline() {

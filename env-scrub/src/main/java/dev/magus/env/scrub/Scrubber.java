@@ -36,8 +36,28 @@ public final class Scrubber {
      * @param passthrough every layer's {@code env.passthrough}, already merged by the caller
      */
     public static Scrubber of(Platform platform, Allowlist passthrough) {
+        Objects.requireNonNull(platform);
+        Objects.requireNonNull(passthrough);
+        // A scrubber is a pure function of its two inputs and immutable: the last one built is
+        // handed out again for equal inputs (a server builds one per run, nearly always for the
+        // same workspace), anything else builds a fresh one. Set equality of the allowlist is
+        // exact, so a reused scrubber keeps exactly what a fresh one would.
+        Scrubber last = LAST;
+        if (last != null && last.platform == platform && last.passthrough.equals(passthrough)) {
+            return last;
+        }
+        Scrubber made = fresh(platform, passthrough);
+        LAST = made;
+        return made;
+    }
+
+    /** A scrubber built now, never the memo's: what {@link #of} must be equal to (tests). */
+    static Scrubber fresh(Platform platform, Allowlist passthrough) {
         return new Scrubber(Objects.requireNonNull(platform), Objects.requireNonNull(passthrough));
     }
+
+    /** The scrubber {@link #of} built last; immutable, so any thread may be handed it. */
+    private static volatile Scrubber LAST;
 
     public Platform platform() {
         return platform;

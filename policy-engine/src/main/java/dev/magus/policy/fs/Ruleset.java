@@ -2,10 +2,10 @@ package dev.magus.policy.fs;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,26 +63,46 @@ public final class Ruleset {
         if (rules.isEmpty()) {
             return EMPTY;
         }
-        Map<Path, AccessMode> modes = new LinkedHashMap<>();
-        Map<Path, Set<String>> origins = new HashMap<>();
-        for (Rule r : rules) {
-            modes.merge(r.path(), r.mode(), AccessMode::union);
-            origins.computeIfAbsent(r.path(), p -> new LinkedHashSet<>()).add(r.origin());
+        // A stable sort by path: rules on one path end up side by side, in the order given.
+        Rule[] sorted = rules.toArray(Rule[]::new);
+        Arrays.sort(sorted, BY_PATH);
+        List<Rule> merged = new ArrayList<>(sorted.length);
+        for (int i = 0; i < sorted.length; ) {
+            int j = i + 1;
+            while (j < sorted.length && sorted[j].path().equals(sorted[i].path())) {
+                j++;
+            }
+            merged.add(j == i + 1 ? sorted[i] : merge(sorted, i, j));
+            i = j;
         }
-        List<Rule> merged = new ArrayList<>(modes.size());
-        modes.forEach((path, mode) -> merged.add(new Rule(path, mode, String.join(", ", origins.get(path)))));
-        merged.sort(BY_PATH);
 
         Builder top = new Builder();
         for (Rule r : merged) {
             Builder b = top;
-            Path p = r.path();
-            for (int i = 0, k = p.getNameCount(); i < k; i++) {
-                b = b.children.computeIfAbsent(p.getName(i).toString(), name -> new Builder());
+            // The components of an absolute, normalised path, cut from its string (no Path per component).
+            String s = r.path().toString();
+            for (int from = 1, len = s.length(); from < len; ) {
+                int to = s.indexOf('/', from);
+                if (to < 0) {
+                    to = len;
+                }
+                b = b.child(s.substring(from, to));
+                from = to + 1;
             }
             b.rule = r;
         }
         return new Ruleset(List.copyOf(merged), top.freeze());
+    }
+
+    /** The rules {@code sorted[from, to)}, all on one path, as one: modes united, distinct origins joined in order. */
+    private static Rule merge(Rule[] sorted, int from, int to) {
+        AccessMode mode = sorted[from].mode();
+        Set<String> origins = new LinkedHashSet<>();
+        for (int k = from; k < to; k++) {
+            mode = mode.union(sorted[k].mode());
+            origins.add(sorted[k].origin());
+        }
+        return new Rule(sorted[from].path(), mode, String.join(", ", origins));
     }
 
     /** Every rule, merged, sorted by path. */
@@ -202,6 +222,15 @@ public final class Ruleset {
     private static final class Builder {
         final Map<String, Builder> children = new HashMap<>(4);
         Rule rule;
+
+        Builder child(String name) {
+            Builder c = children.get(name);
+            if (c == null) {
+                c = new Builder();
+                children.put(name, c);
+            }
+            return c;
+        }
 
         /** The immutable node of this subtree, with its shallowest rule settled. */
         Node freeze() {

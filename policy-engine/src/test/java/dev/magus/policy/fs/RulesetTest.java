@@ -248,4 +248,38 @@ class RulesetTest {
             assertThat(merged.mode().bits()).isEqualTo(bits);
         }
     }
+
+    /**
+     * The merge before issue 15's rewrite of {@link Ruleset#of} (a map per path, then a sort):
+     * the rewrite (one stable sort, runs of one path merged) must give exactly these rules,
+     * origins and their order included.
+     */
+    private static List<Rule> referenceMerge(List<Rule> rules) {
+        java.util.Map<Path, AccessMode> modes = new java.util.LinkedHashMap<>();
+        java.util.Map<Path, java.util.Set<String>> origins = new java.util.HashMap<>();
+        for (Rule r : rules) {
+            modes.merge(r.path(), r.mode(), AccessMode::union);
+            origins.computeIfAbsent(r.path(), p -> new java.util.LinkedHashSet<>()).add(r.origin());
+        }
+        List<Rule> merged = new ArrayList<>();
+        modes.forEach((path, mode) -> merged.add(new Rule(path, mode, String.join(", ", origins.get(path)))));
+        merged.sort(Comparator.comparing(Rule::path));
+        return merged;
+    }
+
+    @Property(tries = 300)
+    void theRulesAreExactlyTheReferenceMerge(@ForAll long seed, @ForAll @IntRange(min = 1, max = 60) int count) {
+        Random rnd = new Random(seed);
+        List<Rule> rules = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            rules.add(new Rule(randomPath(rnd, rnd.nextInt(4)), MODES[rnd.nextInt(MODES.length)], "o" + rnd.nextInt(6)));
+        }
+        Ruleset rs = Ruleset.of(rules);
+        assertThat(rs.rules()).containsExactlyElementsOf(referenceMerge(rules));
+        Naive naive = new Naive(rs.rules());
+        for (int q = 0; q < 20; q++) {
+            Path p = randomPath(rnd, rnd.nextInt(6));
+            assertThat(rs.granted(p)).as("granted %s", p).isEqualTo(naive.granted(p));
+        }
+    }
 }

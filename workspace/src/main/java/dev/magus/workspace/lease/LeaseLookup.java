@@ -99,14 +99,15 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
      * @throws SandboxException MGS2004 when a marker or the store cannot be read, or a lease cannot be honored
      */
     public Leasing leasing(Ruleset rules, Path resolvedDir, Path privateTemp, Tree tree, List<CarriedLease> carried) {
-        Path cache = real(cacheDir.toAbsolutePath());
-        Path temp = real(privateTemp.toAbsolutePath());
-        Path stateDir = real(state.dir());
+        // Resolved only when a lease is there to narrow with (about 20 system calls a run without one),
+        // and then at that moment, as before: nothing resolved is kept across runs.
+        java.util.function.Function<Path, LeaseScope> scopeOf = checkout -> new LeaseScope(checkout,
+                real(cacheDir.toAbsolutePath()), real(privateTemp.toAbsolutePath()), real(state.dir()));
         List<Narrowing.Narrowed> applied = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         Ruleset current = rules;
         for (CarriedLease c : carried) {
-            Narrowing n = LeaseNarrowing.plan(current, c.leaseJob(), new LeaseScope(c.checkout(), cache, temp, stateDir), tree);
+            Narrowing n = LeaseNarrowing.plan(current, c.leaseJob(), scopeOf.apply(c.checkout()), tree);
             current = apply(n, current, applied, notes);
         }
         Optional<Path> carriedHere = carried.stream().map(CarriedLease::checkout)
@@ -136,7 +137,7 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
                         + " another job's cannot be leased again from within a run", bound.marker().file());
             }
         }
-        LeaseScope scope = new LeaseScope(checkout, cache, temp, stateDir);
+        LeaseScope scope = scopeOf.apply(checkout);
         apply(LeaseNarrowing.plan(current, bound.job().lease(state.jobsDb()), scope, tree), current, applied, notes);
         return new Leasing(applied, notes);
     }

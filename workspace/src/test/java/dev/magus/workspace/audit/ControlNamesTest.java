@@ -26,4 +26,26 @@ class ControlNamesTest {
         assertThat(ControlNames.Place.MODULES.child("objects")).contains(ControlNames.Place.SUBMODULE);
         assertThat(ControlNames.Place.SUBMODULE.child("refs")).isEmpty();
     }
+
+    /**
+     * The candidate set is computed once per class (it used to be per run): it must still be
+     * exactly what the entries of the binding layer give, and every component of every entry
+     * but the git-dir placeholders must be one, in any ASCII case.
+     */
+    @Test
+    void candidatesAreOnceForAllExactlyTheEntriesComponents() {
+        assertThat(ControlNames.CANDIDATES).isEqualTo(ControlNames.candidates(ControlFiles.entries()));
+        for (String e : ControlFiles.entries()) {
+            for (String part : e.split("/")) {
+                if (!part.isEmpty() && !part.startsWith("<")) {
+                    assertThat(names.candidate(part)).as(part).isTrue();
+                    assertThat(names.candidate(part.toUpperCase(java.util.Locale.ROOT))).as(part).isTrue();
+                }
+            }
+        }
+        assertThat(names.candidate("<git dir>")).isFalse();
+        assertThat(names.candidate("index.js")).isFalse();
+        assertThat(ControlNames.candidates(List.of(".git/hooks/", "<git dir>/config", "magus.yaml")))
+                .containsExactlyInAnyOrder(".git", "hooks", "config", "magus.yaml");
+    }
 }

@@ -207,6 +207,32 @@ class LeaseLookupTest {
         });
     }
 
+    /**
+     * The lease's scope is resolved when a lease applies (a run without one resolves nothing),
+     * and again on every lookup: a cache dir link re-pointed between two runs is followed anew.
+     */
+    @Test
+    void theScopeIsResolvedAtEachLookupNeverKept() throws IOException {
+        Path first = Files.createDirectories(ws.resolve(".cache1/magus"));
+        Path second = Files.createDirectories(ws.resolve(".cache2/magus"));
+        Path link = Files.createSymbolicLink(dir.resolve("cachelink2"), ws.resolve(".cache1"));
+        Ruleset rules = Ruleset.of(List.of(new Rule(ws, AccessMode.RWX, "core:workspace"),
+                new Rule(temp, AccessMode.RWX, "core:temp")));
+        Job job = child("src/**");
+        Path linkedCache = link.resolve("magus");
+        new LeaseMarkers(state, linkedCache).acquire(ws, job.id());
+        LeaseLookup lookup = new LeaseLookup(state, linkedCache);
+        assertThat(lookup.narrowing(rules, ws, temp, Tree.real())).isInstanceOfSatisfying(Narrowing.Narrowed.class,
+                x -> assertThat(x.scope().cacheDir()).isEqualTo(first));
+        Files.delete(link);
+        Files.createSymbolicLink(link, ws.resolve(".cache2"));
+        assertThat(lookup.narrowing(rules, ws, temp, Tree.real())).isInstanceOfSatisfying(Narrowing.Narrowed.class, x -> {
+            assertThat(x.scope().cacheDir()).isEqualTo(second);
+            assertThat(x.permitsWrite(second.resolve("entry"))).isTrue();
+            assertThat(x.permitsWrite(first.resolve("entry"))).isFalse();
+        });
+    }
+
     @Test
     void aCacheDirReachedThroughASymbolicLinkStaysWritableInsideTheCheckout() throws IOException {
         Path realCache = Files.createDirectories(ws.resolve(".cache/magus"));

@@ -27,113 +27,121 @@ import java.util.regex.Pattern;
  */
 public final class DenialParser {
 
-    private static final Pattern ANSI = Pattern.compile(
-            "\u001B(?:\\[[0-?]*[ -/]*[@-~]|\\][^\u0007\u001B]*(?:\u0007|\u001B\\\\)|[@-Z\\\\-_])");
-
     /** A path in any of the quotes tools use, quotes included (see {@link #unquote}). */
     private static final String QUOTED = "'[^']+'|\u2018[^\u2019]+\u2019|\"[^\"]+\"|`[^`]+`";
 
-    private static final Pattern NPM_PREFIX = Pattern.compile("^npm (?:ERR!|error|warn|WARN)\\s?");
-
-    // --- single-line reports, most specific first ---
-
-    private static final Pattern NODE = Pattern.compile(
-            "EACCES: permission denied, (?<sys>\\w+) (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
-    private static final Pattern NODE_SPAWN = Pattern.compile("\\bspawn(?:Sync)? (?<p>\\S+) EACCES\\b");
-    private static final Pattern PYTHON = Pattern.compile(
-            "\\[Errno 13\\] Permission denied: (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
-    private static final Pattern JAVA_NIO = Pattern.compile(
-            "java\\.nio\\.file\\.AccessDeniedException: (?<p>.+?)(?: -> (?<p2>.+?))?(?:: [^/]*)?$");
-    private static final Pattern JAVA_IO = Pattern.compile(
-            "java\\.io\\.FileNotFoundException: (?<p>.+) \\(Permission denied\\)$");
-    private static final Pattern JAVA_EXEC = Pattern.compile(
-            "Cannot run program \"(?<p>[^\"]+)\"(?: \\(in directory \"[^\"]*\"\\))?: error=13\\b");
-    private static final Pattern RUST_AT = Pattern.compile(
-            "(?<verb>.*?)Permission denied \\(os error 13\\) at path (?<p>" + QUOTED + ")");
-    private static final Pattern RUST_INLINE = Pattern.compile(
-            "(?<verb>.*?)(?<p>" + QUOTED + "):? Permission denied \\(os error 13\\)");
-    private static final Pattern RUST_BARE = Pattern.compile(
-            "^\\s*(?:error: |Caused by: |\\d+: )?Permission denied \\(os error 13\\)\\s*$");
-    private static final Pattern GO_TWO = Pattern.compile(
-            "(?:^|[\\s:])(?<sys>rename|link|symlink) (?<p>\\S+) (?<p2>\\S+): permission denied$");
-    private static final Pattern GO = Pattern.compile(
-            "(?:^|[\\s:])(?<sys>open|openat|create|mkdir|mkdirall|remove|unlink|unlinkat|rmdir|chmod|chown"
-                    + "|truncate|lstat|stat|readlink|fork/exec|exec|opendir|readdirent|readdir|read|write)"
-                    + " (?<p>(?:(?!: ).)+?): permission denied$");
-    private static final Pattern TAR = Pattern.compile(
-            "^[^:]+: (?<p>" + QUOTED + "|.+?): Cannot (?<verb>open|mkdir|create|stat|read|write|lstat|utime|chdir)\\b"
-                    + ".*: Permission denied$");
-    private static final Pattern VERB = Pattern.compile(
-            "(?<verb>(?i:cannot create(?: directory| regular file| symbolic link| special file| fifo)?"
-                    + "|can't create|cannot touch|cannot remove|failed to remove|cannot open directory"
-                    + "|cannot open output file|cannot open|can't open patch|can't open|cannot access|cannot read"
-                    + "|can't read|Cannot open input file|failed to open|failed to create(?: symbolic link| hard link| directory)?"
-                    + "|cannot overwrite|cannot move|cannot copy|cannot mkdir|can't mkdir|unable to mkdir|failed to mkdir"
-                    + "|could not create work tree dir|could not lock config file"
-                    + "|could not open|could not read(?: log file)?|could not write|could not create|unable to access"
-                    + "|unable to create|unable to open|unable to write|unable to read|cannot stat|cannot write"
-                    + "|couldn't open|couldn't create|couldn't read|couldn't write))"
-                    + " (?<p>" + QUOTED + "|.+?)(?: to (?<p2>" + QUOTED + "|.+?))?(?: for (?<mode>reading|writing))?"
-                    + ": Permission denied$");
-    private static final Pattern GENERIC = Pattern.compile(
-            "^(?<prefix>\\S.*?): (?<p>" + QUOTED + "|[^:]+?): Permission denied$");
-
-    /**
-     * Tools whose message names a temporary file or a template in a directory, where the
-     * file's name is random (or a template) and the directory is what was refused a create.
-     * Matched before {@link #VERB}, which would take "temporary file in" for the path.
-     */
-    private static final Pattern TEMP_IN_DIR = Pattern.compile(
-            "(?:cannot create temporary file in|couldn't create temporary directory in)"
-                    + " (?<p>" + QUOTED + "|.+?): Permission denied$");
-    private static final Pattern TEMP_FILE = Pattern.compile(
-            "(?:couldn't open temporary file|cannot create temporary file|couldn't create temporary file"
-                    + "|failed to create (?:file|directory) via template|mkstemp)"
-                    + " (?<p>" + QUOTED + "|.+?)(?: failed)?: Permission denied(?: \\(13\\))?$");
-    /** rsync: {@code rsync: [sender] send_files failed to open "/x": Permission denied (13)}. */
-    private static final Pattern RSYNC = Pattern.compile(
-            "^rsync: (?:\\[\\w+\\] )?(?<verb>[\\w ]*?) ?(?<p>\"[^\"]+\")(?: -> (?<p2>\"[^\"]+\"))?"
-                    + "(?: failed)?: Permission denied \\(13\\)$");
-    /** Perl's {@code Can't do inplace edit on /x: Cannot make temp name: Permission denied.} */
-    private static final Pattern PERL_INPLACE = Pattern.compile(
-            "^Can't do inplace edit on (?<p>.+?): Cannot make temp name: Permission denied$");
-    /** Perl's {@code die}: the message, then where it died, and a full stop. */
-    private static final Pattern PERL_AT = Pattern.compile(
-            "^(?<body>.*Permission denied)(?: at (?<script>\\S+) line (?<n>\\d+)(?:, <[^>]*> (?:line|chunk) \\d+)?)?\\.$");
-    /** curl reading a {@code file://} URL; the errno is not said, so the file must exist. */
-    private static final Pattern CURL_READ = Pattern.compile("^curl: \\(37\\) Couldn't open file (?<p>.+)$");
-    /**
-     * curl's {@code -o} target, from its warning; the {@code (23) Failure writing output} after
-     * it names no path. curl wraps a warning at 79 columns into several {@code Warning: } lines,
-     * each piece keeping the blank it broke at (or cut mid-word), so the pieces concatenate back.
-     */
-    private static final Pattern CURL_WRITE = Pattern.compile(
-            "^Failed to (?:open|create) the file (?<p>.+?): Permission denied$");
     private static final String CURL_WARNING = "Warning: ";
-    private static final Pattern MAVEN_POM = Pattern.compile(
-            "Non-readable POM (?<p>\\S.*?): .*\\(Permission denied\\)");
-    /** libgit2 (cargo) says "is locked" for any EACCES on opening a file it reads. */
-    private static final Pattern LIBGIT2_LOCKED = Pattern.compile(
-            "failed open - (?<p>" + QUOTED + ") is locked: Permission denied");
 
-    // --- multi-line context ---
+    /**
+     * The patterns, compiled the first time a line is parsed, not when the class is first used:
+     * every confined run makes a parser, and a run that prints nothing (or only what no pattern
+     * is tried on) never needs them (issue 15: about 35 patterns, a few ms of a one-shot run).
+     */
+    private static final class Patterns {
+        private static final Pattern ANSI = Pattern.compile(
+                "\u001B(?:\\[[0-?]*[ -/]*[@-~]|\\][^\u0007\u001B]*(?:\u0007|\u001B\\\\)|[@-Z\\\\-_])");
+        private static final Pattern NPM_PREFIX = Pattern.compile("^npm (?:ERR!|error|warn|WARN)\\s?");
 
-    private static final Pattern DUMP_EACCES = Pattern.compile(
-            "^\\s*(?:code:?\\s+'?EACCES'?|errno:?\\s+'?-13'?|Error: EACCES\\b).*");
-    private static final Pattern DUMP_SYSCALL = Pattern.compile("^\\s*syscall:?\\s+'?(?<sys>[\\w/]+)");
-    private static final Pattern DUMP_PATH = Pattern.compile(
-            "^\\s*(?:path|dest):?\\s+(?<p>" + QUOTED + "|/\\S.*?)\\s*,?\\s*$");
-    private static final Pattern RUST_CONTEXT = Pattern.compile(
-            "(?<verb>failed to (?:read|write|open|create|remove|load|lock|copy|rename|hard link|symlink|get)"
-                    + "|could not (?:read|write|open|create|lock|execute|load)"
-                    + "|couldn't (?:read|write|open|create))[^`'\"\u2018]*?(?<p>" + QUOTED + ")");
-    private static final Pattern PY_EXEC_FRAME = Pattern.compile(
-            "_execute_child|child_exception_type|in _execvpe|in execv|os\\.exec");
-    private static final Pattern DASH_NUMBER = Pattern.compile("^[^:]+: \\d+$");
-    private static final Pattern BASH_LINE = Pattern.compile("^[^:]+: line \\d+$");
-    private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
-    /** bash's prefix for a line of a script: {@code bash: line 3} ({@code -c}), {@code x.sh: line 3}. */
-    private static final Pattern SHELL_SCRIPT_LINE = Pattern.compile("^(?<script>[^:]+): line (?<n>\\d+)$");
+        // --- single-line reports, most specific first ---
+
+        private static final Pattern NODE = Pattern.compile(
+                "EACCES: permission denied, (?<sys>\\w+) (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
+        private static final Pattern NODE_SPAWN = Pattern.compile("\\bspawn(?:Sync)? (?<p>\\S+) EACCES\\b");
+        private static final Pattern PYTHON = Pattern.compile(
+                "\\[Errno 13\\] Permission denied: (?<p>" + QUOTED + ")(?: -> (?<p2>" + QUOTED + "))?");
+        private static final Pattern JAVA_NIO = Pattern.compile(
+                "java\\.nio\\.file\\.AccessDeniedException: (?<p>.+?)(?: -> (?<p2>.+?))?(?:: [^/]*)?$");
+        private static final Pattern JAVA_IO = Pattern.compile(
+                "java\\.io\\.FileNotFoundException: (?<p>.+) \\(Permission denied\\)$");
+        private static final Pattern JAVA_EXEC = Pattern.compile(
+                "Cannot run program \"(?<p>[^\"]+)\"(?: \\(in directory \"[^\"]*\"\\))?: error=13\\b");
+        private static final Pattern RUST_AT = Pattern.compile(
+                "(?<verb>.*?)Permission denied \\(os error 13\\) at path (?<p>" + QUOTED + ")");
+        private static final Pattern RUST_INLINE = Pattern.compile(
+                "(?<verb>.*?)(?<p>" + QUOTED + "):? Permission denied \\(os error 13\\)");
+        private static final Pattern RUST_BARE = Pattern.compile(
+                "^\\s*(?:error: |Caused by: |\\d+: )?Permission denied \\(os error 13\\)\\s*$");
+        private static final Pattern GO_TWO = Pattern.compile(
+                "(?:^|[\\s:])(?<sys>rename|link|symlink) (?<p>\\S+) (?<p2>\\S+): permission denied$");
+        private static final Pattern GO = Pattern.compile(
+                "(?:^|[\\s:])(?<sys>open|openat|create|mkdir|mkdirall|remove|unlink|unlinkat|rmdir|chmod|chown"
+                        + "|truncate|lstat|stat|readlink|fork/exec|exec|opendir|readdirent|readdir|read|write)"
+                        + " (?<p>(?:(?!: ).)+?): permission denied$");
+        private static final Pattern TAR = Pattern.compile(
+                "^[^:]+: (?<p>" + QUOTED + "|.+?): Cannot (?<verb>open|mkdir|create|stat|read|write|lstat|utime|chdir)\\b"
+                        + ".*: Permission denied$");
+        private static final Pattern VERB = Pattern.compile(
+                "(?<verb>(?i:cannot create(?: directory| regular file| symbolic link| special file| fifo)?"
+                        + "|can't create|cannot touch|cannot remove|failed to remove|cannot open directory"
+                        + "|cannot open output file|cannot open|can't open patch|can't open|cannot access|cannot read"
+                        + "|can't read|Cannot open input file|failed to open|failed to create(?: symbolic link| hard link| directory)?"
+                        + "|cannot overwrite|cannot move|cannot copy|cannot mkdir|can't mkdir|unable to mkdir|failed to mkdir"
+                        + "|could not create work tree dir|could not lock config file"
+                        + "|could not open|could not read(?: log file)?|could not write|could not create|unable to access"
+                        + "|unable to create|unable to open|unable to write|unable to read|cannot stat|cannot write"
+                        + "|couldn't open|couldn't create|couldn't read|couldn't write))"
+                        + " (?<p>" + QUOTED + "|.+?)(?: to (?<p2>" + QUOTED + "|.+?))?(?: for (?<mode>reading|writing))?"
+                        + ": Permission denied$");
+        private static final Pattern GENERIC = Pattern.compile(
+                "^(?<prefix>\\S.*?): (?<p>" + QUOTED + "|[^:]+?): Permission denied$");
+        /**
+         * Tools whose message names a temporary file or a template in a directory, where the
+         * file's name is random (or a template) and the directory is what was refused a create.
+         * Matched before {@link #VERB}, which would take "temporary file in" for the path.
+         */
+        private static final Pattern TEMP_IN_DIR = Pattern.compile(
+                "(?:cannot create temporary file in|couldn't create temporary directory in)"
+                        + " (?<p>" + QUOTED + "|.+?): Permission denied$");
+        private static final Pattern TEMP_FILE = Pattern.compile(
+                "(?:couldn't open temporary file|cannot create temporary file|couldn't create temporary file"
+                        + "|failed to create (?:file|directory) via template|mkstemp)"
+                        + " (?<p>" + QUOTED + "|.+?)(?: failed)?: Permission denied(?: \\(13\\))?$");
+        /** rsync: {@code rsync: [sender] send_files failed to open "/x": Permission denied (13)}. */
+        private static final Pattern RSYNC = Pattern.compile(
+                "^rsync: (?:\\[\\w+\\] )?(?<verb>[\\w ]*?) ?(?<p>\"[^\"]+\")(?: -> (?<p2>\"[^\"]+\"))?"
+                        + "(?: failed)?: Permission denied \\(13\\)$");
+        /** Perl's {@code Can't do inplace edit on /x: Cannot make temp name: Permission denied.} */
+        private static final Pattern PERL_INPLACE = Pattern.compile(
+                "^Can't do inplace edit on (?<p>.+?): Cannot make temp name: Permission denied$");
+        /** Perl's {@code die}: the message, then where it died, and a full stop. */
+        private static final Pattern PERL_AT = Pattern.compile(
+                "^(?<body>.*Permission denied)(?: at (?<script>\\S+) line (?<n>\\d+)(?:, <[^>]*> (?:line|chunk) \\d+)?)?\\.$");
+        /** curl reading a {@code file://} URL; the errno is not said, so the file must exist. */
+        private static final Pattern CURL_READ = Pattern.compile("^curl: \\(37\\) Couldn't open file (?<p>.+)$");
+        /**
+         * curl's {@code -o} target, from its warning; the {@code (23) Failure writing output} after
+         * it names no path. curl wraps a warning at 79 columns into several {@code Warning: } lines,
+         * each piece keeping the blank it broke at (or cut mid-word), so the pieces concatenate back.
+         */
+        private static final Pattern CURL_WRITE = Pattern.compile(
+                "^Failed to (?:open|create) the file (?<p>.+?): Permission denied$");
+        private static final Pattern MAVEN_POM = Pattern.compile(
+                "Non-readable POM (?<p>\\S.*?): .*\\(Permission denied\\)");
+        /** libgit2 (cargo) says "is locked" for any EACCES on opening a file it reads. */
+        private static final Pattern LIBGIT2_LOCKED = Pattern.compile(
+                "failed open - (?<p>" + QUOTED + ") is locked: Permission denied");
+
+        // --- multi-line context ---
+
+        private static final Pattern DUMP_EACCES = Pattern.compile(
+                "^\\s*(?:code:?\\s+'?EACCES'?|errno:?\\s+'?-13'?|Error: EACCES\\b).*");
+        private static final Pattern DUMP_SYSCALL = Pattern.compile("^\\s*syscall:?\\s+'?(?<sys>[\\w/]+)");
+        private static final Pattern DUMP_PATH = Pattern.compile(
+                "^\\s*(?:path|dest):?\\s+(?<p>" + QUOTED + "|/\\S.*?)\\s*,?\\s*$");
+        private static final Pattern RUST_CONTEXT = Pattern.compile(
+                "(?<verb>failed to (?:read|write|open|create|remove|load|lock|copy|rename|hard link|symlink|get)"
+                        + "|could not (?:read|write|open|create|lock|execute|load)"
+                        + "|couldn't (?:read|write|open|create))[^`'\"\u2018]*?(?<p>" + QUOTED + ")");
+        private static final Pattern PY_EXEC_FRAME = Pattern.compile(
+                "_execute_child|child_exception_type|in _execvpe|in execv|os\\.exec");
+        private static final Pattern DASH_NUMBER = Pattern.compile("^[^:]+: \\d+$");
+        private static final Pattern BASH_LINE = Pattern.compile("^[^:]+: line \\d+$");
+        private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
+        /** bash's prefix for a line of a script: {@code bash: line 3} ({@code -c}), {@code x.sh: line 3}. */
+        private static final Pattern SHELL_SCRIPT_LINE = Pattern.compile("^(?<script>[^:]+): line (?<n>\\d+)$");
+        /** Words with a space and no quote, followed by a path: a message fragment, never a path. */
+        private static final Pattern PHRASE = Pattern.compile("^[A-Za-z][\\w'-]*(?: [\\w'-]+)* (?:/|['\"`\u2018]).*");
+    }
 
     private static final int DUMP_SPAN = 20;
     private static final int RUST_SPAN = 4;
@@ -183,26 +191,26 @@ public final class DenialParser {
         StreamContext ctx = contexts.computeIfAbsent(stream, s -> new StreamContext());
         ctx.line++;
         String clean = strip(line);
-        String text = NPM_PREFIX.matcher(clean).replaceFirst("");
+        String text = Patterns.NPM_PREFIX.matcher(clean).replaceFirst("");
         List<Candidate> out = new ArrayList<>(1);
         Sink sink = new Sink(out, stream, clean, cwd);
 
         if (text.startsWith("Traceback (most recent call last)")) {
             ctx.pyExecUntil = -1;
         }
-        if (PY_EXEC_FRAME.matcher(text).find()) {
+        if (Patterns.PY_EXEC_FRAME.matcher(text).find()) {
             ctx.pyExecUntil = ctx.line + PY_SPAN;
         }
-        if (DUMP_EACCES.matcher(text).matches()) {
+        if (Patterns.DUMP_EACCES.matcher(text).matches()) {
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
         }
         if (ctx.line <= ctx.dumpUntil) {
-            Matcher m = DUMP_SYSCALL.matcher(text);
+            Matcher m = Patterns.DUMP_SYSCALL.matcher(text);
             if (m.find()) {
                 ctx.dumpHint = nodeSyscall(m.group("sys"));
                 return out;
             }
-            m = DUMP_PATH.matcher(text);
+            m = Patterns.DUMP_PATH.matcher(text);
             if (m.matches()) {
                 sink.add(ctx.dumpHint, m.group("p"));
                 return out;
@@ -217,7 +225,7 @@ public final class DenialParser {
             } else {
                 ctx.curlWarning = new StringBuilder(piece);
             }
-            Matcher w = CURL_WRITE.matcher(ctx.curlWarning);
+            Matcher w = Patterns.CURL_WRITE.matcher(ctx.curlWarning);
             if (w.matches()) {
                 ctx.curlWarning = null;
                 sink.add(AccessHint.WRITE, w.group("p"));
@@ -232,7 +240,7 @@ public final class DenialParser {
                 || text.contains("error=13") || text.contains("AccessDenied") || text.startsWith("curl: (37)");
         Matcher m;
         ScriptLine diedAt = null;
-        if (interesting && text.endsWith(".") && (m = PERL_AT.matcher(text)).matches()) {
+        if (interesting && text.endsWith(".") && (m = Patterns.PERL_AT.matcher(text)).matches()) {
             text = m.group("body");
             if (m.group("script") != null) {
                 diedAt = new ScriptLine(m.group("script"), Integer.parseInt(m.group("n")));
@@ -240,7 +248,7 @@ public final class DenialParser {
         }
         if (!interesting) {
             // Only the multi-line context below may apply.
-        } else if ((m = RSYNC.matcher(text)).matches()) {
+        } else if ((m = Patterns.RSYNC.matcher(text)).matches()) {
             String verb = m.group("verb");
             if (verb.contains("mkstemp")) {
                 sink.addParent(AccessHint.WRITE, m.group("p"));
@@ -249,57 +257,57 @@ public final class DenialParser {
                 sink.add(hint, m.group("p"));
                 sink.add(hint, m.group("p2"));
             }
-        } else if ((m = TEMP_IN_DIR.matcher(text)).find()) {
+        } else if ((m = Patterns.TEMP_IN_DIR.matcher(text)).find()) {
             sink.add(AccessHint.WRITE, m.group("p"));
-        } else if ((m = TEMP_FILE.matcher(text)).find()) {
+        } else if ((m = Patterns.TEMP_FILE.matcher(text)).find()) {
             sink.addParent(AccessHint.WRITE, m.group("p"));
-        } else if ((m = PERL_INPLACE.matcher(text)).find()) {
+        } else if ((m = Patterns.PERL_INPLACE.matcher(text)).find()) {
             sink.add(AccessHint.WRITE, m.group("p"));
-        } else if ((m = CURL_READ.matcher(text)).matches()) {
+        } else if ((m = Patterns.CURL_READ.matcher(text)).matches()) {
             sink.addExisting(AccessHint.READ, m.group("p"));
-        } else if ((m = MAVEN_POM.matcher(text)).find()) {
+        } else if ((m = Patterns.MAVEN_POM.matcher(text)).find()) {
             sink.add(AccessHint.READ, m.group("p"));
-        } else if ((m = LIBGIT2_LOCKED.matcher(text)).find()) {
+        } else if ((m = Patterns.LIBGIT2_LOCKED.matcher(text)).find()) {
             sink.add(AccessHint.READ, m.group("p"));
-        } else if ((m = NODE.matcher(text)).find()) {
+        } else if ((m = Patterns.NODE.matcher(text)).find()) {
             AccessHint hint = nodeSyscall(m.group("sys"));
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
             ctx.dumpHint = hint;
             sink.add(hint, m.group("p"));
             sink.add(hint, m.group("p2"));
-        } else if ((m = NODE_SPAWN.matcher(text)).find()) {
+        } else if ((m = Patterns.NODE_SPAWN.matcher(text)).find()) {
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
             ctx.dumpHint = AccessHint.EXEC;
             sink.add(AccessHint.EXEC, m.group("p"));
-        } else if ((m = PYTHON.matcher(text)).find()) {
+        } else if ((m = Patterns.PYTHON.matcher(text)).find()) {
             AccessHint hint = ctx.line <= ctx.pyExecUntil ? AccessHint.EXEC : AccessHint.UNKNOWN;
             ctx.pyExecUntil = -1;
             sink.add(hint, m.group("p"));
             sink.add(hint, m.group("p2"));
-        } else if ((m = JAVA_EXEC.matcher(text)).find()) {
+        } else if ((m = Patterns.JAVA_EXEC.matcher(text)).find()) {
             sink.add(AccessHint.EXEC, m.group("p"));
-        } else if ((m = JAVA_NIO.matcher(text)).find()) {
+        } else if ((m = Patterns.JAVA_NIO.matcher(text)).find()) {
             sink.add(AccessHint.UNKNOWN, m.group("p"));
             sink.add(AccessHint.UNKNOWN, m.group("p2"));
-        } else if ((m = JAVA_IO.matcher(text)).find()) {
+        } else if ((m = Patterns.JAVA_IO.matcher(text)).find()) {
             sink.add(AccessHint.UNKNOWN, m.group("p"));
-        } else if ((m = RUST_AT.matcher(text)).find()) {
+        } else if ((m = Patterns.RUST_AT.matcher(text)).find()) {
             sink.add(verbHint(m.group("verb"), null), m.group("p"));
-        } else if ((m = RUST_INLINE.matcher(text)).find()) {
+        } else if ((m = Patterns.RUST_INLINE.matcher(text)).find()) {
             sink.add(verbHint(m.group("verb"), null), m.group("p"));
-        } else if (RUST_BARE.matcher(text).matches()) {
+        } else if (Patterns.RUST_BARE.matcher(text).matches()) {
             if (ctx.line <= ctx.rustUntil) {
                 sink.add(ctx.rustHint, ctx.rustPath);
                 ctx.rustUntil = -1;
             }
-        } else if ((m = GO_TWO.matcher(text)).find()) {
+        } else if ((m = Patterns.GO_TWO.matcher(text)).find()) {
             sink.add(AccessHint.WRITE, m.group("p"));
             sink.add(AccessHint.WRITE, m.group("p2"));
-        } else if ((m = GO.matcher(text)).find()) {
+        } else if ((m = Patterns.GO.matcher(text)).find()) {
             sink.add(goSyscall(m.group("sys")), m.group("p"));
-        } else if ((m = TAR.matcher(text)).find()) {
+        } else if ((m = Patterns.TAR.matcher(text)).find()) {
             sink.add(tarVerb(m.group("verb")), m.group("p"));
-        } else if ((m = VERB.matcher(text)).find()) {
+        } else if ((m = Patterns.VERB.matcher(text)).find()) {
             AccessHint hint = verbHint(m.group("verb"), m.group("mode"));
             if (diedAt != null) {
                 // A script's own words ("Can't open"): its open call says which way it opened.
@@ -308,10 +316,10 @@ public final class DenialParser {
             }
             sink.add(hint, m.group("p"));
             sink.add(hint, m.group("p2"));
-        } else if ((m = GENERIC.matcher(text)).matches()) {
+        } else if ((m = Patterns.GENERIC.matcher(text)).matches()) {
             String p = m.group("p");
             if (!isNoise(p)) {
-                Matcher sh = SHELL_SCRIPT_LINE.matcher(m.group("prefix"));
+                Matcher sh = Patterns.SHELL_SCRIPT_LINE.matcher(m.group("prefix"));
                 if (sh.matches()) {
                     // bash says the same for a redirection it could not open and a command it
                     // could not run; the script's line (its -c text, or its file) tells them apart.
@@ -325,7 +333,7 @@ public final class DenialParser {
         }
 
         // A path named now may be the one a later bare "Permission denied (os error 13)" is about.
-        Matcher rc = RUST_CONTEXT.matcher(text);
+        Matcher rc = Patterns.RUST_CONTEXT.matcher(text);
         if (out.isEmpty() && rc.find()) {
             ctx.rustPath = rc.group("p");
             ctx.rustHint = verbHint(rc.group("verb"), null);
@@ -334,9 +342,9 @@ public final class DenialParser {
         return List.copyOf(out);
     }
 
-    /** The line without ANSI escape sequences and carriage returns. */
+    /** The line without Patterns.ANSI escape sequences and carriage returns. */
     public static String strip(String line) {
-        String s = line.indexOf('\u001B') >= 0 ? ANSI.matcher(line).replaceAll("") : line;
+        String s = line.indexOf('\u001B') >= 0 ? Patterns.ANSI.matcher(line).replaceAll("") : line;
         return s.indexOf('\r') >= 0 ? s.replace("\r", "") : s;
     }
 
@@ -441,17 +449,17 @@ public final class DenialParser {
         if (prefix.endsWith("fatal error")) {
             return AccessHint.READ;
         }
-        if (DASH_NUMBER.matcher(prefix).matches()) {
+        if (Patterns.DASH_NUMBER.matcher(prefix).matches()) {
             // dash says "cannot create" for a write redirect and "cannot open" for a read, so a
             // bare path after the line number is a command it could not execute.
             return AccessHint.EXEC;
         }
-        if (FILE_LINE.matcher(prefix).matches()) {
+        if (Patterns.FILE_LINE.matcher(prefix).matches()) {
             return AccessHint.READ;
         }
         String tool = prefix.contains(": ") ? prefix.substring(0, prefix.indexOf(": ")) : prefix;
         tool = tool.substring(tool.lastIndexOf('/') + 1);
-        if (BASH_LINE.matcher(prefix).matches() || SHELLS.contains(tool)) {
+        if (Patterns.BASH_LINE.matcher(prefix).matches() || SHELLS.contains(tool)) {
             // The same words for a command it could not run and a redirection it could not
             // open: what the path is (an executable file, a file, nothing yet) tells them apart.
             return AccessHint.UNKNOWN;
@@ -487,8 +495,6 @@ public final class DenialParser {
         return target != Candidate.Target.EXISTING && n.getParent() != null && Files.isDirectory(n.getParent());
     }
 
-    /** Words with a space and no quote, followed by a path: a message fragment, never a path. */
-    private static final Pattern PHRASE = Pattern.compile("^[A-Za-z][\\w'-]*(?: [\\w'-]+)* (?:/|['\"`\u2018]).*");
 
     private record Sink(List<Candidate> out, RunEvent.Stream stream, String line, Cwd cwd) {
         void add(AccessHint hint, String raw) {
@@ -517,7 +523,7 @@ public final class DenialParser {
             if (p.isEmpty() || p.startsWith("~") || p.indexOf('\0') >= 0) {
                 return;
             }
-            if (p.equals(raw.strip()) && (PHRASE.matcher(p).matches() || (p.contains(" ") && !p.contains("/")))) {
+            if (p.equals(raw.strip()) && (Patterns.PHRASE.matcher(p).matches() || (p.contains(" ") && !p.contains("/")))) {
                 // "temporary file /x/y", "file via template '/x'", "temporary file": an unquoted
                 // verb phrase, not a path (a path with blanks is quoted, or has a slash).
                 return;
