@@ -69,8 +69,10 @@ public final class ServerCpu {
                     cpu / 1e6 / runs, client / 1e6 / runs, (cpu - client) / 1e6 / runs);
             System.out.println("by live thread group (ms/run; threads that ended meanwhile are not in these):");
             threadsAfter.forEach((g, t) -> System.out.printf("  %-28s %.3f%n", g, (t - threadsBefore.getOrDefault(g, 0L)) / 1e6 / runs));
-            memory(server, ws, env);
-            chatty(server, ws, env);
+            if (System.getenv("SERVER_CPU_ONLY") == null) { // set it to profile the measured runs alone
+                memory(server, ws, env);
+                chatty(server, ws, env);
+            }
         } finally {
             try (var s = Files.walk(root)) {
                 s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

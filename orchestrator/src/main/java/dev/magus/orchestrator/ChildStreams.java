@@ -107,8 +107,23 @@ final class ChildStreams {
                 l.tryEmitComplete();
             }
         });
-        denialsDone.timeout(DRAIN_GRACE, Mono.empty()).block();
+        awaitDenials(denialsDone);
         return new Ended(exit, !strays.clean());
+    }
+
+    /**
+     * Waits up to {@link #DRAIN_GRACE} for the run's kernel-layer denials, then goes on without
+     * them, as {@code timeout(DRAIN_GRACE, Mono.empty())} did, but with no timer: that operator
+     * scheduled one on Reactor's parallel threads for every run, and cancelled it at once when,
+     * as almost always, the denials were done (issue 15). {@code denials} is cached and already
+     * subscribed, so giving up on it here ends only this wait, as the timeout's did.
+     */
+    static void awaitDenials(Mono<Void> denials) {
+        try {
+            denials.block(DRAIN_GRACE);
+        } catch (IllegalStateException timeout) {
+            // Timed out: what is still to come is not waited for (see above).
+        }
     }
 
     /**

@@ -32,8 +32,25 @@ final class IoThreads {
     }
 
     private static Thread ioThread(Runnable r) {
-        Thread t = new Thread(r, "magus-io-" + IO_THREADS.incrementAndGet());
+        Thread t = new IoThread(r, "magus-io-" + IO_THREADS.incrementAndGet());
         t.setDaemon(true);
         return t;
+    }
+
+    /** Runs {@code work} on one of these threads. */
+    static void execute(Runnable work) {
+        POOL.execute(work);
+    }
+
+    /** Whether the calling thread is one of these (a run's stages may then run on it, {@link RunStages#startHere}). */
+    static boolean onIoThread() {
+        return Thread.currentThread() instanceof IoThread;
+    }
+
+    /** The pool's threads, told apart by their class rather than their name. */
+    private static final class IoThread extends Thread {
+        IoThread(Runnable r, String name) {
+            super(r, name);
+        }
     }
 }

@@ -128,6 +128,12 @@ public final class Orchestrator {
      * subscribers that come later).
      */
     public Run submit(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer) {
+        RunHandle run = handle(request, passthrough, runHost, observer);
+        stages.start(run, request, passthrough, runHost);
+        return run;
+    }
+
+    private RunHandle handle(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer) {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(passthrough, "passthrough");
         Objects.requireNonNull(runHost, "runHost");
@@ -137,8 +143,38 @@ public final class Orchestrator {
             run.events().subscribe(sink);
         }
         run.events().subscribe(observer);
-        stages.start(run, request, passthrough, runHost);
         return run;
+    }
+
+    /**
+     * Runs {@code work} on one of magus's I/O threads, where whatever blocks on the way to a run
+     * belongs (a server reading a workspace's {@code magus.yaml} for its mode rules), so that the
+     * run it then starts with {@link #submitHere} stays on the same thread.
+     */
+    public void execute(Runnable work) {
+        Objects.requireNonNull(work, "work");
+        IoThreads.execute(work);
+    }
+
+    /**
+     * {@link #submit(RunRequest, Passthrough, Host, Consumer)} with the run's stages on the
+     * calling thread, when it is one of {@link #execute}'s (issue 15: one hand-off between threads
+     * fewer per run): {@code started} gets the run before its first stage, and this returns once
+     * the run has ended (or, cancelled before its spawn, while its ending runs on another I/O
+     * thread). Called from any other thread, it is {@code submit}: the run starts there and this
+     * returns at once, {@code started} having had it first. Either way the run is the same:
+     * events, signals and cancellation behave as {@code submit}'s.
+     */
+    public void submitHere(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer,
+            Consumer<Run> started) {
+        Objects.requireNonNull(started, "started");
+        RunHandle run = handle(request, passthrough, runHost, observer);
+        started.accept(run);
+        if (IoThreads.onIoThread()) {
+            stages.startHere(run, request, passthrough, runHost);
+        } else {
+            stages.start(run, request, passthrough, runHost);
+        }
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 
 /**
@@ -55,16 +56,53 @@ final class RunStages {
     }
 
     /**
+     * {@link #start}, with the chain on the calling thread, one of magus's I/O threads: no hand-off
+     * to another of them (a wake-up and the scheduler's bookkeeping per run, issue 15). Returns
+     * once the chain has ended: the run's Exited is emitted by then, unless a signal cancelled
+     * it before its spawn, whose ending ({@link Attempt#cancelled}) runs on another I/O thread as
+     * it does for {@link #start}.
+     *
+     * <p>The run is handed its subscription as the chain's first act, once the attempt exists
+     * and its release is in place, as {@link #start} hands it over once subscribed: a signal that
+     * came before (the caller had the run already) disposes it there, and the run ends with
+     * 128+N through {@link Attempt#cancelled}; none before that could find a chain without its
+     * release.
+     */
+    void startHere(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
+        BaseSubscriber<Attempt.Ending> subscriber = new BaseSubscriber<>() {
+            @Override
+            protected void hookOnError(Throwable reported) {
+                // Reported by the release, as start's error consumer leaves it.
+            }
+        };
+        chain(run, request, passthrough, host, false, () -> run.pipeline(subscriber)).subscribe(subscriber);
+    }
+
+    /**
      * The whole run, cold: each subscription is one execution. Emits the run's ending; fails with
      * the stage's refusal (or magus's failure), which the release has reported by then.
      */
     Mono<Attempt.Ending> execution(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
+        return chain(run, request, passthrough, host, true, () -> { });
+    }
+
+    /**
+     * {@link #execution}, its stages on magus's I/O threads ({@code hop}) or on the subscribing
+     * thread; {@code subscribed} runs first, on the stages' thread, with the release in place.
+     */
+    private Mono<Attempt.Ending> chain(RunHandle run, RunRequest request, Passthrough passthrough, Host host, boolean hop,
+            Runnable subscribed) {
         return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog)),
-                attempt -> plan(run, request, host, attempt)
-                        .flatMap(plan -> attempt.step(() -> launch.spawn(run, request, passthrough, host, plan, attempt)))
-                        .flatMap(launched -> attempt.step(() -> launch.stream(run, request, passthrough, launched)))
-                        .doOnNext(attempt::conclude)
-                        .subscribeOn(STAGES),
+                attempt -> {
+                    Mono<Attempt.Ending> stages = Mono.defer(() -> {
+                        subscribed.run();
+                        return plan(run, request, host, attempt);
+                    })
+                            .flatMap(plan -> attempt.step(() -> launch.spawn(run, request, passthrough, host, plan, attempt)))
+                            .flatMap(launched -> attempt.step(() -> launch.stream(run, request, passthrough, launched)))
+                            .doOnNext(attempt::conclude);
+                    return hop ? stages.subscribeOn(STAGES) : stages;
+                },
                 Attempt::completed,
                 Attempt::failed,
                 Attempt::cancelled);

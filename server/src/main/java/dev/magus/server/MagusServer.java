@@ -112,8 +112,15 @@ public final class MagusServer implements AutoCloseable {
                     .bindAddress(() -> UnixDomainSocketAddress.of(socket))
                     .runOn(loops, false)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
-                    .doOnConnection(c -> c.addHandlerLast("magus-frames",
-                            new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4)))
+                    .doOnConnection(c -> {
+                        // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty
+                        // asks for them again once the connection has closed, and a closed JDK channel
+                        // answers with a ClosedChannelException and its stack trace, two on every
+                        // forwarded run (issue 15).
+                        c.channel().localAddress();
+                        c.channel().remoteAddress();
+                        c.addHandlerLast("magus-frames", new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4));
+                    })
                     .handle((in, out) -> {
                         Connection[] conn = new Connection[1];
                         in.withConnection(c -> conn[0] = c);

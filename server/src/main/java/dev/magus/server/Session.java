@@ -27,14 +27,13 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * One connection: a hello whose token is checked before anything else is read, then one
  * request (a run, a status query or a stop). Frames arrive on the connection's event loop,
- * which this class never blocks: reading {@code magus.yaml} for the mode rules runs on
- * {@code boundedElastic}, the run itself on the orchestrator's I/O threads, and only those
- * threads ever wait for a slow client (see {@link #send}).
+ * which this class never blocks: reading {@code magus.yaml} for the mode rules, and then the
+ * run itself, run on one of the orchestrator's I/O threads ({@link Orchestrator#execute}), and
+ * only those threads ever wait for a slow client (see {@link #send}).
  */
 final class Session {
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
@@ -120,7 +119,19 @@ final class Session {
     private void request(Frame frame) {
         if (frame instanceof Frame.Submit s) {
             state = State.RUNNING;
-            Schedulers.boundedElastic().schedule(() -> start(s));
+            // On magus's I/O threads, where the run then stays (Orchestrator#submitHere): one
+            // hand-off between threads per run, not two (issue 15).
+            orchestrator.execute(() -> {
+                try {
+                    start(s);
+                } catch (RuntimeException e) {
+                    // Never a client left waiting: whatever broke before its run ends the connection with a line.
+                    LOG.warn("code=protocol layer=server msg=\"a forwarded run broke before it started: {}\"", e.toString());
+                    if (run == null) {
+                        refuse("protocol", "the server could not start this run: " + e);
+                    }
+                }
+            });
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
             sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters()));
@@ -148,7 +159,10 @@ final class Session {
         }
     }
 
-    /** The mode rules, then the run; on boundedElastic, since they read {@code magus.yaml}. */
+    /**
+     * The mode rules, then the run; on one of magus's I/O threads, since they read
+     * {@code magus.yaml}, and the run's stages stay on it until the run ends.
+     */
     private void start(Frame.Submit s) {
         Path cwd = Path.of(s.cwd());
         RunRequest request;
@@ -217,13 +231,15 @@ final class Session {
             return;
         }
         meters.forwarded("started");
-        // Subscribed before the run starts: an NDJSON client gets every output event too.
-        Run r = orchestrator.submit(request, Passthrough.of(new Out(true), new Out(false)), host,
-                e -> event(e, s.outputEvents()));
-        run = r;
-        if (disconnected) {
-            r.cancel();
-        }
+        // Subscribed before the run starts: an NDJSON client gets every output event too. The run
+        // is this session's before its first stage; its stages then run on this thread.
+        orchestrator.submitHere(request, Passthrough.of(new Out(true), new Out(false)), host,
+                e -> event(e, s.outputEvents()), r -> {
+                    run = r;
+                    if (disconnected) {
+                        r.cancel();
+                    }
+                });
     }
 
     /**

@@ -48,6 +48,20 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
         return new FileStamp(own, link ? stat(file) : Optional.empty());
     }
 
+    /**
+     * {@link #of(Path)}, asking {@code lstat} first whether there is anything at all: a file
+     * that is absent, the usual case of an optional config file ({@code ~/.gitconfig} on every
+     * run of a server), is then {@link #ABSENT} without the JDK's lstat, which says so with two
+     * exceptions and their stack traces (issue 15). A name it finds is stamped by {@link #of(Path)}
+     * itself, so the stamp is the very one {@link #of(Path)} gives.
+     */
+    public static FileStamp of(Path file, dev.magus.policy.path.DirectoryReader lstat) {
+        if (file.isAbsolute() && lstat.stat(file.toString()).isEmpty()) {
+            return ABSENT;
+        }
+        return of(file);
+    }
+
     /** The record's own form, written out (see {@link Stat#toString()}): a cache's key holds it. */
     @Override
     public String toString() {

@@ -33,4 +33,31 @@ class FileStampTest {
         Files.writeString(f, "bb");
         assertThat(FileStamp.of(link).toString()).isNotEqualTo(before.toString());
     }
+
+    /** Asked through a reader's lstat first, the stamp is the one of(Path) gives, whatever is at the name. */
+    @Test
+    void throughAReadersLstatTheStampIsTheSame() throws Exception {
+        dev.magus.policy.path.DirectoryReader java = dev.magus.workspace.audit.Readers.java();
+        Path f = Files.writeString(dir.resolve("f"), "a");
+        Path link = Files.createSymbolicLink(dir.resolve("l"), f);
+        Path dangling = Files.createSymbolicLink(dir.resolve("d"), dir.resolve("nowhere"));
+        for (Path p : new Path[] {f, link, dangling, dir, dir.resolve("absent"), dir.resolve("absent/below")}) {
+            assertThat(FileStamp.of(p, java)).as("%s", p).isEqualTo(FileStamp.of(p));
+        }
+        assertThat(FileStamp.of(dir.resolve("absent"), java)).isSameAs(FileStamp.ABSENT);
+        assertThat(FileStamp.of(dangling, java).exists()).as("a dangling link is a name").isTrue();
+        // What the reader's lstat finds nothing at is absent, without asking the JDK.
+        dev.magus.policy.path.DirectoryReader nothing = new dev.magus.policy.path.DirectoryReader() {
+            @Override
+            public Optional<Stamp> stat(String absolutePath) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Listing> list(String absolutePath) {
+                return Optional.empty();
+            }
+        };
+        assertThat(FileStamp.of(f, nothing)).isSameAs(FileStamp.ABSENT);
+    }
 }

@@ -151,13 +151,52 @@ public final class FanotifyWatcher implements ChangeWatcher {
      * caller walks (from {@code /proc/self/mountinfo}, field 5, octal escapes undone).
      */
     static Optional<String> mountedBeneath(List<Path> roots) {
-        List<String> lines;
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(MOUNTINFO);
         } catch (IOException | RuntimeException e) {
             return Optional.of("cannot read /proc/self/mountinfo: " + e.getMessage());
         }
-        return mountedBeneath(roots, lines);
+        return mountedBeneath(roots, bytes);
+    }
+
+    private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
+
+    /** A verdict of {@link #mountedBeneath(List, byte[])} and the exact mount table it was given. */
+    private record Verdict(byte[] mountinfo, Optional<String> answer) {
+    }
+
+    /** At most this many root lists are remembered; past it the memo starts again empty. */
+    static final int VERDICTS = 64;
+
+    /**
+     * The last verdict for each list of roots, by the exact bytes of the mount table it read: in
+     * a server every run of a workspace asks about the same roots under the same table, and
+     * parsing it (a split and a {@code Path} per mount) was most of this watcher's start
+     * (issue 15). The table is still read on every run; a verdict is reused only for the
+     * very same bytes, so any mount or unmount anywhere is judged anew.
+     */
+    private static final Map<List<Path>, Verdict> VERDICT = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #mountedBeneath(List, List)} of the table's bytes, remembered by them ({@link #VERDICT}). */
+    static Optional<String> mountedBeneath(List<Path> roots, byte[] mountinfo) {
+        Verdict known = VERDICT.get(roots);
+        if (known != null && java.util.Arrays.equals(known.mountinfo(), mountinfo)) {
+            return known.answer();
+        }
+        String text;
+        try {
+            // Strict, as Files.readAllLines was: a table that is not UTF-8 is a refusal, not a guess.
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(mountinfo)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return Optional.of("cannot read /proc/self/mountinfo: " + e);
+        }
+        Optional<String> answer = mountedBeneath(roots, text.lines().toList());
+        if (VERDICT.size() >= VERDICTS) {
+            VERDICT.clear();
+        }
+        VERDICT.put(List.copyOf(roots), new Verdict(mountinfo, answer));
+        return answer;
     }
 
     static Optional<String> mountedBeneath(List<Path> roots, List<String> mountinfo) {

@@ -32,7 +32,7 @@ final class JnaLibC {
             {"posix_spawnattr_setsigmask", "2.2.5"}, {"posix_spawnattr_setpgroup", "2.2.5"},
             {"sigemptyset", "2.2.5"}, {"sigfillset", "2.2.5"},
             {"waitpid", "2.2.5"}, {"waitid", "2.2.5"}, {"kill", "2.2.5"}, {"pipe2", "2.9"},
-            {"close", "2.2.5"}, {"open", "2.2.5"}, {"readlink", "2.2.5"}, {"read", "2.2.5"}, {"write", "2.2.5"},
+            {"close", "2.2.5"}, {"open", "2.2.5"}, {"readlink", "2.2.5"}, {"readlinkat", "2.4"}, {"read", "2.2.5"}, {"write", "2.2.5"},
             {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
             {"sched_getcpu", "2.6"}, {"sched_getaffinity", "2.3.4"}, {"sched_setaffinity", "2.3.4"},
             {"strerror", "2.2.5"}, {"strerrorname_np", "2.32"},
@@ -100,6 +100,8 @@ final class JnaLibC {
      * been cut short.
      */
     static native long readlink(byte[] path, byte[] buffer, long size);
+
+    static native long readlinkat(int dirfd, byte[] path, byte[] buffer, long size);
 
     static native long read(int fd, Pointer buffer, long count);
 

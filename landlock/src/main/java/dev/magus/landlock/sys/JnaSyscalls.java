@@ -212,6 +212,11 @@ final class JnaSyscalls implements Syscalls {
     }
 
     @Override
+    public long readlinkat(int dirfd, byte[] path, byte[] buffer, long size) {
+        return JnaLibC.readlinkat(dirfd, path, buffer, size);
+    }
+
+    @Override
     public long read(int fd, Pointer buffer, long count) {
         return JnaLibC.read(fd, buffer, count);
     }

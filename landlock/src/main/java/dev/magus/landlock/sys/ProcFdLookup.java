@@ -10,8 +10,9 @@ import java.util.Optional;
 /**
  * Lets the kernel resolve an existing path in three system calls, whatever its length:
  * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link exactly as
- * any other call on the path would, {@code readlink("/proc/self/fd/N")} reads back where it
- * led, {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
+ * any other call on the path would, {@code readlinkat(FDS, "N")} reads back where it led
+ * (beneath {@code FDS}, a descriptor of {@code /proc/self/fd} opened once per process, so the
+ * kernel no longer walks {@code /proc/self/fd} for every path: issue 15), {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
  * META-INF/services.
  *
  * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly what the
@@ -39,6 +40,12 @@ import java.util.Optional;
 public final class ProcFdLookup implements KernelLookup {
 
     private static final byte[] FD_DIR = "/proc/self/fd/".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FDS_PATH = "/proc/self/fd\0".getBytes(StandardCharsets.US_ASCII);
+    private static final int O_DIRECTORY = com.sun.jna.Platform.ARCH.equals("x86-64") ? 0x10000 : 0x4000;
+    /** Not opened yet. */
+    private static final int UNOPENED = -2;
+    /** This process's {@code /proc/self/fd} ({@code O_PATH}), opened at the first lookup and never closed; -1 when it could not be. */
+    private static volatile int fds = UNOPENED;
     private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
 
     /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
@@ -56,6 +63,8 @@ public final class ProcFdLookup implements KernelLookup {
         final Memory request = openHowAndPath();
         /** {@code /proc/self/fd/}, room for any int and a NUL. */
         final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
+        /** A descriptor's number as a name beneath {@code /proc/self/fd}, and a NUL. */
+        final byte[] fdName = new byte[12];
         /** One more than any answer, so a full buffer means cut short. */
         final byte[] target = new byte[JvmNames.PATH_MAX + 1];
     }
@@ -87,7 +96,9 @@ public final class ProcFdLookup implements KernelLookup {
         }
         long n;
         try {
-            n = sys.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
+            int dir = fds(sys);
+            n = dir >= 0 ? sys.readlinkat(dir, fdName(b.fdName, fd), b.target, b.target.length)
+                    : sys.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
         } finally {
             sys.close(fd);
         }
@@ -103,6 +114,39 @@ public final class ProcFdLookup implements KernelLookup {
         m.setLong(8, 0);
         m.setLong(16, RESOLVE_NO_MAGICLINKS);
         return m;
+    }
+
+    /**
+     * This process's {@code /proc/self/fd}, opened once ({@code O_PATH|O_DIRECTORY|O_CLOEXEC}:
+     * no child inherits it, and the launcher closes every descriptor above 2 in a child anyway);
+     * -1 when it cannot be opened, and the whole path is read as before. {@code self} is resolved
+     * at the open, to this process: its descriptor table, shared by every thread.
+     */
+    private static int fds(Syscalls sys) {
+        int d = fds;
+        if (d != UNOPENED) {
+            return d;
+        }
+        synchronized (ProcFdLookup.class) {
+            if (fds == UNOPENED) {
+                int opened = sys.open(FDS_PATH, LibC.O_PATH | O_DIRECTORY | LibC.O_CLOEXEC, 0);
+                fds = opened >= 0 ? opened : -1;
+            }
+            return fds;
+        }
+    }
+
+    /** {@code fd} in decimal and a NUL, written into {@code name}. */
+    static byte[] fdName(byte[] name, int fd) {
+        int digits = 1;
+        for (int v = fd; v >= 10; v /= 10) {
+            digits++;
+        }
+        name[digits] = 0;
+        for (int i = digits - 1, v = fd; i >= 0; i--, v /= 10) {
+            name[i] = (byte) ('0' + v % 10);
+        }
+        return name;
     }
 
     /** {@code /proc/self/fd/<fd>} and a NUL, written into {@code link} after its prefix. */

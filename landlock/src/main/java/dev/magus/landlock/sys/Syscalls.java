@@ -128,6 +128,9 @@ public interface Syscalls {
      */
     long readlink(byte[] path, byte[] buffer, long size);
 
+    /** {@link #readlink} of {@code path} (NUL-terminated bytes) beneath the directory {@code dirfd}. */
+    long readlinkat(int dirfd, byte[] path, byte[] buffer, long size);
+
     long read(int fd, Pointer buffer, long count);
 
     long write(int fd, Pointer buffer, long count);

@@ -205,6 +205,11 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long readlinkat(int dirfd, byte[] path, byte[] buffer, long size) {
+        throw unavailable();
+    }
+
+    @Override
     public long read(int fd, Pointer buffer, long count) {
         throw unavailable();
     }

@@ -129,6 +129,40 @@ class FanotifyWatcherTest {
     }
 
     @Test
+    void aRememberedVerdictHoldsOnlyForTheVeryTableItJudged() {
+        List<Path> roots = List.of(Path.of("/work/ws"));
+        byte[] plain = "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] mounted = ("22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+                + "40 22 0:35 / /work/ws/m rw - tmpfs tmpfs rw\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(FanotifyWatcher.mountedBeneath(roots, plain)).isEmpty();
+        assertThat(FanotifyWatcher.mountedBeneath(roots, plain)).isEmpty();
+        assertThat(FanotifyWatcher.mountedBeneath(roots, mounted)).get().asString().contains("/work/ws/m");
+        assertThat(FanotifyWatcher.mountedBeneath(roots, plain)).isEmpty();
+        // Other roots under the same table: judged for themselves.
+        assertThat(FanotifyWatcher.mountedBeneath(List.of(Path.of("/work")), plain)).isEmpty();
+        assertThat(FanotifyWatcher.mountedBeneath(List.of(Path.of("/work")), mounted)).isPresent();
+        // A table that is not UTF-8 is refused, as the line reader refused it.
+        assertThat(FanotifyWatcher.mountedBeneath(roots, new byte[] {'2', ' ', (byte) 0xff, '\n'})).isPresent();
+    }
+
+    @Test
+    void aMountMadeBetweenTwoStartsRefusesTheSecond() throws Exception {
+        start().close();
+        Path m = Files.createDirectories(t.resolve("m"));
+        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "none", m.toString()).inheritIO().start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        Assumptions.assumeTrue(p.exitValue() == 0, "cannot mount a tmpfs here (needs root and mount(8))");
+        try {
+            ChangeWatcher.Started s = watcher.start(List.of(t));
+            assertThat(s).isInstanceOfSatisfying(ChangeWatcher.Refused.class,
+                    r -> assertThat(r.reason()).contains("mounted beneath"));
+        } finally {
+            child(t, "umount " + m);
+        }
+        start().close();
+    }
+
+    @Test
     void theMountIdComesFromFdinfo() {
         assertThat(FanotifyWatcher.mountId(List.of("pos:\t0", "flags:\t02100000", "mnt_id:\t29", "ino:\t12")))
                 .contains(29);

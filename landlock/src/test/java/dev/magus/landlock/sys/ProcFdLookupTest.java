@@ -69,6 +69,36 @@ class ProcFdLookupTest {
     }
 
     @Test
+    void aDescriptorIsNamedInDecimalBeneathProcSelfFd() {
+        byte[] name = new byte[12];
+        assertThat(new String(ProcFdLookup.fdName(name, 0), 0, 2, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("0\0");
+        assertThat(new String(ProcFdLookup.fdName(name, 907), 0, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("907\0");
+        assertThat(new String(ProcFdLookup.fdName(name, Integer.MAX_VALUE), 0, 11, java.nio.charset.StandardCharsets.US_ASCII))
+                .isEqualTo(Integer.MAX_VALUE + "\0");
+    }
+
+    /** The one descriptor of /proc/self/fd serves every thread: the same answers from another thread, many times over. */
+    @Test
+    void everyThreadGetsTheSameAnswersThroughTheSharedDirectory() throws Exception {
+        Path dir = Files.createDirectories(t.resolve("a/b"));
+        Files.createSymbolicLink(t.resolve("link"), dir);
+        String here = lookup.realPath(t.resolve("link").toString()).orElseThrow();
+        assertThat(here).isEqualTo(dir.toString());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Optional<String>>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                answers.add(pool.submit(() -> lookup.realPath(t.resolve("link").toString())));
+            }
+            for (var a : answers) {
+                assertThat(a.get()).contains(dir.toString());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void isTheInstalledLookupOfTheUncachedResolver() {
         assertThat(ServiceLoader.load(KernelLookup.class).stream().map(ServiceLoader.Provider::type))
                 .contains(ProcFdLookup.class);

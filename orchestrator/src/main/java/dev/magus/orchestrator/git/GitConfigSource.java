@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.git;
 
 import dev.magus.workspace.FileStamp;
+import dev.magus.workspace.audit.Readers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +69,9 @@ public final class GitConfigSource {
     public String rendered(Path home, Map<String, String> hostEnv, Optional<Path> stateDir) {
         Path xdgFile = xdgFile(home, hostEnv);
         // Taken before git reads the files: a change meanwhile leaves a key that no longer matches.
-        Key stamps = new Key(home, FileStamp.of(home.resolve(".gitconfig")), xdgFile, FileStamp.of(xdgFile));
+        // Through the installed reader's lstat: both files are usually absent (FileStamp.of(Path, DirectoryReader)).
+        Key stamps = new Key(home, FileStamp.of(home.resolve(".gitconfig"), Readers.installed()), xdgFile,
+                FileStamp.of(xdgFile, Readers.installed()));
         Cached c = cache.get();
         if (c != null && c.key().equals(stamps)) {
             return c.rendered();

@@ -72,16 +72,45 @@ final class QuietRun {
      */
     static boolean quiet(LongPredicate owned) {
         long self = ProcessHandle.current().pid();
-        Optional<Pass> first = pass(OWN_TASKS, self);
-        if (first.isEmpty() || !quiet(first.get().children(), owned)) {
-            return false;
+        try (Held held = new Held()) {
+            Optional<Pass> first = pass(OWN_TASKS, self, held);
+            if (first.isEmpty() || !quiet(first.get().children(), owned)) {
+                return false;
+            }
+            // The register is asked again after the last read: a pid the first pass saw as the
+            // launcher's may have been reaped and handed to a stranger since, and the second pass
+            // would list the stranger under the same number (security review, issue 15). Each
+            // answer of owned then comes after the read it judges, as Launched.reap requires.
+            Optional<Pass> second = pass(OWN_TASKS, self, held);
+            return second.isPresent() && first.get().equals(second.get()) && quiet(second.get().children(), owned);
         }
-        // The register is asked again after the last read: a pid the first pass saw as the
-        // launcher's may have been reaped and handed to a stranger since, and the second pass
-        // would list the stranger under the same number (security review, issue 15). Each
-        // answer of owned then comes after the read it judges, as Launched.reap requires.
-        Optional<Pass> second = pass(OWN_TASKS, self);
-        return second.isPresent() && first.get().equals(second.get()) && quiet(second.get().children(), owned);
+    }
+
+    /**
+     * The children files the first pass of one check opened, read again by its second through
+     * the same descriptors: a read at offset 0 ({@code pread}) makes the kernel build the list
+     * anew, as an open does, without the open's walk of {@code /proc} and the close (about half
+     * of the second pass's cost, issue 15). The second pass still lists the task directory
+     * afresh, opens any task not seen by the first, and compares both whole. A descriptor of a
+     * thread that ended since reads empty, as its path would read empty or not at all; a task
+     * id taken again meanwhile by a new magus thread would need a lap of the pid space between
+     * two passes, and such a thread could only hold children it forked itself, never an orphan
+     * (the kernel hands those to a living thread of the subreaper, one that existed already).
+     */
+    static final class Held implements AutoCloseable {
+        private final java.util.Map<Long, FileChannel> open = new java.util.HashMap<>();
+
+        @Override
+        public void close() {
+            for (FileChannel ch : open.values()) {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    // a /proc descriptor: nothing was written
+                }
+            }
+            open.clear();
+        }
     }
 
     /** The decision, pure: no child that {@code owned} does not vouch for. */
@@ -100,6 +129,13 @@ final class QuietRun {
      * be read whole in one read.
      */
     static Optional<Pass> pass(Path tasks, long leader) {
+        try (Held held = new Held()) {
+            return pass(tasks, leader, held);
+        }
+    }
+
+    /** {@link #pass(Path, long)}, reading the lists {@code held} has open through their descriptors, and keeping those it opens. */
+    static Optional<Pass> pass(Path tasks, long leader, Held held) {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
             for (Path task : ds) {
@@ -116,9 +152,15 @@ final class QuietRun {
             List<Long> out = new ArrayList<>();
             ByteBuffer buf = ByteBuffer.allocate(READ);
             for (long id : ids) {
-                Path list = Path.of(Long.toString(id), "children");
-                Optional<List<Long>> some = (at != null ? readOnce(at, list, buf) : readOnce(tasks.resolve(list), buf))
-                        .flatMap(QuietRun::parse);
+                FileChannel known = held.open.get(id);
+                Optional<List<Long>> some;
+                if (known != null) {
+                    some = readAtStart(known, buf).flatMap(QuietRun::parse);
+                } else {
+                    Path list = Path.of(Long.toString(id), "children");
+                    some = (at != null ? readOnce(at, list, buf, id, held) : readOnce(tasks.resolve(list), buf))
+                            .flatMap(QuietRun::parse);
+                }
                 if (some.isEmpty()) {
                     // A task that ended meanwhile, no children file (a kernel without
                     // CONFIG_PROC_CHILDREN), no /proc: the pass runs.
@@ -134,10 +176,40 @@ final class QuietRun {
         }
     }
 
-    /** {@link #readOnce(Path, ByteBuffer)} of {@code file} beneath {@code dir}'s descriptor. */
-    private static Optional<byte[]> readOnce(SecureDirectoryStream<Path> dir, Path file, ByteBuffer buf) {
-        try (SeekableByteChannel ch = dir.newByteChannel(file, Set.of(StandardOpenOption.READ))) {
-            return readOnce(ch, buf);
+    /**
+     * {@link #readOnce(Path, ByteBuffer)} of {@code file} beneath {@code dir}'s descriptor; the
+     * channel is kept in {@code held} under {@code id} when it can be read again at offset 0.
+     */
+    private static Optional<byte[]> readOnce(SecureDirectoryStream<Path> dir, Path file, ByteBuffer buf, long id, Held held) {
+        SeekableByteChannel ch = null;
+        boolean kept = false;
+        try {
+            ch = dir.newByteChannel(file, Set.of(StandardOpenOption.READ));
+            Optional<byte[]> text = readOnce(ch, buf);
+            if (ch instanceof FileChannel fc) {
+                held.open.put(id, fc);
+                kept = true;
+            }
+            return text;
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        } finally {
+            if (ch != null && !kept) {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    // a /proc descriptor: nothing was written
+                }
+            }
+        }
+    }
+
+    /** The file's text from one {@code pread} at offset 0: the kernel builds a seq file's text anew. */
+    private static Optional<byte[]> readAtStart(FileChannel ch, ByteBuffer buf) {
+        try {
+            buf.clear();
+            int n = ch.read(buf, 0);
+            return text(n, buf);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -157,7 +229,11 @@ final class QuietRun {
 
     private static Optional<byte[]> readOnce(java.nio.channels.ReadableByteChannel ch, ByteBuffer buf) throws IOException {
         buf.clear();
-        int n = ch.read(buf);
+        return text(ch.read(buf), buf);
+    }
+
+    /** What one read of {@code n} bytes into {@code buf} gave; empty when it filled the buffer (a doubt). */
+    private static Optional<byte[]> text(int n, ByteBuffer buf) {
         if (n >= buf.capacity()) {
             return Optional.empty();
         }

@@ -64,6 +64,53 @@ class QuietRunTest {
     }
 
     /**
+     * A check's second pass reads the lists its first opened through the same descriptors, at
+     * offset 0, so it sees what they hold now; a task the first did not see is opened afresh.
+     */
+    @Test
+    void theSecondPassRereadsTheFirstsDescriptorsFromTheStart() throws Exception {
+        Path tasks = Files.createDirectories(tmp.resolve("task"));
+        Files.createDirectories(tasks.resolve("1"));
+        Files.writeString(tasks.resolve("1/children"), "5 6 ");
+        Files.createDirectories(tasks.resolve("2"));
+        Files.writeString(tasks.resolve("2/children"), "7 ");
+        try (QuietRun.Held held = new QuietRun.Held()) {
+            assertThat(QuietRun.pass(tasks, 1, held).orElseThrow())
+                    .isEqualTo(new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L, 7L)));
+            // Rewritten in place: read again from its start through the held descriptor.
+            Files.writeString(tasks.resolve("1/children"), "5 ");
+            // Gone by its path: still read through the held descriptor, so held it is.
+            Files.delete(tasks.resolve("2/children"));
+            Files.createDirectories(tasks.resolve("3"));
+            Files.writeString(tasks.resolve("3/children"), "8 ");
+            assertThat(QuietRun.pass(tasks, 1, held).orElseThrow())
+                    .isEqualTo(new QuietRun.Pass(List.of(1L, 2L, 3L), List.of(5L, 7L, 8L)));
+        }
+        // Without held descriptors the removed list is a doubt, as before.
+        assertThat(QuietRun.pass(tasks, 1)).isEmpty();
+    }
+
+    /** On the kernel's own files: a child this thread starts between two passes is in the second, read at offset 0. */
+    @Test
+    void aChildStartedBetweenThePassesIsInTheSecond() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "skipped: no /proc/self/task here");
+        Path own = Path.of("/proc/self/task");
+        long self = ProcessHandle.current().pid();
+        try (QuietRun.Held held = new QuietRun.Held()) {
+            QuietRun.Pass first = QuietRun.pass(own, self, held).orElseThrow();
+            Process child = new ProcessBuilder("sleep", "30").start();
+            try {
+                assertThat(first.children()).doesNotContain(child.pid());
+                QuietRun.Pass second = QuietRun.pass(own, self, held).orElseThrow();
+                assertThat(second.children()).contains(child.pid());
+                assertThat(second).isNotEqualTo(first);
+            } finally {
+                child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
      * The attack the count-based form missed does not matter here: a descendant that left the
      * child's group (setsid) is re-parented to this process, the subreaper, when its parent
      * ends, and then it is a child no launcher owns.

@@ -73,7 +73,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
         node.put("v", SCHEMA_VERSION);
         node.put("type", type(event));
         node.put("run", event.runId());
-        node.put("at", event.at().toString());
+        node.put("at", InstantText.of(event.at()));
         if (event instanceof RunEvent.Started s) {
             s.argv().forEach(node.putArray("argv")::add);
             node.put("mode", s.mode().spelling());

@@ -275,7 +275,12 @@ final class WalkCache {
         Path target = unauditedFile(key);
         try {
             if (dirs.isEmpty()) {
-                Files.deleteIfExists(target);
+                // Usually there is none: access(2) says so without the exceptions of deleteIfExists's
+                // lstat of a missing file (issue 15: every run saves an empty list). A dangling link
+                // left so is read as no memory (loadUnaudited), and a later save renames over it.
+                if (Files.exists(target)) {
+                    Files.deleteIfExists(target);
+                }
                 return;
             }
             StringBuilder b = new StringBuilder(key.replace('\0', '\t')).append('\n');
