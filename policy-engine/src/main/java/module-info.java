@@ -14,4 +14,6 @@ module dev.magus.policy {
 
     // The kernel's answers (landlock provides them), when a module that has them is present.
     uses dev.magus.policy.path.KernelLookup;
+    // Its native lstat, to tell a missing path without the JDK's exceptions (RealFilesystem).
+    uses dev.magus.policy.path.DirectoryReader;
 }

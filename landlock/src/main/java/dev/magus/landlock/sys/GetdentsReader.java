@@ -83,6 +83,22 @@ public final class GetdentsReader implements DirectoryReader {
     }
 
     @Override
+    public Presence presence(String absolutePath) {
+        byte[] path = JvmNames.encode(absolutePath);
+        if (path == null) {
+            return Presence.UNSURE;
+        }
+        Buffers b = BUFFERS.get();
+        b.path.write(0, path, 0, path.length);
+        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
+                AT_SYMLINK_NOFOLLOW);
+        if (r == 0) {
+            return Presence.FOUND;
+        }
+        return r == -Errno.ENOENT ? Presence.NO_ENTRY : r == -Errno.ENOTDIR ? Presence.NOT_A_DIRECTORY : Presence.UNSURE;
+    }
+
+    @Override
     public Optional<Listing> list(String absolutePath) {
         byte[] path = JvmNames.encode(absolutePath);
         if (path == null) {

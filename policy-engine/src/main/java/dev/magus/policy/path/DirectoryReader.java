@@ -93,6 +93,36 @@ public interface DirectoryReader {
     Optional<Stamp> stat(String absolutePath);
 
     /**
+     * What {@code lstat} of a name says, for a caller that only asks whether nothing is there
+     * before it asks the JDK, which says "nothing" with two exceptions and their stack traces
+     * (issue 15). Only the kernel's own ENOENT and ENOTDIR are taken as an answer; anything
+     * else leaves the question to the JDK, so the caller's answer is the one it always gave.
+     */
+    enum Presence {
+        /** {@code lstat} found an entry of that name (a dangling link included). */
+        FOUND,
+        /** ENOENT: no entry of that name, or a directory on the way is missing. */
+        NO_ENTRY,
+        /** ENOTDIR: a name on the way is not a directory. */
+        NOT_A_DIRECTORY,
+        /**
+         * Any other error (EACCES, ELOOP, ENAMETOOLONG, …), or a name this reader cannot pass
+         * to the kernel unchanged (not absolute, a NUL, too long, not encodable as the JVM
+         * encodes file names): ask the JDK.
+         */
+        UNSURE
+    }
+
+    /**
+     * {@code lstat(absolutePath)}'s verdict on whether there is anything at that name, never
+     * following a link at its end. Never throws. The default, for a reader without natives,
+     * is always {@link Presence#UNSURE}.
+     */
+    default Presence presence(String absolutePath) {
+        return Presence.UNSURE;
+    }
+
+    /**
      * Opens {@code absolutePath} as a directory without following a link at its end
      * ({@code O_DIRECTORY|O_NOFOLLOW}), and lists it. Empty when that fails: not a directory,
      * a link, gone, no permission, a name this reader cannot pass to the kernel unchanged.

@@ -23,6 +23,9 @@ final class RealFilesystem implements Filesystem {
 
     @Override
     public Entry lstat(Path p) {
+        if (surelyAbsent(p)) {
+            return Entry.MISSING;
+        }
         try {
             BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (attrs.isSymbolicLink()) {
@@ -35,6 +38,25 @@ final class RealFilesystem implements Filesystem {
             return Entry.MISSING;
         }
     }
+
+    /**
+     * Whether the installed {@link DirectoryReader}'s native {@code lstat} says for sure that
+     * nothing is at {@code p} (ENOENT, ENOTDIR): {@link #lstat} answers {@link Entry#MISSING}
+     * then without the JDK's call, which says so with two exceptions, each filling its stack
+     * trace through a server run's deep chain (~6 per run for a policy's missing grant paths,
+     * issue 15). The JDK's answer for both errors is the same {@link Entry#MISSING}; for any
+     * other outcome the JDK is asked as before.
+     */
+    private static boolean surelyAbsent(Path p) {
+        DirectoryReader reader = Installed.READER;
+        if (reader == null || !p.isAbsolute() || p.getFileSystem() != DEFAULT) {
+            return false;
+        }
+        DirectoryReader.Presence said = reader.presence(p.toString());
+        return said == DirectoryReader.Presence.NO_ENTRY || said == DirectoryReader.Presence.NOT_A_DIRECTORY;
+    }
+
+    private static final java.nio.file.FileSystem DEFAULT = java.nio.file.FileSystems.getDefault();
 
     @Override
     public Optional<String> read(Path file, int maxBytes) {
@@ -63,6 +85,18 @@ final class RealFilesystem implements Filesystem {
     /** The lookup the class path provides, looked for once, on first use (not when a resolver is made). */
     private static final class Installed {
         static final Optional<KernelLookup> LOOKUP = find();
+        /** The native directory reader (landlock's), null without one: its {@code lstat} verdicts only. */
+        static final DirectoryReader READER = reader();
+
+        private static DirectoryReader reader() {
+            try {
+                return ServiceLoader.load(DirectoryReader.class, DirectoryReader.class.getClassLoader()).stream()
+                        .map(ServiceLoader.Provider::get).filter(DirectoryReader::available).findFirst().orElse(null);
+            } catch (ServiceConfigurationError | RuntimeException | LinkageError broken) {
+                // No reader: every lstat goes to the JDK, as before.
+                return null;
+            }
+        }
 
         private static Optional<KernelLookup> find() {
             try {

@@ -31,6 +31,21 @@ public final class Readers {
     }
 
     /**
+     * Whether the installed reader's native {@code lstat} reports ENOENT for {@code path}:
+     * nothing of that name, for sure, where the JDK would throw {@code NoSuchFileException}
+     * (two exceptions, each filling its stack trace through a server run's deep chain; issue
+     * 15). False for anything else (found, ENOTDIR, another error, a name the reader cannot
+     * pass to the kernel unchanged, the pure-Java reader): the caller then asks the JDK, and
+     * its answer is the one it always gave.
+     */
+    public static boolean noEntry(Path path) {
+        return path.isAbsolute() && path.getFileSystem() == DEFAULT
+                && installed().presence(path.toString()) == DirectoryReader.Presence.NO_ENTRY;
+    }
+
+    private static final java.nio.file.FileSystem DEFAULT = java.nio.file.FileSystems.getDefault();
+
+    /**
      * The pure-Java reader: a {@link DirectoryStream} for the names and an {@code lstat} per
      * entry for its kind, since Java gives no {@code d_type}. Correct everywhere, and an order
      * of magnitude slower on a large tree than the native reader.

@@ -7,6 +7,7 @@ import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.workspace.Hashes;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.Readers;
 import dev.magus.workspace.jobs.JobId;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -133,6 +134,10 @@ public final class LeaseMarkers {
      * marker is MGS2004, as always.
      */
     public Optional<Marker> covering(Path resolvedDir, Optional<Path> carried) {
+        if (Readers.noEntry(dir)) {
+            // No lease was ever taken with this cache dir: what NoSuchFileException below answers, without it.
+            return Optional.empty();
+        }
         try {
             Files.readAttributes(dir, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {

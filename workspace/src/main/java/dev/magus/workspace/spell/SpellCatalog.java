@@ -7,6 +7,7 @@ import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
+import dev.magus.workspace.audit.Readers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -220,6 +221,10 @@ public final class SpellCatalog {
     }
 
     private static List<Path> list(Path dir) {
+        if (Readers.noEntry(dir)) {
+            // What NoSuchFileException below answers, without it (the usual case: no YAML spells).
+            return List.of();
+        }
         List<Path> out = new ArrayList<>();
         // A filter, not the glob "*.yaml", which compiles a regular expression on every call.
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> p.getFileName().toString().endsWith(".yaml"))) {
