@@ -83,6 +83,19 @@ public final class GetdentsReader implements DirectoryReader {
     }
 
     @Override
+    public boolean absent(String absolutePath) {
+        byte[] path = JvmNames.encode(absolutePath);
+        if (path == null || path.length >= JvmNames.PATH_MAX) {
+            return false;
+        }
+        Buffers b = BUFFERS.get();
+        b.path.write(0, path, 0, path.length);
+        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
+                AT_SYMLINK_NOFOLLOW);
+        return r == -Errno.ENOENT || r == -Errno.ENOTDIR;
+    }
+
+    @Override
     public Optional<Listing> list(String absolutePath) {
         byte[] path = JvmNames.encode(absolutePath);
         if (path == null) {
