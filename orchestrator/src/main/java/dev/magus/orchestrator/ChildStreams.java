@@ -119,10 +119,30 @@ final class ChildStreams {
      * subscribed, so giving up on it here ends only this wait, as the timeout's did.
      */
     static void awaitDenials(Mono<Void> denials) {
+        // Timed out: what is still to come is not waited for (see above).
+        within(denials, DRAIN_GRACE);
+    }
+
+    /**
+     * Whether {@code done} completed within {@code grace}; false only when the time ran out. An
+     * error of {@code done} is thrown, as {@code block} throws it. Not {@code block(Duration)},
+     * whose timeout is an {@link IllegalStateException} like its refusal to block a non-blocking
+     * thread: catching the one swallowed the other, and a run would have gone on without its
+     * kernel denials, silently (security review, issue 15).
+     */
+    static boolean within(Mono<Void> done, Duration grace) {
+        java.util.concurrent.CompletableFuture<Void> f = done.toFuture();
         try {
-            denials.block(DRAIN_GRACE);
-        } catch (IllegalStateException timeout) {
-            // Timed out: what is still to come is not waited for (see above).
+            f.get(grace.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException timeout) {
+            f.cancel(false);
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw reactor.core.Exceptions.propagate(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw reactor.core.Exceptions.propagate(e);
         }
     }
 
@@ -137,16 +157,14 @@ final class ChildStreams {
     static void awaitDrain(Mono<Void> drained, OutputPump.Progress progress) {
         long seen = progress.read();
         while (true) {
-            try {
-                drained.block(DRAIN_GRACE);
+            if (within(drained, DRAIN_GRACE)) {
                 return;
-            } catch (IllegalStateException timeout) {
-                long now = progress.read();
-                if (now == seen && !progress.busy()) {
-                    return;
-                }
-                seen = now;
             }
+            long now = progress.read();
+            if (now == seen && !progress.busy()) {
+                return;
+            }
+            seen = now;
         }
     }
 

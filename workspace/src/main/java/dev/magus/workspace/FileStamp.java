@@ -56,7 +56,7 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
      * itself, so the stamp is the very one {@link #of(Path)} gives.
      */
     public static FileStamp of(Path file, dev.magus.policy.path.DirectoryReader lstat) {
-        if (file.isAbsolute() && lstat.stat(file.toString()).isEmpty()) {
+        if (file.isAbsolute() && lstat.absent(file.toString())) {
             return ABSENT;
         }
         return of(file);

@@ -46,11 +46,26 @@ class FileStampTest {
         }
         assertThat(FileStamp.of(dir.resolve("absent"), java)).isSameAs(FileStamp.ABSENT);
         assertThat(FileStamp.of(dangling, java).exists()).as("a dangling link is a name").isTrue();
-        // What the reader's lstat finds nothing at is absent, without asking the JDK.
-        dev.magus.policy.path.DirectoryReader nothing = new dev.magus.policy.path.DirectoryReader() {
+        // What the reader says is absent (ENOENT, ENOTDIR) is, without asking the JDK.
+        assertThat(FileStamp.of(f, reader(true))).isSameAs(FileStamp.ABSENT);
+        // A reader whose lstat found nothing but cannot say why (a name it cannot pass to the
+        // kernel, another error) leaves the answer to the JDK (security review, issue 15).
+        for (Path p : new Path[] {f, link, dangling, dir}) {
+            assertThat(FileStamp.of(p, reader(false))).as("%s", p).isEqualTo(FileStamp.of(p)).isNotSameAs(FileStamp.ABSENT);
+        }
+    }
+
+    /** A reader that stats and lists nothing, and says {@code absent} of every path. */
+    private static dev.magus.policy.path.DirectoryReader reader(boolean absent) {
+        return new dev.magus.policy.path.DirectoryReader() {
             @Override
             public Optional<Stamp> stat(String absolutePath) {
                 return Optional.empty();
+            }
+
+            @Override
+            public boolean absent(String absolutePath) {
+                return absent;
             }
 
             @Override
@@ -58,6 +73,5 @@ class FileStampTest {
                 return Optional.empty();
             }
         };
-        assertThat(FileStamp.of(f, nothing)).isSameAs(FileStamp.ABSENT);
     }
 }

@@ -23,6 +23,25 @@ public final class FdStat {
     private FdStat() {
     }
 
+    /**
+     * The file the descriptor is open on, as {@code st_dev} and {@code st_ino} (the first two
+     * fields of {@code struct stat} on x86_64 and aarch64); null when it cannot be had.
+     */
+    public static long[] identity(int fd) {
+        if (fd < 0) {
+            return null;
+        }
+        try {
+            Memory b = BUFFER.get();
+            b.setByte(STAT_SIZE, (byte) 0);
+            long base = Pointer.nativeValue(b);
+            long r = Natives.syscalls().fstatat(fd, base + STAT_SIZE, base, AT_EMPTY_PATH);
+            return r == 0 ? new long[] {b.getLong(0), b.getLong(8)} : null;
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
     /** The descriptor's {@code st_mode}; empty when it cannot be had (the natives, a closed descriptor). */
     public static OptionalInt mode(int fd) {
         if (fd < 0) {

@@ -85,7 +85,7 @@ public final class GetdentsReader implements DirectoryReader {
     @Override
     public Presence presence(String absolutePath) {
         byte[] path = JvmNames.encode(absolutePath);
-        if (path == null) {
+        if (path == null || path.length >= JvmNames.PATH_MAX) {
             return Presence.UNSURE;
         }
         Buffers b = BUFFERS.get();

@@ -46,6 +46,14 @@ public final class ProcFdLookup implements KernelLookup {
     private static final int UNOPENED = -2;
     /** This process's {@code /proc/self/fd} ({@code O_PATH}), opened at the first lookup and never closed; -1 when it could not be. */
     private static volatile int fds = UNOPENED;
+    /**
+     * The file {@link #fds} was opened on ({@code st_dev}, {@code st_ino}), checked before each
+     * answer read beneath it: were the number ever closed by some other code's mistake and
+     * reused for another directory, a name {@code N} there (a link a run planted) would be
+     * taken for where a policy path leads (security review, issue 15). On a mismatch the
+     * descriptor is given up and the whole path read as before.
+     */
+    private static volatile long[] fdsIdentity;
     private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
 
     /** Per thread, so that a lookup allocates no buffer: the descriptor's link name and the answer. */
@@ -97,6 +105,9 @@ public final class ProcFdLookup implements KernelLookup {
         long n;
         try {
             int dir = fds(sys);
+            if (dir >= 0 && !Arrays.equals(FdStat.identity(dir), fdsIdentity)) {
+                dir = giveUp(dir);
+            }
             n = dir >= 0 ? sys.readlinkat(dir, fdName(b.fdName, fd), b.target, b.target.length)
                     : sys.readlink(fdLink(b.fdLink, fd), b.target, b.target.length);
         } finally {
@@ -130,10 +141,48 @@ public final class ProcFdLookup implements KernelLookup {
         synchronized (ProcFdLookup.class) {
             if (fds == UNOPENED) {
                 int opened = sys.open(FDS_PATH, LibC.O_PATH | O_DIRECTORY | LibC.O_CLOEXEC, 0);
-                fds = opened >= 0 ? opened : -1;
+                long[] identity = opened >= 0 ? FdStat.identity(opened) : null;
+                if (opened >= 0 && identity == null) {
+                    sys.close(opened);
+                }
+                fdsIdentity = identity;
+                fds = identity != null ? opened : -1;
             }
             return fds;
         }
+    }
+
+    /** No descriptor of {@code /proc/self/fd} from now on ({@code dir} is not it any more, so not closed here); -1. */
+    private static int giveUp(int dir) {
+        synchronized (ProcFdLookup.class) {
+            if (fds == dir) {
+                fds = -1;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * For tests: forgets the descriptor as if its number now named {@code other}'s file, as a
+     * reuse after a stray close would; the next lookup must see the mismatch.
+     */
+    static void pretendReusedFor(int other) {
+        synchronized (ProcFdLookup.class) {
+            fds = other;
+        }
+    }
+
+    /** For tests: the next lookup opens {@code /proc/self/fd} anew (the one before, if any, stays open). */
+    static void reopen() {
+        synchronized (ProcFdLookup.class) {
+            fds = UNOPENED;
+            fdsIdentity = null;
+        }
+    }
+
+    /** For tests: the descriptor lookups read beneath now; -1 when none, {@value #UNOPENED} before the first. */
+    static int descriptor() {
+        return fds;
     }
 
     /** {@code fd} in decimal and a NUL, written into {@code name}. */

@@ -71,6 +71,21 @@ class GetdentsReaderTest {
         }
     }
 
+    /** Absent only for ENOENT and ENOTDIR; any entry (a dangling link too), and whatever it cannot pass, is not. */
+    @Test
+    void absentOnlyWhenTheKernelSaysNothingIsThere() throws IOException {
+        Path file = Files.writeString(t.resolve("file"), "x");
+        Path dangling = Files.createSymbolicLink(t.resolve("dangling"), t.resolve("nowhere"));
+        assertThat(reader.absent(t.resolve("nowhere").toString())).isTrue();
+        assertThat(reader.absent(t.resolve("nowhere/below").toString())).isTrue();
+        assertThat(reader.absent(file.resolve("below").toString())).as("ENOTDIR").isTrue();
+        assertThat(reader.absent(file.toString())).isFalse();
+        assertThat(reader.absent(dangling.toString())).as("the link is there").isFalse();
+        assertThat(reader.absent(t.toString())).isFalse();
+        assertThat(reader.absent(t + "/" + "x".repeat(5000))).as("too long to pass: the JDK says").isFalse();
+        assertThat(reader.absent(t + "/nul\0here")).as("a NUL: not passed unchanged").isFalse();
+    }
+
     @Test
     void statIsLstatWithNanosecondTimes() throws IOException {
         Path f = Files.writeString(t.resolve("f"), "12345");

@@ -98,6 +98,39 @@ class ProcFdLookupTest {
         }
     }
 
+    /**
+     * Were the number of the /proc/self/fd descriptor closed by some other code's mistake and
+     * reused for a directory a run wrote, a link named after the next descriptor there must not
+     * be taken for where a path leads: the lookup sees that the number no longer names the file
+     * it opened, gives it up, and reads the whole /proc/self/fd/N path (security review, issue 15).
+     */
+    @Test
+    void aReusedDescriptorNumberIsNotTrusted() throws Exception {
+        Path real = Files.createDirectories(t.resolve("real/dir"));
+        Files.createSymbolicLink(t.resolve("asked"), real);
+        Path planted = Files.createDirectories(t.resolve("planted"));
+        for (int n = 0; n < 1024; n++) {
+            Files.createSymbolicLink(planted.resolve(Integer.toString(n)), Path.of("/etc"));
+        }
+        assertThat(lookup.realPath(t.resolve("asked").toString())).contains(real.toString());
+        int before = ProcFdLookup.descriptor();
+        assertThat(before).as("opened by the first lookup").isNotNegative();
+        Syscalls sys = Natives.syscalls();
+        int other = sys.open((planted + "\0").getBytes(StandardCharsets.UTF_8), LibC.O_PATH | LibC.O_CLOEXEC, 0);
+        assertThat(other).isNotNegative();
+        try {
+            ProcFdLookup.pretendReusedFor(other);
+            assertThat(lookup.realPath(t.resolve("asked").toString())).contains(real.toString());
+            assertThat(ProcFdLookup.descriptor()).as("given up").isEqualTo(-1);
+            assertThat(lookup.realPath(t.resolve("asked").toString())).contains(real.toString());
+        } finally {
+            sys.close(other);
+            ProcFdLookup.reopen();
+        }
+        assertThat(lookup.realPath(t.resolve("asked").toString())).contains(real.toString());
+        assertThat(ProcFdLookup.descriptor()).as("opened anew").isNotNegative();
+    }
+
     @Test
     void isTheInstalledLookupOfTheUncachedResolver() {
         assertThat(ServiceLoader.load(KernelLookup.class).stream().map(ServiceLoader.Provider::type))

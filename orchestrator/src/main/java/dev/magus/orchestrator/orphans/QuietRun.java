@@ -98,18 +98,57 @@ final class QuietRun {
      * (the kernel hands those to a living thread of the subreaper, one that existed already).
      */
     static final class Held implements AutoCloseable {
+        /**
+         * How many descriptors all checks of this process may hold at once. One check holds one
+         * per magus thread, and the threads grow with the live runs: runs ending together would
+         * hold runs x threads descriptors (security review, issue 15: a burst of ending runs
+         * could exhaust the server's descriptors and fail other runs' spawns and accepts). Past
+         * the budget a list is opened again by the second pass, as before.
+         */
+        static final int BUDGET = 256;
+        private static final java.util.concurrent.atomic.AtomicInteger HELD = new java.util.concurrent.atomic.AtomicInteger();
         private final java.util.Map<Long, FileChannel> open = new java.util.HashMap<>();
+
+        /** Keeps {@code ch} under {@code id} when the budget allows; false when the caller must close it. */
+        boolean keep(long id, FileChannel ch) {
+            if (HELD.incrementAndGet() > BUDGET) {
+                HELD.decrementAndGet();
+                return false;
+            }
+            FileChannel before = open.put(id, ch);
+            if (before != null) {
+                // Not reached (each id is opened once per check); a leak if it were.
+                HELD.decrementAndGet();
+                closeQuietly(before);
+            }
+            return true;
+        }
+
+        /** How many descriptors this check holds. */
+        int kept() {
+            return open.size();
+        }
+
+        /** How many descriptors the checks of this process hold now. */
+        static int held() {
+            return HELD.get();
+        }
 
         @Override
         public void close() {
             for (FileChannel ch : open.values()) {
-                try {
-                    ch.close();
-                } catch (IOException e) {
-                    // a /proc descriptor: nothing was written
-                }
+                HELD.decrementAndGet();
+                closeQuietly(ch);
             }
             open.clear();
+        }
+
+        private static void closeQuietly(FileChannel ch) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                // a /proc descriptor: nothing was written
+            }
         }
     }
 
@@ -187,8 +226,7 @@ final class QuietRun {
             ch = dir.newByteChannel(file, Set.of(StandardOpenOption.READ));
             Optional<byte[]> text = readOnce(ch, buf);
             if (ch instanceof FileChannel fc) {
-                held.open.put(id, fc);
-                kept = true;
+                kept = held.keep(id, fc);
             }
             return text;
         } catch (IOException | RuntimeException e) {

@@ -90,6 +90,40 @@ class QuietRunTest {
         assertThat(QuietRun.pass(tasks, 1)).isEmpty();
     }
 
+    /**
+     * Checks held at once keep at most {@link QuietRun.Held#BUDGET} descriptors between them
+     * (security review: runs ending together must not exhaust the server's descriptors); a list
+     * past the budget is opened again by the second pass and still read right.
+     */
+    @Test
+    void checksHeldAtOnceStayWithinTheBudgetAndPastItStillReadRight() throws Exception {
+        Path tasks = Files.createDirectories(tmp.resolve("many"));
+        int n = QuietRun.Held.BUDGET / 4 + 3;
+        for (int i = 1; i <= n; i++) {
+            Files.createDirectories(tasks.resolve(Integer.toString(i)));
+            Files.writeString(tasks.resolve(i + "/children"), (1000 + i) + " ");
+        }
+        java.util.List<QuietRun.Held> checks = new java.util.ArrayList<>();
+        try {
+            for (int c = 0; c < 6; c++) {
+                QuietRun.Held held = new QuietRun.Held();
+                checks.add(held);
+                assertThat(QuietRun.pass(tasks, 1, held)).isPresent();
+                assertThat(QuietRun.Held.held()).isLessThanOrEqualTo(QuietRun.Held.BUDGET);
+            }
+            int kept = checks.stream().mapToInt(QuietRun.Held::kept).sum();
+            assertThat(kept).as("six checks of %d lists each", n).isLessThanOrEqualTo(QuietRun.Held.BUDGET).isLessThan(6 * n)
+                    .isPositive();
+            Files.writeString(tasks.resolve(n + "/children"), "7 ");
+            for (QuietRun.Held held : checks) {
+                assertThat(QuietRun.pass(tasks, 1, held).orElseThrow().children()).contains(7L).doesNotContain(1000L + n);
+            }
+        } finally {
+            checks.forEach(QuietRun.Held::close);
+        }
+        assertThat(checks).allSatisfy(h -> assertThat(h.kept()).isZero());
+    }
+
     /** On the kernel's own files: a child this thread starts between two passes is in the second, read at offset 0. */
     @Test
     void aChildStartedBetweenThePassesIsInTheSecond() throws Exception {

@@ -123,6 +123,19 @@ public interface DirectoryReader {
     }
 
     /**
+     * Whether {@code lstat(absolutePath)} failed because nothing is there: {@code ENOENT}, or
+     * {@code ENOTDIR} (a component before the last is not a directory). False whenever it
+     * cannot say so for certain (an entry is there, another error, a name it cannot pass to the
+     * kernel unchanged, no natives): the caller then asks the JDK, whose answer this one may
+     * only ever agree with. {@link #presence}'s {@link Presence#NO_ENTRY} or
+     * {@link Presence#NOT_A_DIRECTORY}.
+     */
+    default boolean absent(String absolutePath) {
+        Presence said = presence(absolutePath);
+        return said == Presence.NO_ENTRY || said == Presence.NOT_A_DIRECTORY;
+    }
+
+    /**
      * Opens {@code absolutePath} as a directory without following a link at its end
      * ({@code O_DIRECTORY|O_NOFOLLOW}), and lists it. Empty when that fails: not a directory,
      * a link, gone, no permission, a name this reader cannot pass to the kernel unchanged.

@@ -52,8 +52,7 @@ final class RealFilesystem implements Filesystem {
         if (reader == null || !p.isAbsolute() || p.getFileSystem() != DEFAULT) {
             return false;
         }
-        DirectoryReader.Presence said = reader.presence(p.toString());
-        return said == DirectoryReader.Presence.NO_ENTRY || said == DirectoryReader.Presence.NOT_A_DIRECTORY;
+        return reader.absent(p.toString());
     }
 
     private static final java.nio.file.FileSystem DEFAULT = java.nio.file.FileSystems.getDefault();
