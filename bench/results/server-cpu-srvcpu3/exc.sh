@@ -1,7 +1,8 @@
 #!/bin/bash
+# (run from a scratch dir: it writes OUT.jfr, OUT.txt, OUT.err, OUT.json there)
 # exc.sh TREE OUT : exceptions thrown during the measured window of SERVER_CPU_ONLY=1 server-cpu.sh 500 500
 tree=$1; out=$2
-SERVER_CPU_ONLY=1 SERVER_CPU_JAVA_OPTS="-XX:StartFlightRecording=filename=$out.jfr,settings=/tmp/srvcpu3/exc.jfc" \
+SERVER_CPU_ONLY=1 SERVER_CPU_JAVA_OPTS="-XX:StartFlightRecording=filename=$out.jfr,settings=$(cd "$(dirname "$0")" && pwd)/exc.jfc" \
   nice -n 5 $tree/bench/server-cpu.sh 500 500 > $out.txt 2> >(while IFS= read -r l; do echo "$(date +%s.%N) $l"; done > $out.err)
 sleep 1
 jfr print --stack-depth 64 --json --events jdk.JavaExceptionThrow $out.jfr > $out.json
