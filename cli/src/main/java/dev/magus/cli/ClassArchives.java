@@ -37,7 +37,10 @@ import java.util.Optional;
  * those from the jars until the next build. Such a run marks its archive thin
  * ({@code magus-KIND-PID.jsa.thin}, written before the JVM dumps the archive at exit): bin/magus
  * passes over an archive so marked and the next run makes another, and the marked one is dropped
- * here with its mark.
+ * here with its mark once an unmarked one of its kind exists. A user whose runs all start no
+ * child here (a command refused every time, runs the full command line forwards to a server)
+ * would so pay the dump (about a second) on every run: bin/magus makes at most three thin ones,
+ * then maps one of them.
  */
 final class ClassArchives {
     /** The suffix of the mark a run that started no child leaves beside the archive it makes. */
@@ -97,17 +100,21 @@ final class ClassArchives {
 
     /**
      * Deletes the {@code magus-*.jsa} in {@code dir} older than the newest change to the JDK at
-     * {@code javaHome}, and those marked thin with their marks (a mark whose archive is gone
-     * too); returns how many archives.
+     * {@code javaHome}, and those marked thin once an unmarked one of their kind exists (a thin
+     * one is kept until then: bin/magus maps it rather than none once it has made a few, see
+     * bin/magus); a mark whose archive never came is deleted after {@link #ORPHAN_MARK}. Returns
+     * how many archives.
      */
     static int dropStale(Path dir, Path javaHome) {
         Optional<FileTime> changed = jdkChanged(javaHome);
+        List<Path> marks = new java.util.ArrayList<>();
+        java.util.Set<String> fullKinds = new java.util.HashSet<>();
         int dropped = 0;
         try (DirectoryStream<Path> archives = Files.newDirectoryStream(dir)) {
             for (Path archive : archives) {
                 String name = archive.getFileName().toString();
                 if (name.endsWith(THIN) && isArchiveName(name.substring(0, name.length() - THIN.length()))) {
-                    dropped += dropThin(archive.resolveSibling(name.substring(0, name.length() - THIN.length())), archive);
+                    marks.add(archive);
                     continue;
                 }
                 if (!isArchiveName(name)) {
@@ -116,8 +123,15 @@ final class ClassArchives {
                 try {
                     BasicFileAttributes a = Files.readAttributes(archive, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     // Only a regular file: a link or a directory under an archive's name is not bin/magus's.
-                    if (a.isRegularFile() && changed.isPresent() && stale(a.lastModifiedTime(), changed.get()) && Files.deleteIfExists(archive)) {
-                        dropped++;
+                    if (!a.isRegularFile()) {
+                        continue;
+                    }
+                    if (changed.isPresent() && stale(a.lastModifiedTime(), changed.get())) {
+                        if (Files.deleteIfExists(archive)) {
+                            dropped++;
+                        }
+                    } else if (!Files.exists(archive.resolveSibling(name + THIN), LinkOption.NOFOLLOW_LINKS)) {
+                        fullKinds.add(kind(name));
                     }
                 } catch (IOException | RuntimeException e) {
                     // Unreadable or not ours to delete (a read-only install): left as it is.
@@ -125,22 +139,46 @@ final class ClassArchives {
             }
         } catch (IOException | RuntimeException e) {
             // No such directory (not a built checkout): nothing to drop.
+            return dropped;
+        }
+        for (Path mark : marks) {
+            String name = mark.getFileName().toString();
+            Path archive = mark.resolveSibling(name.substring(0, name.length() - THIN.length()));
+            dropped += dropThin(archive, mark, fullKinds.contains(kind(archive.getFileName().toString())));
         }
         return dropped;
     }
 
-    /** Deletes a thin archive, then its mark (a mark alone too); 1 when the archive was deleted. */
-    private static int dropThin(Path archive, Path mark) {
-        int dropped = 0;
+    /** How long a thin mark may wait for its archive: the JVM that left it dumps the archive as it exits, after the mark. */
+    static final java.time.Duration ORPHAN_MARK = java.time.Duration.ofMinutes(10);
+
+    /**
+     * A thin archive and its mark, deleted when {@code replaced} (an unmarked archive of its kind
+     * is there); a mark alone once it is older than {@link #ORPHAN_MARK}. 1 when the archive was
+     * deleted.
+     */
+    private static int dropThin(Path archive, Path mark, boolean replaced) {
         try {
-            if (!Files.isSymbolicLink(archive) && Files.deleteIfExists(archive)) {
-                dropped = 1;
+            if (!Files.exists(archive, LinkOption.NOFOLLOW_LINKS)) {
+                FileTime made = Files.getLastModifiedTime(mark, LinkOption.NOFOLLOW_LINKS);
+                if (made.toInstant().plus(ORPHAN_MARK).isBefore(java.time.Instant.now())) {
+                    Files.deleteIfExists(mark);
+                }
+                return 0;
             }
-            Files.deleteIfExists(mark);
+            if (replaced && Files.isRegularFile(archive, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(archive)) {
+                Files.deleteIfExists(mark);
+                return 1;
+            }
         } catch (IOException | RuntimeException e) {
             // Not ours to delete: left, and bin/magus still passes over the marked archive.
         }
-        return dropped;
+        return 0;
+    }
+
+    /** {@code magus-KIND-} of an archive's name. */
+    private static String kind(String archiveName) {
+        return archiveName.substring(0, archiveName.indexOf('-', "magus-".length()) + 1);
     }
 
     /** Whether {@code name} is one bin/magus gives an archive: {@code magus-KIND-PID.jsa}, KIND one of full, ws, fast. */

@@ -133,7 +133,7 @@ class BinMagusArchiveTest {
     }
 
     @Test
-    void an_archive_marked_thin_is_passed_over_and_the_run_makes_another() throws Exception {
+    void an_archive_marked_thin_is_passed_over_until_three_are_there() throws Exception {
         Path target = dir.resolve("magus/cli/target");
         Path full = Files.writeString(target.resolve("magus-full-7.jsa"), "x");
         List<String> javaArgs = javaArgs("run", "--", "true");
@@ -142,9 +142,22 @@ class BinMagusArchiveTest {
         Files.createFile(target.resolve("magus-full-7.jsa.thin"));
         javaArgs = javaArgs("run", "--", "true");
         assertThat(javaArgs).noneMatch(a -> a.startsWith("-XX:SharedArchiveFile="));
-        String made = javaArgs.stream().filter(a -> a.startsWith("-XX:ArchiveClassesAtExit=")).findFirst().orElseThrow()
-                .substring("-XX:ArchiveClassesAtExit=".length());
+        String made = javaArgs.stream().filter(a -> a.startsWith("-XX:ArchiveClassesAtExit="))
+                .findFirst().orElseThrow().substring("-XX:ArchiveClassesAtExit=".length());
         // The path the JVM dumps to, told to the command line so that it can mark it thin.
         assertThat(javaArgs).contains("-Dmagus.archive=" + made);
+        // A run that makes none maps the thin one rather than none.
+        assertThat(javaArgs("run", "--help")).contains("-XX:SharedArchiveFile=" + full);
+
+        for (String pid : new String[] {"8", "9"}) {
+            Files.writeString(target.resolve("magus-full-" + pid + ".jsa"), "x");
+            Files.createFile(target.resolve("magus-full-" + pid + ".jsa.thin"));
+        }
+        javaArgs = javaArgs("run", "--", "true");
+        assertThat(javaArgs).as("three thin ones: one is mapped, no fourth made")
+                .anyMatch(a -> a.startsWith("-XX:SharedArchiveFile=")).noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
+
+        Path unmarked = Files.writeString(target.resolve("magus-full-90.jsa"), "x");
+        assertThat(javaArgs("run", "--", "true")).as("an unmarked one wins").contains("-XX:SharedArchiveFile=" + unmarked);
     }
 }

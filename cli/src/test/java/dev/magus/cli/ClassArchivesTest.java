@@ -91,25 +91,38 @@ class ClassArchivesTest {
     }
 
     @Test
-    void anArchiveMarkedThinIsDroppedWithItsMarkAndAnUnmarkedOneKept() throws Exception {
+    void aThinArchiveIsKeptUntilAnUnmarkedOneOfItsKindExists() throws Exception {
         Path target = Files.createDirectories(tmp.resolve("target"));
-        Path thin = Files.writeString(target.resolve("magus-ws-21.jsa"), "x");
-        Path full = Files.writeString(target.resolve("magus-ws-22.jsa"), "x");
-        Path stray = target.resolve("magus-full-23.jsa.thin");
-        ClassArchives.markThin(thin);
-        ClassArchives.markThin(thin);
-        Files.createFile(stray);
+        Path thinWs = Files.writeString(target.resolve("magus-ws-21.jsa"), "x");
+        Path thinFull = Files.writeString(target.resolve("magus-full-24.jsa"), "x");
+        ClassArchives.markThin(thinWs);
+        ClassArchives.markThin(thinWs);
+        ClassArchives.markThin(thinFull);
         Path notOurs = Files.createFile(target.resolve("notes.thin"));
-        Path mark = target.resolve("magus-ws-21.jsa.thin");
-        assertThat(mark).exists();
+        // Only thin ones of its kind: kept (bin/magus maps one once it has made three).
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isZero();
+        assertThat(thinWs).exists();
+        assertThat(target.resolve("magus-ws-21.jsa.thin")).exists();
 
-        // No JDK readable: the thin ones go all the same.
+        Path fullWs = Files.writeString(target.resolve("magus-ws-22.jsa"), "x");
         assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isEqualTo(1);
-        assertThat(thin).doesNotExist();
-        assertThat(mark).doesNotExist();
-        assertThat(stray).as("a mark whose archive is gone").doesNotExist();
-        assertThat(full).exists();
+        assertThat(thinWs).doesNotExist();
+        assertThat(target.resolve("magus-ws-21.jsa.thin")).doesNotExist();
+        assertThat(fullWs).exists();
+        assertThat(thinFull).as("another kind: no unmarked one of its own").exists();
         assertThat(notOurs).exists();
+    }
+
+    @Test
+    void aMarkWithoutItsArchiveGoesOnlyOnceItIsOld() throws Exception {
+        Path target = Files.createDirectories(tmp.resolve("target"));
+        Path young = Files.createFile(target.resolve("magus-full-23.jsa.thin"));
+        Path old = Files.createFile(target.resolve("magus-full-25.jsa.thin"));
+        Files.setLastModifiedTime(old, FileTime.from(Instant.now().minus(ClassArchives.ORPHAN_MARK).minusSeconds(60)));
+        assertThat(ClassArchives.dropStale(target, tmp.resolve("no-jdk"))).isZero();
+        // Its JVM may still be about to dump the archive: the mark stays a while.
+        assertThat(young).exists();
+        assertThat(old).doesNotExist();
     }
 
     @Test
