@@ -111,16 +111,14 @@ final class QuietRun {
 
         /** Keeps {@code ch} under {@code id} when the budget allows; false when the caller must close it. */
         boolean keep(long id, FileChannel ch) {
+            if (open.containsKey(id)) {
+                return false;
+            }
             if (HELD.incrementAndGet() > BUDGET) {
                 HELD.decrementAndGet();
                 return false;
             }
-            FileChannel before = open.put(id, ch);
-            if (before != null) {
-                // Not reached (each id is opened once per check); a leak if it were.
-                HELD.decrementAndGet();
-                closeQuietly(before);
-            }
+            open.put(id, ch);
             return true;
         }
 
