@@ -44,7 +44,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * caches nothing, so every answer reflects the filesystem at the time of the call; it first
  * asks the filesystem's {@link KernelLookup}, if any (for the real one, the installed provider,
  * found once with {@link java.util.ServiceLoader}), to let the kernel
- * resolve the whole path in a few calls, and walks only when that gives no answer (the path
+ * resolve the whole path in a few calls (a plain spelling first with no link followed at all,
+ * {@link KernelLookup#unlinked}: such a path is its own real path), and walks only when that gives no answer (the path
  * does not wholly exist, or the kernel could not say). The lookup answers only where the walk
  * would say {@code Resolved(realPath, exists=true)}, so both give the same answers; the
  * walk stays the one definition of everything else. {@link #walking()} never asks the kernel.
@@ -178,6 +179,20 @@ public final class PathResolver {
         if (lookup == null) {
             return null;
         }
+        switch (unlinked(lookup, absolute)) {
+            case YES:
+                // No link in it: the walk would end at this very spelling, existing.
+                return new Resolution.Resolved(Path.of(absolute), true);
+            case ABSENT:
+                // Missing before any link: following links fails there too; the walk says what it means.
+                return null;
+            default:
+                return realPath(lookup, absolute);
+        }
+    }
+
+    /** {@link KernelLookup#realPath} of {@code absolute} as a resolution; null to walk. */
+    private static Resolution realPath(KernelLookup lookup, String absolute) {
         Optional<String> real;
         try {
             real = lookup.realPath(absolute);
@@ -283,9 +298,72 @@ public final class PathResolver {
         return known != null ? known : walk(absoluteRequest);
     }
 
-    /** The kernel's answer for {@code absolute} when it is {@code absolute} itself (so no link was followed); null otherwise. */
+    /**
+     * What {@link KernelLookup#unlinked} says of {@code absolute}: {@code UNKNOWN} unless it is
+     * plain ({@link #isPlain}) and the lookup answers.
+     */
+    private static KernelLookup.Unlinked unlinked(KernelLookup lookup, String absolute) {
+        if (!isPlain(absolute)) {
+            return KernelLookup.Unlinked.UNKNOWN;
+        }
+        try {
+            KernelLookup.Unlinked u = lookup.unlinked(absolute);
+            return u != null ? u : KernelLookup.Unlinked.UNKNOWN;
+        } catch (RuntimeException | LinkageError broken) {
+            return KernelLookup.Unlinked.UNKNOWN;
+        }
+    }
+
+    /**
+     * Absolute, and no component empty, {@code .} or {@code ..}, no trailing slash: a spelling
+     * that, with no link in it, names exactly the file the walk would reach (the walk takes
+     * {@code ..} from the resolved directory, which is then the lexical one too, but such
+     * spellings are left to the answers that need no argument).
+     */
+    static boolean isPlain(String absolute) {
+        int n = absolute.length();
+        if (n == 0 || absolute.charAt(0) != '/') {
+            return false;
+        }
+        if (n == 1) {
+            return true;
+        }
+        int start = 1;
+        for (int i = 1; i <= n; i++) {
+            if (i == n || absolute.charAt(i) == '/') {
+                int len = i - start;
+                if (len == 0 || len == 1 && absolute.charAt(start) == '.'
+                        || len == 2 && absolute.charAt(start) == '.' && absolute.charAt(start + 1) == '.') {
+                    return false;
+                }
+                start = i + 1;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The kernel's answer for {@code absolute} when it is {@code absolute} itself (so no link was
+     * followed); null otherwise. A path the kernel found a link in ({@code LINKED}) is walked at
+     * once: its real path is never its own spelling (the real path has no link among its
+     * components, the spelling has one), so asking {@link KernelLookup#realPath} could only lead
+     * to the walk.
+     */
     private Traced fromKernelUnlinked(String absolute) {
-        Resolution known = fromKernel(absolute);
+        KernelLookup lookup = kernelLookup();
+        if (lookup == null) {
+            return null;
+        }
+        switch (unlinked(lookup, absolute)) {
+            case YES:
+                return new Traced(new Resolution.Resolved(Path.of(absolute), true), List.of());
+            case LINKED:
+            case ABSENT:
+                return null;
+            default:
+                break;
+        }
+        Resolution known = realPath(lookup, absolute);
         if (known != null && known.resolvedPath().orElseThrow().toString().equals(absolute)) {
             return new Traced(known, List.of());
         }
