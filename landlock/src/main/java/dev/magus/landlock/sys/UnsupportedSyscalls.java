@@ -80,6 +80,16 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress) {
+        throw unavailable();
+    }
+
+    @Override
+    public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
+        throw unavailable();
+    }
+
+    @Override
     public long fstatat(long dirfd, long pathAddress, long statAddress, long flags) {
         throw unavailable();
     }
