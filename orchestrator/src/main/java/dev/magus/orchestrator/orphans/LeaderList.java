@@ -1,22 +1,27 @@
 package dev.magus.orchestrator.orphans;
 
+import dev.magus.landlock.launch.Launched;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
- * The fast form of {@link QuietRun}'s check: the children list of magus's thread-group leader
- * alone, read through two descriptors held for the life of the process (the leader's
- * {@code children} and {@code stat} under {@code /proc/self/task/PID/}); why that list suffices
- * while the leader is not exiting is in {@link QuietRun}. It answers only when it can be sure:
- * "quiet" needs two reads of the list that agree, every child in them vouched for after the
- * last read, and, after that read too, a leader that is neither exiting nor dead; "not quiet"
+ * The fast form of {@link QuietRun}'s check: the children list of magus's thread-group leader,
+ * read through two descriptors held for the life of the process (the leader's {@code children}
+ * and {@code stat} under {@code /proc/self/task/PID/}), and the lists of the threads that
+ * called {@code posix_spawn} for the launcher and are still there (usually none: a launch thread
+ * ends right after its spawn); why those lists suffice while the leader is not exiting is in
+ * {@link QuietRun}. It answers only when it can be sure: "quiet" needs two reads of the lists
+ * that agree, every child in them vouched for after the last read, and, after that read too, a
+ * leader that is neither exiting nor dead; "not quiet"
  * needs only a child nobody vouches for (that answer is never unsafe: it makes the pass over
  * {@code /proc} run). Anything else is no answer, and {@link QuietRun} makes its pass over all
  * threads as before.
@@ -35,6 +40,14 @@ final class LeaderList {
 
         /** The leader's thread id (the process id). */
         long leader();
+
+        /**
+         * Every child listed by the threads that called {@code posix_spawn} for the launcher
+         * ({@link Launched#spawners}) and are still there, each list in one read, sorted; a thread
+         * gone reads as none (the kernel handed its children on) and is forgotten; empty on any
+         * doubt, and when a spawn's thread is unknown.
+         */
+        Optional<List<Long>> spawners();
     }
 
     /**
@@ -56,17 +69,22 @@ final class LeaderList {
      * empty on any doubt.
      */
     static Optional<Boolean> quiet(Reader leader, LongPredicate owned) {
+        // The spawners' lists first, the leader's last: a thread that ends hands its children to the leader.
+        Optional<List<Long>> spawned = leader.spawners();
         Optional<List<Long>> first = leader.children().flatMap(QuietRun::parse);
-        if (first.isEmpty()) {
+        if (spawned.isEmpty() || first.isEmpty()) {
             return Optional.empty();
         }
-        if (!QuietRun.quiet(first.get(), owned)) {
+        if (!QuietRun.quiet(spawned.get(), owned) || !QuietRun.quiet(first.get(), owned)) {
             return Optional.of(false);
         }
-        // Two reads that agree, as two passes did: a child reaped while the list was read can
-        // make the kernel skip the one after it (the list is resumed by position).
+        // Two reads that agree, as two passes did: a child reaped while a list was read can
+        // make the kernel skip the one after it (the list is resumed by position), and a child
+        // handed from a spawner that ended to the leader meanwhile is read twice, or not at all.
+        Optional<List<Long>> spawnedAgain = leader.spawners();
         Optional<List<Long>> second = leader.children().flatMap(QuietRun::parse);
-        if (second.isEmpty() || !second.get().equals(first.get())) {
+        if (spawnedAgain.isEmpty() || second.isEmpty() || !spawnedAgain.get().equals(spawned.get())
+                || !second.get().equals(first.get())) {
             return Optional.empty();
         }
         // After the last read: PF_EXITING is never cleared, so a leader not exiting now was not
@@ -75,7 +93,7 @@ final class LeaderList {
             return Optional.empty();
         }
         // The register asked after the last read, as Launched.reap requires.
-        return Optional.of(QuietRun.quiet(second.get(), owned));
+        return Optional.of(QuietRun.quiet(spawnedAgain.get(), owned) && QuietRun.quiet(second.get(), owned));
     }
 
     /**
@@ -131,6 +149,41 @@ final class LeaderList {
         @Override
         public Optional<byte[]> stat() {
             return read(channels() ? stat : null);
+        }
+
+        @Override
+        public Optional<List<Long>> spawners() {
+            long[] spawners = Launched.spawners();
+            if (spawners == null) {
+                return Optional.empty();
+            }
+            List<Long> out = new ArrayList<>();
+            ByteBuffer buf = null;
+            for (int i = 0; i < spawners.length; i += 2) {
+                long tid = spawners[i];
+                if (tid == leader) {
+                    continue; // read last, by children()
+                }
+                if (buf == null) {
+                    buf = ByteBuffer.allocate(OneRead.SIZE);
+                }
+                Path list = Path.of("/proc/self/task", Long.toString(tid), "children");
+                try (FileChannel ch = FileChannel.open(list, StandardOpenOption.READ)) {
+                    Optional<List<Long>> some = OneRead.once(ch, buf).flatMap(QuietRun::parse);
+                    if (some.isEmpty()) {
+                        return Optional.empty();
+                    }
+                    out.addAll(some.get());
+                } catch (NoSuchFileException e) {
+                    // Gone (release_task, after exit_notify handed its children on): to the
+                    // leader while it is steady, which the caller checks after its last read.
+                    Launched.spawnerGone(tid, spawners[i + 1]);
+                } catch (IOException | RuntimeException e) {
+                    return Optional.empty();
+                }
+            }
+            out.sort(null);
+            return Optional.of(out);
         }
 
         /** Opens both files once; false (a doubt, tried again next check) when either cannot be. */

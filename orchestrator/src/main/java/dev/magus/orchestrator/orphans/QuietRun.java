@@ -42,9 +42,14 @@ import java.util.function.LongPredicate;
  * {@code PF_EXITING} is set at the start of {@code do_exit} and never cleared, and it is field
  * 9 (flags) of the leader's {@code stat}: read after the list, a leader not exiting then was
  * not exiting during the read. The children of magus's other threads are processes magus
- * started itself (run leaders, owned; the JDK's {@code Process} children, no run's stray), so
- * the check reads the leader's {@code children} alone ({@link LeaderList}, through two
- * descriptors held for the life of the process). On any doubt (the leader exiting or dead, a
+ * started itself (run leaders, owned; the JDK's {@code Process} children, no run's stray), with
+ * one exception: a run's leader may {@code clone(CLONE_PARENT)}, and {@code copy_process} then
+ * makes the child's {@code real_parent} the leader's own, the magus thread that called
+ * {@code posix_spawn} (a launch thread, or the caller in mode off), until that thread exits and
+ * hands it on to the leader. So the check reads the leader's {@code children} and those of the
+ * spawning threads still there, which the launcher notes ({@code Launched.spawners}), and no
+ * other ({@link LeaderList}: the leader's through two descriptors held for the life of the
+ * process, a spawner's by its path, a spawner gone forgotten). On any doubt (the leader exiting or dead, a
  * read that fails, is malformed, or may have been cut at a page, see {@link OneRead}) it reads
  * every task's {@code /proc/self/task/TID/children} as before: the kernel gives an orphan to one
  * living thread of the subreaper, and moves it to the first living one when that thread ends; a

@@ -25,6 +25,8 @@ class LeaderListTest {
         final Deque<Optional<byte[]>> lists;
         final Optional<byte[]> stat;
         final List<String> log = new ArrayList<>();
+        /** The spawners' children, read in turn; two empty reads unless set. */
+        Deque<Optional<List<Long>>> spawners = new ArrayDeque<>(List.of(Optional.of(List.of()), Optional.of(List.of())));
 
         Fake(Optional<byte[]> stat, String... lists) {
             this.stat = stat;
@@ -46,6 +48,12 @@ class LeaderListTest {
         @Override
         public long leader() {
             return LEADER;
+        }
+
+        @Override
+        public Optional<List<Long>> spawners() {
+            log.add("spawners");
+            return spawners.isEmpty() ? Optional.empty() : spawners.poll();
         }
     }
 
@@ -72,7 +80,7 @@ class LeaderListTest {
         Fake f = new Fake(Optional.of(ascii(STEADY)), "10 11 ", "10 11 ");
         assertThat(LeaderList.quiet(f, Set.of(10L, 11L)::contains)).contains(true);
         assertThat(f.log).as("the leader's state is read after the last read of its list")
-                .containsExactly("children", "children", "stat");
+                .containsExactly("spawners", "children", "spawners", "children", "stat");
         assertThat(LeaderList.quiet(new Fake(Optional.of(ascii(STEADY)), "", ""), pid -> false)).contains(true);
     }
 
@@ -80,7 +88,7 @@ class LeaderListTest {
     void aChildNobodyVouchesForIsNotQuietAtOnce() {
         Fake f = new Fake(Optional.of(ascii(STEADY)), "10 12 ", "10 12 ");
         assertThat(LeaderList.quiet(f, Set.of(10L)::contains)).contains(false);
-        assertThat(f.log).containsExactly("children");
+        assertThat(f.log).containsExactly("spawners", "children");
         // Whatever the leader's state: "not quiet" only makes the pass over /proc run.
         assertThat(LeaderList.quiet(new Fake(Optional.empty(), "12 "), pid -> false)).contains(false);
     }
@@ -101,6 +109,27 @@ class LeaderListTest {
         assertThat(LeaderList.quiet(new Fake(Optional.of(ascii(STEADY.replace(" S ", " Z "))), "10 ", "10 "), all::contains))
                 .isEmpty();
         assertThat(LeaderList.quiet(new Fake(Optional.empty(), "10 ", "10 "), all::contains)).isEmpty();
+    }
+
+    /**
+     * The lists of the threads that spawned for the launcher are read too, before the leader's:
+     * a run leader's CLONE_PARENT child is theirs until they end.
+     */
+    @Test
+    void theSpawnersListsAreReadTooAndMustAgree() {
+        Set<Long> all = Set.of(10L, 11L, 20L);
+        Fake f = new Fake(Optional.of(ascii(STEADY)), "10 ", "10 ");
+        f.spawners = new ArrayDeque<>(List.of(Optional.of(List.of(20L)), Optional.of(List.of(20L))));
+        assertThat(LeaderList.quiet(f, all::contains)).contains(true);
+        f = new Fake(Optional.of(ascii(STEADY)), "10 ", "10 ");
+        f.spawners = new ArrayDeque<>(List.of(Optional.of(List.of(20L, 21L)), Optional.of(List.of(20L, 21L))));
+        assertThat(LeaderList.quiet(f, all::contains)).as("a spawner's child nobody vouches for").contains(false);
+        f = new Fake(Optional.of(ascii(STEADY)), "10 ", "10 ");
+        f.spawners = new ArrayDeque<>(List.of(Optional.of(List.of(20L)), Optional.of(List.of())));
+        assertThat(LeaderList.quiet(f, all::contains)).as("the spawners' lists changed").isEmpty();
+        f = new Fake(Optional.of(ascii(STEADY)), "10 ", "10 ");
+        f.spawners = new ArrayDeque<>(List.of(Optional.empty()));
+        assertThat(LeaderList.quiet(f, all::contains)).as("a spawner unreadable, or unknown").isEmpty();
     }
 
     /**

@@ -296,6 +296,11 @@ class QuietRunTest {
             public long leader() {
                 return self;
             }
+
+            @Override
+            public Optional<List<Long>> spawners() {
+                return LeaderList.PROC.spawners();
+            }
         };
     }
 
