@@ -49,9 +49,9 @@ import java.util.function.LongPredicate;
  * hands it on to the leader. So the check reads the leader's {@code children} and those of the
  * spawning threads still there, which the launcher notes ({@code Launched.spawners}), and no
  * other ({@link LeaderList}: the leader's through two descriptors held for the life of the
- * process, a spawner's by its path, a spawner gone forgotten). On any doubt (the leader exiting or dead, a
- * read that fails, is malformed, or may have been cut at a page, see {@link OneRead}) it reads
- * every task's {@code /proc/self/task/TID/children} as before: the kernel gives an orphan to one
+ * process, a spawner's by its path, a spawner gone forgotten). On any doubt (the leader
+ * exiting or dead, a read that fails, is malformed, or may have been cut at a page, see
+ * {@link OneRead}) it reads every task's {@code /proc/self/task/TID/children} as before: the kernel gives an orphan to one
  * living thread of the subreaper, and moves it to the first living one when that thread ends; a
  * list of a thread that ended reads empty, not as an error. So the leader's list is read last,
  * each list in one read, and two whole passes must agree ({@link #quiet(LongPredicate)});
