@@ -153,13 +153,18 @@ public final class FanotifyWatcher implements ChangeWatcher {
     static Optional<String> mountedBeneath(List<Path> roots) {
         byte[] bytes;
         try {
-            // Read again only when the kernel says the table changed since the last read (MountTable).
-            bytes = MountTable.current();
+            // Read whole on every call: a rename of a directory above a mount point moves the
+            // mount's path in this table without any mount event, so no poll of a held
+            // descriptor can say the table is unchanged (security review, issue 15:
+            // FanotifyMountTest).
+            bytes = Files.readAllBytes(MOUNTINFO);
         } catch (IOException | RuntimeException e) {
             return Optional.of("cannot read /proc/self/mountinfo: " + e.getMessage());
         }
         return mountedBeneath(roots, bytes);
     }
+
+    private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
 
     /** A verdict of {@link #mountedBeneath(List, byte[])} and the exact mount table it was given. */
     private record Verdict(byte[] mountinfo, Optional<String> answer) {

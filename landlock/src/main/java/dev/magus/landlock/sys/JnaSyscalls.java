@@ -87,18 +87,11 @@ final class JnaSyscalls implements Syscalls {
     }
 
     private static final long SYS_STATX = X86_64 ? 332 : 291;
-    private static final long SYS_PPOLL = X86_64 ? 271 : 73;
 
     @Override
     public long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress) {
         long r = JnaLibC.syscall(SYS_STATX, dirfd, pathAddress, flags, mask, statxAddress);
         return r < 0 ? -Native.getLastError() : r;
-    }
-
-    @Override
-    public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
-        // The signal mask is NULL, so the kernel reads no sigsetsize: four arguments suffice.
-        return call(SYS_PPOLL, fdsAddress, nfds, timeoutAddress, 0);
     }
 
     private static long call(long number, long a1, long a2, long a3, long a4) {

@@ -79,12 +79,6 @@ public interface Syscalls {
      */
     long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress);
 
-    /**
-     * {@code ppoll(fds, nfds, timeout, NULL)}, the pointers as addresses (a zero
-     * {@code struct timespec}: do not wait): how many descriptors have events, or {@code -errno}.
-     */
-    long ppoll(long fdsAddress, long nfds, long timeoutAddress);
-
     /** {@code prctl(2)}; 0 (or the value asked for), or -1 and {@link #errno()}. */
     int prctl(int option, long a2, long a3, long a4, long a5);
 

@@ -85,11 +85,6 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
-    public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
-        throw unavailable();
-    }
-
-    @Override
     public long fstatat(long dirfd, long pathAddress, long statAddress, long flags) {
         throw unavailable();
     }
