@@ -188,13 +188,17 @@ final class LeaderList {
 
         /** Opens both files once; false (a doubt, tried again next check) when either cannot be. */
         private boolean channels() {
-            if (stat != null) {
+            if (open()) {
                 return true;
             }
             synchronized (this) {
-                if (stat != null) {
+                if (open()) {
                     return true;
                 }
+                // A read on an interrupted thread closes a FileChannel: open both again.
+                closeQuietly(children);
+                closeQuietly(stat);
+                stat = null;
                 Path dir = Path.of("/proc/self/task", Long.toString(leader));
                 FileChannel c = null;
                 try {
@@ -212,6 +216,21 @@ final class LeaderList {
                         }
                     }
                     return false;
+                }
+            }
+        }
+
+        private boolean open() {
+            FileChannel s = stat;
+            return s != null && s.isOpen() && children.isOpen();
+        }
+
+        private static void closeQuietly(FileChannel ch) {
+            if (ch != null) {
+                try {
+                    ch.close();
+                } catch (IOException ignored) {
+                    // a /proc descriptor: nothing was written
                 }
             }
         }
