@@ -29,6 +29,7 @@ final class LaunchSequence implements Runnable {
     static final int STEP_AMBIENT = 4;
     static final int STEP_RESTRICT = 5;
     static final int STEP_AFFINITY = 6;
+    static final int STEP_DUMPABLE = 7;
     /** Every CPU: the kernel keeps those the thread may use. Built here, never on a launch thread. */
     private static final Memory ALL_CPUS = allCpus();
 
@@ -204,6 +205,17 @@ final class LaunchSequence implements Runnable {
     }
 
     private boolean confineSelf() {
+        // magus not dumpable (the flag is the address space's: every thread of the process).
+        // The child shares this thread's Landlock domain, and Landlock lets a process trace
+        // another of its own domain: while this thread lives, a child could PTRACE_SEIZE it,
+        // stop it and write magus's memory or make it clone outside the subreaper. Tracing a
+        // process that is not dumpable needs CAP_SYS_PTRACE, which no confined child keeps
+        // (Capabilities.KEPT). Set on every confined launch, before the domain, so that nothing
+        // (a credential change resets the flag) can leave it set back (security review, issue
+        // 15: PtraceLaunchThreadInRunsTest). A failure fails the launch: never confined and traceable.
+        if (SYS.prctl(LibC.PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
+            return fail(STEP_DUMPABLE, SYS.errno());
+        }
         if (SYS.prctl(LibC.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
             return fail(STEP_NO_NEW_PRIVS, SYS.errno());
         }
@@ -280,6 +292,8 @@ final class LaunchSequence implements Runnable {
                 return "landlock_restrict_self";
             case STEP_AFFINITY:
                 return "sched_setaffinity";
+            case STEP_DUMPABLE:
+                return "prctl(PR_SET_DUMPABLE)";
             default:
                 return "launch";
         }

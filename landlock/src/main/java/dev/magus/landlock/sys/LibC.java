@@ -30,6 +30,8 @@ public final class LibC {
     public static final int PR_CAPBSET_DROP = 24;
     public static final int PR_SET_NAME = 15;
     public static final int PR_SET_NO_NEW_PRIVS = 38;
+    public static final int PR_SET_DUMPABLE = 4;
+    public static final int PR_GET_DUMPABLE = 3;
     public static final int PR_GET_NO_NEW_PRIVS = 39;
     public static final int PR_CAP_AMBIENT = 47;
     public static final int PR_CAP_AMBIENT_CLEAR_ALL = 4;
