@@ -43,8 +43,13 @@ final class Session {
 
     private enum State { HELLO, READY, RUNNING, DONE }
 
-    /** Every connection's welcome, the same bytes each time: encoded once (only ever read; Netty copies it out). */
-    private static final byte[] WELCOME = FrameCodec.encode(new Frame.Welcome(Frame.VERSION));
+    /**
+     * Every connection's welcome, the same bytes each time: encoded once into a direct buffer that
+     * no write releases or changes, each connection writing a duplicate of it (its own indices over
+     * the same read-only bytes), so the event loop neither encodes it nor copies it off the heap.
+     */
+    private static final ByteBuf WELCOME = Unpooled.unreleasableBuffer(Unpooled.directBuffer(16)
+            .writeBytes(FrameCodec.encode(new Frame.Welcome(Frame.VERSION))).asReadOnly());
 
     private final Channel channel;
     private final Token token;
@@ -69,7 +74,11 @@ final class Session {
         this.serverHost = serverHost;
         this.meters = meters;
         this.stop = stop;
+        this.writes = new FrameWrites(channel, this::writabilityChanged);
     }
+
+    /** The run's frames (its events, the child's bytes, the exit), in order, coalesced per turn of the event loop. */
+    private final FrameWrites writes;
 
     /** One frame from the client, on the event loop. */
     void onFrame(byte[] bytes) {
@@ -108,7 +117,7 @@ final class Session {
             return;
         }
         state = State.READY;
-        send(WELCOME);
+        channel.writeAndFlush(WELCOME.duplicate(), channel.voidPromise());
     }
 
     private void refuse(String code, String message) {
@@ -283,10 +292,10 @@ final class Session {
             // forwarded run waits"). The event's bytes still come first, in the same buffer.
             ByteBuf frames = eventFrame(e);
             frames.writeBytes(FrameCodec.encode(new Frame.Exit(x.status(), x.signal())));
-            channel.writeAndFlush(frames).addListener(ChannelFutureListener.CLOSE);
+            writes.writeLast(frames);
             return;
         }
-        channel.writeAndFlush(eventFrame(e), channel.voidPromise());
+        writes.write(eventFrame(e));
     }
 
     /**
@@ -374,7 +383,7 @@ final class Session {
      */
     long pendingBytes() {
         io.netty.channel.ChannelOutboundBuffer b = channel.unsafe().outboundBuffer();
-        return b == null ? 0 : b.totalPendingWriteBytes();
+        return (b == null ? 0 : b.totalPendingWriteBytes()) + writes.queuedBytes();
     }
 
     /** The event loop this connection is served on, for tests. */
@@ -414,7 +423,8 @@ final class Session {
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             synchronized (writable) {
-                while (channel.isActive() && !channel.isWritable()) {
+                // The connection's buffer and the frames still on their way to it, together under the high-water mark.
+                while (channel.isActive() && (!channel.isWritable() || writes.queuedBytes() >= channel.bytesBeforeUnwritable())) {
                     try {
                         writable.wait(100); // timed: a missed wake-up costs 100 ms, never a hung run
                     } catch (InterruptedException e) {
@@ -430,7 +440,7 @@ final class Session {
             // bytes, where a heap frame cost a second one on the event loop (issue 15).
             ByteBuf frame = channel.alloc().ioBuffer(5 + len);
             frame.writeInt(len + 1).writeByte(stdout ? FrameCodec.STDOUT : FrameCodec.STDERR).writeBytes(b, off, len);
-            channel.writeAndFlush(frame, channel.voidPromise());
+            writes.write(frame);
         }
     }
 }
