@@ -96,13 +96,36 @@ public record HostFacts(
      */
     public static Path stateDirOf(Map<String, String> env, Path home) {
         String carried = env.get(MagusEnv.STATE_DIR);
-        if (carried != null && carried.startsWith("/")) {
-            return Path.of(carried).normalize();
-        }
         String xdg = env.get("XDG_STATE_HOME");
-        Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : home.resolve(".local/state");
-        return base.resolve("magus").normalize();
+        StateDirMemo last = lastStateDir;
+        if (last != null && Objects.equals(last.carried(), carried) && Objects.equals(last.xdg(), xdg)
+                && Objects.equals(last.home(), home)) {
+            return last.dir();
+        }
+        Path dir;
+        if (carried != null && carried.startsWith("/")) {
+            dir = Path.of(carried).normalize();
+        } else {
+            Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : home.resolve(".local/state");
+            dir = base.resolve("magus").normalize();
+        }
+        lastStateDir = new StateDirMemo(carried, xdg, home, dir);
+        return dir;
     }
+
+    /**
+     * The last answer of {@link #stateDirOf} and everything it was computed from (the two
+     * variables and the home): a server asks it several times per run with the same three, and
+     * the path arithmetic showed in profiles (issue 15). A function of exactly these inputs.
+     */
+    private record StateDirMemo(String carried, String xdg, Path home, Path dir) {
+        @Override
+        public String toString() {
+            return "StateDirMemo[" + dir + "]";
+        }
+    }
+
+    private static volatile StateDirMemo lastStateDir;
 
     /**
      * Where magus keeps what no run may reach: its state dir (lease markers, the job store, the

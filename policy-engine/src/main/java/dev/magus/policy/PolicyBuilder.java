@@ -116,10 +116,12 @@ public final class PolicyBuilder {
         if (mode == Mode.OFF) {
             throw new IllegalArgumentException("mode off has no policy");
         }
-        Path root = resolveExisting(workspaceRoot)
+        // Each distinct path once per build (the root is resolved here and traced again as a rule).
+        BuildPaths paths = new BuildPaths(resolver);
+        Path root = resolveExisting(paths, workspaceRoot)
                 .orElseThrow(() -> new IllegalArgumentException("workspace root does not exist: " + workspaceRoot));
-        Path home = resolver.resolve(host.home()).resolvedPath().orElse(host.home());
-        refuseBroadRoot(root, home);
+        Path home = paths.resolve(host.home()).resolvedPath().orElse(host.home());
+        refuseBroadRoot(paths, root, home);
         List<PolicyNote> notes = new ArrayList<>();
         GitDirs.Found git = GitDirs.of(root, home, resolver);
         notes.addAll(git.notes());
@@ -133,7 +135,7 @@ public final class PolicyBuilder {
                 continue;
             }
             Location.At at = (Location.At) location;
-            Optional<Path> homeBase = at.base().filter(b -> resolver.resolve(b).resolvedPath()
+            Optional<Path> homeBase = at.base().filter(b -> paths.resolve(b).resolvedPath()
                     .filter(real -> Locations.isHomeOrAncestor(real, home)).isPresent());
             if (homeBase.isPresent()) {
                 notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, a.origin(), at.path().toString(),
@@ -151,7 +153,7 @@ public final class PolicyBuilder {
         List<Optional<String>> homeOrAbove = new ArrayList<>(candidates.size());
         List<Path> writable = new ArrayList<>();
         for (Candidate c : candidates) {
-            Traced t = resolver.trace(c.path());
+            Traced t = paths.trace(c.path());
             Optional<String> above = homeOrAbove(c, t.resolution(), home);
             traced.add(t);
             homeOrAbove.add(above);
@@ -163,7 +165,7 @@ public final class PolicyBuilder {
         for (int i = 0; i < candidates.size(); i++) {
             Candidate c = candidates.get(i);
             Traced t = traced.get(i);
-            Optional<String> refused = homeOrAbove.get(i).or(() -> magusOwn(c, t.resolution(), home))
+            Optional<String> refused = homeOrAbove.get(i).or(() -> magusOwn(paths, c, t.resolution(), home))
                     .or(() -> planted(c, t, writable, home));
             if (refused.isPresent()) {
                 notes.add(new PolicyNote(PolicyNote.Kind.GRANTS_NOTHING, c.origin(), c.path().toString(), refused.get()));
@@ -195,13 +197,13 @@ public final class PolicyBuilder {
      * dir), or, for a write, its own installation, which the next unconfined magus loads.
      * Landlock cannot carve a hole in a grant, so such a location grants nothing at all.
      */
-    private Optional<String> magusOwn(Candidate c, Resolution r, Path home) {
+    private Optional<String> magusOwn(BuildPaths paths, Candidate c, Resolution r, Path home) {
         if (c.origin().startsWith("core:") || r.resolvedPath().isEmpty()) {
             return Optional.empty();
         }
         Path real = r.resolvedPath().orElseThrow();
         for (Path own : host.magusPrivateDirs()) {
-            Path p = resolver.resolve(own).resolvedPath().orElse(own);
+            Path p = paths.resolve(own).resolvedPath().orElse(own);
             if (real.startsWith(p) || p.startsWith(real)) {
                 return Optional.of(c.path() + " reaches " + Locations.display(p, home) + ", where magus keeps its state or"
                         + " its server's socket and token; no run may read or write there, so this grants nothing:"
@@ -210,7 +212,7 @@ public final class PolicyBuilder {
         }
         if (c.mode().has(Access.WRITE)) {
             for (Path inst : host.installation()) {
-                Path p = resolver.resolve(inst).resolvedPath().orElse(inst);
+                Path p = paths.resolve(inst).resolvedPath().orElse(inst);
                 if (real.startsWith(p) || p.startsWith(real)) {
                     return Optional.of(c.path() + " would make " + Locations.display(p, home) + ", magus's own installation,"
                             + " writable, and the next magus runs what is there unconfined; this grants nothing");
@@ -268,7 +270,7 @@ public final class PolicyBuilder {
      * shared temp dir or an ancestor of one (they hold ssh-agent, gpg and docker sockets). That
      * happens when magus runs from such a directory without a magus.yaml below it.
      */
-    private void refuseBroadRoot(Path root, Path home) {
+    private void refuseBroadRoot(BuildPaths paths, Path root, Path home) {
         String why = null;
         if (Locations.isHomeOrAncestor(root, home)) {
             why = root.equals(home) ? "your home directory" : "an ancestor of your home directory";
@@ -276,7 +278,7 @@ public final class PolicyBuilder {
             List<Path> shared = new ArrayList<>(List.of(Path.of("/tmp"), Path.of("/var/tmp")));
             host.variable("TMPDIR").filter(v -> v.startsWith("/")).map(Path::of).ifPresent(shared::add);
             for (Path t : shared) {
-                Optional<Path> real = resolveExisting(t);
+                Optional<Path> real = resolveExisting(paths, t);
                 if (real.isPresent() && real.get().startsWith(root)) {
                     why = root.equals(real.get()) ? "the shared temp dir " + t : "an ancestor of the shared temp dir " + t;
                     break;
@@ -303,8 +305,8 @@ public final class PolicyBuilder {
         }
     }
 
-    private Optional<Path> resolveExisting(Path p) {
-        Resolution r = resolver.resolve(p.toAbsolutePath());
+    private static Optional<Path> resolveExisting(BuildPaths paths, Path p) {
+        Resolution r = paths.resolve(p.toAbsolutePath());
         return r.existing() ? r.resolvedPath() : Optional.empty();
     }
 

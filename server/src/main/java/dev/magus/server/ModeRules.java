@@ -53,7 +53,7 @@ final class ModeRules {
         Optional<Mode> floor = Optional.ofNullable(clientEnv.get(MagusEnv.SANDBOX)).filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
-        Mode workspace = ConfigStage.findWorkspaceFile(cwd).map(ConfigCache::read).orElse(WorkspaceConfig.DEFAULT).mode();
+        Mode workspace = ConfigStage.findWorkspace(cwd).map(f -> ConfigCache.parse(f.file(), f.stamp()).config()).orElse(WorkspaceConfig.DEFAULT).mode();
         // The floor rule first, worded as a local run's.
         Mode.effective(floor, flag, workspace);
         if (flag.isPresent() && !flag.get().atLeast(workspace)) {

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.Optional;
 
@@ -39,27 +38,32 @@ final class StateDirRule {
 
     /** Why a run cannot use the server's state dir; empty when it can. */
     static Optional<Diagnostic> unsafe(Path stateDir, long uid) {
-        PosixFileAttributes a;
+        // One lstat for all of it (it was two: the posix view, then unix:uid).
+        java.util.Map<String, Object> a;
         try {
-            a = Files.readAttributes(stateDir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            a = Files.readAttributes(stateDir, "unix:isDirectory,isSymbolicLink,permissions,uid", LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return Optional.empty();
-        } catch (IOException | UnsupportedOperationException e) {
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return Optional.of(refusal(stateDir, "cannot be examined (" + e + ")"));
         }
-        if (!a.isDirectory()) {
-            return Optional.of(refusal(stateDir, a.isSymbolicLink() ? "is a symbolic link" : "is not a directory"));
+        if (!Boolean.TRUE.equals(a.get("isDirectory"))) {
+            return Optional.of(refusal(stateDir, Boolean.TRUE.equals(a.get("isSymbolicLink")) ? "is a symbolic link"
+                    : "is not a directory"));
         }
         long owner;
+        java.util.Set<?> permissions;
         try {
-            owner = ((Number) Files.getAttribute(stateDir, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            owner = ((Number) a.get("uid")).longValue();
+            permissions = (java.util.Set<?>) a.get("permissions");
+            java.util.Objects.requireNonNull(permissions, "permissions");
+        } catch (RuntimeException e) {
             return Optional.of(refusal(stateDir, "has an owner that cannot be read (" + e + ")"));
         }
         if (owner != uid) {
             return Optional.of(refusal(stateDir, "belongs to uid " + owner + ", not to this server's user (uid " + uid + ")"));
         }
-        if (a.permissions().contains(PosixFilePermission.GROUP_WRITE) || a.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+        if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
             return Optional.of(refusal(stateDir, "is writable by its group or by others (chmod go-w it)"));
         }
         return Optional.empty();

@@ -35,6 +35,27 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
         }
     }
 
+    /** The attributes {@link #of(Path)} reads with {@code lstat}; {@link #ofAttributes} takes them as read. */
+    public static final String ATTRIBUTES = "unix:dev,ino,size,lastModifiedTime,ctime,mode";
+
+    /**
+     * {@link #of(Path)} from the name's own attributes as a caller already read them
+     * ({@link #ATTRIBUTES}, without following a link): the very stamp {@link #of(Path)} takes,
+     * without a second {@code lstat} of the same name (issue 15: a workspace's magus.yaml was
+     * found with one and stamped with another, twice per forwarded run). A link's target is
+     * stamped here, as {@link #of(Path)} does.
+     */
+    public static FileStamp ofAttributes(Path file, Map<String, Object> lstat) {
+        Optional<Stat> own;
+        try {
+            own = Optional.of(stat(lstat));
+        } catch (RuntimeException e) {
+            return of(file);
+        }
+        boolean link = (own.get().mode() & 0170000) == 0120000;
+        return new FileStamp(own, link ? stat(file) : Optional.empty());
+    }
+
     /** No file of that name. */
     public static final FileStamp ABSENT = new FileStamp(Optional.empty(), Optional.empty());
 
@@ -74,13 +95,17 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
 
     private static Optional<Stat> stat(Path file, LinkOption... options) {
         try {
-            Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime,mode", options);
-            return Optional.of(new Stat(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(),
-                    ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")),
-                    ((Number) a.get("mode")).intValue()));
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return Optional.of(stat(Files.readAttributes(file, ATTRIBUTES, options)));
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException
+                | NullPointerException e) {
             return Optional.empty();
         }
+    }
+
+    private static Stat stat(Map<String, Object> a) {
+        return new Stat(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(),
+                ((Number) a.get("size")).longValue(), nanos(a.get("lastModifiedTime")), nanos(a.get("ctime")),
+                ((Number) a.get("mode")).intValue());
     }
 
     private static long nanos(Object time) {

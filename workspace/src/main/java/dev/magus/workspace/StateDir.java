@@ -27,8 +27,26 @@ public record StateDir(Path dir) {
     }
 
     public static StateDir of(Map<String, String> env, Path home) {
-        return new StateDir(HostFacts.stateDirOf(env, home));
+        Path dir = HostFacts.stateDirOf(env, home);
+        Memo last = lastOf;
+        // The very path object HostFacts remembered: the state dir made from it last time.
+        if (last != null && last.from() == dir) {
+            return last.made();
+        }
+        StateDir made = new StateDir(dir);
+        lastOf = new Memo(dir, made);
+        return made;
     }
+
+    /** The last {@link #of} and the path it was made from, one value (read and written at once). */
+    private record Memo(Path from, StateDir made) {
+        @Override
+        public String toString() {
+            return "Memo[" + from + "]";
+        }
+    }
+
+    private static volatile Memo lastOf;
 
     /** The job store. */
     public Path jobsDb() {

@@ -74,4 +74,20 @@ class FileStampTest {
             }
         };
     }
+
+    /** From the attributes a caller's lstat read, the stamp is the one FileStamp.of takes: file and link alike. */
+    @Test
+    void fromTheCallersLstatTheStampIsTheSame() throws Exception {
+        Path f = Files.writeString(dir.resolve("g"), "a");
+        Path link = Files.createSymbolicLink(dir.resolve("m"), f);
+        for (Path p : java.util.List.of(f, link)) {
+            FileStamp given = FileStamp.ofAttributes(p,
+                    Files.readAttributes(p, FileStamp.ATTRIBUTES, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            assertThat(given).isEqualTo(FileStamp.of(p));
+        }
+        assertThat(FileStamp.ofAttributes(link, Files.readAttributes(link, FileStamp.ATTRIBUTES,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS)).target()).isPresent();
+        // Attributes that are not what it needs: stamped on its own, never a made-up stamp.
+        assertThat(FileStamp.ofAttributes(f, java.util.Map.of())).isEqualTo(FileStamp.of(f));
+    }
 }

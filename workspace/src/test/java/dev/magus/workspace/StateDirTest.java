@@ -28,4 +28,18 @@ class StateDirTest {
         assertThat(s.checkouts(Path.of("/c1/./magus/"))).as("normalized").isEqualTo(a);
         assertThat(s.checkouts(Path.of("/c2/magus"))).isNotEqualTo(a);
     }
+
+    /** The remembered answer holds only for the very same variables and home (HostFacts.stateDirOf's memo). */
+    @Test
+    void theRememberedStateDirFollowsEveryInput() {
+        StateDir a = StateDir.of(Map.of("XDG_STATE_HOME", "/xdg"), home);
+        assertThat(StateDir.of(Map.of("XDG_STATE_HOME", "/xdg"), home)).isSameAs(a);
+        assertThat(StateDir.of(Map.of("XDG_STATE_HOME", "/xdg2"), home).dir()).isEqualTo(Path.of("/xdg2/magus"));
+        assertThat(StateDir.of(Map.of("XDG_STATE_HOME", "/xdg", "MAGUS_STATE_DIR", "/c"), home).dir()).isEqualTo(Path.of("/c"));
+        assertThat(StateDir.of(Map.of(), home).dir()).isEqualTo(Path.of("/home/someone/.local/state/magus"));
+        assertThat(StateDir.of(Map.of(), Path.of("/home/other")).dir()).isEqualTo(Path.of("/home/other/.local/state/magus"));
+        assertThat(StateDir.of(Map.of("XDG_STATE_HOME", "relative"), Path.of("/home/other")).dir())
+                .isEqualTo(Path.of("/home/other/.local/state/magus"));
+        assertThat(StateDir.of(Map.of("XDG_STATE_HOME", "/xdg"), home).dir()).isEqualTo(Path.of("/xdg/magus"));
+    }
 }

@@ -182,9 +182,7 @@ public final class CompiledRuleset implements AutoCloseable {
                 skipped.add(new Skipped(path, origin, "grants no right at ABI " + abi));
                 return;
             }
-            attr.allowed_access = rights;
-            attr.parent_fd = pathFd;
-            attr.write();
+            attr.set(rights, pathFd);
             long r = SYS.landlockAddPathBeneath(rulesetFd, attr.getPointer());
             if (r < 0) {
                 throw new IllegalStateException("landlock_add_rule(" + path + ", 0x" + Long.toHexString(rights)

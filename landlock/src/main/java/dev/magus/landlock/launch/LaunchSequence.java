@@ -76,6 +76,8 @@ final class LaunchSequence implements Runnable {
     int spawnResult = -1;
     boolean viaShell;
     int appliedFlags;
+    /** The id of the thread that called {@code posix_spawn} (0: none did, -1: unknown). */
+    int spawnerTid;
     Throwable crash;
     private volatile boolean done;
 
@@ -88,6 +90,8 @@ final class LaunchSequence implements Runnable {
             if (confine && !confineSelf()) {
                 return;
             }
+            // Before the child exists: a child it makes with CLONE_PARENT is this thread's.
+            spawnerTid = tid();
             int rc = SYS.posix_spawn(pidOut, path, fileActions, attr, argv, envp);
             if (rc == Errno.ENOEXEC && shellArgv != null) {
                 // A script without #!: run it with /bin/sh, as execvp and ProcessBuilder do.
@@ -110,6 +114,14 @@ final class LaunchSequence implements Runnable {
                 }
                 LockSupport.unpark(refiller);
             }
+        }
+    }
+
+    private static int tid() {
+        try {
+            return SYS.gettid();
+        } catch (RuntimeException | LinkageError e) {
+            return -1;
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.magus.landlock.launch;
 
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -21,6 +23,15 @@ public final class Launched {
     private static final Object LOCK = new Object();
     private static final Set<Integer> LIVE = new HashSet<>();
     private static int inFlight;
+    /**
+     * The threads of this process that called {@code posix_spawn} for the launcher (a launch
+     * thread, or the caller in mode off), by thread id, each with the number of its latest
+     * registration; kept until a check sees the thread gone ({@link #spawnerGone}).
+     */
+    private static final Map<Integer, Long> SPAWNERS = new HashMap<>();
+    private static long spawns;
+    /** A spawn whose thread id could not be read: no list of spawners is complete any more. */
+    private static boolean spawnerUnknown;
 
     private Launched() {
     }
@@ -38,6 +49,52 @@ public final class Launched {
             if (pid > 0) {
                 LIVE.add(pid);
             }
+        }
+    }
+
+    /**
+     * Notes that thread {@code tid} of this process called {@code posix_spawn} (0 or less: its
+     * id is unknown). A child of a run's leader made with {@code CLONE_PARENT} is a child of that
+     * thread, not of the leader's parent process as a whole: whoever reads magus's children by
+     * thread must read this thread's list too, until the thread is gone (its children are then
+     * handed to another thread of magus by the kernel).
+     */
+    static void spawnedOn(int tid) {
+        synchronized (LOCK) {
+            if (tid <= 0) {
+                spawnerUnknown = true;
+            } else {
+                SPAWNERS.put(tid, ++spawns);
+            }
+        }
+    }
+
+    /**
+     * The threads noted by {@link #spawnedOn} and not yet seen gone, as pairs (thread id, its
+     * registration) in one array; null when a spawn's thread id was unknown.
+     */
+    public static long[] spawners() {
+        synchronized (LOCK) {
+            if (spawnerUnknown) {
+                return null;
+            }
+            long[] out = new long[SPAWNERS.size() * 2];
+            int i = 0;
+            for (Map.Entry<Integer, Long> e : SPAWNERS.entrySet()) {
+                out[i++] = e.getKey();
+                out[i++] = e.getValue();
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Forgets spawner {@code tid} seen gone, unless it was noted again since registration
+     * {@code registration} (a new thread that took its id and spawned).
+     */
+    public static void spawnerGone(long tid, long registration) {
+        synchronized (LOCK) {
+            SPAWNERS.remove((int) tid, registration);
         }
     }
 

@@ -232,6 +232,10 @@ public final class Launcher implements Spawner {
             pipes.closeParentEnds();
             throw e;
         } finally {
+            if (seq.spawnerTid != 0) {
+                // Before the caller can see the child end: its CLONE_PARENT children are that thread's.
+                Launched.spawnedOn(seq.spawnerTid);
+            }
             if (spare != null && !handedOff) {
                 pool.giveBack(spare);
             }

@@ -98,6 +98,28 @@ public final class GetdentsReader implements DirectoryReader {
         return r == -Errno.ENOENT ? Presence.NO_ENTRY : r == -Errno.ENOTDIR ? Presence.NOT_A_DIRECTORY : Presence.UNSURE;
     }
 
+    /** One {@code fstatat(AT_SYMLINK_NOFOLLOW)}: the kind from {@code st_mode}, ABSENT on ENOENT/ENOTDIR, else UNSURE. */
+    @Override
+    public Lstat lstat(String absolutePath) {
+        byte[] path = JvmNames.encode(absolutePath);
+        if (path == null || path.length >= JvmNames.PATH_MAX) {
+            return Lstat.UNSURE;
+        }
+        Buffers b = BUFFERS.get();
+        b.path.write(0, path, 0, path.length);
+        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
+                AT_SYMLINK_NOFOLLOW);
+        if (r == 0) {
+            return switch (b.stat.getInt(ST_MODE) & Stamp.S_IFMT) {
+                case Stamp.S_IFDIR -> Lstat.DIRECTORY;
+                case Stamp.S_IFREG -> Lstat.FILE;
+                case Stamp.S_IFLNK -> Lstat.LINK;
+                default -> Lstat.OTHER;
+            };
+        }
+        return r == -Errno.ENOENT || r == -Errno.ENOTDIR ? Lstat.ABSENT : Lstat.UNSURE;
+    }
+
     @Override
     public Optional<Listing> list(String absolutePath) {
         byte[] path = JvmNames.encode(absolutePath);

@@ -46,6 +46,9 @@ final class JnaLibC {
     // Variadic in C; on the supported 64-bit ABIs every argument passes as a full register.
     static native long syscall(long number, long a1, long a2, long a3, long a4);
 
+    /** {@link #syscall(long, long, long, long, long)} with a fifth argument ({@code statx}). */
+    static native long syscall(long number, long a1, long a2, long a3, long a4, long a5);
+
     static native int prctl(int option, long a2, long a3, long a4, long a5);
 
     static native int capget(Pointer header, Pointer data);

@@ -86,6 +86,14 @@ final class JnaSyscalls implements Syscalls {
         return call(SYS_FSTATAT, dirfd, pathAddress, statAddress, flags);
     }
 
+    private static final long SYS_STATX = X86_64 ? 332 : 291;
+
+    @Override
+    public long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress) {
+        long r = JnaLibC.syscall(SYS_STATX, dirfd, pathAddress, flags, mask, statxAddress);
+        return r < 0 ? -Native.getLastError() : r;
+    }
+
     private static long call(long number, long a1, long a2, long a3, long a4) {
         long r = JnaLibC.syscall(number, a1, a2, a3, a4);
         return r < 0 ? -Native.getLastError() : r;

@@ -44,14 +44,25 @@ public final class NoLinkOpen {
     }
 
     private static int openat2(Syscalls sys, byte[] path) {
-        Memory m = new Memory(OPEN_HOW + path.length);
-        m.setLong(0, LibC.O_PATH | LibC.O_CLOEXEC);
-        m.setLong(8, 0);
-        m.setLong(16, RESOLVE_NO_SYMLINKS);
+        if (path.length > JvmNames.PATH_MAX) {
+            return -Errno.ENAMETOOLONG;
+        }
+        // One native buffer per thread, its open_how written once: no Memory (malloc and a
+        // cleaner) per rule of every compile (issue 15).
+        Memory m = REQUEST.get();
         m.write(OPEN_HOW, path, 0, path.length);
         long base = Pointer.nativeValue(m);
         return (int) sys.openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
     }
+
+    /** {@code struct open_how} (O_PATH|O_CLOEXEC, RESOLVE_NO_SYMLINKS), then room for any path and its NUL. */
+    private static final ThreadLocal<Memory> REQUEST = ThreadLocal.withInitial(() -> {
+        Memory m = new Memory(OPEN_HOW + JvmNames.PATH_MAX);
+        m.setLong(0, LibC.O_PATH | LibC.O_CLOEXEC);
+        m.setLong(8, 0);
+        m.setLong(16, RESOLVE_NO_SYMLINKS);
+        return m;
+    });
 
     /** Package-private for the test of the fallback, which this kernel would otherwise never take. */
     static int openAndCheck(Syscalls sys, byte[] path) {

@@ -61,6 +61,7 @@ public final class ProcFdLookup implements KernelLookup {
 
     private static final long AT_FDCWD = -100;
     private static final long RESOLVE_NO_MAGICLINKS = 0x02;
+    private static final long RESOLVE_NO_SYMLINKS = 0x04;
     /** {@code struct open_how}: u64 flags, u64 mode, u64 resolve. */
     private static final int OPEN_HOW = 24;
     /** Set once openat2 says ENOSYS: this kernel cannot answer exactly, so never ask again. */
@@ -68,7 +69,9 @@ public final class ProcFdLookup implements KernelLookup {
 
     private static final class Buffers {
         /** {@code struct open_how}, then the path: native, as openat2 reads both through pointers. */
-        final Memory request = openHowAndPath();
+        final Memory request = openHowAndPath(RESOLVE_NO_MAGICLINKS);
+        /** The same with no link followed at all, for {@link #unlinked}. */
+        final Memory noLinks = openHowAndPath(RESOLVE_NO_SYMLINKS);
         /** {@code /proc/self/fd/}, room for any int and a NUL. */
         final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
         /** A descriptor's number as a name beneath {@code /proc/self/fd}, and a NUL. */
@@ -119,11 +122,50 @@ public final class ProcFdLookup implements KernelLookup {
         return Optional.ofNullable(JvmNames.decode(b.target, 0, (int) n));
     }
 
-    private static Memory openHowAndPath() {
+    /**
+     * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_SYMLINKS)} and {@code close}: the kernel
+     * walks the path following no link at all and fails with ELOOP at the first one (magic
+     * ones too), so success means every component exists now and none is a link. Nothing is
+     * read back, so neither {@code /proc/self/fd} nor its identity check is involved: two system
+     * calls, against four for {@link #realPath} (issue 15).
+     */
+    @Override
+    public Unlinked unlinked(String plainPath) {
+        if (unsupported || !Natives.ready()) {
+            return Unlinked.UNKNOWN;
+        }
+        byte[] path = JvmNames.encode(plainPath);
+        if (path == null || path.length > JvmNames.PATH_MAX) {
+            return Unlinked.UNKNOWN;
+        }
+        Buffers b = BUFFERS.get();
+        b.noLinks.write(OPEN_HOW, path, 0, path.length);
+        long base = Pointer.nativeValue(b.noLinks);
+        Syscalls sys = Natives.syscalls();
+        int fd = (int) sys.openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
+        if (fd >= 0) {
+            sys.close(fd);
+            return Unlinked.YES;
+        }
+        switch (-fd) {
+            case Errno.ELOOP:
+                return Unlinked.LINKED;
+            case Errno.ENOENT:
+            case Errno.ENOTDIR:
+                return Unlinked.ABSENT;
+            case Errno.ENOSYS:
+                unsupported = true;
+                return Unlinked.UNKNOWN;
+            default:
+                return Unlinked.UNKNOWN;
+        }
+    }
+
+    private static Memory openHowAndPath(long resolve) {
         Memory m = new Memory(OPEN_HOW + JvmNames.PATH_MAX);
         m.setLong(0, LibC.O_PATH | LibC.O_CLOEXEC);
         m.setLong(8, 0);
-        m.setLong(16, RESOLVE_NO_MAGICLINKS);
+        m.setLong(16, resolve);
         return m;
     }
 

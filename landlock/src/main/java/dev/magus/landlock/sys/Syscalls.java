@@ -73,6 +73,12 @@ public interface Syscalls {
      */
     long fstatat(long dirfd, long pathAddress, long statAddress, long flags);
 
+    /**
+     * {@code statx(dirfd, path, flags, mask, statxbuf)}, both pointers as addresses: 0, or
+     * {@code -errno}. The kernel says in {@code stx_mask} which of the asked fields it filled.
+     */
+    long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress);
+
     /** {@code prctl(2)}; 0 (or the value asked for), or -1 and {@link #errno()}. */
     int prctl(int option, long a2, long a3, long a4, long a5);
 

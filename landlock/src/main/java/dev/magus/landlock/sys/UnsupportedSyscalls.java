@@ -80,6 +80,11 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long statx(long dirfd, long pathAddress, long flags, long mask, long statxAddress) {
+        throw unavailable();
+    }
+
+    @Override
     public long fstatat(long dirfd, long pathAddress, long statAddress, long flags) {
         throw unavailable();
     }

@@ -106,4 +106,47 @@ class LaunchedTest {
             }
         }
     }
+
+    /**
+     * The threads that called posix_spawn are noted, so that a check reads their children (a
+     * run leader's CLONE_PARENT child is theirs); one seen gone is forgotten, unless its id was
+     * noted again since by a new thread that took it.
+     */
+    @Test
+    void aSpawnersThreadIsNotedAndForgottenOnlyForTheRegistrationSeenGone() throws Exception {
+        int tid = PID + 9;
+        Launched.spawnedOn(tid);
+        long first = registration(tid);
+        Launched.spawnedOn(tid);
+        long second = registration(tid);
+        assertThat(second).isGreaterThan(first);
+        Launched.spawnerGone(tid, first);
+        assertThat(registration(tid)).as("noted again since: kept").isEqualTo(second);
+        Launched.spawnerGone(tid, second);
+        assertThat(registration(tid)).as("forgotten").isEqualTo(-1);
+
+        // A real spawn in mode off runs on this thread: this thread is noted.
+        SpawnRequest request = new SpawnRequest(SH, List.of("sh", "-c", "exit 0"), env(home), home, Stdio.PIPES);
+        try (Confinement off = Confinement.off()) {
+            Spawn s = Launcher.get().spawn(request, off);
+            assertThat(s).isInstanceOf(Spawn.Started.class);
+            try (Child child = ((Spawn.Started) s).child()) {
+                int self = dev.magus.landlock.sys.Natives.syscalls().gettid();
+                assertThat(registration(self)).as("the calling thread %d, noted", self).isPositive();
+                assertThat(child.waitFor().status()).isZero();
+            }
+        }
+    }
+
+    /** The registration of spawner {@code tid}, or -1 when it is not noted. */
+    private static long registration(int tid) {
+        long[] s = Launched.spawners();
+        assertThat(s).as("every spawn's thread known").isNotNull();
+        for (int i = 0; i < s.length; i += 2) {
+            if (s[i] == tid) {
+                return s[i + 1];
+            }
+        }
+        return -1;
+    }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.jna.NativeLibrary;
+import dev.magus.policy.path.DirectoryReader;
 import dev.magus.policy.path.DirectoryReader.Presence;
 import dev.magus.policy.path.Filesystem;
 import dev.magus.policy.path.Filesystem.Entry;
@@ -55,6 +56,7 @@ class PresenceTest {
         c.put(dir, Presence.FOUND);
         c.put(link, Presence.FOUND);
         c.put(dangling, Presence.FOUND);
+        c.put(Path.of("/dev/null"), Presence.FOUND);
         c.put(t.resolve("absent"), Presence.NO_ENTRY);
         c.put(t.resolve("absent/below"), Presence.NO_ENTRY);
         c.put(dangling.resolve("below"), Presence.NO_ENTRY);
@@ -81,6 +83,28 @@ class PresenceTest {
         }
         assertThat(Filesystem.real().lstat(t.resolve("absent")).kind()).isEqualTo(Entry.Kind.MISSING);
         assertThat(Filesystem.real().lstat(t.resolve("dangling")).kind()).isEqualTo(Entry.Kind.LINK);
+    }
+
+    /** {@link GetdentsReader#lstat}: one native lstat gives the kind, or ABSENT exactly where presence is an answer (issue 15). */
+    @Test
+    void lstatGivesTheKindOrAbsentExactlyWherePresenceAnswers() throws IOException {
+        Map<Path, Presence> cases = cases();
+        cases.forEach((p, presence) -> {
+            DirectoryReader.Lstat said = reader.lstat(p.toString());
+            if (presence == Presence.FOUND) {
+                Entry jdk = jdkLstat(p);
+                DirectoryReader.Lstat want = jdk.kind() == Entry.Kind.DIRECTORY ? DirectoryReader.Lstat.DIRECTORY
+                        : jdk.kind() == Entry.Kind.FILE ? DirectoryReader.Lstat.FILE
+                        : jdk.kind() == Entry.Kind.LINK ? DirectoryReader.Lstat.LINK : DirectoryReader.Lstat.OTHER;
+                assertThat(said).as(p.toString()).isEqualTo(want);
+            } else if (presence == Presence.UNSURE) {
+                assertThat(said).as(p.toString()).isEqualTo(DirectoryReader.Lstat.UNSURE);
+            } else {
+                assertThat(said).as(p.toString()).isEqualTo(DirectoryReader.Lstat.ABSENT);
+            }
+        });
+        assertThat(reader.lstat("/dev/null")).isEqualTo(DirectoryReader.Lstat.OTHER);
+        assertThat(reader.lstat(t + "/with\0nul")).isEqualTo(DirectoryReader.Lstat.UNSURE);
     }
 
     @Test

@@ -68,6 +68,37 @@ class ProcFdLookupTest {
         return new Resolution.Resolved(p, false);
     }
 
+    /**
+     * {@link ProcFdLookup#unlinked}: YES only when no component is a link (the last one, a
+     * dangling one and a magic one included), ABSENT only when the path is missing or passes a
+     * file before any link, and every answer agrees with the walk (issue 15).
+     */
+    @Test
+    void unlinkedSaysYesOnlyForAPathWithNoLinkInIt() throws IOException {
+        Path dir = Files.createDirectories(t.resolve("real/sub"));
+        Path file = Files.writeString(dir.resolve("f"), "x");
+        Path link = Files.createSymbolicLink(t.resolve("link"), t.resolve("real"));
+        Path last = Files.createSymbolicLink(dir.resolve("last"), file);
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling"), t.resolve("nowhere"));
+        assertThat(lookup.unlinked(dir.toString())).isEqualTo(KernelLookup.Unlinked.YES);
+        assertThat(lookup.unlinked(file.toString())).isEqualTo(KernelLookup.Unlinked.YES);
+        assertThat(lookup.unlinked("/")).isEqualTo(KernelLookup.Unlinked.YES);
+        assertThat(lookup.unlinked(link + "/sub/f")).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked(link.toString())).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked(last.toString())).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked(dangling.toString())).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked("/proc/self/cwd")).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked("/proc/self/root/etc")).isEqualTo(KernelLookup.Unlinked.LINKED);
+        assertThat(lookup.unlinked(t + "/real/missing/x")).isEqualTo(KernelLookup.Unlinked.ABSENT);
+        assertThat(lookup.unlinked(file + "/x")).isEqualTo(KernelLookup.Unlinked.ABSENT);
+        assertThat(lookup.unlinked(t + "/real/nul\0x")).isEqualTo(KernelLookup.Unlinked.UNKNOWN);
+        for (Path p : List.of(dir, file, link, last, dangling, Path.of("/proc/self/cwd"), Path.of("/proc/self/root/etc"),
+                t.resolve("real/missing/x"), file.resolve("x"), Path.of("/"))) {
+            assertThat(kernelFirst.resolve(p)).as("resolve " + p).isEqualTo(walk.resolve(p));
+            assertThat(kernelFirst.trace(p)).as("trace " + p).isEqualTo(walk.trace(p));
+        }
+    }
+
     @Test
     void aDescriptorIsNamedInDecimalBeneathProcSelfFd() {
         byte[] name = new byte[12];

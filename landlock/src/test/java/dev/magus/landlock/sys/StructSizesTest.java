@@ -18,6 +18,26 @@ class StructSizesTest {
         assertThat(attr.getPointer().getInt(8)).isEqualTo(0x11223344);
     }
 
+    /** {@link Structs.PathBeneathAttr#set} writes the very bytes {@code write()} writes (issue 15: the compile uses it). */
+    @Test
+    void pathBeneathSetWritesTheSameBytesAsWrite() {
+        long[] rights = {0, 1, 0xc000L | 0x1fffL, 0x0102030405060708L, -1L};
+        int[] fds = {0, 3, 1023, 0x11223344, -1};
+        for (long r : rights) {
+            for (int fd : fds) {
+                Structs.PathBeneathAttr viaWrite = new Structs.PathBeneathAttr();
+                viaWrite.allowed_access = r;
+                viaWrite.parent_fd = fd;
+                viaWrite.write();
+                Structs.PathBeneathAttr viaSet = new Structs.PathBeneathAttr();
+                viaSet.set(r, fd);
+                assertThat(viaSet.getPointer().getByteArray(0, 12)).isEqualTo(viaWrite.getPointer().getByteArray(0, 12));
+                assertThat(viaSet.allowed_access).isEqualTo(r);
+                assertThat(viaSet.parent_fd).isEqualTo(fd);
+            }
+        }
+    }
+
     /** Why the packing matters: JNA's default alignment pads the same fields to 16, which the kernel rejects. */
     @Structure.FieldOrder({"allowed_access", "parent_fd"})
     public static final class Unpacked extends Structure {

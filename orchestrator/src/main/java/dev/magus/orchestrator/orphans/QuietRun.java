@@ -26,12 +26,38 @@ import java.util.function.LongPredicate;
  * nearest subreaper, magus, when the parent exited (before the parent could be reaped). A
  * zombie of the run's group waiting to be reaped is a child of magus too. So a run that left
  * anything behind leaves magus a child its launcher does not own, and then the pass runs as
- * before. The children are read from every task's {@code /proc/self/task/TID/children}: the
- * kernel gives an orphan to one living thread of the subreaper, and moves it to the first living
- * one (the leader) when that thread ends; a list of a thread that ended reads empty, not as an
- * error. So the leader's list is read last, each list in one read, and two whole passes must
- * agree ({@link #quiet(LongPredicate)}); anything unreadable, or a kernel without the
- * {@code children} file, makes the answer "not quiet".
+ * before.
+ *
+ * <p>Which of magus's threads such a child belongs to (issue 15: reading every thread's list
+ * was about 117 system calls per run): {@code forget_original_parent} (kernel/exit.c) moves an
+ * exiting task's children to {@code find_new_reaper}, which takes the first of
+ * {@code find_alive_thread(father)} (another thread of the dying process) and then, walking
+ * {@code real_parent} upwards, {@code find_alive_thread(reaper)} of the first ancestor that is
+ * a child subreaper. {@code find_alive_thread} walks the reaper's {@code signal->thread_head}
+ * from its head, not from the thread that forked, and returns the first thread without
+ * {@code PF_EXITING}; the head is the thread-group leader ({@code copy_signal} starts the list
+ * with it, threads are added at its tail, and a leader that exits stays in it until the whole
+ * group does). So while magus's leader is not exiting, every orphan ever handed to magus went
+ * to the leader, and a leader thread's children move elsewhere only when it exits itself.
+ * {@code PF_EXITING} is set at the start of {@code do_exit} and never cleared, and it is field
+ * 9 (flags) of the leader's {@code stat}: read after the list, a leader not exiting then was
+ * not exiting during the read. The children of magus's other threads are processes magus
+ * started itself (run leaders, owned; the JDK's {@code Process} children, no run's stray), with
+ * one exception: a run's leader may {@code clone(CLONE_PARENT)}, and {@code copy_process} then
+ * makes the child's {@code real_parent} the leader's own, the magus thread that called
+ * {@code posix_spawn} (a launch thread, or the caller in mode off), until that thread exits and
+ * hands it on to the leader. So the check reads the leader's {@code children} and those of the
+ * spawning threads still there, which the launcher notes ({@code Launched.spawners}), and no
+ * other ({@link LeaderList}: the leader's through two descriptors held for the life of the
+ * process, a spawner's by its path, a spawner gone forgotten). On any doubt (the leader
+ * exiting or dead, a read that fails, is malformed, or may have been cut at a page, see
+ * {@link OneRead}) it reads every task's {@code /proc/self/task/TID/children} as before: the kernel gives an orphan to one
+ * living thread of the subreaper, and moves it to the first living one when that thread ends; a
+ * list of a thread that ended reads empty, not as an error. So the leader's list is read last,
+ * each list in one read, and two whole passes must agree ({@link #quiet(LongPredicate)});
+ * anything unreadable, or a kernel without the {@code children} file, makes the answer "not
+ * quiet". The list of {@code children} is by {@code real_parent} (the {@code sibling} links),
+ * so a tracer does not move anything out of it.
  *
  * <p>An earlier form compared the kernel's last pid ({@code /proc/loadavg}) with the child's,
  * guarding against a lap of the pid space with {@code /proc/stat}'s fork count; a failing
@@ -40,8 +66,6 @@ import java.util.function.LongPredicate;
  */
 final class QuietRun {
     private static final Path OWN_TASKS = Path.of("/proc/self/task");
-    /** Larger than any children list magus can have; a read that fills it is a doubt. */
-    private static final int READ = 64 * 1024;
 
     private QuietRun() {
     }
@@ -71,8 +95,20 @@ final class QuietRun {
      * either way the second pass differs from the first.
      */
     static boolean quiet(LongPredicate owned) {
+        return quiet(owned, LeaderList.PROC);
+    }
+
+    /**
+     * {@link #quiet(LongPredicate)} with the leader's list read through {@code leader}: its
+     * answer when it has one ({@link LeaderList#quiet}), else two passes over every task.
+     */
+    static boolean quiet(LongPredicate owned, LeaderList.Reader leader) {
+        Optional<Boolean> fast = LeaderList.quiet(leader, owned);
+        if (fast.isPresent()) {
+            return fast.get();
+        }
         long self = ProcessHandle.current().pid();
-        try (Held held = new Held()) {
+        try (HeldLists held = new HeldLists()) {
             Optional<Pass> first = pass(OWN_TASKS, self, held);
             if (first.isEmpty() || !quiet(first.get().children(), owned)) {
                 return false;
@@ -83,70 +119,6 @@ final class QuietRun {
             // answer of owned then comes after the read it judges, as Launched.reap requires.
             Optional<Pass> second = pass(OWN_TASKS, self, held);
             return second.isPresent() && first.get().equals(second.get()) && quiet(second.get().children(), owned);
-        }
-    }
-
-    /**
-     * The children files the first pass of one check opened, read again by its second through
-     * the same descriptors: a read at offset 0 ({@code pread}) makes the kernel build the list
-     * anew, as an open does, without the open's walk of {@code /proc} and the close (about half
-     * of the second pass's cost, issue 15). The second pass still lists the task directory
-     * afresh, opens any task not seen by the first, and compares both whole. A descriptor of a
-     * thread that ended since reads empty, as its path would read empty or not at all; a task
-     * id taken again meanwhile by a new magus thread would need a lap of the pid space between
-     * two passes, and such a thread could only hold children it forked itself, never an orphan
-     * (the kernel hands those to a living thread of the subreaper, one that existed already).
-     */
-    static final class Held implements AutoCloseable {
-        /**
-         * How many descriptors all checks of this process may hold at once. One check holds one
-         * per magus thread, and the threads grow with the live runs: runs ending together would
-         * hold runs x threads descriptors (security review, issue 15: a burst of ending runs
-         * could exhaust the server's descriptors and fail other runs' spawns and accepts). Past
-         * the budget a list is opened again by the second pass, as before.
-         */
-        static final int BUDGET = 256;
-        private static final java.util.concurrent.atomic.AtomicInteger HELD = new java.util.concurrent.atomic.AtomicInteger();
-        private final java.util.Map<Long, FileChannel> open = new java.util.HashMap<>();
-
-        /** Keeps {@code ch} under {@code id} when the budget allows; false when the caller must close it. */
-        boolean keep(long id, FileChannel ch) {
-            if (open.containsKey(id)) {
-                return false;
-            }
-            if (HELD.incrementAndGet() > BUDGET) {
-                HELD.decrementAndGet();
-                return false;
-            }
-            open.put(id, ch);
-            return true;
-        }
-
-        /** How many descriptors this check holds. */
-        int kept() {
-            return open.size();
-        }
-
-        /** How many descriptors the checks of this process hold now. */
-        static int held() {
-            return HELD.get();
-        }
-
-        @Override
-        public void close() {
-            for (FileChannel ch : open.values()) {
-                HELD.decrementAndGet();
-                closeQuietly(ch);
-            }
-            open.clear();
-        }
-
-        private static void closeQuietly(FileChannel ch) {
-            try {
-                ch.close();
-            } catch (IOException e) {
-                // a /proc descriptor: nothing was written
-            }
         }
     }
 
@@ -166,13 +138,13 @@ final class QuietRun {
      * be read whole in one read.
      */
     static Optional<Pass> pass(Path tasks, long leader) {
-        try (Held held = new Held()) {
+        try (HeldLists held = new HeldLists()) {
             return pass(tasks, leader, held);
         }
     }
 
     /** {@link #pass(Path, long)}, reading the lists {@code held} has open through their descriptors, and keeping those it opens. */
-    static Optional<Pass> pass(Path tasks, long leader, Held held) {
+    static Optional<Pass> pass(Path tasks, long leader, HeldLists held) {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
             for (Path task : ds) {
@@ -187,12 +159,12 @@ final class QuietRun {
             // two opens per task per pass (issue 15). Same files, same single read.
             SecureDirectoryStream<Path> at = ds instanceof SecureDirectoryStream<Path> secure ? secure : null;
             List<Long> out = new ArrayList<>();
-            ByteBuffer buf = ByteBuffer.allocate(READ);
+            ByteBuffer buf = ByteBuffer.allocate(OneRead.SIZE);
             for (long id : ids) {
-                FileChannel known = held.open.get(id);
+                FileChannel known = held.get(id);
                 Optional<List<Long>> some;
                 if (known != null) {
-                    some = readAtStart(known, buf).flatMap(QuietRun::parse);
+                    some = OneRead.atStart(known, buf).flatMap(QuietRun::parse);
                 } else {
                     Path list = Path.of(Long.toString(id), "children");
                     some = (at != null ? readOnce(at, list, buf, id, held) : readOnce(tasks.resolve(list), buf))
@@ -217,12 +189,12 @@ final class QuietRun {
      * {@link #readOnce(Path, ByteBuffer)} of {@code file} beneath {@code dir}'s descriptor; the
      * channel is kept in {@code held} under {@code id} when it can be read again at offset 0.
      */
-    private static Optional<byte[]> readOnce(SecureDirectoryStream<Path> dir, Path file, ByteBuffer buf, long id, Held held) {
+    private static Optional<byte[]> readOnce(SecureDirectoryStream<Path> dir, Path file, ByteBuffer buf, long id, HeldLists held) {
         SeekableByteChannel ch = null;
         boolean kept = false;
         try {
             ch = dir.newByteChannel(file, Set.of(StandardOpenOption.READ));
-            Optional<byte[]> text = readOnce(ch, buf);
+            Optional<byte[]> text = OneRead.once(ch, buf);
             if (ch instanceof FileChannel fc) {
                 kept = held.keep(id, fc);
             }
@@ -240,43 +212,16 @@ final class QuietRun {
         }
     }
 
-    /** The file's text from one {@code pread} at offset 0: the kernel builds a seq file's text anew. */
-    private static Optional<byte[]> readAtStart(FileChannel ch, ByteBuffer buf) {
-        try {
-            buf.clear();
-            int n = ch.read(buf, 0);
-            return text(n, buf);
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
     /**
      * The file's text from one {@code read}: the kernel builds a children list anew at each read
      * and resumes it by position, so the JDK's usual one-byte-first read could lose a pid.
      */
     private static Optional<byte[]> readOnce(Path file, ByteBuffer buf) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            return readOnce(ch, buf);
+            return OneRead.once(ch, buf);
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-    }
-
-    private static Optional<byte[]> readOnce(java.nio.channels.ReadableByteChannel ch, ByteBuffer buf) throws IOException {
-        buf.clear();
-        return text(ch.read(buf), buf);
-    }
-
-    /** What one read of {@code n} bytes into {@code buf} gave; empty when it filled the buffer (a doubt). */
-    private static Optional<byte[]> text(int n, ByteBuffer buf) {
-        if (n >= buf.capacity()) {
-            return Optional.empty();
-        }
-        byte[] text = new byte[Math.max(n, 0)];
-        buf.flip();
-        buf.get(text);
-        return Optional.of(text);
     }
 
     /** A {@code children} file: pids separated by spaces ("123 456 "); empty for anything else. */

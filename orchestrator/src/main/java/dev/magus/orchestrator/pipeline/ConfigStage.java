@@ -10,6 +10,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.events.IoFailures;
+import dev.magus.workspace.FileStamp;
 import dev.magus.workspace.config.ConfigCache;
 import dev.magus.workspace.config.ConfigText;
 import dev.magus.workspace.config.ParsedConfig;
@@ -32,7 +33,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class ConfigStage {
      *         relative {@code HOME}; MGS2010 for a flag weaker than the floor
      */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home) {
-        return resolve(runId, request, hostEnv, home, ConfigCache::parse);
+        return resolveFound(runId, request, hostEnv, home, found -> ConfigCache.parse(found.file(), found.stamp()));
     }
 
     /**
@@ -71,12 +71,18 @@ public final class ConfigStage {
      */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home,
             Function<Path, ParsedConfig> load) {
+        return resolveFound(runId, request, hostEnv, home, found -> load.apply(found.file()));
+    }
+
+    private static RunConfig resolveFound(String runId, RunRequest request, Map<String, String> hostEnv, Path home,
+            Function<Found, ParsedConfig> load) {
         checkArgv(request.argv());
         Path cwd = request.workingDir().toAbsolutePath().normalize();
-        Optional<Path> file = findWorkspaceFile(cwd);
+        Optional<Found> found = findWorkspace(cwd);
+        Optional<Path> file = found.map(Found::file);
         Path root = file.map(Path::getParent).orElse(cwd);
         // Read and parsed once: the sandbox section here, the projects below from the same document.
-        ParsedConfig parsed = file.map(load).orElse(ParsedConfig.NONE);
+        ParsedConfig parsed = found.map(load).orElse(ParsedConfig.NONE);
         WorkspaceConfig config = parsed.config();
         Optional<Mode> floor = Optional.ofNullable(hostEnv.get(MagusEnv.SANDBOX))
                 .filter(v -> !v.isEmpty())
@@ -128,11 +134,38 @@ public final class ConfigStage {
      *         on the way that cannot be searched)
      */
     public static Optional<Path> findWorkspaceFile(Path dir) {
+        return findWorkspace(dir).map(Found::file);
+    }
+
+    /**
+     * The workspace file {@link #findWorkspaceFile} finds, and its stamp from the very
+     * {@code lstat} that found it ({@link FileStamp#ofAttributes}), for {@link ConfigCache}.
+     */
+    public record Found(Path file, FileStamp stamp) {
+        @Override
+        public String toString() {
+            return "Found[" + file + "]";
+        }
+    }
+
+    /**
+     * {@link #findWorkspaceFile}, with the stamp of what it found.
+     *
+     * @throws SandboxException as {@link #findWorkspaceFile}
+     */
+    public static Optional<Found> findWorkspace(Path dir) {
         for (Path d = dir; d != null; d = d.getParent()) {
             Path candidate = d.resolve(WORKSPACE_FILE);
             try {
-                Files.readAttributes(candidate, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                return Optional.of(candidate);
+                Map<String, Object> lstat;
+                try {
+                    lstat = Files.readAttributes(candidate, FileStamp.ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                } catch (UnsupportedOperationException e) {
+                    // No unix view here: found as before, stamped on its own.
+                    Files.readAttributes(candidate, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    return Optional.of(new Found(candidate, FileStamp.of(candidate)));
+                }
+                return Optional.of(new Found(candidate, FileStamp.ofAttributes(candidate, lstat)));
             } catch (NoSuchFileException | NotDirectoryException e) {
                 // not here: look further up
             } catch (IOException e) {

@@ -74,7 +74,7 @@ class QuietRunTest {
         Files.writeString(tasks.resolve("1/children"), "5 6 ");
         Files.createDirectories(tasks.resolve("2"));
         Files.writeString(tasks.resolve("2/children"), "7 ");
-        try (QuietRun.Held held = new QuietRun.Held()) {
+        try (HeldLists held = new HeldLists()) {
             assertThat(QuietRun.pass(tasks, 1, held).orElseThrow())
                     .isEqualTo(new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L, 7L)));
             // Rewritten in place: read again from its start through the held descriptor.
@@ -91,35 +91,35 @@ class QuietRunTest {
     }
 
     /**
-     * Checks held at once keep at most {@link QuietRun.Held#BUDGET} descriptors between them
+     * Checks held at once keep at most {@link HeldLists#BUDGET} descriptors between them
      * (security review: runs ending together must not exhaust the server's descriptors); a list
      * past the budget is opened again by the second pass and still read right.
      */
     @Test
     void checksHeldAtOnceStayWithinTheBudgetAndPastItStillReadRight() throws Exception {
         Path tasks = Files.createDirectories(tmp.resolve("many"));
-        int n = QuietRun.Held.BUDGET / 4 + 3;
+        int n = HeldLists.BUDGET / 4 + 3;
         for (int i = 1; i <= n; i++) {
             Files.createDirectories(tasks.resolve(Integer.toString(i)));
             Files.writeString(tasks.resolve(i + "/children"), (1000 + i) + " ");
         }
-        java.util.List<QuietRun.Held> checks = new java.util.ArrayList<>();
+        java.util.List<HeldLists> checks = new java.util.ArrayList<>();
         try {
             for (int c = 0; c < 6; c++) {
-                QuietRun.Held held = new QuietRun.Held();
+                HeldLists held = new HeldLists();
                 checks.add(held);
                 assertThat(QuietRun.pass(tasks, 1, held)).isPresent();
-                assertThat(QuietRun.Held.held()).isLessThanOrEqualTo(QuietRun.Held.BUDGET);
+                assertThat(HeldLists.held()).isLessThanOrEqualTo(HeldLists.BUDGET);
             }
-            int kept = checks.stream().mapToInt(QuietRun.Held::kept).sum();
-            assertThat(kept).as("six checks of %d lists each", n).isLessThanOrEqualTo(QuietRun.Held.BUDGET).isLessThan(6 * n)
+            int kept = checks.stream().mapToInt(HeldLists::kept).sum();
+            assertThat(kept).as("six checks of %d lists each", n).isLessThanOrEqualTo(HeldLists.BUDGET).isLessThan(6 * n)
                     .isPositive();
             Files.writeString(tasks.resolve(n + "/children"), "7 ");
-            for (QuietRun.Held held : checks) {
+            for (HeldLists held : checks) {
                 assertThat(QuietRun.pass(tasks, 1, held).orElseThrow().children()).contains(7L).doesNotContain(1000L + n);
             }
         } finally {
-            checks.forEach(QuietRun.Held::close);
+            checks.forEach(HeldLists::close);
         }
         assertThat(checks).allSatisfy(h -> assertThat(h.kept()).isZero());
     }
@@ -130,7 +130,7 @@ class QuietRunTest {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "skipped: no /proc/self/task here");
         Path own = Path.of("/proc/self/task");
         long self = ProcessHandle.current().pid();
-        try (QuietRun.Held held = new QuietRun.Held()) {
+        try (HeldLists held = new HeldLists()) {
             QuietRun.Pass first = QuietRun.pass(own, self, held).orElseThrow();
             Process child = new ProcessBuilder("sleep", "30").start();
             try {
@@ -161,10 +161,87 @@ class QuietRunTest {
             Optional<QuietRun.Pass> pass = QuietRun.pass(Path.of("/proc/self/task"), ProcessHandle.current().pid());
             assertThat(pass).isPresent();
             assertThat(pass.get().children()).contains(stray);
+            // find_alive_thread: handed to the leader thread, not to the thread that started sh,
+            // and the fast form alone finds it there.
+            assertThat(LeaderList.PROC.children().flatMap(QuietRun::parse).orElseThrow()).contains(stray);
+            assertThat(LeaderList.quiet(LeaderList.PROC, pid -> pid != stray)).contains(false);
             assertThat(QuietRun.quiet(pid -> pid != stray)).isFalse();
             assertThat(QuietRun.quiet(pid -> false)).isFalse();
+            assertThat(QuietRun.quiet(pid -> pid != stray, exitingLeader())).as("the full pass finds it too").isFalse();
         } finally {
-            ProcessHandle.of(stray).ifPresent(ProcessHandle::destroyForcibly);
+            killAndReap(stray);
+        }
+    }
+
+    /**
+     * A run's child double-forks an orphan and ends: the orphan, a child of the leader thread,
+     * is found by the fast form and killed by the collection. Were the fast form to read a
+     * list without it, the check would be quiet and the orphan would outlive the run.
+     */
+    @Test
+    void aDoubleForkedOrphanThatOutlivesItsRunIsFoundAndKilled() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "skipped: no /proc/self/task here");
+        Assumptions.assumeTrue(Strays.adopt(), "skipped: this host has no PR_SET_CHILD_SUBREAPER");
+        String runId = "quiet-" + System.nanoTime();
+        // setsid: out of this JVM's process group, where the collection takes it for a JDK child.
+        Process sh = new ProcessBuilder("sh", "-c", "( setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! )").start();
+        Strays.begin(runId, sh.pid());
+        long orphan = Long.parseLong(new String(sh.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip());
+        try {
+            assertThat(sh.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            awaitParent(orphan, ProcessHandle.current().pid());
+            assertThat(LeaderList.PROC.children().flatMap(QuietRun::parse).orElseThrow()).contains(orphan);
+            assertThat(LeaderList.quiet(LeaderList.PROC, dev.magus.landlock.launch.Launched::owns)).contains(false);
+
+            Collected c = Strays.collect(runId, sh.pid(), java.time.Duration.ofSeconds(10));
+
+            assertThat(c.killed()).as("the orphan is killed by the collection").isPositive();
+            assertThat(c.survivors()).isEmpty();
+            assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false))
+                    .as("the orphan %d outlives its run", orphan).isFalse();
+        } finally {
+            Strays.end(runId);
+            killAndReap(orphan);
+        }
+    }
+
+    /**
+     * Only the leader's list is read while the leader is steady: a child a non-leader thread
+     * started itself (here a {@code ProcessBuilder} child of a thread still alive) is not in
+     * it, so it no longer makes the check "not quiet"; told that the leader is exiting, the
+     * check makes its pass over every thread and finds that child.
+     */
+    @Test
+    void theFastFormReadsOnlyTheLeadersListAndADoubtfulLeaderMakesTheFullPass() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/task")), "skipped: no /proc/self/task here");
+        long self = ProcessHandle.current().pid();
+        java.util.concurrent.CompletableFuture<Process> started = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        // The thread stays alive while the check runs: a thread that ends hands its children to the leader.
+        Thread starter = new Thread(() -> {
+            try {
+                started.complete(new ProcessBuilder("sleep", "60").start());
+                done.await();
+            } catch (Exception e) {
+                started.completeExceptionally(e);
+            }
+        }, "quiet-run-starter");
+        starter.start();
+        Process child = started.get(10, TimeUnit.SECONDS);
+        try {
+            long pid = child.pid();
+            assertThat(QuietRun.pass(Path.of("/proc/self/task"), self).orElseThrow().children())
+                    .as("a child of this process").contains(pid);
+            assertThat(LeaderList.PROC.children().flatMap(QuietRun::parse).orElseThrow())
+                    .as("not in the leader's list").doesNotContain(pid);
+            // Every other child is vouched for: only this one is nobody's.
+            assertThat(QuietRun.quiet(p -> p != pid)).as("the fast form does not read other threads' lists").isTrue();
+            assertThat(QuietRun.quiet(p -> p != pid, exitingLeader())).as("a leader exiting: the full pass").isFalse();
+            assertThat(QuietRun.quiet(p -> p != pid, zombieLeader())).as("a zombie leader: the full pass").isFalse();
+        } finally {
+            done.countDown();
+            child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            starter.join(5000);
         }
     }
 
@@ -182,11 +259,69 @@ class QuietRunTest {
             long pid = child.pid();
             AtomicBoolean asked = new AtomicBoolean();
             // Every other child of this JVM is vouched for: only the answer about this one changes.
-            boolean quiet = QuietRun.quiet(p -> p != pid || !asked.getAndSet(true));
+            // The full pass (the fast form reads the leader's list, where this child is not).
+            boolean quiet = QuietRun.quiet(p -> p != pid || !asked.getAndSet(true), exitingLeader());
             assertThat(asked).as("the first pass asked about the child").isTrue();
             assertThat(quiet).as("the second pass listed a pid the register no longer vouches for").isFalse();
         } finally {
             child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** This process's leader's real list, with a stat that shows it exiting (PF_EXITING, state still R). */
+    static LeaderList.Reader exitingLeader() {
+        return leaderWithStat(" R ", 0x400000L | LeaderList.PF_EXITING);
+    }
+
+    /** This process's leader's real list, with a stat that shows it a zombie. */
+    static LeaderList.Reader zombieLeader() {
+        return leaderWithStat(" Z ", 0x400000L);
+    }
+
+    private static LeaderList.Reader leaderWithStat(String state, long flags) {
+        long self = ProcessHandle.current().pid();
+        byte[] stat = ascii(self + " (java)" + state + "1 " + self + " 1 0 -1 " + flags + " 0 0 0 0 1 1 0 0 20 0 30 0 1");
+        return new LeaderList.Reader() {
+            @Override
+            public Optional<byte[]> children() {
+                return LeaderList.PROC.children();
+            }
+
+            @Override
+            public Optional<byte[]> stat() {
+                return Optional.of(stat);
+            }
+
+            @Override
+            public long leader() {
+                return self;
+            }
+
+            @Override
+            public Optional<List<Long>> spawners() {
+                return LeaderList.PROC.spawners();
+            }
+        };
+    }
+
+    private static void awaitParent(long pid, long parent) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L) != parent
+                && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        assertThat(ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid)).as("adopted").contains(parent);
+    }
+
+    /** Kills an adopted process and reaps it: nobody else waits for it, and its zombie would stay this JVM's child. */
+    private static void killAndReap(long pid) {
+        long self = ProcessHandle.current().pid();
+        if (ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L) != self) {
+            return;
+        }
+        dev.magus.landlock.sys.Syscalls sys = dev.magus.landlock.sys.Natives.syscalls();
+        if (sys.kill((int) pid, 9) == 0) {
+            sys.waitpid((int) pid, null, 0);
         }
     }
 

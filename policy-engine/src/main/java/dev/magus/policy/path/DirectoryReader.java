@@ -135,6 +135,26 @@ public interface DirectoryReader {
         return said == Presence.NO_ENTRY || said == Presence.NOT_A_DIRECTORY;
     }
 
+    /** What one {@code lstat} said of a path: {@link #lstat}. */
+    enum Lstat {
+        DIRECTORY, FILE, LINK, OTHER,
+        /** {@link #absent}: nothing there for sure. */
+        ABSENT,
+        /** No sure answer: the caller asks the JDK, whose answer this one may only ever agree with. */
+        UNSURE
+    }
+
+    /**
+     * What {@code lstat(absolutePath)} says, in one system call: the kind of what is there (a
+     * link is not followed), {@link Lstat#ABSENT} exactly when {@link #absent} would say so, or
+     * {@link Lstat#UNSURE}. The walk asks this instead of the JDK's {@code readAttributes}, which
+     * would stat the same entry a second time (issue 15). The default answers only
+     * {@code ABSENT} or {@code UNSURE}, as {@link #absent} does.
+     */
+    default Lstat lstat(String absolutePath) {
+        return absent(absolutePath) ? Lstat.ABSENT : Lstat.UNSURE;
+    }
+
     /**
      * Opens {@code absolutePath} as a directory without following a link at its end
      * ({@code O_DIRECTORY|O_NOFOLLOW}), and lists it. Empty when that fails: not a directory,

@@ -33,4 +33,43 @@ public interface KernelLookup {
      *         no way to ask). Never throws for a failed lookup.
      */
     Optional<String> realPath(String absolutePath);
+
+    /**
+     * Whether {@code plainPath} exists now with no symbolic link anywhere in it, asked of the
+     * kernel with no link followed at all ({@code openat2(RESOLVE_NO_SYMLINKS)}): one or two
+     * system calls where {@link #realPath} needs four, and no answer to read back, since such a
+     * path is its own real path (issue 15). {@link PathResolver} asks it only for a plain
+     * spelling: absolute, no empty, {@code .} or {@code ..} component, no trailing slash.
+     *
+     * <p>The default says {@link Unlinked#UNKNOWN}, so a lookup without it behaves as before.
+     *
+     * @param plainPath an absolute, plain path as text, as {@link java.nio.file.Path#toString()}
+     *                  gives it
+     * @return what the kernel said; never null, never throws for a failed lookup
+     */
+    default Unlinked unlinked(String plainPath) {
+        return Unlinked.UNKNOWN;
+    }
+
+    /** What {@link #unlinked} found; each answer is one the walk would agree with at that moment. */
+    enum Unlinked {
+        /**
+         * Every component exists and none is a symbolic link (of any kind, magic ones
+         * included): the walk would follow no link and end at the path as spelled, existing.
+         */
+        YES,
+        /**
+         * The kernel met a symbolic link (ELOOP): the path's real path is another spelling, so
+         * the resolver asks {@link #realPath} (for where it leads) or walks (for the links).
+         */
+        LINKED,
+        /**
+         * A component before any link is missing or not a directory (ENOENT, ENOTDIR): the
+         * whole path does not exist, so the kernel following links would fail at that very
+         * component too, and only the walk can say what it means.
+         */
+        ABSENT,
+        /** No answer (no way to ask, a name that cannot be encoded, any other failure): ask as before. */
+        UNKNOWN
+    }
 }

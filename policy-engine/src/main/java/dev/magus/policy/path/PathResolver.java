@@ -1,14 +1,12 @@
 package dev.magus.policy.path;
 
 import dev.magus.policy.path.Filesystem.Entry;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -44,7 +42,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * caches nothing, so every answer reflects the filesystem at the time of the call; it first
  * asks the filesystem's {@link KernelLookup}, if any (for the real one, the installed provider,
  * found once with {@link java.util.ServiceLoader}), to let the kernel
- * resolve the whole path in a few calls, and walks only when that gives no answer (the path
+ * resolve the whole path in a few calls (a plain spelling first with no link followed at all,
+ * {@link KernelLookup#unlinked}: such a path is its own real path), and walks only when that gives no answer (the path
  * does not wholly exist, or the kernel could not say). The lookup answers only where the walk
  * would say {@code Resolved(realPath, exists=true)}, so both give the same answers; the
  * walk stays the one definition of everything else. {@link #walking()} never asks the kernel.
@@ -170,30 +169,12 @@ public final class PathResolver {
     }
 
     /**
-     * The kernel's answer for {@code absolute}, when this resolver asks one and it has one:
-     * {@code Resolved(real, true)}; null to walk.
+     * The kernel's answer for {@code absolute}, when this resolver asks one and it has one
+     * ({@link KernelAsk#resolve}); null to walk.
      */
     private Resolution fromKernel(String absolute) {
         KernelLookup lookup = kernelLookup();
-        if (lookup == null) {
-            return null;
-        }
-        Optional<String> real;
-        try {
-            real = lookup.realPath(absolute);
-        } catch (RuntimeException | LinkageError broken) {
-            // A lookup that breaks its contract (or whose natives are missing) costs the walk, never an answer.
-            return null;
-        }
-        if (real == null || real.isEmpty()) {
-            return null;
-        }
-        try {
-            Path p = Path.of(real.get());
-            return p.isAbsolute() ? new Resolution.Resolved(p, true) : null;
-        } catch (InvalidPathException brokenContract) {
-            return null;
-        }
+        return lookup == null ? null : KernelAsk.resolve(lookup, absolute);
     }
 
     /**
@@ -283,13 +264,10 @@ public final class PathResolver {
         return known != null ? known : walk(absoluteRequest);
     }
 
-    /** The kernel's answer for {@code absolute} when it is {@code absolute} itself (so no link was followed); null otherwise. */
+    /** The kernel's answer for {@code absolute} when no link was followed ({@link KernelAsk#traceUnlinked}); null to walk. */
     private Traced fromKernelUnlinked(String absolute) {
-        Resolution known = fromKernel(absolute);
-        if (known != null && known.resolvedPath().orElseThrow().toString().equals(absolute)) {
-            return new Traced(known, List.of());
-        }
-        return null;
+        KernelLookup lookup = kernelLookup();
+        return lookup == null ? null : KernelAsk.traceUnlinked(lookup, absolute);
     }
 
     private static String joined(Path base, Path request) {

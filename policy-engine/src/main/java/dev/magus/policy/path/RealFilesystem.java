@@ -23,15 +23,24 @@ final class RealFilesystem implements Filesystem {
 
     @Override
     public Entry lstat(Path p) {
-        if (surelyAbsent(p)) {
-            return Entry.MISSING;
+        switch (nativeLstat(p)) {
+            case ABSENT:
+                return Entry.MISSING;
+            case DIRECTORY:
+                return Entry.DIRECTORY;
+            case FILE:
+                return Entry.FILE;
+            case OTHER:
+                return Entry.OTHER;
+            case LINK:
+                return link(p);
+            default:
+                break;
         }
         try {
             BasicFileAttributes attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (attrs.isSymbolicLink()) {
-                // Replaced between lstat and readlink: an IOException, handled as not there.
-                String target = Files.readSymbolicLink(p).toString();
-                return target.isEmpty() ? Entry.MISSING : Entry.link(target);
+                return link(p);
             }
             return attrs.isDirectory() ? Entry.DIRECTORY : attrs.isRegularFile() ? Entry.FILE : Entry.OTHER;
         } catch (IOException missingOrUnreadable) {
@@ -39,20 +48,34 @@ final class RealFilesystem implements Filesystem {
         }
     }
 
+    /** The link at {@code p} and its target; replaced between lstat and readlink (an IOException): not there. */
+    private static Entry link(Path p) {
+        try {
+            String target = Files.readSymbolicLink(p).toString();
+            return target.isEmpty() ? Entry.MISSING : Entry.link(target);
+        } catch (IOException | UnsupportedOperationException replaced) {
+            return Entry.MISSING;
+        }
+    }
+
     /**
-     * Whether the installed {@link DirectoryReader}'s native {@code lstat} says for sure that
-     * nothing is at {@code p} (ENOENT, ENOTDIR): {@link #lstat} answers {@link Entry#MISSING}
-     * then without the JDK's call, which says so with two exceptions, each filling its stack
-     * trace through a server run's deep chain (~6 per run for a policy's missing grant paths,
-     * issue 15). The JDK's answer for both errors is the same {@link Entry#MISSING}; for any
-     * other outcome the JDK is asked as before.
+     * The installed {@link DirectoryReader}'s one native {@code lstat} of {@code p}: its kind
+     * (the same {@code st_mode} the JDK's {@code readAttributes} reads, so the same answer,
+     * with one system call instead of two: issue 15), or {@code ABSENT} for sure (ENOENT,
+     * ENOTDIR: the JDK would say so with two exceptions, each filling its stack trace through a
+     * server run's deep chain), or {@code UNSURE}, when the JDK is asked as before.
      */
-    private static boolean surelyAbsent(Path p) {
+    private static DirectoryReader.Lstat nativeLstat(Path p) {
         DirectoryReader reader = Installed.READER;
         if (reader == null || !p.isAbsolute() || p.getFileSystem() != DEFAULT) {
-            return false;
+            return DirectoryReader.Lstat.UNSURE;
         }
-        return reader.absent(p.toString());
+        try {
+            DirectoryReader.Lstat said = reader.lstat(p.toString());
+            return said != null ? said : DirectoryReader.Lstat.UNSURE;
+        } catch (RuntimeException | LinkageError broken) {
+            return DirectoryReader.Lstat.UNSURE;
+        }
     }
 
     private static final java.nio.file.FileSystem DEFAULT = java.nio.file.FileSystems.getDefault();

@@ -110,4 +110,85 @@ class PathResolverKernelTest {
             assertThat(script.asked()).isEmpty();
         }
     }
+
+    @Test
+    void aPlainPathTheKernelFindsNoLinkInIsItsOwnAnswerWithoutRealPath() {
+        // The path does not exist: an existing answer can only come from the lookup.
+        Path asked = t.resolve("nowhere/plain");
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/elsewhere"))
+                .unlinked(p -> KernelLookup.Unlinked.YES)) {
+            PathResolver resolver = new PathResolver();
+            assertThat(resolver.resolve(asked)).isEqualTo(new Resolution.Resolved(asked, true));
+            assertThat(resolver.trace(asked)).isEqualTo(new Traced(new Resolution.Resolved(asked, true), java.util.List.of()));
+            assertThat(script.asked()).isEmpty();
+            assertThat(script.askedUnlinked()).containsExactly(asked.toString(), asked.toString());
+        }
+    }
+
+    @Test
+    void aLinkedPathIsAskedOfRealPathWhenResolvedAndWalkedWhenTraced() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        Files.createSymbolicLink(t.resolve("link"), t.resolve("real"));
+        Path asked = t.resolve("link");
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/real"))
+                .unlinked(p -> KernelLookup.Unlinked.LINKED)) {
+            PathResolver resolver = new PathResolver();
+            assertThat(resolver.resolve(asked)).isEqualTo(new Resolution.Resolved(Path.of("/nowhere/real"), true));
+            // The trace walks at once: a linked spelling is never its own real path.
+            assertThat(resolver.trace(asked))
+                    .isEqualTo(new Traced(new Resolution.Resolved(t.resolve("real"), true), java.util.List.of(asked)));
+            assertThat(script.asked()).containsExactly(asked.toString());
+        }
+    }
+
+    @Test
+    void anAbsentPathIsWalkedWithoutRealPath() throws IOException {
+        Files.createDirectories(t.resolve("real"));
+        Path asked = t.resolve("real/missing");
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/answer"))
+                .unlinked(p -> KernelLookup.Unlinked.ABSENT)) {
+            PathResolver resolver = new PathResolver();
+            assertThat(resolver.resolve(asked)).isEqualTo(new Resolution.Resolved(asked, false));
+            assertThat(resolver.trace(asked).resolution()).isEqualTo(new Resolution.Resolved(asked, false));
+            assertThat(script.asked()).isEmpty();
+        }
+    }
+
+    @Test
+    void onlyAPlainSpellingIsAskedWhetherItIsUnlinked() {
+        try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/answer"))
+                .unlinked(p -> KernelLookup.Unlinked.YES)) {
+            PathResolver resolver = new PathResolver();
+            Resolution.Resolved answer = new Resolution.Resolved(Path.of("/nowhere/answer"), true);
+            assertThat(resolver.resolve(Path.of("a/../b"), t)).isEqualTo(answer);
+            assertThat(resolver.resolve(Path.of("./b"), t)).isEqualTo(answer);
+            assertThat(resolver.resolve(Path.of(""), t)).isEqualTo(new Resolution.Resolved(t, true));
+            assertThat(script.askedUnlinked()).containsExactly(t.toString());
+            assertThat(script.asked()).containsExactly(t + "/a/../b", t + "/./b");
+        }
+    }
+
+    @Test
+    void aBrokenOrSilentUnlinkedAnswerFallsBackToRealPath() {
+        Path asked = t.resolve("x");
+        for (java.util.function.Function<String, KernelLookup.Unlinked> broken : java.util.List.<java.util.function.Function<String, KernelLookup.Unlinked>>of(
+                p -> null, p -> KernelLookup.Unlinked.UNKNOWN, p -> {
+                    throw new IllegalStateException("broken");
+                })) {
+            try (var script = ScriptedKernelLookup.script(p -> Optional.of("/nowhere/answer")).unlinked(broken)) {
+                assertThat(new PathResolver().resolve(asked)).isEqualTo(new Resolution.Resolved(Path.of("/nowhere/answer"), true));
+                assertThat(script.asked()).containsExactly(asked.toString());
+            }
+        }
+    }
+
+    @Test
+    void plainMeansAbsoluteWithNoEmptyDotOrDotDotComponent() {
+        assertThat(KernelAsk.isPlain("/")).isTrue();
+        assertThat(KernelAsk.isPlain("/a")).isTrue();
+        assertThat(KernelAsk.isPlain("/a/b.c/..d/.e/d e")).isTrue();
+        for (String not : new String[] {"", "a", "a/b", "//", "/a/", "/a//b", "/.", "/..", "/a/.", "/a/..", "/a/./b", "/a/../b"}) {
+            assertThat(KernelAsk.isPlain(not)).as(not).isFalse();
+        }
+    }
 }

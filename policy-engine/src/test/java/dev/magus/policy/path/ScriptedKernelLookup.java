@@ -20,9 +20,22 @@ public final class ScriptedKernelLookup implements KernelLookup {
     public static final class Script implements AutoCloseable {
         private final Function<String, Optional<String>> answers;
         private final List<String> asked = new ArrayList<>();
+        private Function<String, Unlinked> unlinked = p -> Unlinked.UNKNOWN;
+        private final List<String> askedUnlinked = new ArrayList<>();
 
         private Script(Function<String, Optional<String>> answers) {
             this.answers = answers;
+        }
+
+        /** From now on {@link KernelLookup#unlinked} answers from {@code answers} (UNKNOWN until then). */
+        public Script unlinked(Function<String, Unlinked> answers) {
+            this.unlinked = answers;
+            return this;
+        }
+
+        /** Every path asked of {@link KernelLookup#unlinked}, in order. */
+        public List<String> askedUnlinked() {
+            return List.copyOf(askedUnlinked);
         }
 
         /** Every path asked, in order. */
@@ -56,5 +69,15 @@ public final class ScriptedKernelLookup implements KernelLookup {
         }
         s.asked.add(absolutePath);
         return s.answers.apply(absolutePath);
+    }
+
+    @Override
+    public Unlinked unlinked(String plainPath) {
+        Script s = SCRIPT.get();
+        if (s == null) {
+            return Unlinked.UNKNOWN;
+        }
+        s.askedUnlinked.add(plainPath);
+        return s.unlinked.apply(plainPath);
     }
 }

@@ -243,9 +243,10 @@ public final class ControlFileAudit {
             // The kept walk still holds when neither pass listed a directory (so none changed
             // since it started) and no control entry changed: rewriting it would only move its
             // start forward, which the next run's rescan does not need. A few ms per run.
+            Snapshot after = Snapshot.of(now.controls());
             boolean stillHolds = rescanned && walk.listed() == 0 && now.listed() == 0 && walk.unlisted().isEmpty()
                     && now.unlisted().isEmpty()
-                    && snapshot.entries().equals(Snapshot.of(now.controls()).entries());
+                    && snapshot.entries().equals(after.entries());
             boolean saved = !stillHolds && cache.map(c -> c.save(key, now)).orElse(false);
             if (stillHolds || saved) {
                 FILED.put(filedKey(), next);
@@ -264,8 +265,9 @@ public final class ControlFileAudit {
             // Beneath a directory searchable but not readable both times, what the walks looked
             // up by name (Walker#byName) was recorded the same way twice: compared as usual.
             List<Path> byName = searchableBoth(walk.unlisted(), now.unlisted());
+            // With nothing hidden, outside(now.controls(), ...) is Snapshot.of(now.controls()): made once, above.
             List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited, reopened, byName),
-                    outside(now.controls(), hidden, List.of(), byName));
+                    hidden.isEmpty() ? after : outside(now.controls(), hidden, List.of(), byName));
             if (changes.isEmpty() && unaudited.isEmpty()) {
                 return new Report(List.of(), List.of(), List.of());
             }

@@ -86,7 +86,9 @@ final class EntryReads {
                     st.ctimeNanos()));
         }
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(ch.size(), st.size()) + 1));
+            // Sized by the stamp, not by an fstat of the channel (a system call per control file
+            // per pass, issue 15): a file that grew since is read on into a bigger buffer below.
+            ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(0, st.size()) + 1));
             while (ch.read(buf) > 0) {
                 if (!buf.hasRemaining()) {
                     if (buf.capacity() > limit) {

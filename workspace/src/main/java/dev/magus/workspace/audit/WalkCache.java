@@ -65,15 +65,25 @@ final class WalkCache {
 
     /** What identifies a cache: the roots in their order and the control entries this magus knows. */
     static String key(List<Path> roots) {
-        StringBuilder b = new StringBuilder("roots");
+        StringBuilder b = new StringBuilder(ENTRIES_PART.length() + 64 * roots.size()).append("roots");
         for (Path r : roots) {
             b.append('\0').append(r);
         }
-        b.append("\0entries");
+        return b.append(ENTRIES_PART).toString();
+    }
+
+    /**
+     * The key's tail: the control entries this magus knows, an immutable list fixed at build
+     * time, so written out once rather than on every run (issue 15).
+     */
+    private static final String ENTRIES_PART;
+
+    static {
+        StringBuilder b = new StringBuilder("\0entries");
         for (String e : dev.magus.policy.control.ControlFiles.entries()) {
             b.append('\0').append(e);
         }
-        return b.toString();
+        ENTRIES_PART = b.toString();
     }
 
     Path file(String key) {

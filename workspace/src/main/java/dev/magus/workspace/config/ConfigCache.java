@@ -45,7 +45,16 @@ public final class ConfigCache {
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
     public static ParsedConfig parse(Path magusYaml) {
-        FileStamp stamp = FileStamp.of(magusYaml);
+        return parse(magusYaml, FileStamp.of(magusYaml));
+    }
+
+    /**
+     * {@link #parse(Path)} with the file's stamp as the caller took it just now, before this
+     * read ({@link FileStamp#ofAttributes}: the lstat that found the file): a stamp taken
+     * before the read, as {@link #parse(Path)} takes it, so a change after it is a stamp that no
+     * longer matches next time.
+     */
+    public static ParsedConfig parse(Path magusYaml, FileStamp stamp) {
         Entry e = ENTRIES.get(magusYaml);
         if (e != null && stamp.exists() && e.stamp().equals(stamp)) {
             return e.parsed();

@@ -22,6 +22,10 @@ public final class ProjectDirs {
 
     /** @throws SandboxException MGS2004 naming the project's dir and where it was declared */
     public static void check(Projects projects, Path workspaceRoot) {
+        if (projects.all().isEmpty()) {
+            // Nothing to check: no real path of the root either (a readlink per component on every run, issue 15).
+            return;
+        }
         Path root;
         try {
             root = workspaceRoot.toRealPath();

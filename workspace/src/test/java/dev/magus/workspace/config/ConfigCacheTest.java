@@ -70,4 +70,29 @@ class ConfigCacheTest {
         Files.delete(yaml);
         assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
     }
+
+    /** The stamp a caller took with the lstat that found the file (FileStamp.ofAttributes): the same cache, the same invalidation. */
+    @Test
+    void aStampFromTheFindingLstatServesAndStillSeesARenameOfTheSameSizeAndMtime() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        FileTime mtime = Files.getLastModifiedTime(yaml);
+        ParsedConfig first = ConfigCache.parse(yaml, found(yaml));
+        assertThat(first.config().mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(ConfigCache.parse(yaml, found(yaml))).isSameAs(first);
+        assertThat(ConfigCache.parse(yaml)).as("the same stamp as FileStamp.of takes").isSameAs(first);
+        Path other = Files.writeString(dir.resolve("other"), "sandbox:\n  mode: off     \n");
+        Files.setLastModifiedTime(other, mtime);
+        Files.move(other, yaml, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        assertThat(Files.size(yaml)).isEqualTo("sandbox:\n  mode: required\n".length());
+        assertThat(ConfigCache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.OFF);
+        Thread.sleep(20);
+        Files.writeString(yaml, "sandbox:\n  mode: required\n");
+        Files.setLastModifiedTime(yaml, mtime);
+        assertThat(ConfigCache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.REQUIRED);
+    }
+
+    private static dev.magus.workspace.FileStamp found(Path yaml) throws java.io.IOException {
+        return dev.magus.workspace.FileStamp.ofAttributes(yaml,
+                Files.readAttributes(yaml, dev.magus.workspace.FileStamp.ATTRIBUTES, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
 }
