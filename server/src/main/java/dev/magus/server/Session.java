@@ -15,6 +15,9 @@ import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.Token;
 import dev.magus.telemetry.ndjson.NdjsonSink;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -40,6 +43,14 @@ final class Session {
 
     private enum State { HELLO, READY, RUNNING, DONE }
 
+    /**
+     * Every connection's welcome, the same bytes each time: encoded once into a direct buffer that
+     * no write releases or changes, each connection writing a duplicate of it (its own indices over
+     * the same read-only bytes), so the event loop neither encodes it nor copies it off the heap.
+     */
+    private static final ByteBuf WELCOME = Unpooled.unreleasableBuffer(Unpooled.directBuffer(16)
+            .writeBytes(FrameCodec.encode(new Frame.Welcome(Frame.VERSION))).asReadOnly());
+
     private final Channel channel;
     private final Token token;
     private final Orchestrator orchestrator;
@@ -63,7 +74,11 @@ final class Session {
         this.serverHost = serverHost;
         this.meters = meters;
         this.stop = stop;
+        this.writes = new FrameWrites(channel, this::writabilityChanged);
     }
+
+    /** The run's frames (its events, the child's bytes, the exit), in order, coalesced per turn of the event loop. */
+    private final FrameWrites writes;
 
     /** One frame from the client, on the event loop. */
     void onFrame(byte[] bytes) {
@@ -102,7 +117,7 @@ final class Session {
             return;
         }
         state = State.READY;
-        send(new Frame.Welcome(Frame.VERSION));
+        channel.writeAndFlush(WELCOME.duplicate(), channel.voidPromise());
     }
 
     private void refuse(String code, String message) {
@@ -274,12 +289,43 @@ final class Session {
             state = State.DONE;
             // The last event and the exit in one write: one wake-up of the event loop, and the
             // client reads both at once, rather than waking for each (bench/README.md, "where a
-            // forwarded run waits"). The event's bytes still come first.
-            sendAndClose(new Frame.Event(NdjsonSink.toJson(e)), new Frame.Exit(x.status(), x.signal()));
+            // forwarded run waits"). The event's bytes still come first, in the same buffer.
+            ByteBuf frames = eventFrame(e);
+            frames.writeBytes(FrameCodec.encode(new Frame.Exit(x.status(), x.signal())));
+            writes.writeLast(frames);
             return;
         }
-        send(new Frame.Event(NdjsonSink.toJson(e)));
+        writes.write(eventFrame(e));
     }
+
+    /**
+     * The event frame of {@code e}, streamed from the event into one of the connection's I/O
+     * buffers: the same bytes as {@code FrameCodec.encode(new Frame.Event(NdjsonSink.toJson(e)))}
+     * (ForwardedRunTest and the cli's forwarded-run tests read them), but with no JSON tree, no
+     * array copied into a second one, and no copy from the heap on the event loop (issue 15).
+     */
+    private ByteBuf eventFrame(RunEvent e) {
+        return eventFrame(channel.alloc(), e);
+    }
+
+    /** {@link #eventFrame(RunEvent)} from {@code alloc}; the caller owns the buffer. */
+    static ByteBuf eventFrame(ByteBufAllocator alloc, RunEvent e) {
+        ByteBuf buf = alloc.ioBuffer(EVENT_FRAME_HINT);
+        try {
+            int start = buf.writerIndex();
+            buf.writeInt(0);
+            FrameCodec.writeEventBody(e, new ByteBufOutputStream(buf));
+            buf.setInt(start, buf.writerIndex() - start - 4);
+            return buf;
+        } catch (IOException | RuntimeException ex) {
+            buf.release();
+            // Writing into memory does not fail; this would be a Jackson or Netty bug.
+            throw new IllegalStateException("cannot encode the event of run " + e.runId(), ex);
+        }
+    }
+
+    /** Room for an event frame in one go: a started, exit or short diagnostic fits, a longer one grows the buffer. */
+    private static final int EVENT_FRAME_HINT = 512;
 
     /** A refusal before the run: its diagnostic, then the exit a local refusal has (125). */
     private void refused(Diagnostic d) {
@@ -312,13 +358,23 @@ final class Session {
         channel.writeAndFlush(Unpooled.wrappedBuffer(frame), channel.voidPromise());
     }
 
-    /** Writes {@code frames}, in order and in one write, then closes the connection. */
+    /** Writes {@code frames}, in order and in one write (one array, not a composite of several), then closes the connection. */
     private void sendAndClose(Frame... frames) {
         byte[][] encoded = new byte[frames.length][];
+        int total = 0;
         for (int i = 0; i < frames.length; i++) {
             encoded[i] = FrameCodec.encode(frames[i]);
+            total += encoded[i].length;
         }
-        channel.writeAndFlush(Unpooled.wrappedBuffer(encoded)).addListener(ChannelFutureListener.CLOSE);
+        byte[] all = encoded.length == 1 ? encoded[0] : new byte[total];
+        if (encoded.length != 1) {
+            int at = 0;
+            for (byte[] f : encoded) {
+                System.arraycopy(f, 0, all, at, f.length);
+                at += f.length;
+            }
+        }
+        channel.writeAndFlush(Unpooled.wrappedBuffer(all)).addListener(ChannelFutureListener.CLOSE);
     }
 
     /**
@@ -327,7 +383,7 @@ final class Session {
      */
     long pendingBytes() {
         io.netty.channel.ChannelOutboundBuffer b = channel.unsafe().outboundBuffer();
-        return b == null ? 0 : b.totalPendingWriteBytes();
+        return (b == null ? 0 : b.totalPendingWriteBytes()) + writes.queuedBytes();
     }
 
     /** The event loop this connection is served on, for tests. */
@@ -367,7 +423,8 @@ final class Session {
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             synchronized (writable) {
-                while (channel.isActive() && !channel.isWritable()) {
+                // The connection's buffer and the frames still on their way to it, together under the high-water mark.
+                while (channel.isActive() && (!channel.isWritable() || writes.queuedBytes() >= channel.bytesBeforeUnwritable())) {
                     try {
                         writable.wait(100); // timed: a missed wake-up costs 100 ms, never a hung run
                     } catch (InterruptedException e) {
@@ -379,7 +436,11 @@ final class Session {
             if (!channel.isActive()) {
                 throw new IOException("the client went away");
             }
-            send(stdout ? FrameCodec.stdout(b, off, len) : FrameCodec.stderr(b, off, len));
+            // Framed straight into one of the connection's I/O buffers: one copy of the child's
+            // bytes, where a heap frame cost a second one on the event loop (issue 15).
+            ByteBuf frame = channel.alloc().ioBuffer(5 + len);
+            frame.writeInt(len + 1).writeByte(stdout ? FrameCodec.STDOUT : FrameCodec.STDERR).writeBytes(b, off, len);
+            writes.write(frame);
         }
     }
 }

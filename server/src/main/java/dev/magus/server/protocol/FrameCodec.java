@@ -1,10 +1,15 @@
 package dev.magus.server.protocol;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.magus.events.RunEvent;
+import dev.magus.telemetry.ndjson.NdjsonSink;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -25,12 +30,15 @@ public final class FrameCodec {
     /** Bigger frames are refused: a broken or hostile peer cannot make either end buffer without bound. */
     public static final int MAX_FRAME = 16 * 1024 * 1024;
 
-    static final byte JSON = 0;
-    static final byte STDOUT = 1;
-    static final byte STDERR = 2;
-    static final byte STDIN = 3;
+    /** The kinds of frame: the byte after the length prefix. */
+    public static final byte JSON = 0;
+    public static final byte STDOUT = 1;
+    public static final byte STDERR = 2;
+    public static final byte STDIN = 3;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The mapper's own factory: what {@link #writeEventBody} streams is what the mapper makes of the tree. */
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private FrameCodec() {
     }
@@ -62,6 +70,25 @@ public final class FrameCodec {
         return bytes(JSON, json, 0, json.length);
     }
 
+    /**
+     * Writes the event frame of {@code event} to {@code out}, all but its length prefix (the kind,
+     * then the JSON): exactly the bytes {@code encode(new Frame.Event(NdjsonSink.toJson(event)))}
+     * has after its first four, streamed from the event with no tree and no intermediate array
+     * (the server writes each of a forwarded run's events once, on the run's thread; issue 15).
+     * {@code out} is not closed.
+     */
+    public static void writeEventBody(RunEvent event, OutputStream out) throws IOException {
+        out.write(JSON);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            g.writeStringField("type", "event");
+            g.writeFieldName("event");
+            NdjsonSink.write(event, g);
+            g.writeEndObject();
+        }
+    }
+
     /** An output or input frame of {@code kind} straight from a buffer, without a copy into a record first. */
     public static byte[] bytes(byte kind, byte[] b, int off, int len) {
         ByteBuffer buf = ByteBuffer.allocate(5 + len);
@@ -89,16 +116,16 @@ public final class FrameCodec {
         if (frame.length == 0) {
             throw new ProtocolException("an empty frame");
         }
-        byte[] body = Arrays.copyOfRange(frame, 1, frame.length);
         switch (frame[0]) {
             case STDOUT:
-                return new Frame.Stdout(body);
+                return new Frame.Stdout(Arrays.copyOfRange(frame, 1, frame.length));
             case STDERR:
-                return new Frame.Stderr(body);
+                return new Frame.Stderr(Arrays.copyOfRange(frame, 1, frame.length));
             case STDIN:
-                return new Frame.StdinData(body);
+                return new Frame.StdinData(Arrays.copyOfRange(frame, 1, frame.length));
             case JSON:
-                return fromJson(body);
+                // Decoded from the frame in place: the same text as from a copy of its body.
+                return fromJson(new String(frame, 1, frame.length - 1, StandardCharsets.UTF_8));
             default:
                 throw new ProtocolException("a frame of unknown kind " + frame[0]);
         }
@@ -161,10 +188,10 @@ public final class FrameCodec {
         return n;
     }
 
-    private static Frame fromJson(byte[] body) throws ProtocolException {
+    private static Frame fromJson(String body) throws ProtocolException {
         JsonNode n;
         try {
-            n = MAPPER.readTree(new String(body, StandardCharsets.UTF_8));
+            n = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
             throw new ProtocolException("a control frame that is not JSON: " + e.getOriginalMessage());
         }

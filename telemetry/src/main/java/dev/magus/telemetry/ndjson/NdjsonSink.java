@@ -1,6 +1,7 @@
 package dev.magus.telemetry.ndjson;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.events.Diagnostic;
@@ -30,6 +31,8 @@ public final class NdjsonSink implements Consumer<RunEvent> {
     public static final int SCHEMA_VERSION = 1;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The mapper's own factory: {@link #write} and the tree serialised by {@link #MAPPER} make the same bytes. */
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private final Writer out;
     private final Object lock = new Object();
@@ -57,14 +60,66 @@ public final class NdjsonSink implements Consumer<RunEvent> {
         }
     }
 
-    /** The line for {@code event}, without its newline. Jackson escapes every newline inside a value. */
+    /**
+     * The line for {@code event}, without its newline. Jackson escapes every newline inside a value.
+     * Written straight from the event ({@link #write}), with no tree in between: the same bytes as
+     * {@link #toJson}'s tree serialised ({@code NdjsonSinkTest} compares them).
+     */
     public static String line(RunEvent event) {
-        try {
-            return MAPPER.writeValueAsString(toJson(event));
-        } catch (JsonProcessingException e) {
-            // A tree of strings and numbers always serialises; this would be a Jackson bug.
+        java.io.StringWriter sw = new java.io.StringWriter(160);
+        try (JsonGenerator g = FACTORY.createGenerator(sw)) {
+            write(event, g);
+        } catch (IOException e) {
+            // Strings and numbers into memory always serialise; this would be a Jackson bug.
             throw new IllegalStateException(e);
         }
+        return sw.toString();
+    }
+
+    /**
+     * Writes {@code event}'s JSON object to {@code g}: the fields {@link #toJson} puts in its tree,
+     * in the same order and with the same values, so that a frame or a line written this way has
+     * exactly the bytes of the tree serialised by the same factory, without building the tree (a
+     * forwarded run's events are written once each, on the run's own thread; issue 15).
+     */
+    public static void write(RunEvent event, JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("v", SCHEMA_VERSION);
+        g.writeStringField("type", type(event));
+        g.writeStringField("run", event.runId());
+        g.writeStringField("at", InstantText.of(event.at()));
+        if (event instanceof RunEvent.Started s) {
+            g.writeArrayFieldStart("argv");
+            for (String a : s.argv()) {
+                g.writeString(a);
+            }
+            g.writeEndArray();
+            g.writeStringField("mode", s.mode().spelling());
+            g.writeNumberField("pid", s.pid());
+        } else if (event instanceof RunEvent.Output o) {
+            g.writeStringField("stream", o.stream().name().toLowerCase(Locale.ROOT));
+            g.writeStringField("line", o.line());
+        } else if (event instanceof RunEvent.Diag diag) {
+            Diagnostic d = diag.diagnostic();
+            g.writeStringField("code", d.code().name());
+            g.writeStringField("severity", d.severity().name().toLowerCase(Locale.ROOT));
+            g.writeStringField("layer", d.layer().label());
+            g.writeStringField("op", d.operation().label());
+            g.writeStringField("subject", d.subject());
+            g.writeStringField("source", d.source());
+            g.writeStringField("message", d.message());
+            g.writeObjectFieldStart("details");
+            // A tree keeps the last value of a repeated name in the place of its first; a map has each name once.
+            for (Map.Entry<String, String> e : d.details().entrySet()) {
+                g.writeStringField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+        } else if (event instanceof RunEvent.Exited x) {
+            g.writeNumberField("status", x.status());
+            g.writeNumberField("signal", x.signal());
+            g.writeNumberField("duration_ms", x.duration().toMillis());
+        }
+        g.writeEndObject();
     }
 
     /** The JSON object for {@code event}, fields in schema order. */

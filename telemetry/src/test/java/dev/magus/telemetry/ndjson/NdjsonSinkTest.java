@@ -168,4 +168,42 @@ class NdjsonSinkTest {
         }
         return names;
     }
+
+    /**
+     * The line written straight from the event ({@link NdjsonSink#write}) has exactly the bytes of
+     * {@link NdjsonSink#toJson}'s tree serialised, for every kind of event and the characters JSON
+     * escapes: the server's frames and the NDJSON lines are written that way and must not change.
+     */
+    @Test
+    void theStreamedLineIsTheTreeSerialised() throws IOException {
+        String odd = "q\"b\\s\n\r\t\u0000\u001f\u007f \u00e9 \u2028 \ud83d\ude00 \ud800 </script>";
+        Diagnostic d = Diagnostic.of(Code.MGS2001, "read denied: " + odd, "/home/u/" + odd, Operation.READ,
+                Layer.KERNEL, "stderr").withDetail("yaml", "sandbox:\n  allow:\n    - path: ~/.npmrc\n")
+                .withDetail("abi", "7").withDetail("odd " + odd, odd);
+        List<RunEvent> events = List.of(
+                new RunEvent.Started("r-1", T0, List.of("npm", "run", odd, ""), Mode.REQUIRED, 4242),
+                new RunEvent.Started("r-1", T0.plusNanos(1), List.of(), Mode.OFF, Long.MAX_VALUE),
+                new RunEvent.Output("r-1", T0.plusNanos(120_000), RunEvent.Stream.STDOUT, odd),
+                new RunEvent.Output("r-1", T0.plusMillis(7), RunEvent.Stream.STDERR, ""),
+                new RunEvent.Diag("r-1", T0.plusMillis(2), d),
+                new RunEvent.Diag("r-1", T0, Diagnostic.of(Code.MGS2008, "withheld X", "X", Operation.NONE,
+                        Layer.POLICY, "childEnv")),
+                new RunEvent.Exited("r-1", T0.plusSeconds(3), 0, 0, Duration.ofMillis(1500)),
+                new RunEvent.Exited("r-1", T0.plusSeconds(3), -1, 9, Duration.ofNanos(-5)),
+                new RunEvent.Exited("r-\u00e9", T0.plusSeconds(3), 137, 9, Duration.ofDays(400)));
+        for (RunEvent e : events) {
+            String tree = JSON.writeValueAsString(NdjsonSink.toJson(e));
+            assertThat(NdjsonSink.line(e)).isEqualTo(tree);
+            java.io.StringWriter w = new java.io.StringWriter();
+            try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(w)) {
+                NdjsonSink.write(e, g);
+            }
+            assertThat(w.toString()).isEqualTo(tree);
+            ByteArrayOutputStream utf8 = new ByteArrayOutputStream();
+            try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(utf8)) {
+                NdjsonSink.write(e, g);
+            }
+            assertThat(utf8.toByteArray()).isEqualTo(JSON.writeValueAsBytes(NdjsonSink.toJson(e)));
+        }
+    }
 }
