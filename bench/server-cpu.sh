@@ -12,11 +12,11 @@ if [[ ! -f "$t/cli.jar" ]]; then
   exit 2
 fi
 arch=x86-64; [[ "$(uname -m)" == aarch64 ]] && arch=aarch64
-# The JIT flags bin/magus gives every JVM it starts, the server's included (`magus server start`
-# runs bin/magus): C1 only. Without them the JDK's tiered C2 still compiled the pipeline's
-# once-per-run methods after 1 000 warm-up runs (their C2 threshold is thousands of calls), 4-7 ms
-# of compiler thread per run that a real server never spends. SERVER_CPU_JAVA_OPTS comes after,
-# so "-XX:TieredStopAtLevel=4" measures the full tiered JIT.
-exec "${JAVA:-java}" -XX:TieredStopAtLevel=1 -XX:-UsePerfData ${SERVER_CPU_JAVA_OPTS:-} -XX:+UseSerialGC -Xmx512m -Djna.boot.library.path="$t/native/com/sun/jna/linux-$arch" -Djna.nosys=true \
+# The JIT bin/magus gives the server: the JVM's full tiered JIT (C1, then C2). C2 compiles for
+# tens of thousands of runs, so the per-run figure depends on the warm-up: `5000 40000` gives the
+# steady state, `10000 1` the average over a new server's first runs, compiles included.
+# SERVER_CPU_JAVA_OPTS comes after: "-XX:TieredStopAtLevel=1" measures C1 alone (what every
+# other magus command runs with).
+exec "${JAVA:-java}" -XX:-UsePerfData ${SERVER_CPU_JAVA_OPTS:-} -XX:+UseSerialGC -Xmx512m -Djna.boot.library.path="$t/native/com/sun/jna/linux-$arch" -Djna.nosys=true \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "$t/lib/*" "$here/server/ServerCpu.java" "$@"
