@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * request (a run, a status query or a stop). Frames arrive on the connection's event loop,
  * which this class never blocks: reading {@code magus.yaml} for the mode rules, and then the
  * run itself, run on one of the orchestrator's I/O threads ({@link Orchestrator#execute}), and
- * only those threads ever wait for a slow client (see {@link #send}).
+ * only those threads ever wait for a slow client: the child's bytes wait for room ({@link Out});
+ * the control frames (events, the exit) are handed to {@link FrameWrites} without waiting.
  */
 final class Session {
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
@@ -343,19 +344,6 @@ final class Session {
         if (r != null && !ended) {
             r.cancel();
         }
-    }
-
-    /**
-     * Writes a frame, never waiting: the control frames (a run's events, its exit) are few, and
-     * they are written from threads that must not wait on a client (the event loop, the
-     * journal's emitters). The child's bytes wait instead ({@link Out}).
-     */
-    void send(Frame frame) {
-        send(FrameCodec.encode(frame));
-    }
-
-    private void send(byte[] frame) {
-        channel.writeAndFlush(Unpooled.wrappedBuffer(frame), channel.voidPromise());
     }
 
     /** Writes {@code frames}, in order and in one write (one array, not a composite of several), then closes the connection. */
