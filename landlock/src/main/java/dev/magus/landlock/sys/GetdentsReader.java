@@ -82,16 +82,27 @@ public final class GetdentsReader implements DirectoryReader {
         return r == 0 ? Optional.of(stamp(b.stat)) : Optional.empty();
     }
 
-    @Override
-    public Presence presence(String absolutePath) {
+    /** {@link #lstatInto}'s answer for a path that cannot be passed to the kernel (no encoding, too long). */
+    private static final long UNENCODABLE = Long.MIN_VALUE;
+
+    /** {@code fstatat(AT_SYMLINK_NOFOLLOW)} of {@code absolutePath} into {@code b.stat}: 0, {@code -errno}, or {@link #UNENCODABLE}. */
+    private static long lstatInto(Buffers b, String absolutePath) {
         byte[] path = JvmNames.encode(absolutePath);
         if (path == null || path.length >= JvmNames.PATH_MAX) {
+            return UNENCODABLE;
+        }
+        b.path.write(0, path, 0, path.length);
+        return Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
+                AT_SYMLINK_NOFOLLOW);
+    }
+
+    @Override
+    public Presence presence(String absolutePath) {
+        Buffers b = BUFFERS.get();
+        long r = lstatInto(b, absolutePath);
+        if (r == UNENCODABLE) {
             return Presence.UNSURE;
         }
-        Buffers b = BUFFERS.get();
-        b.path.write(0, path, 0, path.length);
-        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
-                AT_SYMLINK_NOFOLLOW);
         if (r == 0) {
             return Presence.FOUND;
         }
@@ -101,14 +112,11 @@ public final class GetdentsReader implements DirectoryReader {
     /** One {@code fstatat(AT_SYMLINK_NOFOLLOW)}: the kind from {@code st_mode}, ABSENT on ENOENT/ENOTDIR, else UNSURE. */
     @Override
     public Lstat lstat(String absolutePath) {
-        byte[] path = JvmNames.encode(absolutePath);
-        if (path == null || path.length >= JvmNames.PATH_MAX) {
+        Buffers b = BUFFERS.get();
+        long r = lstatInto(b, absolutePath);
+        if (r == UNENCODABLE) {
             return Lstat.UNSURE;
         }
-        Buffers b = BUFFERS.get();
-        b.path.write(0, path, 0, path.length);
-        long r = Natives.syscalls().fstatat(AT_FDCWD, Pointer.nativeValue(b.path), Pointer.nativeValue(b.stat),
-                AT_SYMLINK_NOFOLLOW);
         if (r == 0) {
             return switch (b.stat.getInt(ST_MODE) & Stamp.S_IFMT) {
                 case Stamp.S_IFDIR -> Lstat.DIRECTORY;
