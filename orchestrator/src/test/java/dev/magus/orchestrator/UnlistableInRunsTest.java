@@ -2,6 +2,7 @@ package dev.magus.orchestrator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +70,30 @@ class UnlistableInRunsTest {
             assertThat(d.subject()).isEqualTo(t.workspace.resolve("sub").toString());
             assertThat(d.details()).containsEntry("change", "unaudited");
         }
+    }
+
+    /**
+     * A directory whose name is not UTF-8 (the JVM's file-name charset here): its listing cannot
+     * be faithful, so it is not listed, and what the run planted beneath it is unaudited and
+     * fails the run. Before, the name was left out of its parent's listing and a nested
+     * repository's hook planted there passed unseen (a later {@code git commit} in it would have
+     * run it unconfined).
+     */
+    @Test
+    void aHookBeneathADirectoryWhoseNameIsNotUtf8FailsTheRun() {
+        if (!"UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding"))) {
+            System.out.println("UnlistableInRunsTest: skipped, the JVM's file names are not UTF-8 here (sun.jnu.encoding)");
+            Assumptions.abort("the JVM's file names are not UTF-8 here");
+        }
+        Outcome o = run("d=$(printf 'z\\377'); mkdir -p \"$d/.git/hooks\" && printf '#!/bin/sh\\necho pwned\\n' > \"$d/.git/hooks/pre-commit\""
+                + " && chmod +x \"$d/.git/hooks/pre-commit\"");
+        assertThat(o.result().status()).as("the child exited 0, the audit fails the run: %s", TestHost.text(o.events()))
+                .isEqualTo(1);
+        assertThat(o.audit()).as(TestHost.text(o.events())).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.details()).containsEntry("change", "unaudited");
+            assertThat(d.subject()).isEqualTo(t.workspace.toString());
+        });
     }
 
     @Test

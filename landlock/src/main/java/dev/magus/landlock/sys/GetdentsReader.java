@@ -24,8 +24,11 @@ import java.util.Optional;
  * aarch64, and both layouts are here.
  *
  * <p>Names are bytes to the kernel. A path is encoded, and a name decoded, as UTF-8 only when
- * that is what the JVM uses for file names; a name that is not well-formed there is left out
- * of the listing, as Java itself could not open it (the pure-Java reader has the same limit).
+ * that is what the JVM uses for file names. A directory holding a name that is not well-formed
+ * there cannot be listed faithfully, so it is not listed at all ({@link #list} answers empty):
+ * the audit then holds it unaudited and fails the run (MGS2002), where leaving the name out
+ * hid whatever was beneath it (a run could plant {@code z\377/.git/hooks/pre-commit} unseen:
+ * {@code NonUtf8NameInRunsTest}). The pure-Java reader does the same.
  */
 public final class GetdentsReader implements DirectoryReader {
     private static final boolean X86_64 = Platform.ARCH.equals("x86-64");
@@ -151,7 +154,9 @@ public final class GetdentsReader implements DirectoryReader {
                     break;
                 }
                 b.dirents.read(0, b.direntBytes, 0, (int) n);
-                parse(b.direntBytes, (int) n, entries);
+                if (!parse(b.direntBytes, (int) n, entries)) {
+                    return Optional.empty();
+                }
             }
             return Optional.of(new Listing(entries));
         } finally {
@@ -159,8 +164,12 @@ public final class GetdentsReader implements DirectoryReader {
         }
     }
 
-    /** {@code struct linux_dirent64}: u64 ino, s64 off, u16 reclen, u8 type, name NUL-terminated. */
-    private static void parse(byte[] buf, int n, List<Entry> out) {
+    /**
+     * {@code struct linux_dirent64}: u64 ino, s64 off, u16 reclen, u8 type, name NUL-terminated.
+     *
+     * @return false when a name cannot be decoded (the listing would not be faithful)
+     */
+    static boolean parse(byte[] buf, int n, List<Entry> out) {
         int off = 0;
         while (off < n) {
             int reclen = (buf[off + 16] & 0xff) | (buf[off + 17] & 0xff) << 8;
@@ -176,15 +185,17 @@ public final class GetdentsReader implements DirectoryReader {
             boolean dotdot = len == 2 && buf[nameStart] == '.' && buf[nameStart + 1] == '.';
             if (!dot && !dotdot) {
                 String name = JvmNames.decode(buf, nameStart, len);
-                if (name != null) {
-                    out.add(new Entry(name, kind(type), littleEndianLong(buf, off)));
+                if (name == null) {
+                    return false;
                 }
+                out.add(new Entry(name, kind(type), littleEndianLong(buf, off)));
             }
             if (reclen <= 0) {
-                return;
+                return true;
             }
             off += reclen;
         }
+        return true;
     }
 
     /** {@code d_ino}: the platforms this runs on (x86_64, aarch64 Linux) are little-endian. */

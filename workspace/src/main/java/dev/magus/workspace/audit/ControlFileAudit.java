@@ -410,7 +410,7 @@ public final class ControlFileAudit {
     Diagnostic unauditedDiagnostic(Path dir, boolean earlier) {
         String message = "control files beneath " + shown(dir) + " cannot be audited: magus cannot list it after "
                 + (earlier ? "an earlier run, nor now," : "the run")
-                + " (no read or search permission, or a path too long), so a control file "
+                + " (no read or search permission, a path too long, or a name in it that is not valid UTF-8), so a control file "
                 + (earlier ? "a run" : "the run") + " created or changed"
                 + " there cannot be ruled out; only the fixed control-file names beneath it were checked, nothing else"
                 + " was compared or restored, and every run fails until it is dealt with. Remove it, or inspect what"

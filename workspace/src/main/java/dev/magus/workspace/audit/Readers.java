@@ -82,6 +82,12 @@ public final class Readers {
             try (DirectoryStream<Path> names = Files.newDirectoryStream(dir)) {
                 for (Path p : names) {
                     Optional<Stamp> st = stat(p.toString());
+                    if (st.isEmpty() && p.getFileName().toString().indexOf('\uFFFD') >= 0) {
+                        // A name the JVM's file-name charset cannot decode (its text does not
+                        // name the entry again): not listed faithfully, so not listed at all, as
+                        // the native reader does (GetdentsReader): the audit holds the directory unaudited.
+                        return Optional.empty();
+                    }
                     entries.add(new Entry(p.getFileName().toString(), st.map(Stamp::kind).orElse(Kind.UNKNOWN),
                             st.map(Stamp::ino).orElse(0L)));
                 }
