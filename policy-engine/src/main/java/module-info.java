@@ -7,6 +7,7 @@ module dev.magus.policy {
     exports dev.magus.policy.control;
     exports dev.magus.policy.decl;
     exports dev.magus.policy.fs;
+    exports dev.magus.policy.git;
     exports dev.magus.policy.lease;
     exports dev.magus.policy.net;
     exports dev.magus.policy.path;

@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.policy.git.GitConfigText;
 import dev.magus.policy.path.Filesystem;
 import dev.magus.policy.path.Filesystem.Entry;
 import dev.magus.policy.path.PathResolver;
@@ -7,7 +8,6 @@ import dev.magus.policy.path.Resolution;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -93,6 +93,15 @@ public final class GitDirs {
     }
 
     /**
+     * What the search found, and where: {@code checkout} is the directory holding the
+     * {@code .git} it found, the top of the working tree where git runs hooks; empty when
+     * nothing was granted.
+     */
+    public record Located(Found found, Optional<Path> checkout) {
+        static final Located NONE = new Located(Found.NONE, Optional.empty());
+    }
+
+    /**
      * The git dirs of the workspace at {@code workspaceRoot}, on the real filesystem.
      *
      * @param workspaceRoot the workspace root, resolved
@@ -110,21 +119,27 @@ public final class GitDirs {
      * @param home          the home directory, resolved
      */
     public static Found of(Path workspaceRoot, Path home, PathResolver resolver) {
+        return locate(workspaceRoot, home, resolver).found();
+    }
+
+    /** As {@link #of(Path, Path, PathResolver)}, also saying which directory held the {@code .git}. */
+    public static Located locate(Path workspaceRoot, Path home, PathResolver resolver) {
         Objects.requireNonNull(home, "home");
         Filesystem fs = resolver.filesystem();
         Path root = workspaceRoot.toAbsolutePath().normalize();
         for (Path dir = root; dir != null; dir = dir.getParent()) {
             if (Locations.isHomeOrAncestor(dir, home)) {
-                return Found.NONE;
+                return Located.NONE;
             }
             Path dotGit = dir.resolve(".git");
             Entry entry = fs.lstat(dotGit);
             if (!entry.exists()) {
                 continue;
             }
-            return new Search(root, home, resolver, fs).at(dir, dotGit, entry);
+            Found found = new Search(root, home, resolver, fs).at(dir, dotGit, entry);
+            return new Located(found, found.dirs().isEmpty() ? Optional.empty() : Optional.of(dir));
         }
-        return Found.NONE;
+        return Located.NONE;
     }
 
     /** One search: what a found {@code .git} is judged against, and what it reads with. */
@@ -274,30 +289,8 @@ public final class GitDirs {
         }
     }
 
-    /** {@code core.worktree} in the text of a git config, as written. */
+    /** {@code core.worktree} in the text of a git config, the last one as git takes it. */
     private static Optional<String> coreWorktree(Optional<String> text) {
-        if (text.isEmpty()) {
-            return Optional.empty();
-        }
-        boolean core = false;
-        Optional<String> found = Optional.empty();
-        for (String raw : text.get().split("\n")) {
-            String line = raw.strip();
-            if (line.startsWith("[")) {
-                int end = line.indexOf(']');
-                core = end > 0 && line.substring(1, end).strip().toLowerCase(Locale.ROOT).equals("core");
-                line = end > 0 ? line.substring(end + 1).strip() : "";
-            }
-            int eq = line.indexOf('=');
-            if (core && eq > 0 && line.substring(0, eq).strip().toLowerCase(Locale.ROOT).equals("worktree")) {
-                String value = line.substring(eq + 1).strip();
-                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-                    value = value.substring(1, value.length() - 1);
-                }
-                // The last one wins, as in git.
-                found = Optional.of(value).filter(v -> !v.isEmpty());
-            }
-        }
-        return found;
+        return text.flatMap(t -> GitConfigText.parse(t).last("core.worktree")).filter(v -> !v.isEmpty());
     }
 }

@@ -7,6 +7,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.git.GitIndirections;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
@@ -123,7 +124,8 @@ public final class PolicyBuilder {
         Path home = paths.resolve(host.home()).resolvedPath().orElse(host.home());
         refuseBroadRoot(paths, root, home);
         List<PolicyNote> notes = new ArrayList<>();
-        GitDirs.Found git = GitDirs.of(root, home, resolver);
+        GitDirs.Located located = GitDirs.locate(root, home, resolver);
+        GitDirs.Found git = located.found();
         notes.addAll(git.notes());
         List<Path> gitDirs = git.dirs();
 
@@ -174,7 +176,33 @@ public final class PolicyBuilder {
             grant(c, t.resolution(), rules, notes);
         }
         return new Policy(mode, root, home, Ruleset.of(rules), declared.passthrough(),
-                ControlFiles.of(root, gitDirs), notes, resolver, List.of(), declared.network());
+                controlFiles(paths, root, home, located), notes, resolver, List.of(), declared.network());
+    }
+
+    /**
+     * The control files of the workspace: the fixed list, the git dirs, and what the
+     * repository's configs name ({@link GitIndirections}), each resolved the way the kernel
+     * walks it so that a check and the audit compare like with like.
+     */
+    private ControlFiles controlFiles(BuildPaths paths, Path root, Path home, GitDirs.Located located) {
+        GitDirs.Found git = located.found();
+        ControlFiles files = ControlFiles.of(root, git.dirs());
+        if (git.dirs().isEmpty()) {
+            return files;
+        }
+        Optional<Path> xdgConfig = Optional.ofNullable(host.env().get("XDG_CONFIG_HOME")).filter(v -> v.startsWith("/"))
+                .map(Path::of);
+        GitIndirections.Found named = GitIndirections.of(git.dirs(), located.checkout().orElse(root), home, xdgConfig,
+                resolver.filesystem());
+        if (named.hooksDir().isEmpty() && named.included().isEmpty()) {
+            return files;
+        }
+        return files.withNamed(named.hooksDir().map(p -> resolvedOrAsIs(paths, p)),
+                named.included().stream().map(p -> resolvedOrAsIs(paths, p)).toList());
+    }
+
+    private static Path resolvedOrAsIs(BuildPaths paths, Path p) {
+        return paths.resolve(p).resolvedPath().orElse(p);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.magus.policy.control;
 
+import dev.magus.policy.git.GitIndirections;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,8 +47,28 @@ public final class ControlFiles {
     private static final List<String> NAME_ENTRIES;
     /** Names whose entry is a directory (display with a trailing slash). */
     private static final Set<String> DIRECTORY_NAMES = Set.of(".magus", ".mise", ".claude", ".cursor", ".husky", ".lefthook",
-            ".lefthook-local");
+            ".lefthook-local", ".gemini", ".codex", ".devcontainer");
+    /**
+     * Entries of two components: a directory name, then what beneath it is obeyed (a trailing
+     * slash for a directory whose whole subtree is). Each with the key that makes a tool run code.
+     */
+    private static final java.util.Map<String, List<String>> PAIRS = java.util.Map.of(
+            // tasks run on folder open; settings name interpreters, terminals, formatters; launch runs programs
+            ".vscode", List.of("tasks.json", "settings.json", "launch.json"),
+            // mise's own config dir, conf.d included: tasks, hooks and env it evaluates
+            ".config", List.of("mise/", "mise.toml"),
+            "mise", List.of("config.toml"));
     private static final Set<String> FILE_NAMES;
+    /**
+     * Package managers' project files whose keys run programs: npm's {@code script-shell},
+     * {@code node-options} and {@code git}; yarn's {@code yarnPath} ({@code yarn-path} in v1);
+     * pnpm's hooks file; bun's {@code preload}. Also the devcontainer file at the top
+     * ({@code postCreateCommand}).
+     */
+    private static final List<String> PACKAGE_MANAGER_FILES = List.of(".npmrc", ".yarnrc.yml", ".yarnrc",
+            ".pnpmfile.cjs", ".pnpmfile.mjs", "pnpmfile.js", "bunfig.toml", ".bunfig.toml", ".devcontainer.json");
+    /** mise's per-environment configs ({@code mise.<env>.toml}, dotted or not, {@code .local} or not). */
+    public static final String MISE_ENV_FILE = "mise.<env>.toml";
 
     static {
         List<String> lefthook = new ArrayList<>();
@@ -63,6 +84,7 @@ public final class ControlFiles {
                 "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".tool-versions", ".envrc",
                 ".mcp.json",
                 ".pre-commit-config.yaml"));
+        files.addAll(PACKAGE_MANAGER_FILES);
         files.addAll(lefthook);
         FILE_NAMES = Set.copyOf(files);
 
@@ -71,10 +93,15 @@ public final class ControlFiles {
         // The workspace's YAML spells (.magus/spells/NAME.yaml): a grant the next run obeys.
         names.add(".magus/");
         names.addAll(List.of("mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".mise/", ".tool-versions", ".envrc"));
-        names.addAll(List.of(".claude/", ".cursor/", ".mcp.json", ".vscode/tasks.json"));
+        names.add(MISE_ENV_FILE);
+        names.addAll(List.of(".config/mise/", ".config/mise.toml", "mise/config.toml"));
+        names.addAll(List.of(".claude/", ".cursor/", ".gemini/", ".codex/", ".mcp.json"));
+        names.addAll(List.of(".vscode/tasks.json", ".vscode/settings.json", ".vscode/launch.json"));
+        names.add(".devcontainer/");
         names.addAll(List.of(".pre-commit-config.yaml", ".husky/"));
         names.addAll(lefthook);
         names.addAll(List.of(".lefthook/", ".lefthook-local/"));
+        names.addAll(PACKAGE_MANAGER_FILES);
         NAME_ENTRIES = List.copyOf(names);
     }
 
@@ -92,22 +119,47 @@ public final class ControlFiles {
     public static final String GIT_DIR_INFO = "<git dir>/info/";
     public static final String GIT_DIR_CONFIG_WORKTREE = "<git dir>/config.worktree";
     public static final String GIT_DIR_COMMONDIR = "<git dir>/commondir";
+    /** {@code .git/commondir}: git reads it in every git dir, the main one too, and takes config and hooks from where it points. */
+    public static final String GIT_COMMONDIR = ".git/commondir";
+    /** A linked worktree's back link ({@code <git dir>/worktrees/<name>/gitdir}), which git follows to find the checkout. */
+    public static final String GIT_DIR_GITDIR = "<git dir>/gitdir";
+
+    /** The entries a config names (see {@link GitIndirections}): the hooks directory itself, a hook in it, an included config. */
+    public static final String HOOKS_PATH = "<core.hooksPath>";
+    public static final String HOOKS_PATH_HOOK = "<core.hooksPath>/<hook>";
+    public static final String INCLUDED_CONFIG = "<include.path>";
 
     private static final List<String> ENTRIES;
 
     static {
-        List<String> all = new ArrayList<>(List.of(GIT, GIT_HOOKS, GIT_CONFIG, GIT_INFO, GIT_CONFIG_WORKTREE,
-                GIT_DIR, GIT_DIR_HOOKS, GIT_DIR_CONFIG, GIT_DIR_INFO, GIT_DIR_CONFIG_WORKTREE, GIT_DIR_COMMONDIR));
+        List<String> all = new ArrayList<>(List.of(GIT, GIT_HOOKS, GIT_CONFIG, GIT_INFO, GIT_CONFIG_WORKTREE, GIT_COMMONDIR,
+                GIT_DIR, GIT_DIR_HOOKS, GIT_DIR_CONFIG, GIT_DIR_INFO, GIT_DIR_CONFIG_WORKTREE, GIT_DIR_COMMONDIR,
+                GIT_DIR_GITDIR, HOOKS_PATH, HOOKS_PATH_HOOK, INCLUDED_CONFIG));
         all.addAll(NAME_ENTRIES);
         ENTRIES = List.copyOf(all);
     }
 
     private final Path workspaceRoot;
     private final List<Path> gitDirs;
+    private final Optional<Path> hooksDir;
+    private final List<Path> hooks;
+    private final List<Path> included;
+    private final Set<String> namedNames;
 
-    private ControlFiles(Path workspaceRoot, List<Path> gitDirs) {
+    private ControlFiles(Path workspaceRoot, List<Path> gitDirs, Optional<Path> hooksDir, List<Path> included) {
         this.workspaceRoot = workspaceRoot;
         this.gitDirs = gitDirs;
+        this.hooksDir = hooksDir;
+        this.hooks = hooksDir.map(d -> GitIndirections.HOOK_NAMES.stream().map(d::resolve).toList()).orElse(List.of());
+        this.included = included;
+        Set<String> names = new java.util.HashSet<>();
+        hooksDir.map(Path::getFileName).ifPresent(n -> names.add(n.toString().toLowerCase(Locale.ROOT)));
+        if (hooksDir.isPresent()) {
+            GitIndirections.HOOK_NAMES.forEach(names::add);
+        }
+        included.stream().map(Path::getFileName).filter(java.util.Objects::nonNull)
+                .forEach(n -> names.add(n.toString().toLowerCase(Locale.ROOT)));
+        this.namedNames = Set.copyOf(names);
     }
 
     /**
@@ -124,7 +176,42 @@ public final class ControlFiles {
             requireAbsolute(g);
             dirs.add(g.normalize());
         }
-        return new ControlFiles(workspaceRoot.normalize(), List.copyOf(dirs));
+        return new ControlFiles(workspaceRoot.normalize(), List.copyOf(dirs), Optional.empty(), List.of());
+    }
+
+    /**
+     * These control files, and also what the repository's configs name ({@code core.hooksPath}
+     * and the included configs), each given absolute and resolved the way the kernel walks it.
+     * The hooks directory itself is a control entry (replacing it with a link is a change), and
+     * beneath it every name git runs as a hook ({@link GitIndirections#HOOK_NAMES}); nothing
+     * else beneath it is, so a hooks path of {@code .} does not freeze the checkout. A named path
+     * that is the workspace or an ancestor of it names nothing.
+     */
+    public ControlFiles withNamed(Optional<Path> hooksDir, List<Path> included) {
+        hooksDir.ifPresent(ControlFiles::requireAbsolute);
+        included.forEach(ControlFiles::requireAbsolute);
+        Optional<Path> h = hooksDir.map(Path::normalize);
+        List<Path> inc = included.stream().map(Path::normalize).filter(p -> !workspaceRoot.startsWith(p)).distinct().toList();
+        return new ControlFiles(workspaceRoot, gitDirs, h, inc);
+    }
+
+    /** The hooks directory a config names, when one does. */
+    public Optional<Path> hooksDir() {
+        return hooksDir;
+    }
+
+    /** The configs an include names. */
+    public List<Path> included() {
+        return included;
+    }
+
+    /**
+     * The file names, lower case, of what the configs name: the hooks directory, the hook names
+     * beneath it, the included configs. A walk that asks {@link #match} only for candidate names
+     * (see {@link #entries()}) must ask for these too.
+     */
+    public Set<String> namedNames() {
+        return namedNames;
     }
 
     /** Every entry, as printed by {@code magus explain} / {@code magus policy}. */
@@ -157,6 +244,26 @@ public final class ControlFiles {
                 }
             }
         }
+        return matchNamed(resolved);
+    }
+
+    private Optional<String> matchNamed(Path resolved) {
+        if (hooksDir.isPresent()) {
+            if (resolved.equals(hooksDir.get())) {
+                return Optional.of(HOOKS_PATH);
+            }
+            if (resolved.startsWith(hooksDir.get()) && resolved.getNameCount() > hooksDir.get().getNameCount()) {
+                String hook = name(resolved, hooksDir.get().getNameCount());
+                if (GitIndirections.HOOK_NAMES.contains(hook)) {
+                    return Optional.of(HOOKS_PATH_HOOK);
+                }
+            }
+        }
+        for (Path inc : included) {
+            if (resolved.startsWith(inc)) {
+                return Optional.of(INCLUDED_CONFIG);
+            }
+        }
         return Optional.empty();
     }
 
@@ -176,36 +283,80 @@ public final class ControlFiles {
             if (FILE_NAMES.contains(name)) {
                 return Optional.of(name);
             }
-            if (name.equals(".vscode") && !last && name(p, i + 1).equals("tasks.json")) {
-                return Optional.of(".vscode/tasks.json");
+            if (isMiseEnvFile(name)) {
+                return Optional.of(MISE_ENV_FILE);
+            }
+            List<String> pair = PAIRS.get(name);
+            if (pair != null && !last) {
+                String second = name(p, i + 1);
+                for (String e : pair) {
+                    if (e.equals(second) || e.equals(second + "/")) {
+                        return Optional.of(name + "/" + e);
+                    }
+                }
             }
         }
         return Optional.empty();
     }
 
+    /** Whether {@code lower} is {@code mise.<env>.toml} or {@code .mise.<env>.toml}. */
+    public static boolean isMiseEnvFile(String lower) {
+        String n = lower.startsWith(".") ? lower.substring(1) : lower;
+        return n.startsWith("mise.") && n.endsWith(".toml") && n.length() > "mise..toml".length();
+    }
+
     /** {@code p} has {@code .git} at index {@code g}. */
     private static Optional<String> matchInsideDotGit(Path p, int g) {
-        int k = p.getNameCount();
-        if (g == k - 1) {
+        if (g == p.getNameCount() - 1) {
             return Optional.of(GIT);
         }
-        switch (name(p, g + 1)) {
+        return matchGitDirContents(p, g + 1, true);
+    }
+
+    private static Optional<String> matchGitDir(Path p, int from) {
+        if (p.getNameCount() == from) {
+            return Optional.of(GIT_DIR);
+        }
+        return matchGitDirContents(p, from, false);
+    }
+
+    /**
+     * What git will obey beneath a git dir, {@code p}'s components from {@code from} on: the
+     * same rules for {@code .git} in the workspace and a git dir given by path (the common dir
+     * of a linked worktree lies outside it, with the other worktrees' and the submodules' git
+     * dirs in it).
+     */
+    private static Optional<String> matchGitDirContents(Path p, int from, boolean dotGit) {
+        int k = p.getNameCount();
+        switch (name(p, from)) {
             case "hooks":
-                return Optional.of(GIT_HOOKS);
+                return Optional.of(dotGit ? GIT_HOOKS : GIT_DIR_HOOKS);
             case "config":
-                return Optional.of(GIT_CONFIG);
+                return Optional.of(dotGit ? GIT_CONFIG : GIT_DIR_CONFIG);
             case "info":
-                return Optional.of(GIT_INFO);
+                return Optional.of(dotGit ? GIT_INFO : GIT_DIR_INFO);
             case "config.worktree":
-                return Optional.of(GIT_CONFIG_WORKTREE);
+                return Optional.of(dotGit ? GIT_CONFIG_WORKTREE : GIT_DIR_CONFIG_WORKTREE);
+            case "commondir":
+                return Optional.of(dotGit ? GIT_COMMONDIR : GIT_DIR_COMMONDIR);
             case "worktrees":
-                // .git/worktrees/<name>/ is the git dir of another linked worktree of this checkout.
-                if (k > g + 3 && name(p, g + 3).equals("config.worktree")) {
-                    return Optional.of(GIT_DIR_CONFIG_WORKTREE);
+                // worktrees/<name>/ is the git dir of a linked worktree: git takes its config and
+                // hooks from where its commondir points, and reads its config.worktree.
+                if (k > from + 2) {
+                    switch (name(p, from + 2)) {
+                        case "config.worktree":
+                            return Optional.of(GIT_DIR_CONFIG_WORKTREE);
+                        case "commondir":
+                            return Optional.of(GIT_DIR_COMMONDIR);
+                        case "gitdir":
+                            return Optional.of(GIT_DIR_GITDIR);
+                        default:
+                            return Optional.empty();
+                    }
                 }
                 return Optional.empty();
             case "modules":
-                return matchSubmoduleGitDir(p, g + 3);
+                return matchSubmoduleGitDir(p, from + 2);
             default:
                 return Optional.empty();
         }
@@ -237,6 +388,16 @@ public final class ControlFiles {
                         return Optional.of(GIT_DIR_CONFIG_WORKTREE);
                     }
                     break;
+                case "commondir":
+                    if (last) {
+                        return Optional.of(GIT_DIR_COMMONDIR);
+                    }
+                    break;
+                case "gitdir":
+                    if (last) {
+                        return Optional.of(GIT_DIR_GITDIR);
+                    }
+                    break;
                 default:
                     break;
             }
@@ -251,26 +412,6 @@ public final class ControlFiles {
      */
     private static String name(Path p, int i) {
         return p.getName(i).toString().toLowerCase(Locale.ROOT);
-    }
-
-    private static Optional<String> matchGitDir(Path p, int from) {
-        if (p.getNameCount() == from) {
-            return Optional.of(GIT_DIR);
-        }
-        switch (name(p, from)) {
-            case "hooks":
-                return Optional.of(GIT_DIR_HOOKS);
-            case "config":
-                return Optional.of(GIT_DIR_CONFIG);
-            case "info":
-                return Optional.of(GIT_DIR_INFO);
-            case "config.worktree":
-                return Optional.of(GIT_DIR_CONFIG_WORKTREE);
-            case "commondir":
-                return Optional.of(GIT_DIR_COMMONDIR);
-            default:
-                return Optional.empty();
-        }
     }
 
     private static void requireAbsolute(Path p) {

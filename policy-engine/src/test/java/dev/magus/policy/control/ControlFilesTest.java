@@ -99,7 +99,7 @@ class ControlFilesTest {
         assertThat(plain.match(WS.resolve("bin/magus"))).isEmpty();
         assertThat(plain.match(WS.resolve("magus.yaml.bak"))).isEmpty();
         assertThat(plain.match(WS.resolve("docs/magus.yml"))).isEmpty();
-        assertThat(plain.match(WS.resolve(".vscode/settings.json"))).isEmpty();
+        assertThat(plain.match(WS.resolve(".vscode/extensions.json"))).isEmpty();
         assertThat(plain.match(WS.resolve("hooks/pre-commit"))).isEmpty();
         assertThat(plain.match(WS.resolve("config"))).isEmpty();
         assertThat(plain.match(WS.resolve(".github/workflows/ci.yml"))).isEmpty();
@@ -204,5 +204,68 @@ class ControlFilesTest {
         assertThat(inWt.match(resolver.resolve(wt.resolve(".git")).resolvedPath().orElseThrow())).contains(".git");
         Path dangling = resolver.resolve(wt.resolve("cfg")).resolvedPath().orElseThrow();
         assertThat(inWt.match(dangling)).contains(ControlFiles.GIT_DIR_CONFIG_WORKTREE);
+    }
+
+    @Test
+    void theFilesThatMakeAToolRunCodeAreControlFilesAtAnyDepth() {
+        Map<String, String> more = Map.ofEntries(
+                Map.entry(".npmrc", ".npmrc"),
+                Map.entry("pkg/.npmrc", ".npmrc"),
+                Map.entry(".yarnrc.yml", ".yarnrc.yml"),
+                Map.entry(".yarnrc", ".yarnrc"),
+                Map.entry(".pnpmfile.cjs", ".pnpmfile.cjs"),
+                Map.entry("bunfig.toml", "bunfig.toml"),
+                Map.entry(".vscode/settings.json", ".vscode/settings.json"),
+                Map.entry(".vscode/launch.json", ".vscode/launch.json"),
+                Map.entry(".devcontainer/devcontainer.json", ".devcontainer/"),
+                Map.entry(".devcontainer.json", ".devcontainer.json"),
+                Map.entry(".gemini/settings.json", ".gemini/"),
+                Map.entry(".codex/config.toml", ".codex/"),
+                Map.entry(".config/mise/config.toml", ".config/mise/"),
+                Map.entry(".config/mise/conf.d/x.toml", ".config/mise/"),
+                Map.entry(".config/mise.toml", ".config/mise.toml"),
+                Map.entry("mise/config.toml", "mise/config.toml"),
+                Map.entry("mise.dev.toml", ControlFiles.MISE_ENV_FILE),
+                Map.entry(".mise.ci.local.toml", ControlFiles.MISE_ENV_FILE));
+        more.forEach((target, entry) -> assertThat(plain.match(WS.resolve(target))).as(target).contains(entry));
+        assertThat(ControlFiles.entries()).containsAll(more.values());
+        assertThat(plain.match(WS.resolve(".config/other/x"))).isEmpty();
+        assertThat(plain.match(WS.resolve("mise/tasks.toml"))).isEmpty();
+        assertThat(plain.match(WS.resolve("mise.toml.bak"))).isEmpty();
+    }
+
+    @Test
+    void whereAGitDirPointsAndWhatItsWorktreesAndSubmodulesObeyAreControlFiles() {
+        Path common = Path.of("/home/u/src/main-repo/.git");
+        ControlFiles linked = ControlFiles.of(WS, List.of(common.resolve("worktrees/ws"), common));
+        Map<Path, String> expected = Map.ofEntries(
+                Map.entry(WS.resolve(".git/commondir"), ControlFiles.GIT_COMMONDIR),
+                Map.entry(WS.resolve(".git/worktrees/other/commondir"), ControlFiles.GIT_DIR_COMMONDIR),
+                Map.entry(WS.resolve(".git/worktrees/other/gitdir"), ControlFiles.GIT_DIR_GITDIR),
+                Map.entry(WS.resolve(".git/modules/sub/commondir"), ControlFiles.GIT_DIR_COMMONDIR),
+                Map.entry(WS.resolve(".git/modules/a/b/modules/c/hooks/post-checkout"), ControlFiles.GIT_DIR_HOOKS));
+        expected.forEach((p, entry) -> assertThat(plain.match(p)).as(p.toString()).contains(entry));
+        Map<Path, String> outside = Map.ofEntries(
+                Map.entry(common.resolve("worktrees/sibling/commondir"), ControlFiles.GIT_DIR_COMMONDIR),
+                Map.entry(common.resolve("worktrees/sibling/config.worktree"), ControlFiles.GIT_DIR_CONFIG_WORKTREE),
+                Map.entry(common.resolve("modules/sub/hooks/pre-commit"), ControlFiles.GIT_DIR_HOOKS),
+                Map.entry(common.resolve("modules/sub/config"), ControlFiles.GIT_DIR_CONFIG),
+                Map.entry(common.resolve("worktrees/ws/commondir"), ControlFiles.GIT_DIR_COMMONDIR));
+        outside.forEach((p, entry) -> assertThat(linked.match(p)).as(p.toString()).contains(entry));
+        assertThat(linked.match(common.resolve("worktrees/sibling/HEAD"))).isEmpty();
+        assertThat(linked.match(common.resolve("modules/sub/objects/ab/cdef"))).isEmpty();
+    }
+
+    @Test
+    void whatTheConfigsNameIsControlledForAsLongAsTheyNameIt() {
+        ControlFiles named = plain.withNamed(java.util.Optional.of(WS), List.of(WS.resolve("team.gitconfig")));
+        assertThat(named.match(WS)).contains(ControlFiles.HOOKS_PATH);
+        assertThat(named.match(WS.resolve("pre-commit"))).contains(ControlFiles.HOOKS_PATH_HOOK);
+        assertThat(named.match(WS.resolve("post-checkout"))).contains(ControlFiles.HOOKS_PATH_HOOK);
+        assertThat(named.match(WS.resolve("src/Main.java"))).as("a hooks path of . does not freeze the checkout").isEmpty();
+        assertThat(named.match(WS.resolve("team.gitconfig"))).contains(ControlFiles.INCLUDED_CONFIG);
+        assertThat(named.namedNames()).contains("pre-commit", "team.gitconfig", "ws");
+        assertThat(plain.withNamed(java.util.Optional.empty(), List.of(WS.getParent())).included())
+                .as("an include naming the workspace or above names nothing").isEmpty();
     }
 }

@@ -56,7 +56,10 @@ public final class ControlFileAudit {
         r.addAll(git);
         this.roots = List.copyOf(r);
         this.gitRoots = Set.copyOf(git);
-        this.key = WalkCache.key(roots);
+        List<Path> named = new ArrayList<>();
+        files.hooksDir().ifPresent(named::add);
+        named.addAll(files.included());
+        this.key = WalkCache.key(roots, named);
         this.cache = cache;
         this.watcher = watcher;
     }

@@ -93,8 +93,13 @@ final class ControlNames {
         return files;
     }
 
+    /**
+     * Whether {@code name} can be a control entry: a component of the fixed entries, a
+     * {@code mise.<env>.toml}, or the name of something this workspace's git configs name.
+     */
     boolean candidate(String name) {
-        return CANDIDATES.contains(name.toLowerCase(Locale.ROOT));
+        String n = name.toLowerCase(Locale.ROOT);
+        return CANDIDATES.contains(n) || ControlFiles.isMiseEnvFile(n) || files.namedNames().contains(n);
     }
 
     /** The control entry {@code path} (named {@code name}) is, asking only for candidates. */
@@ -107,7 +112,9 @@ final class ControlNames {
 
     /** The control entry {@code path} is, always asking. */
     Optional<Control> control(Path path) {
+        // .git, a git dir and a hooks directory a config names are control files themselves, but
+        // beneath them only what git obeys is.
         return files.match(path).map(e -> new Control(e,
-                !e.equals(ControlFiles.GIT) && !e.equals(ControlFiles.GIT_DIR)));
+                !e.equals(ControlFiles.GIT) && !e.equals(ControlFiles.GIT_DIR) && !e.equals(ControlFiles.HOOKS_PATH)));
     }
 }

@@ -65,11 +65,23 @@ final class WalkCache {
 
     /** What identifies a cache: the roots in their order and the control entries this magus knows. */
     static String key(List<Path> roots) {
+        return key(roots, List.of());
+    }
+
+    /**
+     * The key, also naming what the workspace's git configs made control files: a walk kept
+     * while they named other paths classified its entries by other rules.
+     */
+    static String key(List<Path> roots, List<Path> named) {
         StringBuilder b = new StringBuilder(ENTRIES_PART.length() + 64 * roots.size()).append("roots");
         for (Path r : roots) {
             b.append('\0').append(r);
         }
-        return b.append(ENTRIES_PART).toString();
+        b.append(ENTRIES_PART);
+        for (Path n : named) {
+            b.append("\0named\0").append(n);
+        }
+        return b.toString();
     }
 
     /**
