@@ -11,6 +11,7 @@ module dev.magus.policy {
     exports dev.magus.policy.lease;
     exports dev.magus.policy.net;
     exports dev.magus.policy.path;
+    exports dev.magus.policy.trust;
     exports dev.magus.policy.watch;
 
     // The kernel's answers (landlock provides them), when a module that has them is present.

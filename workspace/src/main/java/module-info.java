@@ -14,6 +14,7 @@ module dev.magus.workspace {
     exports dev.magus.workspace.lease;
     exports dev.magus.workspace.project;
     exports dev.magus.workspace.spell;
+    exports dev.magus.workspace.trust;
     exports dev.magus.workspace.yaml;
 
     // The fast directory reader (landlock's getdents), when that module is present.

@@ -79,6 +79,14 @@ final class InitCommand implements Callable<Integer> {
             err.flush();
             return NOT_WRITTEN;
         }
+        try {
+            // The file magus wrote for this person is theirs: it needs no 'magus trust'.
+            dev.magus.orchestrator.Host host = context.host().get();
+            new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(host.env(), host.home())).trust(file);
+        } catch (IOException | RuntimeException e) {
+            err.println("magus: note: could not trust " + Echo.visible(file.toString()) + " (" + e.getMessage()
+                    + "); 'magus trust' does it");
+        }
         String found = projects.stream().map(p -> p.dir() + (p.spells().isEmpty() ? "" : " (" + String.join(", ", p.spells()) + ")"))
                 .collect(Collectors.joining(", "));
         err.println("magus: wrote " + Echo.visible(file.toString()) + ", mode best-effort, " + projects.size()

@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
  *   "policy": true | false,                            (false: mode off, every check passes)
  *   "rules": [ {"path": "/usr", "bits": "r-x", "origin": "core:/usr"},
  *              {"path": "/home/u/.npm", "bits": "rw-", "origin": "spell:node/npm-cache"}, ... ],
- *   "notes": [ {"kind": "skipped" | "grants nothing", "origin": "workspace:gocache",
+ *   "notes": [ {"kind": "skipped" | "grants nothing" | "needs 'magus trust'", "origin": "workspace:gocache",
  *               "subject": "sandbox.allow[0]", "why": "$GOCACHE=off is not an absolute path"}, ... ],
  *   "env": {"baseline": ["HOME", "LC_*", ...], "passthrough": ["MISE_*", ...],
  *           "set_by_magus": ["TMPDIR", "MAGUS_SANDBOX", ...]},
@@ -253,7 +253,8 @@ final class PolicyCommand implements Callable<Integer> {
                 if ((n.origin().equals("core:cache") || createdBySpell(effective, n.origin())) && n.kind() == PolicyNote.Kind.SKIPPED) {
                     why += "; the first sandboxed run creates it";
                 }
-                notes.add(List.of(n.origin(), n.kind().label() + ": " + why));
+                String what = n.kind() == PolicyNote.Kind.NEEDS_TRUST ? n.subject() + " is " : "";
+                notes.add(List.of(n.origin(), n.kind().label() + ": " + what + why));
             }
             lines.addAll(Tables.align(notes, "  "));
         }

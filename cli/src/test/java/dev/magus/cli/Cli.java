@@ -62,6 +62,9 @@ final class Cli {
                 if (cls == InitCommand.class) {
                     return (K) new InitCommand(context);
                 }
+                if (cls == TrustCommand.class) {
+                    return (K) new TrustCommand(context);
+                }
                 return defaults.create(cls);
             }
         };
@@ -74,6 +77,15 @@ final class Cli {
                 .setErr(new PrintWriter(err, true))
                 .execute(args);
         return new Result(status, out.toString(), err.toString());
+    }
+
+    /** Trusts {@code yaml} for {@code host}'s user, as its author would with {@code magus trust}. */
+    static void trust(Host host, Path yaml) {
+        try {
+            new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(host.env(), host.home())).trust(yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A fake Linux host under {@code dir}: its own home and temp base, never the real ones. */

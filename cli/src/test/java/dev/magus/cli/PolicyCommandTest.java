@@ -48,6 +48,7 @@ class PolicyCommandTest {
                   env:
                     passthrough: [GOFLAGS, MISE_*]
                 """);
+        Cli.trust(host, ws.resolve("magus.yaml"));
     }
 
     private Cli.Result run(String... args) {
@@ -174,6 +175,7 @@ class PolicyCommandTest {
     @Test
     void modeSourceIsTheFlagOrTheFloorWhenTheyDecide() throws IOException {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Cli.trust(host, ws.resolve("magus.yaml"));
         assertThat(run("policy", "--sandbox=required").out()).containsPattern("mode\\s+required \\(--sandbox\\)");
 
         Host floored = Cli.fakeHost(dir, Map.of("MAGUS_SANDBOX", "required"));
@@ -204,18 +206,21 @@ class PolicyCommandTest {
         assertThat(json.has("rules")).isFalse();
 
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: off\n");
+        Cli.trust(host, ws.resolve("magus.yaml"));
         assertThat(run("policy").out()).containsPattern("mode\\s+off \\(sandbox.mode in magus.yaml\\)");
     }
 
     @Test
     void aBadMagusYamlPrintsItsMgs2004LineAndExits125() throws IOException {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: bogus\n");
+        Cli.trust(host, ws.resolve("magus.yaml"));
         Cli.Result r = run("policy");
         assertThat(r.status()).isEqualTo(125);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith("magus: MGS2004 ").contains("bogus").contains("see 'magus explain MGS2004'");
 
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n  allow:\n    - path: x\n      base: nowhere\n");
+        Cli.trust(host, ws.resolve("magus.yaml"));
         Cli.Result decl = run("policy", "--json");
         assertThat(decl.status()).isEqualTo(125);
         assertThat(decl.err()).startsWith("magus: MGS2004 ");
@@ -225,6 +230,7 @@ class PolicyCommandTest {
     void controlCharactersFromMagusYamlOrTheEnvironmentAreShownNotSent() throws IOException {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n  allow:\n    - path: \"~/t\\e[2Jools\"\n"
                 + "    - env: GOCACHE\n");
+        Cli.trust(host, ws.resolve("magus.yaml"));
         Files.createDirectories(host.home().resolve("t\u001b[2Jools"));
         host = host.withEnv(Map.of("HOME", host.home().toString(), "PATH", "/usr/bin:/bin", "GOCACHE", "\u001b]0;x\u0007"),
                 host.home());
@@ -251,6 +257,7 @@ class PolicyCommandTest {
                     allow: ["*.example.org"]
                     ports: [5432]
                 """);
+        Cli.trust(host, ws.resolve("magus.yaml"));
         Cli.Result r = run("policy");
         assertThat(r.out()).contains("network proxy:").containsPattern("\\*\\.example\\.org\\s+workspace")
                 .containsPattern("connect to port 5432\\s+workspace");

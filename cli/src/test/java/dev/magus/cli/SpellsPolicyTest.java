@@ -45,6 +45,7 @@ class SpellsPolicyTest {
                         sandbox:
                           allow: [{name: fixtures, path: ~/fixtures, mode: rw}]
                 """);
+        Cli.trust(host, ws.resolve("magus.yaml"));
     }
 
     private Cli.Result run(String... args) {

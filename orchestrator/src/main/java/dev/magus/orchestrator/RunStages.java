@@ -122,6 +122,7 @@ final class RunStages {
                 }))
                 .flatMap(premises -> attempt.step(() -> {
                     PolicyOrOff policy = PlanStages.policy(premises);
+                    attempt.holdBack(dev.magus.orchestrator.pipeline.PolicyStage.untrustedDiagnostics(policy));
                     return new Governed(premises, policy, attempt.ownTrail(LeaseTrail.attach(run.journal(), policy,
                             run.id(), premises.config().workingDir(), request.argv())));
                 }))

@@ -66,7 +66,7 @@ class SpellsAndTargetsTest {
         RunConfig op = config(RunRequest.builder(t.workspace.resolve("web"), "true").op("python").build());
         assertThat(op.spellNames()).containsExactly("java", "python");
         assertThat(op.project()).map(p -> p.dir()).contains("web");
-        MergedDecl merged = PolicyStage.declared(op);
+        MergedDecl merged = PolicyStage.declared(op, t.host().facts(t.tempBase));
         assertThat(merged.allow()).extracting(a -> a.layer().label()).contains("spell:java", "spell:python")
                 .doesNotContain("spell:go", "spell:node");
         assertThat(config(RunRequest.builder(t.workspace, "true").op("go").build()).spellNames()).containsExactly("node", "go");
@@ -84,7 +84,7 @@ class SpellsAndTargetsTest {
         });
         assertThat(c.projects().descendantDirs(c.project().orElseThrow(), c.workspaceRoot()))
                 .containsExactly(t.workspace.resolve("api/docs"));
-        assertThat(PolicyStage.declared(c).allow()).extracting(a -> a.origin()).contains("target:api/where");
+        assertThat(PolicyStage.declared(c, t.host().facts(t.tempBase)).allow()).extracting(a -> a.origin()).contains("target:api/where");
 
         TestHost.assumeLandlock();
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, List.of()).target("api/where").build());

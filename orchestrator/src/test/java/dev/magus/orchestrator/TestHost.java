@@ -122,7 +122,19 @@ final class TestHost {
         return yaml("sandbox:\n  mode: " + mode + "\n");
     }
 
+    /** Writes the workspace's magus.yaml and trusts it, as the person who wrote it would ({@code magus trust}). */
     TestHost yaml(String text) {
+        untrustedYaml(text);
+        try {
+            new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(env, home)).trust(workspace.resolve("magus.yaml"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
+    /** Writes the workspace's magus.yaml as a cloned repository brings it: not trusted. */
+    TestHost untrustedYaml(String text) {
         try {
             Files.writeString(workspace.resolve("magus.yaml"), text);
         } catch (IOException e) {

@@ -106,6 +106,16 @@ public record Policy(
     }
 
     /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
+    /** This policy, also noting {@code more} (what was left out before it was built). */
+    public Policy withNotes(List<PolicyNote> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<PolicyNote> all = new java.util.ArrayList<>(more);
+        all.addAll(notes);
+        return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, all, resolver, leases, network);
+    }
+
     public Policy withNetwork(NetworkPolicy network) {
         return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, network);
     }

@@ -14,7 +14,9 @@ import java.util.Objects;
  */
 public record PolicyNote(Kind kind, String origin, String subject, String why) {
     public enum Kind {
-        SKIPPED("skipped"), GRANTS_NOTHING("grants nothing");
+        SKIPPED("skipped"), GRANTS_NOTHING("grants nothing"),
+        /** A declaration of an untrusted workspace file, left out until {@code magus trust} (MGS2016). */
+        NEEDS_TRUST("needs 'magus trust'");
 
         private final String label;
 

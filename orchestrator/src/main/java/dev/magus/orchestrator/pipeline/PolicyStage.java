@@ -18,6 +18,16 @@ import dev.magus.workspace.StateDir;
 import dev.magus.workspace.lease.LeaseLookup;
 import dev.magus.workspace.project.Target;
 import dev.magus.workspace.lease.Leasing;
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.policy.trust.Untrusted;
+import dev.magus.workspace.spell.SpellCatalog;
+import dev.magus.workspace.trust.TrustStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,10 +51,64 @@ public final class PolicyStage {
         if (config.mode() == Mode.OFF) {
             return PolicyOrOff.off();
         }
-        MergedDecl declared = declared(config, cli);
+        Layers layers = layers(config, host);
+        MergedDecl declared = declared(config, layers, cli);
         PolicyOrOff built = new PolicyBuilder(host).build(config.mode(), config.workspaceRoot(), declared);
         built.policy().ifPresent(PolicyStage::refuseUnhonouredCli);
-        return built.policy().<PolicyOrOff>map(p -> narrow(p, host)).orElse(built);
+        return built.policy().<PolicyOrOff>map(p -> narrow(p, host).withNotes(layers.untrusted())).orElse(built);
+    }
+
+    /**
+     * The layers the workspace's files declare (its sandbox section, the spells its projects
+     * bind, the target's), each judged by {@link Untrusted} when this user does not trust the
+     * file ({@link TrustStore}): what needs trust is left out and noted. A workspace whose file
+     * declares nothing that needs trust never reads the trust store.
+     */
+    record Layers(SandboxDecl workspace, List<SandboxDecl> spells, Optional<SandboxDecl> target, List<PolicyNote> untrusted) {
+    }
+
+    static Layers layers(RunConfig config, HostFacts host) {
+        SandboxDecl workspace = config.config().sandbox();
+        List<SandboxDecl> spells = config.spellNames().stream().map(n -> config.spells().spell(n)).map(PolicyStage::withHosts)
+                .toList();
+        Optional<SandboxDecl> target = config.target().map(Target::sandbox);
+        if (config.workspaceFile().isEmpty()) {
+            return new Layers(workspace, spells, target, List.of());
+        }
+        Path root = config.workspaceRoot();
+        List<Untrusted.Refusal> refused = new ArrayList<>();
+        Untrusted.Judged w = Untrusted.judge(workspace, host, root);
+        refused.addAll(w.refused());
+        List<Untrusted.Judged> s = new ArrayList<>();
+        for (int i = 0; i < spells.size(); i++) {
+            boolean shipped = Files.isRegularFile(root.resolve(SpellCatalog.DIR).resolve(config.spellNames().get(i) + ".yaml"));
+            Untrusted.Judged j = shipped ? Untrusted.judge(spells.get(i), host, root) : new Untrusted.Judged(spells.get(i), List.of());
+            refused.addAll(j.refused());
+            s.add(j);
+        }
+        Optional<Untrusted.Judged> t = target.map(d -> Untrusted.judge(d, host, root));
+        t.ifPresent(j -> refused.addAll(j.refused()));
+        if (refused.isEmpty() || new TrustStore(StateDir.of(host.env(), host.home())).trusts(config.workspaceFile().get())) {
+            return new Layers(workspace, spells, target, List.of());
+        }
+        List<PolicyNote> notes = refused.stream()
+                .map(r -> new PolicyNote(PolicyNote.Kind.NEEDS_TRUST, r.source(), r.subject(), r.why())).toList();
+        return new Layers(w.kept(), s.stream().map(Untrusted.Judged::kept).toList(), t.map(Untrusted.Judged::kept), notes);
+    }
+
+    /** The MGS2016 diagnostics of a policy's declarations left out for want of trust, one per line named. */
+    public static List<Diagnostic> untrustedDiagnostics(PolicyOrOff policy) {
+        List<Diagnostic> out = new ArrayList<>();
+        policy.policy().ifPresent(p -> {
+            for (PolicyNote n : p.notes()) {
+                if (n.kind() == PolicyNote.Kind.NEEDS_TRUST) {
+                    out.add(Diagnostic.of(Code.MGS2016, n.origin() + ": " + n.subject() + " is " + n.why()
+                            + ", left out: this magus.yaml is not trusted; read it, then run 'magus trust' to honour it",
+                            n.subject(), Operation.NONE, Layer.POLICY, n.origin()));
+                }
+            }
+        });
+        return out;
     }
 
     /**
@@ -77,15 +141,12 @@ public final class PolicyStage {
      * (each loaded now, so a spell's declaration that cannot be honored stops the run with its
      * MGS2004), then the target's, then the command line's one-run grants.
      */
-    public static MergedDecl declared(RunConfig config) {
-        return declared(config, cli(config));
+    public static MergedDecl declared(RunConfig config, HostFacts host) {
+        return declared(config, layers(config, host), cli(config));
     }
 
-    static MergedDecl declared(RunConfig config, Optional<SandboxDecl> cli) {
-        SandboxDecl workspace = config.config().sandbox();
-        List<SandboxDecl> spells = config.spellNames().stream().map(n -> config.spells().spell(n)).map(PolicyStage::withHosts)
-                .toList();
-        MergedDecl merged = MergedDecl.merge(workspace, spells, config.target().map(Target::sandbox), cli);
+    static MergedDecl declared(RunConfig config, Layers layers, Optional<SandboxDecl> cli) {
+        MergedDecl merged = MergedDecl.merge(layers.workspace(), layers.spells(), layers.target(), cli);
         // --allow-host is the last layer: a person widens their own run's reach, never its mode.
         return merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
     }
