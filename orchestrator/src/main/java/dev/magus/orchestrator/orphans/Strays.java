@@ -147,6 +147,7 @@ public final class Strays {
             }
             long since = self == null ? Long.MAX_VALUE : self.startTicks();
             List<Long> maybe = new ArrayList<>();
+            killed += Freeze.thenKill(sys, () -> strays(sys, runId, group, since, new ArrayList<>()), deadline);
             List<Long> found = strays(sys, runId, group, since, maybe);
             while ((!found.isEmpty() || groupLives(sys, group)) && System.nanoTime() < deadline) {
                 for (long pid : found) {
@@ -202,13 +203,10 @@ public final class Strays {
         byte[] buf = new byte[1024];
         long ownGroup = ProcStat.of(Long.toString(self), buf).map(ProcStat::pgrp).orElse(-1L);
         List<Active> others = ACTIVE.values().stream().filter(a -> !a.runId().equals(runId)).toList();
-        try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC)) {
-            for (Path p : procs) {
-                String name = p.getFileName().toString();
-                char first = name.charAt(0);
-                if (first < '0' || first > '9') {
-                    continue;
-                }
+        try {
+            for (long child : candidates(self)) {
+                String name = Long.toString(child);
+                Path p = PROC.resolve(name);
                 // Every process is looked at, so the cheap test first: its parent, from bytes.
                 Optional<ProcStat> st = ProcStat.of(name, buf);
                 if (st.isEmpty() || st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
@@ -237,10 +235,34 @@ public final class Strays {
                     maybe.add(pid);
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             // no /proc: nothing can be found, and nothing is killed on a guess
         }
         return out;
+    }
+
+    /**
+     * The processes that may be this process's children: its threads' {@code children} lists,
+     * each read at the moment of the read ({@link Freeze}); where those cannot be read, every
+     * process in a listing of {@code /proc} (the caller checks each one's parent).
+     */
+    private static List<Long> candidates(long self) {
+        Optional<List<Long>> children = Freeze.childrenOf(self);
+        if (children.isPresent()) {
+            return children.get();
+        }
+        List<Long> all = new ArrayList<>();
+        try (DirectoryStream<Path> procs = Files.newDirectoryStream(PROC)) {
+            for (Path p : procs) {
+                String name = p.getFileName().toString();
+                if (!name.isEmpty() && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                    all.add(Long.parseLong(name));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: nothing is found, and nothing is killed on a guess
+        }
+        return all;
     }
 
     /** Whose an adopted child is: this run's, another running run's, either's, or none's. */

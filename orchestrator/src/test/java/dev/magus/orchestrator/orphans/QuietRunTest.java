@@ -184,7 +184,11 @@ class QuietRunTest {
         Assumptions.assumeTrue(Strays.adopt(), "skipped: this host has no PR_SET_CHILD_SUBREAPER");
         String runId = "quiet-" + System.nanoTime();
         // setsid: out of this JVM's process group, where the collection takes it for a JDK child.
-        Process sh = new ProcessBuilder("sh", "-c", "( setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! )").start();
+        // MAGUS_RUN_ID: the run's, as a confined child's is, so that a run another test left
+        // running in this JVM cannot make the orphan ambiguous.
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", "( setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! )");
+        pb.environment().put("MAGUS_RUN_ID", runId);
+        Process sh = pb.start();
         Strays.begin(runId, sh.pid());
         long orphan = Long.parseLong(new String(sh.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip());
         try {
