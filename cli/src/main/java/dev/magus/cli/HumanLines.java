@@ -59,8 +59,9 @@ final class HumanLines {
     }
 
     /**
-     * Debug diagnostics (MGS2008) and known harmless runtime probes (a denial the policy classed
-     * {@code benign}, such as every JVM's {@code /proc/self/coredump_filter}) only show when asked
+     * Debug diagnostics (MGS2008), known harmless runtime probes (a denial the policy classed
+     * {@code benign}, such as every JVM's {@code /proc/self/coredump_filter}) and diagnostics with
+     * nothing new to say ({@link DetailKey#QUIET}: an MGS2003 seen last run) only show when asked
      * for; repeats of a denial already shown never do. All are still events, counted and
      * logged, never dropped.
      */
@@ -69,7 +70,8 @@ final class HumanLines {
             // One more occurrence of a denial already shown: an event, counted, not a new line.
             return false;
         }
-        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()));
+        return verbose || d.severity() != Severity.DEBUG && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()))
+                && !"true".equals(d.details().get(DetailKey.QUIET.key()));
     }
 
     private static final String BENIGN = new DenialAdvice.Benign("").label();

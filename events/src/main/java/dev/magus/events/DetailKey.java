@@ -18,6 +18,12 @@ public enum DetailKey {
     DROPPED("dropped"),
     /** The names of the dropped variables (MGS2003), a list ({@link Diagnostic#names}); never a value. */
     DROPPED_NAMES("dropped_names"),
+    /**
+     * {@code true} when a diagnostic has nothing new to say to a person and is shown only at
+     * {@code -v}: an MGS2003 whose dropped set this workspace's last run saw too, an MGS2006 whose
+     * manager's shims the run does not start. Still an event, logged and counted.
+     */
+    QUIET("quiet"),
     /** A version manager's name (MGS2006). */
     MANAGER("manager"),
     /** A version manager's shim directory (MGS2006). */

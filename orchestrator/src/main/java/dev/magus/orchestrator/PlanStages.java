@@ -116,8 +116,10 @@ final class PlanStages {
         Optional<Path> gitConfig = premises.privateTemp().map(temp -> writeGitConfig(temp, host, git));
         SandboxDirs dirs = new SandboxDirs(premises.tempDir(host), premises.facts().magusCacheDir(),
                 host.stateDir().dir());
-        return EnvStage.build(premises.config(), aimed.governed().policy(), host.env(), aimed.overlay(), dirs,
+        ChildEnvPlan env = EnvStage.build(premises.config(), aimed.governed().policy(), host.env(), aimed.overlay(), dirs,
                 aimed.recursive(), gitConfig);
+        return EnvStage.quieted(env, host.stateDir().dir().resolve("seen"), premises.config().workspaceRoot(),
+                aimed.executable());
     }
 
     /**

@@ -44,6 +44,15 @@ public final class EnvStage {
     private EnvStage() {
     }
 
+    /** {@code plan} with its diagnostics that have nothing new to say marked quiet ({@link Quieting}). */
+    public static ChildEnvPlan quieted(ChildEnvPlan plan, Path seenDir, Path workspace, Path executable) {
+        if (plan.diagnostics().isEmpty()) {
+            return plan;
+        }
+        return new ChildEnvPlan(plan.variables(), plan.dropped(),
+                Quieting.apply(plan.diagnostics(), seenDir, workspace, executable));
+    }
+
     /** The request's env-set and env-unset as an overlay; a bad name is MGS2004 naming {@code --env}. */
     public static Overlay overlay(RunRequest request) {
         Overlay o = Overlay.empty();
