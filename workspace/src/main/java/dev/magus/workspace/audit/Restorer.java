@@ -99,6 +99,18 @@ final class Restorer {
         }
     }
 
+    /** Makes {@code path} the regular file {@code f} (a config given its judged text); empty when done, else why not. */
+    Optional<String> write(Path path, Node.File f) {
+        try {
+            if (!ancestors.realDirectoriesUpTo(path)) {
+                return Optional.of("a directory above it is no longer a real directory");
+            }
+            return put(path, f);
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
     /**
      * Puts back the regular file a control link resolved to before the run, only where the
      * audit may write: inside the workspace or one of its git dirs, beneath real directories
