@@ -42,7 +42,9 @@ public record Kept(int index, String runId, Instant at, String code, String chan
         NONE,
         FILE,
         DIRECTORY,
-        LINK;
+        LINK,
+        /** Too large to copy and on another filesystem than the state dir: recorded, not kept. */
+        NOT_KEPT;
 
         public String word() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -51,7 +53,7 @@ public record Kept(int index, String runId, Instant at, String code, String chan
 
     /** Where the payload lies in the run's quarantine directory. */
     public Optional<String> payloadName() {
-        return payload == Payload.NONE ? Optional.empty() : Optional.of(Integer.toString(index));
+        return payload == Payload.NONE || payload == Payload.NOT_KEPT ? Optional.empty() : Optional.of(Integer.toString(index));
     }
 
     /** {@code <run id>/<index>}: how a diagnostic and {@code magus quarantine} name it. */

@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
 public final class Quarantine {
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
+    /** Larger than this, what the audit takes is moved into the quarantine, never copied. */
+    public static final long MAX_COPY = 64L * 1024 * 1024;
+
     private final Path root;
 
     private Quarantine(Path root) {
@@ -74,16 +77,36 @@ public final class Quarantine {
             return runId;
         }
 
-        /** Copies what is at {@code path} now into the quarantine; call before changing it. */
+        /**
+         * Copies what is at {@code path} now into the quarantine; call before changing it. What
+         * is larger than {@link #MAX_COPY} (a sparse {@code truncate -s 100G magus.yaml}) is
+         * moved in instead when the state dir is on the same filesystem, else recorded as
+         * {@link Kept.Payload#NOT_KEPT}: copying it would cost what the run did not.
+         */
         public Prepared keep(Path path) throws IOException {
             ensure();
             int index = next++;
-            if (Fingerprint.of(path).equals(Fingerprint.ABSENT)) {
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
                 return new Prepared(index, Kept.Payload.NONE, 0, path);
             }
             Path target = dir.resolve(Integer.toString(index));
             Trees.remove(target);
-            long bytes = Trees.copy(path, target);
+            long size = Trees.size(path);
+            long bytes;
+            if (size > MAX_COPY) {
+                Path parent = path.getParent();
+                if (!parent.toRealPath().equals(parent)) {
+                    return new Prepared(index, Kept.Payload.NOT_KEPT, 0, path);
+                }
+                try {
+                    Files.move(path, target, StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException e) {
+                    return new Prepared(index, Kept.Payload.NOT_KEPT, 0, path);
+                }
+                bytes = size;
+            } else {
+                bytes = Trees.copy(path, target);
+            }
             Kept.Payload kind = Files.isSymbolicLink(target) ? Kept.Payload.LINK
                     : Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS) ? Kept.Payload.DIRECTORY : Kept.Payload.FILE;
             return new Prepared(index, kind, bytes, path);
@@ -194,6 +217,9 @@ public final class Quarantine {
         }
         if (!parent.toRealPath().equals(parent)) {
             return new Restored.Refused(k, "a directory above it is a symbolic link now, so nothing is written through it");
+        }
+        if (k.payload() == Kept.Payload.NOT_KEPT) {
+            return new Restored.Refused(k, "it was too large to keep and on another filesystem, so it was not kept");
         }
         Optional<Path> payload = payload(k);
         if (payload.isEmpty()) {
