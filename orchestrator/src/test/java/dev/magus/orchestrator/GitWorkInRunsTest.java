@@ -253,6 +253,32 @@ class GitWorkInRunsTest {
         assertThat(sub.resolve(".git/hooks/pre-commit.sample")).exists();
         assertThat(o.text()).contains("neutralised sub/.git/hooks/pre-commit");
         assertThat(hostIn(sub, "status", "--short")).isEmpty();
+        // The neutralised hook is in the quarantine and comes back byte for byte with its mode.
+        Kept hook = quarantine().read(o.runId()).orElseThrow().entries().stream()
+                .filter(e -> e.path().equals(sub.resolve(".git/hooks/pre-commit"))).findFirst().orElseThrow();
+        assertThat(hook.code()).isEqualTo("info");
+        assertThat(quarantine().restore(hook, false)).isInstanceOf(Quarantine.Restored.Done.class);
+        assertThat(Files.readString(sub.resolve(".git/hooks/pre-commit"))).isEqualTo("#!/bin/sh\nevil\n");
+        assertThat(mode(sub.resolve(".git/hooks/pre-commit"))).isEqualTo(0755);
+    }
+
+    @Test
+    void aNewRepositoryWithOnlyAPlantedHookKeepsTheRunsStatus() throws Exception {
+        Outcome o = run("git init -q sub && printf '#!/bin/sh\\nevil\\n' > sub/.git/hooks/post-checkout && exit 0");
+        assertThat(o.audit()).as(o.text()).isEmpty();
+        assertThat(o.result().status()).as("neutralising a hook fails nothing").isZero();
+        assertThat(o.text()).contains("neutralised sub/.git/hooks/post-checkout");
+        assertThat(t.workspace.resolve("sub/.git/hooks/post-checkout")).doesNotExist();
+        assertThat(t.workspace.resolve("sub/.git/HEAD")).exists();
+    }
+
+    @Test
+    void aGitFileNamingAnUnauditedDirectoryInsideIsTakenOut() throws Exception {
+        Outcome o = run("mkdir -p sub fake/hooks && echo 'gitdir: ../fake' > sub/.git");
+        assertThat(o.audit()).as(o.text()).singleElement()
+                .satisfies(d -> assertThat(d.message()).contains("no .git directory"));
+        assertThat(o.result().status()).isEqualTo(1);
+        assertThat(t.workspace.resolve("sub/.git")).doesNotExist();
     }
 
     @Test

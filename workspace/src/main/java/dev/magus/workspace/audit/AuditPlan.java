@@ -121,13 +121,27 @@ public final class AuditPlan {
     private static final Set<String> HOOKS = Set.of(ControlFiles.GIT_HOOKS, ControlFiles.GIT_DIR_HOOKS);
 
     /**
-     * @param inside whether an absolute, normalised path lies inside the workspace (its links
-     *               resolved as far as it exists)
+     * @param inside  whether an absolute, normalised path lies inside the workspace (its links
+     *                resolved as far as it exists)
+     * @param present whether something (a link included) is at an absolute path now
      */
-    public static List<Step> of(List<Change> changes, Snapshot before, Snapshot after, Predicate<Path> inside) {
-        Set<Path> created = newGitDirs(changes, before, after);
+    public static List<Step> of(List<Change> changes, Snapshot before, Snapshot after, Predicate<Path> inside,
+            Predicate<Path> present) {
+        Set<Path> created = new LinkedHashSet<>();
+        Set<Path> refused = new LinkedHashSet<>();
+        for (Path g : newGitDirs(changes, before, after)) {
+            // A commondir sends git to another directory's config and hooks, which no name here
+            // covers: such a repository is not kept.
+            (present.test(g.resolve("commondir")) ? refused : created).add(g);
+        }
         List<Step> out = new ArrayList<>();
         for (Change c : changes) {
+            Optional<Path> no = refused.stream().filter(g -> c.path().startsWith(g)).findFirst();
+            if (no.isPresent()) {
+                out.add(new Step.Restore(c, "the repository the run created at " + no.get()
+                        + " has a commondir, which sends git to config and hooks elsewhere"));
+                continue;
+            }
             Optional<Path> in = created.stream().filter(g -> c.path().startsWith(g)).findFirst();
             if (in.isPresent()) {
                 out.add(new Step.Accept(c, c.path().equals(in.get())
@@ -218,10 +232,33 @@ public final class AuditPlan {
         } catch (RuntimeException e) {
             return new Step.Restore(c, "");
         }
-        if (inside.test(target)) {
-            return new Step.Accept(c, "");
+        if (!inside.test(target)) {
+            return new Step.Restore(c, "it names a git dir outside the workspace, " + target);
         }
-        return new Step.Restore(c, "it names a git dir outside the workspace, " + target);
+        if (!audited(target)) {
+            return new Step.Restore(c, "it names " + target + ", which is no .git directory nor one of its"
+                    + " submodule or worktree git dirs, so its config and hooks would go unaudited");
+        }
+        return new Step.Accept(c, "");
+    }
+
+    /**
+     * Whether the audit's names cover the git dir {@code target}: a {@code .git} directory, or
+     * one beneath {@code .git/modules/} or {@code .git/worktrees/} (ignoring ASCII case, as
+     * {@link ControlFiles} does).
+     */
+    static boolean audited(Path target) {
+        int n = target.getNameCount();
+        for (int i = 0; i < n; i++) {
+            if (target.getName(i).toString().equalsIgnoreCase(".git")) {
+                if (i == n - 1) {
+                    return true;
+                }
+                String next = target.getName(i + 1).toString();
+                return i + 2 < n && (next.equalsIgnoreCase("modules") || next.equalsIgnoreCase("worktrees"));
+            }
+        }
+        return false;
     }
 
     private static Step config(Change c, Predicate<Path> inside) {

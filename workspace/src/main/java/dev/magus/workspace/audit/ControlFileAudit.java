@@ -322,7 +322,8 @@ public final class ControlFileAudit {
             Restorer restorer = new Restorer(reader, new AncestorCheck(reader, roots));
             List<Diagnostic> out = new ArrayList<>();
             List<String> notes = new ArrayList<>();
-            List<AuditPlan.Step> steps = new ArrayList<>(AuditPlan.of(changes, was, is, ControlFileAudit.this::inside));
+            List<AuditPlan.Step> steps = new ArrayList<>(AuditPlan.of(changes, was, is, ControlFileAudit.this::inside,
+                    p -> java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
             // Removals first, deepest first; then the rest, parents before children.
             steps.sort((a, b) -> {
                 boolean ca = removal(a);
