@@ -121,14 +121,20 @@ public final class Quarantine {
             return k;
         }
 
+        /** Makes the run's directory and manifest on the first keep; numbers on after what the manifest holds. */
         private void ensure() throws IOException {
-            if (Files.isDirectory(dir.resolve("manifest").getParent()) && Files.exists(dir.resolve("manifest"))) {
+            Path manifest = dir.resolve("manifest");
+            if (next == 1 && Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)) {
+                Manifest.parse(Files.readString(manifest, StandardCharsets.UTF_8)).ifPresent(
+                        r -> r.entries().forEach(k -> next = Math.max(next, k.index() + 1)));
+            }
+            if (Files.isRegularFile(manifest, LinkOption.NOFOLLOW_LINKS)) {
                 return;
             }
             createPrivate(root.getParent());
             createPrivate(root);
             createPrivate(dir);
-            Files.writeString(dir.resolve("manifest"), Manifest.header(runId, Instant.now()), StandardCharsets.UTF_8,
+            Files.writeString(manifest, Manifest.header(runId, Instant.now()), StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         }
     }
