@@ -64,7 +64,7 @@ public final class AuditPlan {
             }
         }
 
-        /** Left as the run made it; {@code note}, when not empty, says so in an info line. */
+        /** Left as the run made it; {@code note}, when not empty, says so in an info line naming the path. */
         record Accept(Change change, String note) implements Step {
             public Accept {
                 Objects.requireNonNull(change, "change");
@@ -144,8 +144,7 @@ public final class AuditPlan {
             }
             Optional<Path> in = created.stream().filter(g -> c.path().startsWith(g)).findFirst();
             if (in.isPresent()) {
-                out.add(new Step.Accept(c, c.path().equals(in.get())
-                        ? "kept the repository the run created, " + c.path() : ""));
+                out.add(new Step.Accept(c, c.path().equals(in.get()) ? "kept the repository the run created" : ""));
                 continue;
             }
             if (c instanceof Change.Created cr && cr.entry().equals(ControlFiles.GIT)) {

@@ -266,6 +266,10 @@ public final class ControlFileAudit {
 
         /** As {@link #after(ControlFilesAction, String)}, under a fresh id of its own. */
         public Report after(ControlFilesAction action) {
+            if (quarantine.isEmpty()) {
+                // Nothing is kept, so no id names it.
+                return after(action, "unkept");
+            }
             byte[] id = new byte[8];
             new java.security.SecureRandom().nextBytes(id);
             return after(action, java.util.HexFormat.of().formatHex(id));
@@ -353,7 +357,7 @@ public final class ControlFileAudit {
             for (AuditPlan.Step step : steps) {
                 if (step instanceof AuditPlan.Step.Accept a) {
                     if (!a.note().isEmpty()) {
-                        notes.add("magus: " + a.note());
+                        notes.add("magus: " + a.note() + ", " + shown(a.path()));
                     }
                 } else if (step instanceof AuditPlan.Step.Restore r) {
                     out.add(diagnostic(r.change(), action, done.get(step), r.why()));
