@@ -292,6 +292,27 @@ class GitWorkInRunsTest {
         assertThat(t.workspace.resolve("sub/.git")).doesNotExist();
     }
 
+    @Test
+    void aSubmodulesConfigAndAConfigWorktreeAreJudgedKeyByKeyToo() throws Exception {
+        Path lib = Files.createDirectories(root.resolve("libsrc"));
+        hostIn(lib, "init", "-q", "-b", "main");
+        hostIn(lib, "commit", "-q", "--allow-empty", "-m", "lib");
+        host("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib.toString(), "vendor/lib");
+        host("config", "extensions.worktreeConfig", "true");
+        Path subConfig = t.workspace.resolve(".git/modules/vendor/lib/config");
+        Path worktreeConfig = t.workspace.resolve(".git/config.worktree");
+        Outcome o = run("(cd vendor/lib && git config core.hooksPath /tmp/evil && git config user.name Sub)"
+                + " && git config --worktree core.sshCommand 'sh -c evil' && git config --worktree user.name W");
+        assertThat(o.result().status()).as(o.text()).isEqualTo(1);
+        assertThat(o.audit()).extracting(Diagnostic::subject).containsExactlyInAnyOrder(subConfig.toString(),
+                worktreeConfig.toString());
+        assertThat(o.audit()).allSatisfy(d -> assertThat(d.details()).containsEntry("restored", "true"));
+        String sub = hostIn(t.workspace.resolve("vendor/lib"), "config", "--list", "--local").toLowerCase(Locale.ROOT);
+        assertThat(sub).doesNotContain("core.hookspath").contains("user.name=sub", "core.worktree=");
+        String wt = Files.readString(worktreeConfig);
+        assertThat(wt).doesNotContain("sshCommand").contains("name = W");
+    }
+
     private static int mode(Path p) throws IOException {
         return ((Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS)) & 07777;
     }
