@@ -386,7 +386,10 @@ public final class ControlFileAudit {
     }
 
     /** What carrying out one step did: why it was not done (empty: done), and what the quarantine holds of it. */
-    record Outcome(Optional<String> notDone, List<Kept> kept) {
+    record Outcome(Optional<String> notDone, List<Kept> kept, Optional<String> lost) {
+        Outcome(Optional<String> notDone, List<Kept> kept) {
+            this(notDone, kept, Optional.empty());
+        }
     }
 
     private static boolean removal(AuditPlan.Step s) {
@@ -406,19 +409,24 @@ public final class ControlFileAudit {
     }
 
     /**
-     * Keeps what is at the step's paths in the quarantine, then carries the step out; nothing
-     * is removed or put back when it could not be kept first.
+     * Keeps what is at the step's paths in the quarantine, then carries the step out. What
+     * cannot be kept (the state dir's disk full, perhaps filled by the run itself) is taken out
+     * all the same and the message says it was lost: a planted hook must not stay for want of
+     * room to keep a copy of it.
      */
     private Outcome carryOut(AuditPlan.Step step, Restorer restorer, Optional<Quarantine.Box> box, Snapshot snapshot) {
         List<Quarantine.Prepared> prepared = new ArrayList<>();
+        Optional<String> lost = Optional.empty();
         if (box.isPresent()) {
             try {
                 for (Path p : written(step)) {
-                    prepared.add(box.get().keep(p));
+                    // Beneath a directory swapped for a link nothing is written (Restorer), so nothing is kept.
+                    if (restorer.beneathRealDirectories(p)) {
+                        prepared.add(box.get().keep(p));
+                    }
                 }
             } catch (java.io.IOException | RuntimeException e) {
-                return new Outcome(Optional.of("it could not be kept in the quarantine first (" + e + "), so it was left"),
-                        List.of());
+                lost = Optional.of("the run's version could not be kept in the quarantine (" + e + ") and is lost");
             }
         }
         Optional<String> notDone;
@@ -453,7 +461,7 @@ public final class ControlFileAudit {
                 }
             }
         }
-        return new Outcome(notDone, kept);
+        return new Outcome(notDone, kept, lost);
     }
 
     /** Whether {@code p} (absolute, normalised) lies inside the workspace, its links resolved as far as it exists. */
@@ -476,6 +484,9 @@ public final class ControlFileAudit {
 
     /** What the message adds about the quarantine. */
     private static String quarantined(Outcome o) {
+        if (o != null && o.lost().isPresent()) {
+            return "; " + o.lost().get();
+        }
         if (o == null || o.kept().isEmpty()) {
             return "";
         }

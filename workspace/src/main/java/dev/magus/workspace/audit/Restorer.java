@@ -99,6 +99,15 @@ final class Restorer {
         }
     }
 
+    /** Whether every directory from the entry's root down to {@code path} is a real directory, no link. */
+    boolean beneathRealDirectories(Path path) {
+        try {
+            return ancestors.realDirectoriesUpTo(path);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Makes {@code path} the regular file {@code f} (a config given its judged text); empty when done, else why not. */
     Optional<String> write(Path path, Node.File f) {
         try {

@@ -1,6 +1,7 @@
 package dev.magus.workspace.quarantine;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -9,57 +10,84 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Copies and removes a file, link or directory tree exactly, never following a link: a link
  * is copied as a link, a file byte for byte with its mode (set-id and sticky bits included),
- * a directory with its mode, set once what is beneath it is written.
+ * a directory with its mode, set once what is beneath it is written. Paths are taken as
+ * given: the caller checks that no directory above them is a link.
  */
 final class Trees {
     private Trees() {
     }
 
-    /** Copies {@code from} to {@code to}, which must not exist; returns the bytes of the files copied. */
+    /** Deeper than this, a tree is not copied or removed: fail, rather than recurse without bound. */
+    private static final int MAX_DEPTH = 256;
+
+    /**
+     * Copies {@code from} to {@code to}, which must not exist; returns the bytes of the files
+     * copied. A directory or file its owner cannot read (a child's {@code chmod 000}) is made
+     * readable for the copy and given its mode back; a fifo or socket holds nothing to keep and
+     * is left out.
+     */
     static long copy(Path from, Path to) throws IOException {
-        long[] bytes = {0};
-        Deque<int[]> modes = new ArrayDeque<>();
-        Files.walkFileTree(from, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Path d = to.resolve(from.relativize(dir).toString());
-                Files.createDirectory(d);
-                modes.push(new int[] {Fingerprint.mode(dir)});
-                return FileVisitResult.CONTINUE;
-            }
+        return copy(from, to, 0);
+    }
 
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Path f = from.equals(file) ? to : to.resolve(from.relativize(file).toString());
-                if (attrs.isSymbolicLink()) {
-                    Files.createSymbolicLink(f, Files.readSymbolicLink(file));
-                } else if (attrs.isRegularFile()) {
-                    Files.copy(file, f, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-                    Files.setAttribute(f, "unix:mode", Fingerprint.mode(file), LinkOption.NOFOLLOW_LINKS);
-                    bytes[0] += attrs.size();
-                } else {
-                    throw new IOException("a special file cannot be kept: " + file);
-                }
-                return FileVisitResult.CONTINUE;
+    private static long copy(Path from, Path to, int depth) throws IOException {
+        if (depth > MAX_DEPTH) {
+            throw new IOException("nested deeper than " + MAX_DEPTH + " directories: " + from);
+        }
+        BasicFileAttributes a = Files.readAttributes(from, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isSymbolicLink()) {
+            Files.createSymbolicLink(to, Files.readSymbolicLink(from));
+            return 0;
+        }
+        if (a.isDirectory()) {
+            int mode = Fingerprint.mode(from);
+            boolean opened = (mode & 0500) != 0500;
+            if (opened) {
+                Files.setAttribute(from, "unix:mode", mode | 0500, LinkOption.NOFOLLOW_LINKS);
             }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
+            long bytes = 0;
+            try {
+                Files.createDirectory(to);
+                List<Path> names = new ArrayList<>();
+                try (DirectoryStream<Path> s = Files.newDirectoryStream(from)) {
+                    for (Path p : s) {
+                        names.add(p.getFileName());
+                    }
                 }
-                Path d = to.resolve(from.relativize(dir).toString());
-                Files.setAttribute(d, "unix:mode", modes.pop()[0], LinkOption.NOFOLLOW_LINKS);
-                return FileVisitResult.CONTINUE;
+                for (Path n : names) {
+                    bytes += copy(from.resolve(n), to.resolve(n.toString()), depth + 1);
+                }
+                Files.setAttribute(to, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+            } finally {
+                if (opened) {
+                    Files.setAttribute(from, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+                }
             }
-        });
-        return bytes[0];
+            return bytes;
+        }
+        if (a.isRegularFile()) {
+            int mode = Fingerprint.mode(from);
+            boolean opened = (mode & 0400) == 0;
+            if (opened) {
+                Files.setAttribute(from, "unix:mode", mode | 0400, LinkOption.NOFOLLOW_LINKS);
+            }
+            try {
+                Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(to, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+            } finally {
+                if (opened) {
+                    Files.setAttribute(from, "unix:mode", mode, LinkOption.NOFOLLOW_LINKS);
+                }
+            }
+            return a.size();
+        }
+        return 0;
     }
 
     /** The bytes of the files beneath {@code path} (or of the file). */
@@ -77,33 +105,32 @@ final class Trees {
 
     /** Removes {@code path} and everything beneath it; a link is removed, never followed. */
     static void remove(Path path) throws IOException {
+        remove(path, 0);
+    }
+
+    private static void remove(Path path, int depth) throws IOException {
+        if (depth > MAX_DEPTH) {
+            throw new IOException("nested deeper than " + MAX_DEPTH + " directories: " + path);
+        }
+        BasicFileAttributes a;
         try {
-            Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return;
         }
-        Files.walkFileTree(path, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                // A directory without write or search permission cannot be emptied otherwise.
-                Files.setAttribute(dir, "unix:mode", 0700, LinkOption.NOFOLLOW_LINKS);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                if (e != null) {
-                    throw e;
+        if (a.isDirectory()) {
+            // A directory without read, write or search permission cannot be emptied otherwise.
+            Files.setAttribute(path, "unix:mode", 0700, LinkOption.NOFOLLOW_LINKS);
+            List<Path> names = new ArrayList<>();
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(path)) {
+                for (Path p : s) {
+                    names.add(p.getFileName());
                 }
-                Files.delete(dir);
-                return FileVisitResult.CONTINUE;
             }
-        });
+            for (Path n : names) {
+                remove(path.resolve(n), depth + 1);
+            }
+        }
+        Files.deleteIfExists(path);
     }
 }

@@ -62,16 +62,38 @@ class QuarantinedAuditTest {
     }
 
     @Test
-    void whatCannotBeKeptFirstIsLeftAndTheRunFails() throws IOException {
-        // The state dir is a file: nothing can be kept beneath it.
+    void whatCannotBeKeptIsTakenOutAllTheSameAndSaidLost() throws IOException {
+        // The state dir is a file: nothing can be kept beneath it (as with a disk the run filled).
         Files.writeString(state.dir(), "not a directory");
         ControlFileAudit.Baseline b = audit(Retention.DEFAULT).before();
         Path hook = Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\nevil\n");
         ControlFileAudit.Report r = b.after(ControlFilesAction.RESTORE, "run2");
         assertThat(r.changed()).isTrue();
-        assertThat(hook).exists();
-        assertThat(r.diagnostics().get(0).message()).contains("NOT restored", "could not be kept in the quarantine");
-        assertThat(r.diagnostics().get(0).details()).containsEntry("restored", "false");
+        assertThat(hook).as("a planted hook never stays for want of room to keep it").doesNotExist();
+        assertThat(r.diagnostics().get(0).message()).contains("removed again", "could not be kept in the quarantine",
+                "lost");
+        assertThat(r.diagnostics().get(0).details()).containsEntry("restored", "true").doesNotContainKey("quarantine");
+    }
+
+    @Test
+    void anUnreadableDirectoryWithAFifoIsKeptAsFarAsItHoldsAnything() throws Exception {
+        ControlFileAudit.Baseline b = audit(Retention.DEFAULT).before();
+        Path husky = Files.createDirectories(ws.resolve(".husky/deep"));
+        Path script = Files.writeString(husky.resolve("pre-commit"), "evil\n");
+        Files.setAttribute(script, "unix:mode", 0);
+        Process p = new ProcessBuilder("mkfifo", husky.resolve("fifo").toString()).start();
+        assertThat(p.waitFor()).isZero();
+        Files.setAttribute(husky, "unix:mode", 0);
+        ControlFileAudit.Report r = b.after(ControlFilesAction.RESTORE, "run5");
+        assertThat(ws.resolve(".husky")).doesNotExist();
+        assertThat(r.diagnostics().get(0).details()).containsEntry("quarantine", "run5/1");
+        Kept k = Quarantine.in(state).read("run5").orElseThrow().entries().get(0);
+        Path kept = Quarantine.in(state).payload(k).orElseThrow();
+        assertThat(((Integer) Files.getAttribute(kept.resolve("deep"), "unix:mode")) & 07777).isZero();
+        Files.setAttribute(kept.resolve("deep"), "unix:mode", 0700);
+        assertThat(kept.resolve("deep/pre-commit")).hasContent("evil");
+        assertThat(kept.resolve("deep/fifo")).doesNotExist();
+        assertThat(Quarantine.in(state).drop("run5")).isTrue();
     }
 
     @Test
