@@ -82,4 +82,11 @@ class QuarantineCommandTest {
         assertThat(unknown.err()).contains("MGS2004", "holds nothing of run nope");
         assertThat(run("quarantine", "show", "../etc").status()).isEqualTo(125);
     }
+
+    @Test
+    void explainSaysHowToGetItBack() {
+        Cli.Result r = run("explain", "MGS2002");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("quarantine", "magus quarantine restore RUN N", "--force", "key by key");
+    }
 }
