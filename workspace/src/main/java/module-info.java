@@ -13,6 +13,8 @@ module dev.magus.workspace {
     exports dev.magus.workspace.learn;
     exports dev.magus.workspace.lease;
     exports dev.magus.workspace.project;
+    // The audit keeps what it takes here; magus quarantine lists and restores it.
+    exports dev.magus.workspace.quarantine to dev.magus.orchestrator, dev.magus.cli;
     exports dev.magus.workspace.spell;
     exports dev.magus.workspace.trust;
     exports dev.magus.workspace.yaml;

@@ -38,7 +38,8 @@ final class MagusCommand {
     static final Map<String, Class<?>> SUBCOMMANDS = subcommands(RunCommand.class, "run", TargetCommand.class, "target",
             DemoCommand.class, "demo", PolicyCommand.class, "policy", CheckCommand.class, "check",
             ProbeCommand.class, "probe", ExplainCommand.class, "explain", JobCommand.class, "job",
-            LeaseCommand.class, "lease", InitCommand.class, "init", LearnCommand.class, "learn", TrustCommand.class, "trust");
+            LeaseCommand.class, "lease", InitCommand.class, "init", LearnCommand.class, "learn", TrustCommand.class, "trust",
+            QuarantineCommand.class, "quarantine");
 
     private static Map<String, Class<?>> subcommands(Object... classAndName) {
         Map<String, Class<?>> m = new LinkedHashMap<>();

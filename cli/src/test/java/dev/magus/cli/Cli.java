@@ -59,6 +59,9 @@ final class Cli {
                 if (cls == LeaseCommand.class) {
                     return (K) new LeaseCommand(context);
                 }
+                if (cls == QuarantineCommand.class) {
+                    return (K) new QuarantineCommand(context);
+                }
                 if (cls == InitCommand.class) {
                     return (K) new InitCommand(context);
                 }

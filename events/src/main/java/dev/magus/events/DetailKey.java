@@ -103,7 +103,12 @@ public enum DetailKey {
     /** The run's processes that outlived its collection, as the message names them ("123, group 45"). */
     PIDS("pids"),
     /** Where a changed symlink points. */
-    TARGET("target");
+    TARGET("target"),
+    /**
+     * Where the audit kept the run's version of a control entry it put back or removed:
+     * {@code RUN/N}, as {@code magus quarantine restore RUN N} takes it.
+     */
+    QUARANTINE("quarantine");
 
     private final String key;
 

@@ -96,7 +96,8 @@ final class ChildLaunch {
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
             Optional<ControlFileAudit.Baseline> controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
-                    .keepingWalksIn(host.stateDir()).before());
+                    .keepingWalksIn(host.stateDir())
+                    .quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env())).before());
             Optional<DescendantAudit.Baseline> descendants = DescendantStage.before(config, host.stateDir().dir());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),

@@ -23,8 +23,11 @@ final class RunChecks {
     /**
      * The control-file audit, once the child's process group is gone: each control file the
      * run created, changed or removed is an MGS2002 (layer audit), put back unless the
-     * workspace says {@code sandbox.controlFiles: report}. Whether the run fails for it: an
-     * audit that could not finish fails it too, since nothing then says the files are intact.
+     * workspace says {@code sandbox.controlFiles: report}, the run's version kept in the
+     * quarantine first. What the audit kept (a repository the run created, a harmless config
+     * change) or neutralised without failing the run is an info line. Whether the run fails
+     * for it: an audit that could not finish fails it too, since nothing then says the files
+     * are intact.
      */
     static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
         try {
@@ -32,9 +35,10 @@ final class RunChecks {
             // Two runs of one process in one workspace audit and restore one at a time, so neither
             // puts back its snapshot over the other's restore halfway through.
             synchronized (lockFor(config.workspaceRoot())) {
-                report = baseline.after(config.config().controlFiles());
+                report = baseline.after(config.config().controlFiles(), run.id());
             }
             report.diagnostics().forEach(run.journal()::diagnostic);
+            report.notes().forEach(line -> say(run, passthrough, line));
             return report.changed();
         } catch (RuntimeException e) {
             say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);

@@ -9,6 +9,9 @@ import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.policy.watch.ChangeWatcher;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.quarantine.Kept;
+import dev.magus.workspace.quarantine.Quarantine;
+import dev.magus.workspace.quarantine.Retention;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -39,9 +42,20 @@ public final class ControlFileAudit {
     private final Optional<WalkCache> cache;
     /** The kernel's events of what a run changed ({@link Watchers#installed()} unless given). */
     private final java.util.function.Supplier<Optional<ChangeWatcher>> watcher;
+    /** Where what the audit takes is kept first, and for how long; empty: nowhere (tests, benchmarks). */
+    private final Optional<Quarantine> quarantine;
+    private final Retention retention;
 
     private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache,
             java.util.function.Supplier<Optional<ChangeWatcher>> watcher) {
+        this(files, reader, cache, watcher, Optional.empty(), Retention.DEFAULT);
+    }
+
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache,
+            java.util.function.Supplier<Optional<ChangeWatcher>> watcher, Optional<Quarantine> quarantine,
+            Retention retention) {
+        this.quarantine = quarantine;
+        this.retention = retention;
         this.files = files;
         this.names = new ControlNames(files);
         this.reader = reader;
@@ -80,7 +94,16 @@ public final class ControlFileAudit {
      * ({@link WalkCache} says why that is safe).
      */
     public ControlFileAudit keepingWalksIn(StateDir state) {
-        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))), watcher);
+        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))), watcher,
+                quarantine, retention);
+    }
+
+    /**
+     * This audit, keeping everything it removes or puts back in {@code state}'s quarantine
+     * first ({@link Quarantine}), pruned to {@code retention} after each run that adds to it.
+     */
+    public ControlFileAudit quarantiningIn(StateDir state, Retention retention) {
+        return new ControlFileAudit(files, reader, cache, watcher, Optional.of(Quarantine.in(state)), retention);
     }
 
     /**
@@ -88,7 +111,7 @@ public final class ControlFileAudit {
      * directory) instead of the installed one: for tests and benchmarks.
      */
     public ControlFileAudit watchingWith(Optional<ChangeWatcher> watcher) {
-        return new ControlFileAudit(files, reader, cache, () -> watcher);
+        return new ControlFileAudit(files, reader, cache, () -> watcher, quarantine, retention);
     }
 
     /** How the last after pass of this process went ({@link AfterPass}); for tests and benchmarks. */
@@ -174,19 +197,32 @@ public final class ControlFileAudit {
     private static final java.util.Map<String, Set<Path>> UNAUDITED = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** What one run's audit found, and the diagnostics that say so. */
-    public record Report(List<Change> changes, List<Path> unaudited, List<Diagnostic> diagnostics) {
+    /**
+     * @param changes     every control entry the run created, changed or removed
+     * @param notes       info lines: what was kept or neutralised without failing the run, what
+     *                    the quarantine pruned
+     * @param failing     whether a change was put back (or would have been, under report)
+     */
+    public record Report(List<Change> changes, List<Path> unaudited, List<Diagnostic> diagnostics, List<String> notes,
+            boolean failing) {
         public Report {
             changes = List.copyOf(changes);
             unaudited = List.copyOf(unaudited);
             diagnostics = List.copyOf(diagnostics);
+            notes = List.copyOf(notes);
+        }
+
+        public Report(List<Change> changes, List<Path> unaudited, List<Diagnostic> diagnostics) {
+            this(changes, unaudited, diagnostics, List.of(), !changes.isEmpty());
         }
 
         /**
-         * Whether the run changed a control file, or left a directory the audit cannot see
-         * into ({@link Unlisted}), and so fails.
+         * Whether the run changed a control file in a way the audit put back (a repository it
+         * created and a harmless config change are kept and do not count), or left a directory
+         * the audit cannot see into ({@link Unlisted}), and so fails.
          */
         public boolean changed() {
-            return !changes.isEmpty() || !unaudited.isEmpty();
+            return failing || !unaudited.isEmpty();
         }
     }
 
@@ -231,8 +267,23 @@ public final class ControlFileAudit {
             return Snapshot.of(new Scan(names, reader).rescan(walk.previous(), roots).controls());
         }
 
-        /** Compares with now, restores unless {@code action} is report, and reports. Call once the child's group is gone. */
+        /** As {@link #after(ControlFilesAction, String)}, under a fresh id of its own. */
         public Report after(ControlFilesAction action) {
+            if (quarantine.isEmpty()) {
+                // Nothing is kept, so no id names it.
+                return after(action, "unkept");
+            }
+            byte[] id = new byte[8];
+            new java.security.SecureRandom().nextBytes(id);
+            return after(action, java.util.HexFormat.of().formatHex(id));
+        }
+
+        /**
+         * Compares with now, restores unless {@code action} is report, and reports. Call once
+         * the child's group is gone. What is removed or put back is kept first in the
+         * quarantine, under {@code runId}, when this audit has one.
+         */
+        public Report after(ControlFilesAction action, String runId) {
             // Before the events are read: every change they do not hold came after this.
             long since = Scan.nowNanos();
             EventPass.Outcome outcome = events.drain();
@@ -269,37 +320,225 @@ public final class ControlFileAudit {
             // up by name (Walker#byName) was recorded the same way twice: compared as usual.
             List<Path> byName = searchableBoth(walk.unlisted(), now.unlisted());
             // With nothing hidden, outside(now.controls(), ...) is Snapshot.of(now.controls()): made once, above.
-            List<Change> changes = Comparison.between(outside(snapshot.entries(), unaudited, reopened, byName),
-                    hidden.isEmpty() ? after : outside(now.controls(), hidden, List.of(), byName));
+            Snapshot was = outside(snapshot.entries(), unaudited, reopened, byName);
+            Snapshot is = hidden.isEmpty() ? after : outside(now.controls(), hidden, List.of(), byName);
+            List<Change> changes = Comparison.between(was, is);
             if (changes.isEmpty() && unaudited.isEmpty()) {
                 return new Report(List.of(), List.of(), List.of());
             }
             Restorer restorer = new Restorer(reader, new AncestorCheck(reader, roots));
             List<Diagnostic> out = new ArrayList<>();
-            // Created entries go first, deepest first; then the rest, parents before children.
-            List<Change> order = new ArrayList<>(changes);
-            order.sort((a, b) -> {
-                boolean ca = a instanceof Change.Created;
-                boolean cb = b instanceof Change.Created;
+            List<String> notes = new ArrayList<>();
+            List<AuditPlan.Step> steps = new ArrayList<>(AuditPlan.of(changes, was, is, ControlFileAudit.this::inside,
+                    p -> java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
+            // Removals first, deepest first; then the rest, parents before children.
+            steps.sort((a, b) -> {
+                boolean ca = removal(a);
+                boolean cb = removal(b);
                 if (ca != cb) {
                     return ca ? -1 : 1;
                 }
                 int c = PathOrder.INSTANCE.compare(a.path(), b.path());
                 return ca ? -c : c;
             });
-            java.util.Map<Change, Optional<String>> undone = new java.util.HashMap<>();
-            for (Change c : order) {
-                undone.put(c, action == ControlFilesAction.RESTORE ? restorer.undo(c, snapshot) : Optional.empty());
+            Optional<Quarantine.Box> box = quarantine.map(q -> q.box(runId));
+            boolean kept = false;
+            boolean failing = false;
+            java.util.Map<AuditPlan.Step, Outcome> done = new java.util.HashMap<>();
+            for (AuditPlan.Step step : steps) {
+                failing |= step.fails();
+                if (step instanceof AuditPlan.Step.Accept a) {
+                    continue;
+                }
+                Outcome o = action == ControlFilesAction.RESTORE ? carryOut(step, restorer, box, snapshot)
+                        : new Outcome(Optional.empty(), List.of());
+                kept |= !o.kept().isEmpty();
+                done.put(step, o);
             }
-            for (Change c : changes) {
-                out.add(diagnostic(c, action, undone.get(c)));
+            // Reported in path order.
+            steps.sort((a, b) -> PathOrder.INSTANCE.compare(a.path(), b.path()));
+            for (AuditPlan.Step step : steps) {
+                if (step instanceof AuditPlan.Step.Accept a) {
+                    if (!a.note().isEmpty()) {
+                        notes.add("magus: " + a.note() + ", " + shown(a.path()));
+                    }
+                } else if (step instanceof AuditPlan.Step.Restore r) {
+                    out.add(diagnostic(r.change(), action, done.get(step), r.why()));
+                } else if (step instanceof AuditPlan.Step.Revise v) {
+                    out.add(revised(v, action, done.get(step)));
+                } else if (step instanceof AuditPlan.Step.Neutralise n) {
+                    notes.add(neutralised(n, action, done.get(step)));
+                }
+            }
+            if (kept) {
+                try {
+                    for (Quarantine.Pruned p : quarantine.get().prune(retention, java.time.Instant.now(), Set.of(runId))) {
+                        notes.add("magus: the quarantine dropped run " + p.runId() + " (" + p.bytes() + " bytes, kept since "
+                                + p.created() + "): " + p.why());
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    notes.add("magus: the quarantine could not be pruned: " + e);
+                }
             }
             for (Path u : unaudited) {
                 boolean earlier = carried.contains(u);
                 out.add(reopened.contains(u) ? reopenedDiagnostic(u, action, earlier) : unauditedDiagnostic(u, earlier));
             }
-            return new Report(changes, unaudited, out);
+            return new Report(changes, unaudited, out, notes, failing);
         }
+    }
+
+    /** What carrying out one step did: why it was not done (empty: done), and what the quarantine holds of it. */
+    record Outcome(Optional<String> notDone, List<Kept> kept, Optional<String> lost) {
+        Outcome(Optional<String> notDone, List<Kept> kept) {
+            this(notDone, kept, Optional.empty());
+        }
+    }
+
+    private static boolean removal(AuditPlan.Step s) {
+        return s instanceof AuditPlan.Step.Neutralise
+                || s instanceof AuditPlan.Step.Restore r && r.change() instanceof Change.Created;
+    }
+
+    /** The paths a step writes: the entry and, for a control link whose target changed, the file it led to. */
+    private static List<Path> written(AuditPlan.Step step) {
+        List<Path> out = new ArrayList<>(List.of(step.path()));
+        if (step instanceof AuditPlan.Step.Restore r && r.change() instanceof Change.Changed ch
+                && ch.aspects().contains(Change.Aspect.TARGET) && ch.was() instanceof Node.Link l
+                && l.resolved().isPresent() && !l.resolved().get().path().equals(step.path())) {
+            out.add(l.resolved().get().path());
+        }
+        return out;
+    }
+
+    /**
+     * Keeps what is at the step's paths in the quarantine, then carries the step out. What
+     * cannot be kept (the state dir's disk full, perhaps filled by the run itself) is taken out
+     * all the same and the message says it was lost: a planted hook must not stay for want of
+     * room to keep a copy of it.
+     */
+    private Outcome carryOut(AuditPlan.Step step, Restorer restorer, Optional<Quarantine.Box> box, Snapshot snapshot) {
+        List<Quarantine.Prepared> prepared = new ArrayList<>();
+        Optional<String> lost = Optional.empty();
+        if (box.isPresent()) {
+            try {
+                for (Path p : written(step)) {
+                    // Beneath a directory swapped for a link nothing is written (Restorer), so nothing is kept.
+                    if (restorer.beneathRealDirectories(p)) {
+                        prepared.add(box.get().keep(p));
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                lost = Optional.of("the run's version could not be kept in the quarantine (" + e + ") and is lost");
+            }
+        }
+        Optional<String> notDone;
+        String code = Code.MGS2002.name();
+        String change;
+        String what;
+        if (step instanceof AuditPlan.Step.Restore r) {
+            notDone = restorer.undo(r.change(), snapshot);
+            change = r.change().verb();
+            what = what(r.change());
+        } else if (step instanceof AuditPlan.Step.Revise v) {
+            notDone = restorer.write(v.path(), new Node.File(v.permissions(),
+                    Node.Content.of(dev.magus.workspace.audit.gitconfig.GitConfigParser.bytes(v.text()))));
+            change = "keys";
+            what = v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
+                    .collect(Collectors.joining(", "));
+        } else {
+            AuditPlan.Step.Neutralise n = (AuditPlan.Step.Neutralise) step;
+            notDone = restorer.undo(new Change.Created(n.path(), n.entry(), n.now(), 0), snapshot);
+            code = "info";
+            change = "created";
+            what = "a hook of a repository the run created";
+        }
+        List<Kept> kept = new ArrayList<>();
+        if (box.isPresent()) {
+            for (Quarantine.Prepared p : prepared) {
+                try {
+                    kept.add(box.get().record(p, code, change, what));
+                } catch (java.io.IOException | RuntimeException e) {
+                    notDone = Optional.of(notDone.map(w -> w + "; ").orElse("")
+                            + "the quarantine's manifest could not be written (" + e + ")");
+                }
+            }
+        }
+        return new Outcome(notDone, kept, lost);
+    }
+
+    /** Whether {@code p} (absolute, normalised) lies inside the workspace, its links resolved as far as it exists. */
+    boolean inside(Path p) {
+        Path root = files.workspaceRoot();
+        Path existing = p;
+        while (existing != null && !java.nio.file.Files.exists(existing, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return false;
+        }
+        try {
+            Path real = existing.toRealPath().resolve(existing.relativize(p)).normalize();
+            return real.startsWith(root.toRealPath());
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** What the message adds about the quarantine. */
+    private static String quarantined(Outcome o) {
+        if (o != null && o.lost().isPresent()) {
+            return "; " + o.lost().get();
+        }
+        if (o == null || o.kept().isEmpty()) {
+            return "";
+        }
+        Kept k = o.kept().get(0);
+        return "; the run's version is kept in the quarantine as " + k.name() + " (magus quarantine restore "
+                + k.runId() + " " + k.index() + ")";
+    }
+
+    private static Diagnostic withQuarantine(Diagnostic d, Outcome o) {
+        return o == null || o.kept().isEmpty() ? d : d.withDetail(DetailKey.QUARANTINE, o.kept().get(0).name());
+    }
+
+    /** The MGS2002 of a config put back key by key. */
+    Diagnostic revised(AuditPlan.Step.Revise v, ControlFilesAction action, Outcome o) {
+        Optional<String> notDone = o == null ? Optional.empty() : o.notDone();
+        String keys = v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
+                .collect(Collectors.joining(", "));
+        String done;
+        if (action == ControlFilesAction.REPORT) {
+            done = "left as it is (sandbox.controlFiles: report)";
+        } else if (notDone.isPresent()) {
+            done = "NOT put back: " + notDone.get();
+        } else {
+            done = "put back key by key, the rest of the file left as the run wrote it";
+        }
+        String kept = v.kept().isEmpty() ? "" : "; kept: " + v.kept().stream()
+                .map(dev.magus.workspace.audit.gitconfig.KeyChange::said).collect(Collectors.joining(", "));
+        String message = "write to a control file: " + shown(v.path()) + " was " + v.verb()
+                + " during the run, setting keys a later git obeys: " + keys + "; " + done + kept + quarantined(o);
+        Diagnostic d = new Diagnostic(Code.MGS2002, message, v.path().toString(), Operation.WRITE, Layer.AUDIT, "audit",
+                java.util.Map.of());
+        d = d.withDetail(DetailKey.CHANGE, v.verb()).withDetail(DetailKey.ENTRY, v.entry())
+                .withDetail(DetailKey.WHAT, "keys: " + keys)
+                .withDetail(DetailKey.RESTORED, Boolean.toString(action == ControlFilesAction.RESTORE && notDone.isEmpty()));
+        return withQuarantine(d, o);
+    }
+
+    /** The info line of a hook taken out of a repository the run created. */
+    String neutralised(AuditPlan.Step.Neutralise n, ControlFilesAction action, Outcome o) {
+        if (action == ControlFilesAction.REPORT) {
+            return "magus: " + shown(n.path()) + " is a hook in a repository the run created; left as it is"
+                    + " (sandbox.controlFiles: report)";
+        }
+        if (o != null && o.notDone().isPresent()) {
+            return "magus: " + shown(n.path()) + " is a hook in a repository the run created; NOT taken out: "
+                    + o.notDone().get();
+        }
+        return "magus: neutralised " + shown(n.path()) + ", a hook in a repository the run created (the repository is kept)"
+                + quarantined(o);
     }
 
     /**
@@ -425,6 +664,11 @@ public final class ControlFileAudit {
 
     /** The MGS2002 that says what happened to one control entry, and what magus did about it. */
     Diagnostic diagnostic(Change c, ControlFilesAction action, Optional<String> notRestored) {
+        return diagnostic(c, action, new Outcome(notRestored, List.of()), "");
+    }
+
+    Diagnostic diagnostic(Change c, ControlFilesAction action, Outcome o, String why) {
+        Optional<String> notRestored = o == null ? Optional.empty() : o.notDone();
         String shown = shown(c.path());
         String what = what(c);
         String done;
@@ -438,7 +682,8 @@ public final class ControlFileAudit {
         int folded = c.beneath();
         String beneath = folded == 0 ? "" : " with " + folded + (folded == 1 ? " entry" : " entries") + " beneath it";
         String message = "write to a control file: " + shown + " was " + c.verb() + beneath
-                + (what.isEmpty() ? "" : " (" + what + ")") + " during the run; " + done;
+                + (what.isEmpty() ? "" : " (" + what + ")") + " during the run" + (why.isEmpty() ? "" : ": " + why)
+                + "; " + done + quarantined(o);
         Diagnostic d = new Diagnostic(Code.MGS2002, message, c.path().toString(), Operation.WRITE, Layer.AUDIT, "audit",
                 java.util.Map.of());
         d = d.withDetail(DetailKey.CHANGE, c.verb()).withDetail(DetailKey.ENTRY, c.entry())
@@ -450,7 +695,7 @@ public final class ControlFileAudit {
         if (target.isPresent()) {
             d = d.withDetail(DetailKey.TARGET, target.get().toString());
         }
-        return d;
+        return withQuarantine(d, o);
     }
 
     /** For a control link whose target changed, the file it led to (else the one it leads to now). */

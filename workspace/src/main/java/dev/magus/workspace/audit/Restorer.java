@@ -99,6 +99,27 @@ final class Restorer {
         }
     }
 
+    /** Whether every directory from the entry's root down to {@code path} is a real directory, no link. */
+    boolean beneathRealDirectories(Path path) {
+        try {
+            return ancestors.realDirectoriesUpTo(path);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Makes {@code path} the regular file {@code f} (a config given its judged text); empty when done, else why not. */
+    Optional<String> write(Path path, Node.File f) {
+        try {
+            if (!ancestors.realDirectoriesUpTo(path)) {
+                return Optional.of("a directory above it is no longer a real directory");
+            }
+            return put(path, f);
+        } catch (IOException | RuntimeException e) {
+            return Optional.of(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+    }
+
     /**
      * Puts back the regular file a control link resolved to before the run, only where the
      * audit may write: inside the workspace or one of its git dirs, beneath real directories

@@ -15,6 +15,11 @@
  * decides what is a control file by asking {@link dev.magus.policy.control.ControlFiles}, the
  * same list the binding layer refuses writes to.
  *
+ * <p>What to do about each change is {@link AuditPlan}'s (pure): a repository the run created
+ * is kept with its hooks neutralised, a git config is judged key by key
+ * ({@link dev.magus.workspace.audit.gitconfig}), the rest is put back. Whatever is removed or
+ * put back is kept first in the quarantine ({@code dev.magus.workspace.quarantine}).
+ *
  * <p>What changed after the run is found from directory times ({@link Scan#rescan}), or, when
  * a {@link dev.magus.policy.watch.ChangeWatcher} is installed and works (landlock's fanotify
  * one, magus as root), from the kernel's events: {@link EventPass} starts the watch before the

@@ -1,0 +1,145 @@
+package dev.magus.workspace.audit.gitconfig;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The one list of what a run may do to a repository's config: which keys it may leave as it
+ * set them ({@link #HARMLESS}), and which make a later, unconfined git run a program, read
+ * another file as config, or send what it holds elsewhere ({@link #DANGEROUS}). A changed key
+ * on neither list is put back like a dangerous one: the list of keys is git's and grows with
+ * each release, so only what is known to be harmless is kept.
+ *
+ * <p>A pattern is {@code section.key} (no subsection), {@code section.*.key} (any
+ * subsection), {@code section.*} (any key, no subsection) or {@code section.**} (any key, with
+ * or without a subsection). Besides the patterns, a few keys are judged by their value:
+ * {@code alias.*} starting with {@code !} runs a shell, {@code submodule.*.update} starting
+ * with {@code !} runs a command on every {@code git submodule update}, and
+ * {@code core.worktree} (which git writes into a submodule's git dir) is harmless only when it
+ * leads inside the workspace ({@link Context}).
+ *
+ * <p>{@code GitConfigKeysTest} checks the lists against the installed git's own list of keys.
+ */
+public final class GitConfigKeys {
+    private GitConfigKeys() {
+    }
+
+    /** How one changed key is judged. */
+    public enum Verdict {
+        /** On {@link #HARMLESS}: kept as the run left it. */
+        HARMLESS,
+        /** On {@link #DANGEROUS}, or a value that runs a command: put back. */
+        DANGEROUS,
+        /** On neither list: put back. */
+        UNKNOWN;
+
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** What the judgement of a value needs from outside the text. */
+    public record Context(Predicate<String> worktreeInside) {
+        /** Where {@code core.worktree} cannot be checked: it is never harmless. */
+        public static final Context NONE = new Context(v -> false);
+    }
+
+    /** Keys that name a program, a file git reads as config or a hook, or where git sends what it holds. */
+    public static final List<String> DANGEROUS = List.of(
+            "core.hookspath", "core.fsmonitor", "core.sshcommand", "core.editor", "core.pager", "core.askpass",
+            "core.gitproxy", "core.alternaterefscommand", "core.worktree", "core.attributesfile",
+            "core.fsmonitorhookversion",
+            "sequence.editor",
+            "credential.**", "credentialcache.**", "credentialstore.**",
+            "diff.external", "diff.*.command", "diff.*.textconv", "difftool.**", "mergetool.**",
+            "filter.*.clean", "filter.*.smudge", "filter.*.process", "filter.*.required",
+            "merge.*.driver",
+            "include.path", "includeif.**",
+            "protocol.allow", "protocol.*.allow",
+            "uploadpack.**", "receive.**", "uploadarchive.**",
+            "gpg.program", "gpg.*.program", "gpg.*.defaultkeycommand", "gpg.*.allowedsignersfile",
+            "extensions.worktreeconfig",
+            "init.templatedir",
+            "remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "remote.*.proxy",
+            "remote.*.proxyauthmethod",
+            "http.**", "url.**", "ssh.**",
+            "pager.*", "web.browser", "browser.*.cmd", "browser.*.path", "man.*.cmd", "man.*.path",
+            "guitool.**", "sendemail.**", "instaweb.**", "gitcvs.**", "svn.**", "svn-remote.**",
+            "trailer.*.command", "trailer.*.cmd", "bundle.**",
+            "fsmonitor.**", "safe.**", "transfer.**");
+
+    /** Keys a run may set, change or remove: where to push and fetch, who commits, how git stores things. */
+    public static final List<String> HARMLESS = List.of(
+            "remote.*.url", "remote.*.pushurl", "remote.*.fetch", "remote.*.push", "remote.*.mirror",
+            "remote.*.skipdefaultupdate", "remote.*.skipfetchall", "remote.*.tagopt", "remote.*.prune",
+            "remote.*.prunetags", "remote.*.promisor", "remote.*.partialclonefilter", "remote.pushdefault",
+            "branch.**",
+            "user.*", "author.*", "committer.*",
+            "submodule.*.url", "submodule.*.active", "submodule.*.branch", "submodule.*.update",
+            "submodule.*.fetchrecursesubmodules", "submodule.*.ignore", "submodule.*.shallow",
+            "submodule.active", "submodule.recurse", "submodule.fetchjobs",
+            "init.*",
+            "core.bare", "core.repositoryformatversion", "core.filemode", "core.logallrefupdates",
+            "core.ignorecase", "core.precomposeunicode", "core.symlinks", "core.autocrlf", "core.eol",
+            "core.safecrlf", "core.quotepath", "core.sparsecheckout", "core.sparsecheckoutcone",
+            "core.untrackedcache", "core.splitindex", "core.commitgraph", "core.multipackindex", "core.abbrev",
+            "core.checkstat", "core.trustctime", "core.compression", "core.loosecompression",
+            "extensions.objectformat", "extensions.refstorage", "extensions.partialclone",
+            "gc.**", "maintenance.**", "fetch.*", "pull.rebase", "pull.ff",
+            "push.default", "push.autosetupremote", "push.followtags",
+            "rerere.enabled", "rerere.autoupdate", "advice.*", "color.**", "column.*", "status.*",
+            "merge.ff", "merge.conflictstyle", "merge.log", "merge.renames",
+            "rebase.autosquash", "rebase.autostash", "rebase.updaterefs",
+            "commit.verbose", "log.date", "log.decorate", "lfs.repositoryformatversion", "index.version",
+            "feature.manyfiles", "pack.**", "repack.**");
+
+    /** How a changed {@code key}, now (or, removed, before) {@code value}, is judged. */
+    public static Verdict classify(ConfigKey key, Optional<String> value, Context context) {
+        String v = value.orElse("");
+        if (key.section().equals("alias")) {
+            return key.subsection().isEmpty() && !v.stripLeading().startsWith("!") ? Verdict.HARMLESS : Verdict.DANGEROUS;
+        }
+        if (key.section().equals("submodule") && key.name().equals("update") && key.subsection().isPresent()
+                && v.stripLeading().startsWith("!")) {
+            return Verdict.DANGEROUS;
+        }
+        if (key.section().equals("core") && key.name().equals("worktree") && key.subsection().isEmpty()) {
+            return value.isPresent() && context.worktreeInside().test(v) ? Verdict.HARMLESS : Verdict.DANGEROUS;
+        }
+        if (matchesAny(DANGEROUS, key)) {
+            return Verdict.DANGEROUS;
+        }
+        return matchesAny(HARMLESS, key) ? Verdict.HARMLESS : Verdict.UNKNOWN;
+    }
+
+    /** Whether {@code key} is on {@code patterns}. */
+    static boolean matchesAny(List<String> patterns, ConfigKey key) {
+        for (String p : patterns) {
+            if (matches(p, key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean matches(String pattern, ConfigKey key) {
+        int first = pattern.indexOf('.');
+        String section = pattern.substring(0, first);
+        String rest = pattern.substring(first + 1);
+        if (!section.equals(key.section())) {
+            return false;
+        }
+        if (rest.equals("**")) {
+            return true;
+        }
+        if (rest.equals("*")) {
+            return key.subsection().isEmpty();
+        }
+        if (rest.startsWith("*.")) {
+            return key.subsection().isPresent() && rest.substring(2).equals(key.name());
+        }
+        return key.subsection().isEmpty() && rest.equals(key.name());
+    }
+}
