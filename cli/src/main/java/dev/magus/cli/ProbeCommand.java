@@ -84,7 +84,7 @@ final class ProbeCommand implements Callable<Integer> {
             boolean dropped = Capabilities.cutNeeded(root, held);
             String summary = dropped
                     ? (root ? "magus runs as root: " : "magus holds privileged capabilities: ")
-                            + "children are cut to Docker's default set minus mknod (no CAP_SYS_ADMIN, no CAP_PERFMON)"
+                            + "children are cut to Docker's default set minus mknod and net_raw (no CAP_SYS_ADMIN, CAP_PERFMON, CAP_NET_RAW or CAP_NET_ADMIN)"
                     : "not root: children keep this user's (unprivileged) capabilities; nothing to drop";
             return new Privileges(root, dropped, summary);
         }

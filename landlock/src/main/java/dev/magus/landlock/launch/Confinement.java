@@ -39,7 +39,7 @@ public sealed interface Confinement extends AutoCloseable {
     @Override
     void close();
 
-    /** Children run under {@code ruleset}, with no_new_privs and, for root, Docker's capabilities (minus mknod). */
+    /** Children run under {@code ruleset}, with no_new_privs and, for root, Docker's capabilities (minus mknod and net_raw). */
     record Kernel(Decision.Confine decision, CompiledRuleset ruleset) implements Confinement {
         public Kernel {
             Objects.requireNonNull(decision, "decision");
