@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
  * {"id": 2, "parent": 1 | null, "state": "live" | "done" | "failed",
  *  "created": "2026-01-02T03:04:05Z", "ended": "..." | null, "write_paths": ["src/**"],
  *  "trail": [{"seq": 3, "at": "...", "kind": "sandbox_denial", "path": "/abs", "operation": "write",
- *             "code": "MGS2002", "layer": "kernel", "run": "RUN_ID"}, {"kind": "ended", "state": "done", ...},
+ *             "code": "MGS2002", "layer": "kernel", "run": "RUN_ID", "source": "inferred"},
+ *            {"kind": "ended", "state": "done", ...},
  *            {"kind": "run_started", "run": "RUN_ID", "path": "/abs/dir", "command": "make test"},
  *            {"kind": "run_ended", "run": "RUN_ID", "status": 0, "omitted": 0}, ...],
  *  "leases": ["/abs/checkout", ...]}
@@ -222,7 +223,7 @@ final class JobCommand implements Runnable {
         }
         if (e instanceof TrailEvent.SandboxDenial d) {
             return d.code() + " " + d.operation().label() + " " + d.path() + " [" + d.layer().label() + "]"
-                    + d.run().map(r -> " run " + r).orElse("");
+                    + d.run().map(r -> " run " + r).orElse("") + (d.source().isEmpty() ? "" : " source=" + d.source());
         }
         if (e instanceof TrailEvent.RunStarted r) {
             return "run " + r.run() + " in " + r.dir() + ": " + r.command();
@@ -273,6 +274,9 @@ final class JobCommand implements Runnable {
             n.put("code", d.code().name());
             n.put("layer", d.layer().label());
             d.run().ifPresent(r -> n.put("run", r));
+            if (!d.source().isEmpty()) {
+                n.put("source", d.source());
+            }
         } else if (ev instanceof TrailEvent.RunStarted r) {
             n.put("run", r.run());
             n.put("path", r.dir().toString());

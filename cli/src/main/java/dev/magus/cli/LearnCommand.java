@@ -16,6 +16,7 @@ import dev.magus.orchestrator.run.Stdin;
 import dev.magus.events.Mode;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.workspace.learn.AllowAppender;
+import dev.magus.workspace.learn.GrantReview;
 import dev.magus.workspace.learn.Learned;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,7 +42,10 @@ import picocli.CommandLine.Spec;
  * ever proposed; an access that looks like an attack is listed apart and never added.
  * {@code --write} adds them to {@code magus.yaml} ({@link AllowAppender}) with a comment naming
  * each denial, keeping the rest of the file as it was, and never when the file or the result
- * fails to parse.
+ * fails to parse. It writes by allowlist ({@link GrantReview}): only grants of a kind known to
+ * be safe; the others are printed as "needs review" and written only with {@code --force};
+ * a grant of a startup file, a PATH or package directory, a credential store or an agent's
+ * directory is never proposed, not even with {@code --force}.
  */
 @Command(name = "learn", description = "Runs CMD confined (the workspace's mode, at least best-effort) and prints the"
         + " magus.yaml additions its denials call for; accesses that look like an attack are listed apart and never"
@@ -50,6 +54,10 @@ final class LearnCommand implements Callable<Integer> {
     @Option(names = "--write", description = "Adds the entries to magus.yaml (created in the working directory when"
             + " there is none), each with a comment naming the denial; every other line is kept.")
     boolean write;
+
+    @Option(names = "--force", description = "With --write, also adds the entries that need review (never those of"
+            + " startup files, PATH or package directories, credential stores or agents' directories).")
+    boolean force;
 
     @Option(names = "--kernel-audit", description = "Also reads Landlock's audit records (root or CAP_AUDIT_READ),"
             + " switching audit on for the run if it is off. Without it they are read only when audit is already on.")
@@ -128,12 +136,20 @@ final class LearnCommand implements Callable<Integer> {
         }
         Learned learned = Learned.from(List.copyOf(seen));
         report(out, learned, result.status());
-        if (!write || learned.empty()) {
+        Path target = file.orElse(cwd.resolve(ConfigStage.WORKSPACE_FILE));
+        Path workspace = target.toAbsolutePath().getParent();
+        Learned.Reviewed reviewed = learned.reviewed(GrantReview.Context.of(context.host().get().env(),
+                context.host().get().home(), workspace == null ? cwd : workspace));
+        reviewed.review().forEach(j -> out.println("magus learn: needs review: " + j.addition().path() + " ("
+                + j.addition().mode() + "): " + j.why() + (write && !force ? "; not written without --force" : "")));
+        reviewed.never().forEach(j -> out.println("magus learn: never proposed: " + j.addition().path() + " ("
+                + j.addition().mode() + "): " + j.why() + "; not written, not even with --force"));
+        List<Learned.Addition> chosen = reviewed.toWrite(force);
+        if (!write || chosen.isEmpty()) {
             out.flush();
             return 0;
         }
-        Path target = file.orElse(cwd.resolve(ConfigStage.WORKSPACE_FILE));
-        return write(out, err, target, learned);
+        return write(out, err, target, new Learned(chosen, learned.attacks(), learned.benign()));
     }
 
     private void report(PrintWriter out, Learned learned, int status) {

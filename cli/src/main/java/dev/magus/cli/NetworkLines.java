@@ -32,6 +32,9 @@ final class NetworkLines {
                     + " the proxy lets through only these hosts";
         };
         lines.add("network " + what);
+        if (n.unix().allowsSocketCall()) {
+            lines.add("  unix sockets: " + n.unix().describe());
+        }
         if (!n.declaresAnything()) {
             if (n.mode() == NetworkMode.PROXY) {
                 lines.add("  (no host declared: the proxy refuses every host)");
@@ -57,6 +60,7 @@ final class NetworkLines {
     static void json(ObjectNode root, NetworkPolicy n) {
         ObjectNode net = root.putObject("network");
         net.put("mode", n.mode().spelling());
+        net.put("unix", n.unix().describe());
         ArrayNode allow = net.putArray("allow");
         n.allow().forEach(g -> {
             ObjectNode h = allow.addObject();

@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
  *               "kernel_layer": "confine" | "unconfined" | "refuse", "summary": "...",
  *               "diagnostic": "MGS2012 ..."}, ... ],      (diagnostic only when there is one)
  *   "unenforced": ["truncate", ...],       (what Landlock leaves unenforced at this ABI)
- *   "network_unenforced": ["UDP, ...", ...], (what the network policy cannot hold here)
+ *   "network_unenforced": ["addresses: ...", ...], (what the network policy cannot hold here)
+ *   "layers": ["landlock fs: ...", "seccomp: ...", ...], (what each layer holds here)
  *   "capabilities": {"root": true | false, "dropped": true | false, "summary": "..."},
  *   "audit": {"available": true | false, "summary": "..."}
  * }
@@ -84,7 +85,7 @@ final class ProbeCommand implements Callable<Integer> {
             boolean dropped = Capabilities.cutNeeded(root, held);
             String summary = dropped
                     ? (root ? "magus runs as root: " : "magus holds privileged capabilities: ")
-                            + "children are cut to Docker's default set minus mknod (no CAP_SYS_ADMIN, no CAP_PERFMON)"
+                            + "children are cut to Docker's default set minus mknod and net_raw (no CAP_SYS_ADMIN, CAP_PERFMON, CAP_NET_RAW or CAP_NET_ADMIN)"
                     : "not root: children keep this user's (unprivileged) capabilities; nothing to drop";
             return new Privileges(root, dropped, summary);
         }
@@ -131,6 +132,7 @@ final class ProbeCommand implements Callable<Integer> {
         }
         AbiRights.unenforced(abi).forEach(root.putArray("unenforced")::add);
         AbiRights.networkUnenforced(abi).forEach(root.putArray("network_unenforced")::add);
+        AbiRights.layers(abi).forEach(root.putArray("layers")::add);
         ObjectNode caps = root.putObject("capabilities");
         privileges.ifPresentOrElse(p -> {
             caps.put("root", p.root());
@@ -157,6 +159,10 @@ final class ProbeCommand implements Callable<Integer> {
         List<String> net = AbiRights.networkUnenforced(abi);
         for (int i = 0; i < net.size(); i++) {
             head.add(List.of(i == 0 ? "network unenforced" : "", net.get(i)));
+        }
+        List<String> layers = AbiRights.layers(abi);
+        for (int i = 0; i < layers.size(); i++) {
+            head.add(List.of(i == 0 ? "layers" : "", layers.get(i)));
         }
         head.add(List.of("capabilities", privileges.map(Privileges::summary).orElse("unknown: /proc/self/status cannot be read")));
         head.add(List.of("kernel audit", (audit instanceof AuditAvailability.Available ? "readable: " : "not readable: ")

@@ -107,7 +107,13 @@ class CliHabitsIT {
         Result failing = magus(ws, "run", "--", "./install.sh");
         assertThat(failing.status()).as("%s", failing).isEqualTo(1);
 
-        Result learn = magus(ws, "learn", "--write", "--", "./install.sh");
+        // ~/.fakepm is no cache a spell knows, nor under the XDG dirs: --write alone leaves it for review.
+        Result review = magus(ws, "learn", "--write", "--", "./install.sh");
+        assertThat(review.status()).as("%s", review).isZero();
+        assertThat(review.out()).contains("needs review: ~/.fakepm/cache (rw)").contains("not written without --force");
+        assertThat(Files.readString(ws.resolve("magus.yaml"))).isEqualTo(before);
+
+        Result learn = magus(ws, "learn", "--write", "--force", "--", "./install.sh");
         assertThat(learn.status()).as("%s", learn).isZero();
         assertThat(learn.out()).contains("- path: \"~/.fakepm/cache\"").contains("mode: rw")
                 .contains("not added, these look like an attack").contains(home.resolve(".npmrc").toString());

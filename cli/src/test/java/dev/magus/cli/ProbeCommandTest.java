@@ -81,13 +81,21 @@ class ProbeCommandTest {
                 .containsPattern("unenforced\\s+truncate, device ioctl")
                 .contains("not readable: fake host: no audit")
                 .containsPattern("network unenforced\\s+TCP connect and bind \\(network modes proxy and none need ABI 4")
-                .contains("UDP, and so DNS the child sends itself").contains("Multipath TCP")
-                .contains("a TCP rule names a port");
+                .contains("a TCP rule names a port")
+                .containsPattern("layers\\s+landlock fs: ")
+                .contains("seccomp: socket(AF_UNIX): refused (EACCES) unless sandbox.network.unix is declared")
+                .contains("seccomp: AF_INET/AF_INET6: TCP stream sockets only; UDP, raw, ICMP, MPTCP");
         JsonNode seven = new ObjectMapper().readTree(Cli.run(Cli.context(host, dir, LandlockProbe.fixed(7)), "probe", "--json").out());
         List<String> net = new ArrayList<>();
         seven.get("network_unenforced").forEach(n -> net.add(n.asText()));
-        // At ABI 7 TCP itself is held; what is left is what Landlock's TCP rules never cover.
-        assertThat(net).hasSize(3).noneMatch(n -> n.startsWith("TCP connect and bind"));
+        // At ABI 7 TCP itself is held, and the seccomp layer refuses UDP, raw and MPTCP sockets
+        // under none and proxy: what is left is that a TCP rule names a port, not an address.
+        assertThat(net).hasSize(1).noneMatch(n -> n.startsWith("TCP connect and bind"));
+        List<String> layers = new ArrayList<>();
+        seven.get("layers").forEach(n -> layers.add(n.asText()));
+        assertThat(layers).anyMatch(l -> l.startsWith("landlock net: TCP connect and bind"))
+                .anyMatch(l -> l.startsWith("landlock scope: abstract Unix sockets"))
+                .anyMatch(l -> l.startsWith("seccomp: io_uring"));
 
         JsonNode none = new ObjectMapper().readTree(Cli.run(Cli.context(host, dir, LandlockProbe.fixed(0)), "probe", "--json").out());
         assertThat(none.get("modes").get(1).get("kernel_layer").asText()).isEqualTo("unconfined");

@@ -27,6 +27,7 @@ public enum Code {
     MGS2012(Severity.ERROR, "required mode on a host without Landlock ABI 3"),
     MGS2013(Severity.ERROR, "network connection outside the run's network policy"),
     MGS2014(Severity.WARNING, "kernel audit records lost: some denials may be missing"),
+    MGS2015(Severity.ERROR, "socket refused: an undeclared Unix socket, or UDP/raw/packet/MPTCP under network none or proxy"),
     MGS2016(Severity.ERROR, "an untrusted magus.yaml declared what needs 'magus trust'"),
     MGS3001(Severity.ERROR, "write-mode dispatch wrote inside a registered descendant project");
 

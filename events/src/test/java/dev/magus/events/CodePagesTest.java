@@ -23,7 +23,7 @@ class CodePagesTest {
 
     // What DESIGN.md and the specification let a magus.yaml `sandbox:` section say.
     private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env", "network");
-    private static final Set<String> NETWORK_KEYS = Set.of("mode", "allow", "ports", "bind");
+    private static final Set<String> NETWORK_KEYS = Set.of("mode", "allow", "ports", "bind", "unix");
     private static final Set<String> NETWORK_MODES = Set.of("open", "none", "proxy");
     private static final Pattern HOST = Pattern.compile("(\\*\\.)?[a-z0-9_-]+(\\.[a-z0-9_-]+)+");
     private static final Set<String> ALLOW_KEYS = Set.of("name", "env", "base", "path", "mode");

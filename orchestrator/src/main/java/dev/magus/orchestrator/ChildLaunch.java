@@ -91,7 +91,7 @@ final class ChildLaunch {
                 // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
                 boolean tcp = kernel.ruleset().handledNet() != 0;
                 denials = Optional.of(DenialConfirmer.withConnects(RunChecks.confirmer(policy),
-                        new KernelConnects(tcp ? net : NetRules.OPEN)));
+                        new KernelConnects(tcp ? net : NetRules.OPEN, kernel.sockets())));
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.

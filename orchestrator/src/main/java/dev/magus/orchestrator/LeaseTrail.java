@@ -136,7 +136,8 @@ final class LeaseTrail {
             path = Path.of("/").resolve(d.subject().replace('\0', '?'));
         }
         TrailEvent.SandboxDenial row = new TrailEvent.SandboxDenial(path,
-                d.operation() == Operation.NONE ? Operation.WRITE : d.operation(), d.code(), d.layer(), Optional.of(runId));
+                d.operation() == Operation.NONE ? Operation.WRITE : d.operation(), d.code(), d.layer(), Optional.of(runId),
+                TrailEvent.SandboxDenial.sourceOf(d.source()));
         writer.execute(() -> {
             if (failure.get() != null) {
                 return;

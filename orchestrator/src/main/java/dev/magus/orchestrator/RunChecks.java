@@ -66,7 +66,7 @@ final class RunChecks {
                 case READ -> Access.READ;
                 case WRITE -> Access.WRITE;
                 case EXEC -> Access.EXEC;
-                case NONE, CONNECT, BIND -> null;
+                case NONE, CONNECT, BIND, SOCKET -> null;
             };
             if (access == null) {
                 return Optional.empty();

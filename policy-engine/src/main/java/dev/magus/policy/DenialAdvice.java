@@ -75,13 +75,14 @@ public sealed interface DenialAdvice {
             ".gradle/gradle.properties", ".kube", ".azure", ".config/gcloud", ".vault-token", ".password-store",
             ".local/share/keyrings", ".gem/credentials", ".config/git/credentials", ".pgpass", ".my.cnf",
             ".terraform.d/credentials.tfrc.json", ".config/hub", ".yarnrc.yml", ".cargo/credentials",
-            ".cargo/credentials.toml");
+            ".cargo/credentials.toml", ".config/rclone", ".config/op", ".claude", ".claude.json", ".cursor", ".codex",
+            ".gemini", ".config/github-copilot");
 
     /** Files a shell (or a desktop session) runs at the next login: a write there is persistence. */
     List<String> STARTUP_FILES = List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
             ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
             ".config/fish", ".xprofile", ".xinitrc", ".xsessionrc", ".config/autostart", ".config/environment.d",
-            ".pam_environment", ".config/systemd/user");
+            ".pam_environment", ".config/systemd/user", ".bash_aliases", ".config/systemd", ".local/share/systemd");
 
     /** Configuration git follows later (aliases, hooks paths): writable means code run outside the sandbox. */
     List<String> WRITE_ONLY_SENSITIVE = List.of(".gitconfig", ".config/git/config");

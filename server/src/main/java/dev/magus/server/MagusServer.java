@@ -4,7 +4,6 @@ import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
-import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
@@ -58,12 +56,15 @@ public final class MagusServer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, MeterRegistry registry, Token token,
+    private final HelloGate gate;
+
+    private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
             LoopResources loops, DisposableServer server) {
         this.dir = dir;
         this.orchestrator = orchestrator;
         this.host = host;
-        this.meters = new ServerMeters(registry);
+        this.meters = meters;
+        this.gate = gate;
         this.token = token;
         this.loops = loops;
         this.server = server;
@@ -105,6 +106,9 @@ public final class MagusServer implements AutoCloseable {
         // run; bench/README.md, "where a forwarded run waits"). The loop only moves frames and
         // never blocks (see Session), so one is enough on the small machines magus targets.
         LoopResources loops = LoopResources.create("magus-server", EVENT_LOOPS, true);
+        ServerMeters meters = new ServerMeters(registry);
+        // Before the socket is bound: the first connection may come before this method returns.
+        HelloGate gate = new HelloGate(meters);
         MagusServer[] self = new MagusServer[1];
         DisposableServer server;
         try {
@@ -119,7 +123,9 @@ public final class MagusServer implements AutoCloseable {
                         // forwarded run (issue 15).
                         c.channel().localAddress();
                         c.channel().remoteAddress();
-                        c.addHandlerLast("magus-frames", new LengthFieldBasedFrameDecoder(FrameCodec.MAX_FRAME, 0, 4, 0, 4));
+                        // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
+                        gate.admit(c.channel());
+                        c.addHandlerLast("magus-frames", gate.decoder());
                     })
                     .handle((in, out) -> {
                         Connection[] conn = new Connection[1];
@@ -153,13 +159,13 @@ public final class MagusServer implements AutoCloseable {
             Files.deleteIfExists(dir.tokenFile());
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, registry, token, loops, server);
+        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server);
         return self[0];
     }
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, dir.socket(), orchestrator, host, meters, s -> {
+        return new Session(c.channel(), token, dir.socket(), orchestrator, host, meters, gate::authenticated, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);
             return new Frame.Stopping();

@@ -59,6 +59,8 @@ final class Session {
     private final ServerMeters meters;
     private final Function<Session, Frame.ToClient> stop;
     private final Path socket;
+    /** Told when the hello carried the token: the connection is no longer held to the hello's limits. */
+    private final java.util.function.Consumer<Channel> onHello;
 
     private volatile State state = State.HELLO;
     private final StdinQueue stdin = new StdinQueue();
@@ -67,8 +69,9 @@ final class Session {
     private volatile boolean disconnected;
 
     Session(Channel channel, Token token, Path socket, Orchestrator orchestrator, Host serverHost, ServerMeters meters,
-            Function<Session, Frame.ToClient> stop) {
+            java.util.function.Consumer<Channel> onHello, Function<Session, Frame.ToClient> stop) {
         this.socket = socket;
+        this.onHello = onHello;
         this.channel = channel;
         this.token = token;
         this.orchestrator = orchestrator;
@@ -118,6 +121,7 @@ final class Session {
             return;
         }
         state = State.READY;
+        onHello.accept(channel);
         channel.writeAndFlush(WELCOME.duplicate(), channel.voidPromise());
     }
 

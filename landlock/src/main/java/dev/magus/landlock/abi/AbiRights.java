@@ -43,6 +43,28 @@ public final class AbiRights {
         return abi >= NETWORK_MINIMUM ? Landlock.NET_BIND_TCP | Landlock.NET_CONNECT_TCP : 0;
     }
 
+    /**
+     * What each layer holds at {@code abi}, one line each, for {@code magus probe}: Landlock's
+     * filesystem rights, its TCP rules and scopes, and the seccomp layer beside it.
+     */
+    public static List<String> layers(int abi) {
+        List<String> out = new ArrayList<>();
+        out.add("landlock fs: " + (abi <= 0 ? "nothing (no Landlock)" : Long.bitCount(handledFs(abi))
+                + " filesystem rights handled (read, write, exec, make, remove" + (abi >= 2 ? ", refer" : "")
+                + (abi >= 3 ? ", truncate" : "") + (abi >= 5 ? ", device ioctl" : "") + ")"));
+        out.add("landlock net: " + (abi >= NETWORK_MINIMUM ? "TCP connect and bind by port (network modes none and proxy)"
+                : "nothing (TCP rules need ABI " + NETWORK_MINIMUM + ")"));
+        out.add("landlock scope: " + (abi >= 6 ? "abstract Unix sockets and signals outside the run's domain"
+                : "nothing (scopes need ABI 6)"));
+        out.add("landlock unix: " + (abi >= 9 ? "pathname Unix sockets by path (sandbox.network.unix)"
+                : "no rule naming a socket file below ABI 9: the seccomp layer decides on socket(AF_UNIX)"));
+        for (String s : dev.magus.landlock.seccomp.SocketRules.of(dev.magus.policy.net.NetworkMode.NONE, false).describe()) {
+            out.add("seccomp: " + s.replace("(network open)", "").strip());
+        }
+        out.add("seccomp: under network open only socket(AF_UNIX) is filtered");
+        return List.copyOf(out);
+    }
+
     /** Scopes {@code abi} knows: abstract unix sockets and signals from ABI 6. */
     public static long scoped(int abi) {
         return abi >= 6 ? Landlock.SCOPE_ABSTRACT_UNIX_SOCKET | Landlock.SCOPE_SIGNAL : 0;
@@ -83,16 +105,15 @@ public final class AbiRights {
 
     /**
      * What the network policy leaves unconfined at {@code abi}, one phrase each, for
-     * {@code magus probe}: Landlock's TCP rules are all there is, and they are narrower than
-     * "the network".
+     * {@code magus probe}: Landlock's TCP rules narrower than "the network". UDP, raw, packet
+     * and MPTCP sockets are not listed: under {@code none} and {@code proxy} the seccomp layer
+     * refuses to open them ({@link dev.magus.landlock.seccomp.SocketRules}).
      */
     public static List<String> networkUnenforced(int abi) {
         List<String> gaps = new ArrayList<>();
         if (abi < NETWORK_MINIMUM) {
             gaps.add("TCP connect and bind (network modes proxy and none need ABI " + NETWORK_MINIMUM + ", Linux 6.7)");
         }
-        gaps.add("UDP, and so DNS the child sends itself");
-        gaps.add("Multipath TCP (IPPROTO_MPTCP) where the kernel does not apply the TCP rules to it");
         gaps.add("addresses: a TCP rule names a port, so a granted port (the proxy's, a declared one) is open on every host");
         return List.copyOf(gaps);
     }

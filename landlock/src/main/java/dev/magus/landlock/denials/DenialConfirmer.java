@@ -43,7 +43,18 @@ public interface DenialConfirmer {
         return Optional.empty();
     }
 
-    /** {@code files} for paths, {@code connects} for TCP connects and binds. */
+    /**
+     * The seccomp half: the refusal the run's socket rules would give a socket the tool says
+     * it could not open (MGS2015), or empty when they allow that kind of socket.
+     *
+     * @param what a Unix socket's path, {@code unix}, {@code udp}, {@code raw}, {@code packet},
+     *             or empty when the tool did not say which socket
+     */
+    default Optional<Diagnostic> confirmSocket(String what) {
+        return Optional.empty();
+    }
+
+    /** {@code files} for paths, {@code connects} for TCP connects and binds (and sockets). */
     static DenialConfirmer withConnects(DenialConfirmer files, ConnectConfirmer connects) {
         return new DenialConfirmer() {
             @Override
@@ -60,6 +71,11 @@ public interface DenialConfirmer {
             public Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
                 return connects.confirmBind(host, port);
             }
+
+            @Override
+            public Optional<Diagnostic> confirmSocket(String what) {
+                return connects.confirmSocket(what);
+            }
         };
     }
 
@@ -70,6 +86,11 @@ public interface DenialConfirmer {
 
         /** See {@link DenialConfirmer#confirmBind}; empty unless implemented. */
         default Optional<Diagnostic> confirmBind(String host, java.util.OptionalInt port) {
+            return Optional.empty();
+        }
+
+        /** See {@link DenialConfirmer#confirmSocket}; empty unless implemented. */
+        default Optional<Diagnostic> confirmSocket(String what) {
             return Optional.empty();
         }
     }

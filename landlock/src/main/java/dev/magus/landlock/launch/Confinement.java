@@ -5,6 +5,8 @@ import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.compile.NetRules;
+import dev.magus.landlock.seccomp.SocketRules;
+import dev.magus.policy.net.NetworkMode;
 import dev.magus.policy.fs.Rule;
 import dev.magus.events.Mode;
 import java.util.Collection;
@@ -39,11 +41,20 @@ public sealed interface Confinement extends AutoCloseable {
     @Override
     void close();
 
-    /** Children run under {@code ruleset}, with no_new_privs and, for root, Docker's capabilities (minus mknod). */
-    record Kernel(Decision.Confine decision, CompiledRuleset ruleset) implements Confinement {
+    /**
+     * Children run under {@code ruleset}, with no_new_privs, the seccomp filter of
+     * {@code sockets} and, for root, Docker's capabilities (minus mknod and net_raw).
+     */
+    record Kernel(Decision.Confine decision, CompiledRuleset ruleset, SocketRules sockets) implements Confinement {
         public Kernel {
             Objects.requireNonNull(decision, "decision");
             Objects.requireNonNull(ruleset, "ruleset");
+            Objects.requireNonNull(sockets, "sockets");
+        }
+
+        /** With the filter of network {@code open} and no Unix sockets declared. */
+        public Kernel(Decision.Confine decision, CompiledRuleset ruleset) {
+            this(decision, ruleset, SocketRules.of(NetworkMode.OPEN, false));
         }
 
         @Override
@@ -78,13 +89,22 @@ public sealed interface Confinement extends AutoCloseable {
      * ABI 4; below it named in MGS2005 (best-effort) or refused with MGS2012 (required).
      */
     static Confinement prepare(Mode mode, Collection<Rule> rules, NetRules net, LandlockProbe probe) {
+        return prepare(mode, rules, net, SocketRules.of(net.mode(), false), probe);
+    }
+
+    /**
+     * {@link #prepare(Mode, Collection, NetRules, LandlockProbe)} with the run's socket rules
+     * (the seccomp layer, installed with every kernel confinement, MGS2015).
+     */
+    static Confinement prepare(Mode mode, Collection<Rule> rules, NetRules net, SocketRules sockets,
+            LandlockProbe probe) {
         Decision d = Decision.decide(mode, mode == Mode.OFF ? 0 : probe.abi(),
                 net.confines() ? Optional.of(net.unenforcedPhrase()) : Optional.empty());
         if (d instanceof Decision.Refuse r) {
             throw r.exception();
         }
         if (d instanceof Decision.Confine c) {
-            return new Kernel(c, CompiledRuleset.compile(rules, net, c.abi()));
+            return new Kernel(c, CompiledRuleset.compile(rules, net, c.abi()), sockets);
         }
         return new None((Decision.Unconfined) d);
     }

@@ -30,6 +30,7 @@ final class LaunchSequence implements Runnable {
     static final int STEP_RESTRICT = 5;
     static final int STEP_AFFINITY = 6;
     static final int STEP_DUMPABLE = 7;
+    static final int STEP_SECCOMP = 8;
     /** Every CPU: the kernel keeps those the thread may use. Built here, never on a launch thread. */
     private static final Memory ALL_CPUS = allCpus();
 
@@ -41,6 +42,8 @@ final class LaunchSequence implements Runnable {
     long cutFailure;
     int rulesetFd = -1;
     int restrictFlags;
+    /** The run's socket filter, a {@code sock_fprog} ({@link SeccompFilter}); null: none. */
+    Pointer seccomp;
     CapabilityDrop caps;
     /**
      * The name this thread takes before it creates the domain (null: keep its own). The kernel
@@ -239,6 +242,12 @@ final class LaunchSequence implements Runnable {
             return fail(STEP_RESTRICT, (int) -r);
         }
         appliedFlags = flags;
+        // Beside the domain, for the sockets Landlock cannot hold at this ABI. This thread's
+        // alone (no TSYNC): the JVM's other threads never see it; the child inherits it.
+        if (seccomp != null
+                && SYS.prctl(LibC.PR_SET_SECCOMP, LibC.SECCOMP_MODE_FILTER, Pointer.nativeValue(seccomp), 0, 0) != 0) {
+            return fail(STEP_SECCOMP, SYS.errno());
+        }
         return true;
     }
 
@@ -294,6 +303,8 @@ final class LaunchSequence implements Runnable {
                 return "sched_setaffinity";
             case STEP_DUMPABLE:
                 return "prctl(PR_SET_DUMPABLE)";
+            case STEP_SECCOMP:
+                return "prctl(PR_SET_SECCOMP)";
             default:
                 return "launch";
         }

@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import com.sun.jna.Pointer;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.compile.CompiledRuleset;
@@ -153,7 +154,8 @@ public final class Launcher implements Spawner {
             lease = confinement instanceof Confinement.Kernel k ? k.ruleset().lease() : null;
             SpareThread owned = spare;
             spare = null; // launch owns it from here: it hands it off or gives it back
-            return launch(request, confinement.mode(), lease, pool, owned);
+            Pointer filter = confinement instanceof Confinement.Kernel k ? SeccompFilter.of(k.sockets()) : null;
+            return launch(request, confinement.mode(), lease, filter, pool, owned);
         } finally {
             if (spare != null) {
                 pool.giveBack(spare);
@@ -169,12 +171,12 @@ public final class Launcher implements Spawner {
         return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
-    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
-                         SpareThread spare) {
+    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Pointer filter,
+                         SpareThreads pool, SpareThread spare) {
         Launched.spawning();
         int started = 0;
         try {
-            Spawn s = launchCounted(request, mode, lease, pool, spare);
+            Spawn s = launchCounted(request, mode, lease, filter, pool, spare);
             started = s instanceof Spawn.Started st ? st.child().pid() : 0;
             return s;
         } finally {
@@ -182,8 +184,8 @@ public final class Launcher implements Spawner {
         }
     }
 
-    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, SpareThreads pool,
-                                SpareThread spare) {
+    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Pointer filter,
+                                SpareThreads pool, SpareThread spare) {
         // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
         NativeArgs args = null;
         Pipes pipes;
@@ -208,7 +210,7 @@ public final class Launcher implements Spawner {
         LaunchSequence seq = new LaunchSequence();
         try {
             args.initSpawnStructures(request.stdio(), pipes);
-            prepare(seq, args, pipes, lease);
+            prepare(seq, args, pipes, lease, filter);
             if (lease == null) {
                 // Nothing to confine (mode off): posix_spawn right here, as ProcessBuilder would;
                 // the child gets this thread's state, exactly what a fresh thread would give it.
@@ -263,8 +265,10 @@ public final class Launcher implements Spawner {
     }
 
     /** Gives {@code seq} everything it reads on the launch thread: fields only, no call back into magus. */
-    private void prepare(LaunchSequence seq, NativeArgs args, Pipes pipes, CompiledRuleset.Lease lease) {
+    private void prepare(LaunchSequence seq, NativeArgs args, Pipes pipes, CompiledRuleset.Lease lease,
+                         Pointer filter) {
         seq.confine = lease != null;
+        seq.seccomp = lease != null ? filter : null;
         seq.rulesetFd = lease != null ? lease.fd() : -1;
         seq.restrictFlags = lease != null ? AbiRights.restrictFlags(lease.abi()) : 0;
         seq.caps = caps;

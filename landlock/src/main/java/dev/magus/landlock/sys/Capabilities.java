@@ -20,6 +20,7 @@ public final class Capabilities {
     public static final int SETUID = 7;
     public static final int SETPCAP = 8;
     public static final int NET_BIND_SERVICE = 10;
+    public static final int NET_ADMIN = 12;
     public static final int NET_RAW = 13;
     public static final int SYS_CHROOT = 18;
     public static final int SYS_PTRACE = 19;
@@ -32,13 +33,17 @@ public final class Capabilities {
     public static final int LINUX_CAPABILITY_VERSION_3 = 0x20080522;
 
     /**
-     * Docker's default set minus {@code mknod}. Docker relies on its device cgroup to make
-     * {@code mknod} harmless; we have none, and Landlock grants {@code MAKE_BLOCK} with every
-     * directory write grant, so a root child keeping {@code CAP_MKNOD} could create a node for
-     * the host's disk inside the workspace and read every credential on it raw. Without the
-     * capability a root child is as unable to make device nodes as any other user.
+     * Docker's default set minus {@code mknod} and {@code net_raw}. Docker relies on its device
+     * cgroup to make {@code mknod} harmless; we have none, and Landlock grants {@code MAKE_BLOCK}
+     * with every directory write grant, so a root child keeping {@code CAP_MKNOD} could create a
+     * node for the host's disk inside the workspace and read every credential on it raw. Without
+     * the capability a root child is as unable to make device nodes as any other user.
+     * {@code CAP_NET_RAW} opens raw and packet sockets, which Landlock's TCP rules never see: a
+     * root child keeping it could send and sniff whatever it likes under every network mode
+     * ({@code ping} works without it through ICMP datagram sockets). {@code CAP_NET_ADMIN} was
+     * never kept: it reconfigures the host's interfaces, routes and firewall.
      */
-    public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FSETID, FOWNER, NET_RAW, SETGID, SETUID,
+    public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FSETID, FOWNER, SETGID, SETUID,
             SETFCAP, SETPCAP, NET_BIND_SERVICE, SYS_CHROOT, KILL, AUDIT_WRITE);
 
     /**

@@ -34,6 +34,8 @@ public final class LibC {
     public static final int PR_GET_DUMPABLE = 3;
     public static final int PR_GET_NO_NEW_PRIVS = 39;
     public static final int PR_CAP_AMBIENT = 47;
+    public static final int PR_SET_SECCOMP = 22;
+    public static final int SECCOMP_MODE_FILTER = 2;
     public static final int PR_CAP_AMBIENT_CLEAR_ALL = 4;
 
     public static final short POSIX_SPAWN_SETPGROUP = 0x02;

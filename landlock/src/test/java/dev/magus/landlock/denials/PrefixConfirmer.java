@@ -33,7 +33,7 @@ public final class PrefixConfirmer implements DenialConfirmer {
             case READ -> Code.MGS2001;
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
-            case NONE, CONNECT, BIND -> throw new IllegalArgumentException(op.name());
+            case NONE, CONNECT, BIND, SOCKET -> throw new IllegalArgumentException(op.name());
         };
         String mode = switch (op) {
             case READ -> "ro";
@@ -72,6 +72,7 @@ public final class PrefixConfirmer implements DenialConfirmer {
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
             case CONNECT, BIND -> Code.MGS2013;
+            case SOCKET -> Code.MGS2015;
             case NONE -> throw new IllegalArgumentException(op.name());
         };
     }

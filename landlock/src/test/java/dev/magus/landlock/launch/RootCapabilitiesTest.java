@@ -84,6 +84,29 @@ class RootCapabilitiesTest {
         }
     }
 
+    /** A packet socket and a raw ICMP one, as Python opens them; prints each outcome. */
+    static final String RAW_SOCKETS = "/usr/bin/python3 -c '\n"
+            + "import socket\n"
+            + "for name, args in ((\"packet\", (17, socket.SOCK_RAW, 0x0300)), (\"raw\", (socket.AF_INET, socket.SOCK_RAW, 1))):\n"
+            + "    try:\n"
+            + "        socket.socket(*args).close(); print(name, \"opened\")\n"
+            + "    except OSError as e:\n"
+            + "        print(name, \"refused\", e.errno)\n"
+            + "'";
+
+    @Test
+    void aRootChildCannotOpenPacketOrRawSocketsEvenUnderNetworkOpen() {
+        try (Confinement c = workspace()) {
+            String cut = run(Launcher.get(), c, RAW_SOCKETS).assertOk().out();
+            // EPERM (1): the capability is gone; the seccomp layer leaves these alone under open.
+            assertThat(cut).contains("packet refused 1").contains("raw refused 1");
+
+            String kept = run(new Launcher(false), c, RAW_SOCKETS).assertOk().out();
+            assertThat(kept).as("control: with CAP_NET_RAW a confined root child opens both").contains("packet opened")
+                    .contains("raw opened");
+        }
+    }
+
     private static long capability(String name, String status) {
         return status.lines().filter(l -> l.startsWith(name + ":")).findFirst()
                 .map(l -> Long.parseUnsignedLong(l.substring(name.length() + 1).strip(), 16))

@@ -7,6 +7,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.landlock.compile.NetRules;
 import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.seccomp.SocketRules;
 import dev.magus.policy.Policy;
 import dev.magus.policy.net.NetworkAdvice;
 import dev.magus.policy.net.NetworkMode;
@@ -19,16 +20,67 @@ import java.util.TreeMap;
 /**
  * The kernel-layer MGS2013 for a connect a confined child reported failing: confirmed against
  * the run's TCP rules (a connect to a port outside them is what Landlock refuses with EACCES),
- * never taken from the words alone. Pure.
+ * never taken from the words alone; and MGS2015 for a socket it could not open, confirmed
+ * against the seccomp layer's socket rules. Pure.
  */
 public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
     private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
 
     private final NetRules rules;
+    private final SocketRules sockets;
 
     /** @param rules the TCP rules the kernel holds the run to (only when its ruleset handles TCP) */
     public KernelConnects(NetRules rules) {
+        this(rules, SocketRules.NOTHING);
+    }
+
+    /** @param sockets the seccomp layer's socket rules the run's children are under */
+    public KernelConnects(NetRules rules, SocketRules sockets) {
         this.rules = rules;
+        this.sockets = sockets;
+    }
+
+    /** Sockets whose owner holds the user's authority: reaching one is never suggested. */
+    private static final java.util.regex.Pattern AUTHORITY = java.util.regex.Pattern.compile(
+            "docker\\.sock|containerd|podman|ssh|agent|gnupg|S\\.gpg|/bus$|dbus|keyring|systemd/private|libvirt");
+
+    @Override
+    public Optional<Diagnostic> confirmSocket(String what) {
+        boolean path = what.startsWith("/");
+        Map<String, String> details = new TreeMap<>();
+        String subject;
+        String reason;
+        if (path || what.equals("unix")) {
+            if (sockets.unix()) {
+                return Optional.empty();
+            }
+            subject = path ? what : "a Unix socket";
+            reason = "Unix sockets not declared (sandbox.network.unix)";
+            if (path && AUTHORITY.matcher(what).find()) {
+                details.put(DetailKey.CLASS.key(), "attack");
+                details.put(DetailKey.ATTACK.key(), "a socket of a service that acts with your authority");
+            } else {
+                details.put(DetailKey.CLASS.key(), "hint");
+                details.put(DetailKey.ALLOW_YAML.key(), "sandbox:\n  network:\n    unix: " + (path ? "[" + what + "]" : "allow") + "\n");
+            }
+        } else if (what.equals("udp") || what.equals("raw") || what.equals("packet")) {
+            if (!sockets.tcpOnly()) {
+                return Optional.empty();
+            }
+            subject = what.equals("udp") ? "a UDP (datagram) socket" : what.equals("raw") ? "a raw socket" : "a packet socket";
+            reason = "network mode " + rules.mode().spelling() + " opens TCP sockets only";
+        } else {
+            if (!sockets.refusesAnything()) {
+                return Optional.empty();
+            }
+            subject = "a socket";
+            reason = (sockets.unix() ? "" : "Unix sockets not declared")
+                    + (sockets.tcpOnly() ? (sockets.unix() ? "" : "; ") + "network mode " + rules.mode().spelling()
+                            + " opens TCP sockets only" : "");
+        }
+        details.put(DetailKey.REASON.key(), reason);
+        return Optional.of(new Diagnostic(Code.MGS2015, "socket denied: " + subject + " (" + reason + ")", subject,
+                Operation.SOCKET, Layer.KERNEL, "seccomp", details));
     }
 
     @Override

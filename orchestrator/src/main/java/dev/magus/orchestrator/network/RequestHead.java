@@ -107,10 +107,48 @@ public record RequestHead(String method, String host, int port, String path, Str
             String path = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                     + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
             int port = uri.getPort() < 0 ? 80 : uri.getPort();
-            return new Parse.Whole(new RequestHead(method, host(uri.getHost()), port, path, start[2], lines), end + ending);
+            String host = host(uri.getHost());
+            Optional<String> otherHost = hostHeaderMismatch(host, lines);
+            if (otherHost.isPresent()) {
+                return new Parse.Bad(otherHost.get());
+            }
+            return new Parse.Whole(new RequestHead(method, host, port, path, start[2], lines), end + ending);
         } catch (URISyntaxException | IllegalArgumentException e) {
             return new Parse.Bad("cannot read the target " + target + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Why the {@code Host} headers of a plain-HTTP request do not name its target, when they
+     * do not: the proxy checks and connects to the URL's host, and an origin serving several
+     * names on one address (a CDN, a shared front) answers for the header's, which the policy
+     * never saw. More than one {@code Host} header is refused too, since origins disagree on
+     * which one counts.
+     */
+    static Optional<String> hostHeaderMismatch(String target, List<String> headers) {
+        int seen = 0;
+        for (String h : headers) {
+            int colon = h.indexOf(':');
+            if (colon < 0 || !h.substring(0, colon).strip().equalsIgnoreCase("host")) {
+                continue;
+            }
+            seen++;
+            if (seen > 1) {
+                return Optional.of("more than one Host header");
+            }
+            String value = h.substring(colon + 1).strip().toLowerCase(Locale.ROOT);
+            String named = value.startsWith("[") ? value.substring(0, Math.max(value.indexOf(']') + 1, 1))
+                    : value.indexOf(':') >= 0 ? value.substring(0, value.indexOf(':')) : value;
+            if (named.endsWith(".")) {
+                named = named.substring(0, named.length() - 1);
+            }
+            String t = target.endsWith(".") ? target.substring(0, target.length() - 1) : target;
+            if (!named.equals(t)) {
+                return Optional.of("the Host header names " + (named.isEmpty() ? "no host" : named)
+                        + ", not the request's target " + target);
+            }
+        }
+        return Optional.empty();
     }
 
     private static String host(String h) {

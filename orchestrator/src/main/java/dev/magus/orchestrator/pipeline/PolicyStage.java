@@ -163,7 +163,7 @@ public final class PolicyStage {
             hosts.add(dev.magus.policy.net.NetworkDecl.host(spell.registryHosts().get(i), site, "registryHosts[" + i + "]"));
         }
         dev.magus.policy.net.NetworkDecl n = d.network();
-        return d.withNetwork(new dev.magus.policy.net.NetworkDecl(n.mode(), hosts, n.ports(), n.bind()));
+        return d.withNetwork(new dev.magus.policy.net.NetworkDecl(n.mode(), hosts, n.ports(), n.bind(), n.unix()));
     }
 
     /**

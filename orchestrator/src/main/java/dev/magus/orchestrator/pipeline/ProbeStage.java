@@ -3,13 +3,15 @@ package dev.magus.orchestrator.pipeline;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.compile.NetRules;
 import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.seccomp.SocketRules;
 import dev.magus.policy.PolicyOrOff;
 import java.util.OptionalInt;
 
 /**
  * The kernel layer for this run: the host's Landlock ABI against the mode decides whether the
  * policy's rules are compiled into a ruleset (confined), the run goes on with the binding layer
- * only (best-effort, MGS2005), or is refused (required below ABI 3, MGS2012).
+ * only (best-effort, MGS2005), or is refused (required below ABI 3, MGS2012). A confined
+ * child also gets the seccomp layer of the policy's network mode and Unix socket declaration.
  */
 public final class ProbeStage {
     private ProbeStage() {
@@ -28,7 +30,8 @@ public final class ProbeStage {
      */
     public static Confinement prepare(PolicyOrOff policy, LandlockProbe probe, OptionalInt proxyPort) {
         return policy.policy()
-                .map(p -> Confinement.prepare(p.mode(), p.rules(), NetRules.of(p.network(), proxyPort), probe))
+                .map(p -> Confinement.prepare(p.mode(), p.rules(), NetRules.of(p.network(), proxyPort),
+                        SocketRules.of(p.network().mode(), p.network().unix().allowsSocketCall()), probe))
                 .orElseGet(Confinement::off);
     }
 }

@@ -96,4 +96,18 @@ class NetworkProxyTest {
                 "meta.magus.test:80");
         assertThat(exchange("GET /relative HTTP/1.1\r\n\r\n")).startsWith("HTTP/1.1 400");
     }
+
+    @Test
+    void aPlainHttpRequestWhoseHostHeaderNamesAnotherHostIsRefused() throws IOException {
+        int port = origin.getAddress().getPort();
+        String r = exchange("GET http://repo.magus.test:" + port + "/x HTTP/1.1\r\nHost: internal.magus.test\r\n\r\n");
+        assertThat(r).startsWith("HTTP/1.1 400").contains("names internal.magus.test, not the request's target repo.magus.test");
+        assertThat(exchange("GET http://repo.magus.test:" + port + "/x HTTP/1.1\r\nHost: repo.magus.test\r\nhost: other\r\n\r\n"))
+                .startsWith("HTTP/1.1 400").contains("more than one Host header");
+        assertThat(RequestHead.hostHeaderMismatch("repo.magus.test", java.util.List.of("Host: REPO.magus.test.:8080")))
+                .isEmpty();
+        assertThat(RequestHead.hostHeaderMismatch("[::1]", java.util.List.of("Host: [::1]:80"))).isEmpty();
+        assertThat(RequestHead.hostHeaderMismatch("a.test", java.util.List.of("X-Host: b.test"))).isEmpty();
+        assertThat(RequestHead.hostHeaderMismatch("a.test", java.util.List.of("Host:"))).isPresent();
+    }
 }

@@ -87,8 +87,11 @@ public final class DeclReader {
         keys(network, Set.copyOf(NetworkDecl.KEYS), origin, "sandbox.network");
         Site site = Site.of(origin, "sandbox.network");
         Optional<String> mode = text(network, "mode", site);
+        Object unixValue = network.get("unix");
+        Optional<List<String>> unix = unixValue == null ? Optional.empty()
+                : Optional.of(unixValue instanceof List<?> ? words(unixValue, origin, "unix") : List.of(String.valueOf(unixValue)));
         return NetworkDecl.declare(mode, words(network.get("allow"), origin, "allow"), words(network.get("ports"), origin, "ports"),
-                words(network.get("bind"), origin, "bind"), layer, site);
+                words(network.get("bind"), origin, "bind"), unix, layer, site);
     }
 
     /** A list of strings or numbers, as text; absent is empty. */

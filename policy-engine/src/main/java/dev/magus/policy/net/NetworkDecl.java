@@ -26,21 +26,28 @@ import java.util.TreeSet;
  *   allow: ["*.example.org", example.com]
  *   ports: [5432]                        # connect directly (a database, a dev server on loopback)
  *   bind: [3000]                         # listen
+ *   unix: allow                          # or a list of socket paths; the workspace's alone
  * </pre>
  *
  * @param mode  the workspace's mode; empty at every other layer, and when magus.yaml leaves it out
  * @param allow the hosts, in the order written, each once
  * @param ports ports the child may connect to without the proxy
  * @param bind  ports the child may listen on
+ * @param unix  the workspace's Unix socket declaration ({@link UnixSockets}); empty elsewhere
  */
 public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, SortedSet<Integer> ports,
-        SortedSet<Integer> bind) {
-    public static final NetworkDecl EMPTY = new NetworkDecl(Optional.empty(), List.of(), new TreeSet<>(), new TreeSet<>());
+        SortedSet<Integer> bind, Optional<UnixSockets> unix) {
+    public static final NetworkDecl EMPTY = new NetworkDecl(Optional.empty(), List.of(), new TreeSet<>(), new TreeSet<>(),
+            Optional.empty());
     /** The keys of {@code sandbox.network}. */
-    public static final List<String> KEYS = List.of("mode", "allow", "ports", "bind");
+    public static final List<String> KEYS = List.of("mode", "allow", "ports", "bind", "unix");
+    /** {@code unix: allow}; {@code unix: deny} is the same as saying nothing. */
+    public static final String UNIX_ALLOW = "allow";
+    public static final String UNIX_DENY = "deny";
 
     public NetworkDecl {
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(unix, "unix");
         allow = List.copyOf(new java.util.LinkedHashSet<>(allow));
         ports = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(ports));
         bind = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(bind));
@@ -54,7 +61,7 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
 
     /** Whether the layer declares anything at all. */
     public boolean isEmpty() {
-        return mode.isEmpty() && allow.isEmpty() && ports.isEmpty() && bind.isEmpty();
+        return mode.isEmpty() && allow.isEmpty() && ports.isEmpty() && bind.isEmpty() && unix.isEmpty();
     }
 
     /**
@@ -66,6 +73,16 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
      */
     public static NetworkDecl declare(Optional<String> mode, List<String> allow, List<String> ports, List<String> bind,
             DeclLayer layer, Site site) {
+        return declare(mode, allow, ports, bind, Optional.empty(), layer, site);
+    }
+
+    /**
+     * {@link #declare(Optional, List, List, List, DeclLayer, Site)} with {@code unix} as
+     * written: one word ({@code allow} or {@code deny}, a scalar in YAML) or absolute paths
+     * of socket files (a list); the workspace's alone, like the mode.
+     */
+    public static NetworkDecl declare(Optional<String> mode, List<String> allow, List<String> ports, List<String> bind,
+            Optional<List<String>> unix, DeclLayer layer, Site site) {
         Optional<NetworkMode> m = Optional.empty();
         if (mode.isPresent()) {
             if (!(layer instanceof DeclLayer.Workspace)) {
@@ -79,7 +96,43 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
         for (int i = 0; i < allow.size(); i++) {
             hosts.add(host(allow.get(i), site, "allow[" + i + "]"));
         }
-        return new NetworkDecl(m, hosts, ports(ports, site, "ports"), ports(bind, site, "bind"));
+        return new NetworkDecl(m, hosts, ports(ports, site, "ports"), ports(bind, site, "bind"), unix(unix, layer, site));
+    }
+
+    private static Optional<UnixSockets> unix(Optional<List<String>> written, DeclLayer layer, Site site) {
+        if (written.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!(layer instanceof DeclLayer.Workspace)) {
+            throw refused(site, "unix", "Unix sockets are the workspace's to declare: " + layer.label()
+                    + " may add allow, ports and bind, never unix");
+        }
+        List<String> w = written.get();
+        if (w.size() == 1 && w.get(0).strip().equals(UNIX_ALLOW)) {
+            return Optional.of(new UnixSockets.Any());
+        }
+        if (w.size() == 1 && w.get(0).strip().equals(UNIX_DENY)) {
+            return Optional.of(UnixSockets.UNDECLARED);
+        }
+        if (w.isEmpty()) {
+            throw refused(site, "unix", "sandbox.network.unix is allow, deny or a list of socket paths, not an empty list");
+        }
+        List<java.nio.file.Path> paths = new ArrayList<>();
+        for (int i = 0; i < w.size(); i++) {
+            String p = w.get(i).strip();
+            java.nio.file.Path path;
+            try {
+                path = java.nio.file.Path.of(p);
+            } catch (java.nio.file.InvalidPathException e) {
+                path = null;
+            }
+            if (path == null || !path.isAbsolute() || p.equals(UNIX_ALLOW) || p.equals(UNIX_DENY)) {
+                throw refused(site, "unix[" + i + "]", "Unix socket " + Echo.quoted(w.get(i))
+                        + " must be an absolute path (or the whole value allow or deny)");
+            }
+            paths.add(path.normalize());
+        }
+        return Optional.of(new UnixSockets.Paths(paths));
     }
 
     /**

@@ -24,12 +24,14 @@ import java.util.TreeMap;
  * @param allow the hosts the proxy lets through, in merge order, each once
  * @param ports ports the child may connect to directly, each with the layers that granted it
  * @param bind  ports the child may listen on, likewise
+ * @param unix  the workspace's Unix sockets (the seccomp layer's {@code socket(AF_UNIX)})
  */
 public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<Integer, List<String>> ports,
-        SortedMap<Integer, List<String>> bind) {
+        SortedMap<Integer, List<String>> bind, UnixSockets unix) {
 
-    /** Nothing declared: the specification's unconfined network. */
-    public static final NetworkPolicy OPEN = new NetworkPolicy(NetworkMode.OPEN, List.of(), new TreeMap<>(), new TreeMap<>());
+    /** Nothing declared: the specification's unconfined network (Unix sockets undeclared). */
+    public static final NetworkPolicy OPEN = new NetworkPolicy(NetworkMode.OPEN, List.of(), new TreeMap<>(), new TreeMap<>(),
+            UnixSockets.UNDECLARED);
     /** How a host granted on the command line is named. */
     public static final String FLAG = "--allow-host";
 
@@ -43,6 +45,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
 
     public NetworkPolicy {
         Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(unix, "unix");
         allow = List.copyOf(allow);
         ports = Collections.unmodifiableSortedMap(new TreeMap<>(ports));
         bind = Collections.unmodifiableSortedMap(new TreeMap<>(bind));
@@ -62,6 +65,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
      */
     public static NetworkPolicy merge(List<Layered> layers) {
         NetworkMode mode = layers.isEmpty() ? NetworkMode.OPEN : layers.get(0).decl().mode().orElse(NetworkMode.OPEN);
+        UnixSockets unix = layers.isEmpty() ? UnixSockets.UNDECLARED : layers.get(0).decl().unix().orElse(UnixSockets.UNDECLARED);
         Map<HostPattern, LinkedHashSet<String>> hosts = new LinkedHashMap<>();
         SortedMap<Integer, LinkedHashSet<String>> ports = new TreeMap<>();
         SortedMap<Integer, LinkedHashSet<String>> bind = new TreeMap<>();
@@ -72,7 +76,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
         }
         List<HostGrant> grants = new ArrayList<>();
         hosts.forEach((h, o) -> grants.add(new HostGrant(h, List.copyOf(o))));
-        return new NetworkPolicy(mode, grants, lists(ports), lists(bind));
+        return new NetworkPolicy(mode, grants, lists(ports), lists(bind), unix);
     }
 
     /**
@@ -95,7 +99,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
         }
         List<HostGrant> grants = new ArrayList<>();
         hosts.forEach((h, o) -> grants.add(new HostGrant(h, List.copyOf(o))));
-        return new NetworkPolicy(mode, grants, ports, bind);
+        return new NetworkPolicy(mode, grants, ports, bind, unix);
     }
 
     /** The first grant that lets {@code host} through, exact names before patterns. */

@@ -150,4 +150,19 @@ class NetworkPolicyTest {
                 Map.of("network", Map.of("hosts", List.of())), DeclLayer.spell("x")));
         assertThat(key.getMessage()).contains("unknown key 'hosts'");
     }
+
+    @Test
+    void unixSocketsAreTheWorkspacesToDeclare() {
+        DeclLayer ws = DeclLayer.workspace();
+        Site site = Site.of(ws.label(), "sandbox.network");
+        NetworkDecl allow = NetworkDecl.declare(Optional.empty(), List.of(), List.of(), List.of(), Optional.of(List.of("allow")),
+                ws, site);
+        assertThat(NetworkPolicy.merge(List.of(new NetworkPolicy.Layered(allow, "workspace"))).unix().allowsSocketCall())
+                .isTrue();
+        assertThat(NetworkPolicy.merge(List.of()).unix()).isEqualTo(UnixSockets.UNDECLARED);
+        assertThat(NetworkPolicy.OPEN.unix().allowsSocketCall()).isFalse();
+        SandboxException spell = refusal(() -> NetworkDecl.declare(Optional.empty(), List.of(), List.of(), List.of(),
+                Optional.of(List.of("allow")), DeclLayer.spell("node"), Site.of("spell:node", "sandbox.network")));
+        assertThat(spell.diagnostic().message()).contains("workspace's to declare");
+    }
 }

@@ -62,6 +62,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  *     allow: ["*.example.org", example.com]
  *     ports: [5432]            # loopback ports the child may connect to directly
  *     bind: [3000]             # ports the child may listen on
+ *     unix: allow              # or socket paths; absent: socket(AF_UNIX) refused (MGS2015)
  * </pre>
  *
  * Any problem in the section is MGS2004 whose source is {@code magus.yaml:LINE:COLUMN KEY}
@@ -303,7 +304,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
 
         /** {@code sandbox.network}; every value's position is kept for its MGS2004. */
         private NetworkDecl network(Node node) {
-            MappingNode map = mapping(node, "sandbox.network", "sandbox.network must be a mapping (mode, allow, ports, bind)");
+            MappingNode map = mapping(node, "sandbox.network", "sandbox.network must be a mapping (mode, allow, ports, bind, unix)");
             Map<String, NodeTuple> keys = keys(map, "sandbox.network", Optional.of(Set.copyOf(NetworkDecl.KEYS)));
             Map<String, String> positions = new HashMap<>();
             Optional<String> mode = Optional.empty();
@@ -327,7 +328,25 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
                 }
                 lists.add(values);
             }
-            return NetworkDecl.declare(mode, lists.get(0), lists.get(1), lists.get(2), DeclLayer.workspace(),
+            Optional<List<String>> unix = Optional.empty();
+            NodeTuple unixTuple = keys.get("unix");
+            if (unixTuple != null && !isNull(unixTuple.getValueNode())) {
+                Node v = unixTuple.getValueNode();
+                positions.put("unix", position(v));
+                if (v instanceof SequenceNode seq) {
+                    List<String> paths = new ArrayList<>();
+                    for (int i = 0; i < seq.getValue().size(); i++) {
+                        Node p = seq.getValue().get(i);
+                        paths.add(scalar(p, "sandbox.network.unix[" + i + "]"));
+                        positions.put("unix[" + i + "]", position(p));
+                    }
+                    unix = Optional.of(paths);
+                } else {
+                    positions.put("unix[0]", position(v));
+                    unix = Optional.of(List.of(scalar(v, "sandbox.network.unix")));
+                }
+            }
+            return NetworkDecl.declare(mode, lists.get(0), lists.get(1), lists.get(2), unix, DeclLayer.workspace(),
                     new Site(position(node), "sandbox.network", positions));
         }
 

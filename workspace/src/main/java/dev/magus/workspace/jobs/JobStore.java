@@ -383,6 +383,8 @@ public final class JobStore implements AutoCloseable {
                 code = d.code().name();
                 layer = d.layer().label();
                 run = d.run().orElse(null);
+                // The detail column is free on this row: the source goes there, no new column.
+                detail = d.source().isEmpty() ? null : d.source();
             } else if (event instanceof TrailEvent.RunStarted r) {
                 run = r.run();
                 path = r.dir().toString();
@@ -421,7 +423,8 @@ public final class JobStore implements AutoCloseable {
             case "lease_released" -> new TrailEvent.LeaseReleased(Path.of(path));
             case "sandbox_denial" -> new TrailEvent.SandboxDenial(Path.of(path),
                     Operation.valueOf(rs.getString(5).toUpperCase(java.util.Locale.ROOT)), Code.valueOf(rs.getString(6)),
-                    Layer.valueOf(rs.getString(7).toUpperCase(java.util.Locale.ROOT)), Optional.ofNullable(rs.getString(9)));
+                    Layer.valueOf(rs.getString(7).toUpperCase(java.util.Locale.ROOT)), Optional.ofNullable(rs.getString(9)),
+                    Optional.ofNullable(rs.getString(8)).orElse(""));
             case "run_started" -> new TrailEvent.RunStarted(rs.getString(9), Path.of(path), rs.getString(8));
             case "run_ended" -> new TrailEvent.RunEnded(rs.getString(9), rs.getInt(10), parseLong(rs.getString(8)));
             default -> throw StoreErrors.refuse(file, "holds a trail row of unknown kind '" + kind + "'", null);

@@ -107,18 +107,32 @@ public sealed interface TrailEvent {
      * @param code      its diagnostic code (MGS2002)
      * @param layer     the layer that refused it
      * @param run       the run it happened in, when a run recorded it
+     * @param source    how the report was made, without its stream: {@code inferred} (from the
+     *                  tool's output), {@code audit}, {@code binding}...; empty when not known
      */
-    record SandboxDenial(Path path, Operation operation, Code code, Layer layer, Optional<String> run) implements TrailEvent {
+    record SandboxDenial(Path path, Operation operation, Code code, Layer layer, Optional<String> run, String source)
+            implements TrailEvent {
         public SandboxDenial {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(operation, "operation");
             Objects.requireNonNull(code, "code");
             Objects.requireNonNull(layer, "layer");
             Objects.requireNonNull(run, "run");
+            Objects.requireNonNull(source, "source");
+        }
+
+        public SandboxDenial(Path path, Operation operation, Code code, Layer layer, Optional<String> run) {
+            this(path, operation, code, layer, run, "");
         }
 
         public SandboxDenial(Path path, Operation operation, Code code, Layer layer) {
             this(path, operation, code, layer, Optional.empty());
+        }
+
+        /** A diagnostic's {@code source} as a trail row keeps it: {@code inferred:stderr} is {@code inferred}. */
+        public static String sourceOf(String diagnosticSource) {
+            int colon = diagnosticSource.indexOf(':');
+            return colon < 0 ? diagnosticSource : diagnosticSource.substring(0, colon);
         }
 
         @Override

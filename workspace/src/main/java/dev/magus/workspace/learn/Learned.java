@@ -139,6 +139,57 @@ public record Learned(List<Addition> additions, List<String> attacks, int benign
         return Path.of(path).normalize().startsWith(Path.of(dir).normalize());
     }
 
+    /**
+     * The additions judged by {@link GrantReview}: what {@code --write} adds, what it adds only
+     * with {@code --force}, and what it never adds.
+     *
+     * @param safe   of a kind known to be safe
+     * @param review each with the reason it needs a person's review
+     * @param never  each with the reason it is never proposed
+     */
+    public record Reviewed(List<Addition> safe, List<Judged> review, List<Judged> never) {
+        public Reviewed {
+            safe = List.copyOf(safe);
+            review = List.copyOf(review);
+            never = List.copyOf(never);
+        }
+
+        /** What {@code --write} adds: the safe ones, and with {@code force} those that need review too. */
+        public List<Addition> toWrite(boolean force) {
+            List<Addition> out = new ArrayList<>(safe);
+            if (force) {
+                review.forEach(j -> out.add(j.addition()));
+            }
+            return out;
+        }
+    }
+
+    /** An addition and why it is not written by itself. */
+    public record Judged(Addition addition, String why) {
+        public Judged {
+            Objects.requireNonNull(addition, "addition");
+            Objects.requireNonNull(why, "why");
+        }
+    }
+
+    /** These additions judged on {@code context}. */
+    public Reviewed reviewed(GrantReview.Context context) {
+        List<Addition> safe = new ArrayList<>();
+        List<Judged> review = new ArrayList<>();
+        List<Judged> never = new ArrayList<>();
+        for (Addition a : additions) {
+            GrantReview.Verdict v = GrantReview.review(a.path(), a.mode(), context);
+            if (v instanceof GrantReview.Verdict.Safe) {
+                safe.add(a);
+            } else if (v instanceof GrantReview.Verdict.NeedsReview) {
+                review.add(new Judged(a, v.why()));
+            } else {
+                never.add(new Judged(a, v.why()));
+            }
+        }
+        return new Reviewed(safe, review, never);
+    }
+
     /** Whether nothing is to be added. */
     public boolean empty() {
         return additions.isEmpty();

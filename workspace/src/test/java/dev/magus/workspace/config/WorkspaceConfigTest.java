@@ -277,4 +277,41 @@ class WorkspaceConfigTest {
                   network: proxy
                 """, "magus.yaml:2:12 sandbox.network");
     }
+
+    @Test
+    void readsUnixSocketsAsAWordOrAListOfPaths() throws IOException {
+        assertThat(read("""
+                sandbox:
+                  network:
+                    mode: none
+                """).sandbox().network().unix()).isEmpty();
+        assertThat(read("""
+                sandbox:
+                  network:
+                    unix: allow
+                """).sandbox().network().unix()).containsInstanceOf(dev.magus.policy.net.UnixSockets.Any.class);
+        assertThat(read("""
+                sandbox:
+                  network:
+                    unix: deny
+                """).sandbox().network().unix().orElseThrow().allowsSocketCall()).isFalse();
+        dev.magus.policy.net.UnixSockets listed = read("""
+                sandbox:
+                  network:
+                    unix: [/run/postgresql/.s.PGSQL.5432, /tmp/x/../y.sock]
+                """).sandbox().network().unix().orElseThrow();
+        assertThat(listed).isEqualTo(new dev.magus.policy.net.UnixSockets.Paths(
+                java.util.List.of(java.nio.file.Path.of("/run/postgresql/.s.PGSQL.5432"), java.nio.file.Path.of("/tmp/y.sock"))));
+        assertThat(listed.allowsSocketCall()).isTrue();
+        error("""
+                sandbox:
+                  network:
+                    unix: [run/docker.sock]
+                """, "magus.yaml:3:12 sandbox.network.unix[0]");
+        error("""
+                sandbox:
+                  network:
+                    unix: sometimes
+                """, "magus.yaml:3:11 sandbox.network.unix[0]");
+    }
 }

@@ -106,6 +106,7 @@ public final class AuditDiagnostics {
             case WRITE -> Code.MGS2002;
             case EXEC -> Code.MGS2007;
             case CONNECT, BIND -> Code.MGS2013;
+            case SOCKET -> Code.MGS2015;
             case NONE -> throw new IllegalArgumentException("no code for " + op);
         };
     }

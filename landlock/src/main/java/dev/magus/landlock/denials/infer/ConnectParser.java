@@ -17,12 +17,20 @@ import java.util.regex.Pattern;
  */
 public final class ConnectParser {
 
-    /** Which TCP right a candidate was refused; {@code EITHER} when the tool names neither. */
+    /**
+     * Which TCP right a candidate was refused; {@code EITHER} when the tool names neither;
+     * {@code SOCKET} when opening the socket itself failed (the seccomp layer, MGS2015).
+     */
     public enum Kind {
-        CONNECT, BIND, EITHER
+        CONNECT, BIND, EITHER, SOCKET
     }
 
-    /** A connect or bind a tool says failed: the host as printed (may be empty), and the port when the line has one. */
+    /**
+     * A connect or bind a tool says failed: the host as printed (may be empty), and the port
+     * when the line has one. For {@link Kind#SOCKET} the host is what the tool said of the
+     * socket: a Unix socket's path, {@code unix}, {@code udp}, {@code raw}, {@code packet}, or
+     * empty when it said nothing.
+     */
     public record ConnectCandidate(Kind kind, String host, OptionalInt port, String line) {
         public ConnectCandidate {
             Objects.requireNonNull(kind, "kind");
@@ -57,6 +65,16 @@ public final class ConnectParser {
     private static final Pattern JAVA_BIND = Pattern.compile("java\\.net\\.BindException: Permission denied");
     /** Python's socket errors carry no file name: {@code PermissionError: [Errno 13] Permission denied} and nothing after. */
     private static final Pattern PYTHON = Pattern.compile("^PermissionError: \\[Errno 13\\] Permission denied\\s*$");
+    /**
+     * Go: {@code dial unix /var/run/docker.sock: socket: permission denied}, {@code dial udp
+     * 8.8.8.8:53: socket: permission denied} (the Docker CLI prints the first).
+     */
+    private static final Pattern GO_SOCKET = Pattern.compile("dial (unix|udp|udp4|udp6|ip\\S*) (\\S+): socket: permission denied",
+            Pattern.CASE_INSENSITIVE);
+    /** Node's Unix socket connect: {@code Error: connect EACCES /run/x.sock}. */
+    private static final Pattern NODE_UNIX = Pattern.compile("connect EACCES (/\\S+)");
+    /** C's {@code perror("socket")}, Perl's {@code die "socket: $!"}, ping's {@code ping: socket: Permission denied}. */
+    private static final Pattern SOCKET_CALL = Pattern.compile("(?:^|[\\s:])socket: Permission denied", Pattern.CASE_INSENSITIVE);
     /** urllib wraps the same error: {@code urllib.error.URLError: <urlopen error [Errno 13] Permission denied>}. */
     private static final Pattern URLLIB = Pattern.compile("<urlopen error \\[Errno 13\\] Permission denied>");
 
@@ -71,6 +89,22 @@ public final class ConnectParser {
     /** The candidates of a line, with the Python traceback seen so far on its stream. */
     public static List<ConnectCandidate> parse(String line, Traceback traceback) {
         List<ConnectCandidate> out = new ArrayList<>(1);
+        Matcher go = GO_SOCKET.matcher(line);
+        if (go.find()) {
+            String net = go.group(1).toLowerCase(java.util.Locale.ROOT);
+            out.add(new ConnectCandidate(Kind.SOCKET, net.equals("unix") ? go.group(2) : net.startsWith("udp") ? "udp" : "raw",
+                    OptionalInt.empty(), line));
+            return out;
+        }
+        Matcher nodeUnix = NODE_UNIX.matcher(line);
+        if (nodeUnix.find()) {
+            out.add(new ConnectCandidate(Kind.SOCKET, nodeUnix.group(1), OptionalInt.empty(), line));
+            return out;
+        }
+        if (SOCKET_CALL.matcher(line).find()) {
+            out.add(new ConnectCandidate(Kind.SOCKET, "", OptionalInt.empty(), line));
+            return out;
+        }
         for (Pattern p : WITH_PORT) {
             Matcher m = p.matcher(line);
             if (m.find()) {
@@ -95,6 +129,23 @@ public final class ConnectParser {
         return out;
     }
 
+    /** What a Python {@code socket(...)} call names: the family or type it asked for, or empty. */
+    static String family(String source) {
+        if (source.contains("AF_UNIX")) {
+            return "unix";
+        }
+        if (source.contains("AF_PACKET")) {
+            return "packet";
+        }
+        if (source.contains("SOCK_RAW")) {
+            return "raw";
+        }
+        if (source.contains("SOCK_DGRAM")) {
+            return "udp";
+        }
+        return "";
+    }
+
     private static OptionalInt port(String digits) {
         int port = Integer.parseInt(digits);
         return port >= 1 && port <= 65535 ? OptionalInt.of(port) : OptionalInt.empty();
@@ -112,7 +163,11 @@ public final class ConnectParser {
         private static final Pattern ADDRESS = Pattern.compile("\\(\\s*[\"']([^\"'\\s]+)[\"']\\s*,\\s*(\\d{1,5})\\s*\\)");
         private static final Pattern BIND_CALL = Pattern.compile("\\.(?:bind|listen)\\(|\\bserve_forever\\(|Server\\(");
         private static final Pattern CONNECT_CALL = Pattern.compile("\\.connect(?:_ex)?\\(|create_connection\\(|urlopen\\(");
+        /** {@code socket.socket(...)}, {@code socket(AF_UNIX)}; not {@code socketpair(}. */
+        private static final Pattern SOCKET_NEW = Pattern.compile("\\bsocket\\s*\\(|_socket\\.socket\\.__init__\\(");
 
+        /** The family or type a {@code socket(...)} source line of this traceback asked for. */
+        private String socketFamily = "";
         private String lastSource = "";
         private String host = "";
         private OptionalInt port = OptionalInt.empty();
@@ -122,8 +177,12 @@ public final class ConnectParser {
                 lastSource = "";
                 host = "";
                 port = OptionalInt.empty();
+                socketFamily = "";
             } else if (SOURCE.matcher(line).find()) {
                 lastSource = line;
+                if (socketFamily.isEmpty() && SOCKET_NEW.matcher(line).find()) {
+                    socketFamily = family(line);
+                }
                 Matcher m = ADDRESS.matcher(line);
                 if (port.isEmpty() && m.find()) {
                     host = m.group(1);
@@ -137,12 +196,15 @@ public final class ConnectParser {
 
         ConnectCandidate candidate(String line) {
             Kind kind = BIND_CALL.matcher(lastSource).find() ? Kind.BIND
-                    : CONNECT_CALL.matcher(lastSource).find() ? Kind.CONNECT : Kind.EITHER;
-            ConnectCandidate c = new ConnectCandidate(kind, kind == Kind.EITHER ? "" : host,
+                    : CONNECT_CALL.matcher(lastSource).find() ? Kind.CONNECT
+                    : SOCKET_NEW.matcher(lastSource).find() ? Kind.SOCKET : Kind.EITHER;
+            ConnectCandidate c = kind == Kind.SOCKET ? new ConnectCandidate(kind, socketFamily, OptionalInt.empty(), line)
+                    : new ConnectCandidate(kind, kind == Kind.EITHER ? "" : host,
                     kind == Kind.EITHER ? OptionalInt.empty() : port, line);
             lastSource = "";
             host = "";
             port = OptionalInt.empty();
+            socketFamily = "";
             return c;
         }
     }

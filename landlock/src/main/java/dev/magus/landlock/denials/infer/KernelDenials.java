@@ -214,6 +214,7 @@ public final class KernelDenials {
                     .map(d -> new Diagnostic(d.code(), "connect or bind denied: the tool named neither which nor where,"
                             + " and the run's network policy allows no TCP at all", "a TCP connect or bind", d.operation(),
                             d.layer(), d.source(), d.details()));
+            case SOCKET -> confirmer.confirmSocket(c.host());
         };
     }
 

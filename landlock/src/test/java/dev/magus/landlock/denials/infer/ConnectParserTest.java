@@ -84,4 +84,43 @@ class ConnectParserTest {
         assertThat(ConnectParser.parse("curl: (7) Failed to connect to x port 99999 after 0 ms")).isEmpty();
         assertThat(ConnectParser.parse("downloading from https://repo.example.org:443/")).isEmpty();
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '^', value = {
+        "socket: Permission denied^",
+        "ping: socket: Permission denied^",
+        "Cannot connect: dial unix /var/run/docker.sock: socket: permission denied^/var/run/docker.sock",
+        "lookup example.org: dial udp 8.8.8.8:53: socket: permission denied^udp",
+        "Error: connect EACCES /run/postgresql/.s.PGSQL.5432^/run/postgresql/.s.PGSQL.5432",
+    })
+    void aSocketThatCouldNotBeOpened(String line, String what) {
+        assertThat(ConnectParser.parse(line)).singleElement().satisfies(c -> {
+            assertThat(c.kind()).isEqualTo(ConnectParser.Kind.SOCKET);
+            assertThat(c.host()).isEqualTo(what == null ? "" : what);
+        });
+    }
+
+    @Test
+    void pythonsTracebackNamesTheSocketItCouldNotOpen() {
+        ConnectParser.Traceback t = new ConnectParser.Traceback();
+        List<String> lines = List.of(
+                "Traceback (most recent call last):",
+                "  File \"/w/t.py\", line 2, in <module>",
+                "    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)",
+                "        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+                "  File \"/usr/lib/python3.11/socket.py\", line 232, in __init__",
+                "    _socket.socket.__init__(self, family, type, proto, fileno)");
+        lines.forEach(l -> assertThat(ConnectParser.parse(l, t)).isEmpty());
+        assertThat(ConnectParser.parse("PermissionError: [Errno 13] Permission denied", t)).singleElement()
+                .satisfies(c -> {
+                    assertThat(c.kind()).isEqualTo(ConnectParser.Kind.SOCKET);
+                    assertThat(c.host()).isEqualTo("udp");
+                });
+        List.of("Traceback (most recent call last):", "  File \"/w/u.py\", line 3, in <module>",
+                "    c = socket.socket(socket.AF_UNIX)").forEach(l -> ConnectParser.parse(l, t));
+        ConnectParser.parse("  File \"/usr/lib/python3.11/socket.py\", line 232, in __init__", t);
+        ConnectParser.parse("    _socket.socket.__init__(self, family, type, proto, fileno)", t);
+        assertThat(ConnectParser.parse("PermissionError: [Errno 13] Permission denied", t)).singleElement()
+                .satisfies(c -> assertThat(c.host()).isEqualTo("unix"));
+    }
 }

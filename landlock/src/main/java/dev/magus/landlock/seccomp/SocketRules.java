@@ -1,0 +1,110 @@
+package dev.magus.landlock.seccomp;
+
+import dev.magus.policy.net.NetworkMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which sockets a confined child may open, for what Landlock cannot hold at ABI 7: it has no
+ * rule for pathname Unix sockets (a child reaches any socket file it can name: a Docker
+ * daemon, an SSH or GPG agent, a desktop bus) and none for anything but TCP (UDP, raw, packet
+ * and MPTCP sockets go round the TCP port rules). Pure; {@link SocketFilterProgram} turns it
+ * into the BPF program.
+ *
+ * <ul>
+ *   <li>{@code socket(AF_UNIX, ...)} is refused unless the workspace declares Unix sockets
+ *       ({@code sandbox.network.unix}); {@code socketpair} always works, since a pair connects
+ *       a process to itself or its own children only.
+ *   <li>Under network {@code none} and {@code proxy}, only {@code AF_INET}/{@code AF_INET6}
+ *       {@code SOCK_STREAM} sockets of protocol 0 or TCP (which Landlock's TCP rules hold) and
+ *       {@code AF_NETLINK} sockets of {@code NETLINK_ROUTE} are opened; every other family,
+ *       type and protocol is refused: UDP, raw, ICMP, MPTCP, SCTP, packet, vsock, Bluetooth...
+ *       {@code NETLINK_ROUTE} stays because the C library's {@code getaddrinfo} and
+ *       {@code getifaddrs} (and through them Node's {@code os.networkInterfaces}, Java's
+ *       {@code NetworkInterface}) read the host's addresses through it; changing them needs
+ *       {@code CAP_NET_ADMIN}, which no confined child keeps.
+ *   <li>{@code io_uring} is refused (ENOSYS, so runtimes fall back to plain calls) whenever a
+ *       socket is: its {@code IORING_OP_SOCKET} opens a socket without the {@code socket} call.
+ * </ul>
+ *
+ * @param unix    whether {@code socket(AF_UNIX, ...)} is allowed
+ * @param tcpOnly whether only TCP (and netlink route) sockets are allowed on the network families
+ */
+public record SocketRules(boolean unix, boolean tcpOnly) {
+    public static final int AF_UNIX = 1;
+    public static final int AF_INET = 2;
+    public static final int AF_INET6 = 10;
+    public static final int AF_NETLINK = 16;
+    public static final int AF_PACKET = 17;
+    public static final int SOCK_STREAM = 1;
+    public static final int SOCK_DGRAM = 2;
+    public static final int SOCK_RAW = 3;
+    public static final int SOCK_NONBLOCK = 0x800;
+    public static final int SOCK_CLOEXEC = 0x80000;
+    public static final int IPPROTO_IP = 0;
+    public static final int IPPROTO_TCP = 6;
+    public static final int IPPROTO_MPTCP = 262;
+    public static final int NETLINK_ROUTE = 0;
+    public static final int EACCES = 13;
+    public static final int ENOSYS = 38;
+
+    /** Nothing refused: network open with Unix sockets declared. */
+    public static final SocketRules NOTHING = new SocketRules(true, false);
+
+    /** The rules of a run under {@code mode}, with Unix sockets declared or not. */
+    public static SocketRules of(NetworkMode mode, boolean unixDeclared) {
+        return new SocketRules(unixDeclared, mode != NetworkMode.OPEN);
+    }
+
+    /** Whether any socket is refused, hence whether a filter is installed at all. */
+    public boolean refusesAnything() {
+        return !unix || tcpOnly;
+    }
+
+    /**
+     * Why {@code socket(domain, type, protocol)} is refused under these rules, empty when it is
+     * allowed: the decision the BPF program makes, as a value (the tests hold the two equal).
+     */
+    public Optional<String> refusal(int domain, int type, int protocol) {
+        if (domain == AF_UNIX) {
+            return unix ? Optional.empty() : Optional.of("a Unix socket, and the workspace declares none (sandbox.network.unix)");
+        }
+        if (!tcpOnly) {
+            return Optional.empty();
+        }
+        int plain = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (domain == AF_INET || domain == AF_INET6) {
+            if (plain != SOCK_STREAM) {
+                return Optional.of(plain == SOCK_DGRAM ? "a UDP (datagram) socket" : plain == SOCK_RAW ? "a raw socket"
+                        : "a socket of type " + plain);
+            }
+            if (protocol != IPPROTO_IP && protocol != IPPROTO_TCP) {
+                return Optional.of(protocol == IPPROTO_MPTCP ? "an MPTCP socket" : "a stream socket of protocol " + protocol);
+            }
+            return Optional.empty();
+        }
+        if (domain == AF_NETLINK) {
+            return protocol == NETLINK_ROUTE ? Optional.empty() : Optional.of("a netlink socket of protocol " + protocol);
+        }
+        return Optional.of(domain == AF_PACKET ? "a packet socket" : "a socket of address family " + domain);
+    }
+
+    /** What the layer holds, one line each, for {@code magus probe} and {@code magus policy}. */
+    public List<String> describe() {
+        List<String> out = new ArrayList<>();
+        out.add(unix ? "socket(AF_UNIX): allowed (declared in sandbox.network.unix)"
+                : "socket(AF_UNIX): refused (EACCES) unless sandbox.network.unix is declared; socketpair allowed");
+        out.add(tcpOnly
+                ? "AF_INET/AF_INET6: TCP stream sockets only; UDP, raw, ICMP, MPTCP and other protocols refused (EACCES)"
+                : "AF_INET/AF_INET6 and other families: not filtered (network open)");
+        if (tcpOnly) {
+            out.add("AF_NETLINK: NETLINK_ROUTE only; AF_PACKET and every other family refused (EACCES)");
+        }
+        if (refusesAnything()) {
+            out.add("io_uring: refused (ENOSYS), since it opens sockets without socket()");
+            out.add("foreign architectures (i386 calls) end the process; x32 calls are refused (ENOSYS)");
+        }
+        return List.copyOf(out);
+    }
+}

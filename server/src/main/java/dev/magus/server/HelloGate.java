@@ -1,0 +1,136 @@
+package dev.magus.server;
+
+import dev.magus.server.protocol.FrameCodec;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a connection may cost the server before its hello carried the token. The socket is
+ * 0700 in a 0700 directory, but any process of the user (a confined child among them, when
+ * Unix sockets are declared) can connect, and a connection that never authenticates must not
+ * hold memory or a slot for long:
+ *
+ * <ul>
+ *   <li>the hello must arrive within {@link #HELLO_WITHIN}, else the connection is closed;
+ *   <li>the first frame must fit in {@link #HELLO_MAX} bytes, length prefix included: a larger
+ *       declared length is closed at once, so a partial hello buffers at most that much (after
+ *       the hello, frames are capped at {@link FrameCodec#MAX_FRAME});
+ *   <li>at most {@link #MAX_UNAUTHENTICATED} connections wait for their hello; the next one
+ *       drops the oldest, so a flood of idle connections cannot keep the user's own out.
+ * </ul>
+ *
+ * A connection whose hello is refused (no token, a wrong one) is closed by the session.
+ */
+final class HelloGate {
+    static final Duration HELLO_WITHIN = Duration.ofSeconds(2);
+    static final int HELLO_MAX = 4096;
+    static final int MAX_UNAUTHENTICATED = 64;
+    /** Set on a channel whose hello carried the token. */
+    private static final AttributeKey<Boolean> AUTHENTICATED = AttributeKey.valueOf("magus.authenticated");
+
+    private final Duration within;
+    private final int maxWaiting;
+    private final ServerMeters meters;
+    /** Connections waiting for their hello, oldest first. */
+    private final LinkedHashSet<Channel> waiting = new LinkedHashSet<>();
+
+    HelloGate(ServerMeters meters) {
+        this(HELLO_WITHIN, MAX_UNAUTHENTICATED, meters);
+    }
+
+    HelloGate(Duration within, int maxWaiting, ServerMeters meters) {
+        this.within = within;
+        this.maxWaiting = maxWaiting;
+        this.meters = meters;
+    }
+
+    /** A new connection: counted among the waiting ones (the oldest dropped past the cap) and timed. */
+    void admit(Channel ch) {
+        Channel dropped = null;
+        synchronized (waiting) {
+            waiting.add(ch);
+            if (waiting.size() > maxWaiting) {
+                Iterator<Channel> oldest = waiting.iterator();
+                dropped = oldest.next();
+                oldest.remove();
+            }
+        }
+        if (dropped != null) {
+            meters.refusal("hello");
+            dropped.close();
+        }
+        ScheduledFuture<?> timer = ch.eventLoop().schedule(() -> {
+            if (!isAuthenticated(ch)) {
+                meters.refusal("hello");
+                ch.close();
+            }
+        }, within.toMillis(), TimeUnit.MILLISECONDS);
+        ch.closeFuture().addListener(f -> {
+            timer.cancel(false);
+            forget(ch);
+        });
+    }
+
+    /** The hello carried the token: no longer timed, counted or held to the hello's size. */
+    void authenticated(Channel ch) {
+        ch.attr(AUTHENTICATED).set(Boolean.TRUE);
+        forget(ch);
+    }
+
+    static boolean isAuthenticated(Channel ch) {
+        return Boolean.TRUE.equals(ch.attr(AUTHENTICATED).get());
+    }
+
+    /** How many connections wait for their hello, for tests. */
+    int waiting() {
+        synchronized (waiting) {
+            return waiting.size();
+        }
+    }
+
+    private void forget(Channel ch) {
+        synchronized (waiting) {
+            waiting.remove(ch);
+        }
+    }
+
+    /** The connection's frame decoder: the first frame held to {@link #HELLO_MAX}, later ones to {@link FrameCodec#MAX_FRAME}. */
+    LengthFieldBasedFrameDecoder decoder() {
+        return new Frames(meters);
+    }
+
+    private static final class Frames extends LengthFieldBasedFrameDecoder {
+        private final ServerMeters meters;
+        private boolean first = true;
+
+        Frames(ServerMeters meters) {
+            super(FrameCodec.MAX_FRAME, 0, 4, 0, 4);
+            this.meters = meters;
+        }
+
+        @Override
+        protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
+            if (first && in.readableBytes() >= 4 && in.getUnsignedInt(in.readerIndex()) + 4 > HELLO_MAX) {
+                // Not read, not buffered: a hello is a version and a token.
+                in.skipBytes(in.readableBytes());
+                first = false;
+                meters.refusal("hello");
+                ctx.close();
+                return null;
+            }
+            Object frame = super.decode(ctx, in);
+            if (frame != null) {
+                first = false;
+            }
+            return frame;
+        }
+    }
+}
