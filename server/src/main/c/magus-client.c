@@ -631,7 +631,11 @@ int main(int argc, char **argv) {
                 json *c = control(fr, len);
                 json *type = get(c, "type");
                 if (is(type, "declined")) {
-                    buf b = {0}; puts_(&b, "magus: "); text(&b, get(c, "message")); line(b.p); fallback(1);
+                    /* No line for a run from inside a forwarded run: it runs here as it would have without a server. */
+                    json *m = get(c, "message");
+                    buf b = {0}; text(&b, m);
+                    if (b.p && b.p[0]) { buf l = {0}; puts_(&l, "magus: "); puts_(&l, b.p); line(l.p); }
+                    fallback(1);
                 } else if (is(type, "refused")) {
                     buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(c, "message"));
                     puts_(&b, "; running here instead"); line(b.p); fallback(1);

@@ -53,6 +53,7 @@ public final class MagusServer implements AutoCloseable {
     private final Host host;
     private final ServerMeters meters;
     private final Token token;
+    private final RunTokens runTokens = new RunTokens();
     private final LoopResources loops;
     private final DisposableServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -159,7 +160,7 @@ public final class MagusServer implements AutoCloseable {
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, dir.socket(), orchestrator, host, meters, s -> {
+        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);
             return new Frame.Stopping();

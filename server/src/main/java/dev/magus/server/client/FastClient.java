@@ -178,7 +178,10 @@ public final class FastClient {
                 Map<String, Object> f = control(frame);
                 Object type = f.get("type");
                 if ("declined".equals(type)) {
-                    lines.println("magus: " + f.get("message"));
+                    // None for a run from inside a forwarded run: it runs here as it would have without a server.
+                    if (!"".equals(f.get("message"))) {
+                        lines.println("magus: " + f.get("message"));
+                    }
                     return Optional.of(HERE);
                 } else if ("refused".equals(type)) {
                     lines.println("magus: the magus server refused this client: " + f.get("message") + "; running here instead");
