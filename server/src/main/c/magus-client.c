@@ -10,7 +10,7 @@
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
  * to descriptors 1 and 2 as they arrive; diagnostics are printed as the full command line
- * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin with --stdin; the exit
+ * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin unless --no-stdin; the exit
  * status is the run's. Output is copied, not passed by SCM_RIGHTS: the server reads the
  * child's pipes itself (Frame's comment says why).
  *
@@ -476,12 +476,19 @@ int main(int argc, char **argv) {
     java_argv = argv + 2;
     user_argv = argv + 2 + java_argc;
     user_argc = argc - 2 - java_argc;
+    /* A closed standard input stays an empty one: /dev/null in its place, before anything here
+       (the socket) or in the JVM of a fallback (its class image) is opened as descriptor 0 and
+       read as the child's input. */
+    if (fcntl(0, F_GETFD) < 0 && errno == EBADF) {
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd > 0) close(fd);
+    }
 
     /* FastArgs.parse: anything but a plain run goes to the full command line. */
     if (user_argc < 2 || strcmp(user_argv[0], "run")) fallback(0);
     char *sandbox = NULL, *op = NULL, *target = NULL;
     list setk = {0}, setv = {0}, unset = {0}, allow = {0}, passl = {0}, hosts = {0};
-    int want_stdin = 0, verbose = 0, i = 1;
+    int want_stdin = 1, verbose = 0, i = 1; /* stdin is the child's unless --no-stdin */
     for (; i < user_argc; i++) {
         char *a = user_argv[i];
         if (!strcmp(a, "--")) { i++; break; }
@@ -496,9 +503,13 @@ int main(int argc, char **argv) {
             if (strlen(a) >= sizeof name) fallback(0);
             strcpy(name, a);
         }
-        if (!strcmp(name, "--stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")) {
+        if (!strcmp(name, "--stdin") || !strcmp(name, "--no-stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")
+            || !strcmp(name, "-q") || !strcmp(name, "--quiet")) {
             if (inl) fallback(0);
-            if (!strcmp(name, "--stdin")) want_stdin = 1; else verbose = 1;
+            if (!strcmp(name, "--stdin")) want_stdin = 1;
+            else if (!strcmp(name, "--no-stdin")) want_stdin = 0;
+            else if (name[1] == 'v' || !strcmp(name, "--verbose")) verbose = 1;
+            /* -q: the forwarded run says no unconfined notice anyway */
         } else if (!strcmp(name, "--sandbox") || !strcmp(name, "--env") || !strcmp(name, "--unset") || !strcmp(name, "--allow")
                    || !strcmp(name, "--pass") || !strcmp(name, "--allow-host") || !strcmp(name, "--op") || !strcmp(name, "--target")) {
             char *v;
@@ -673,7 +684,7 @@ int main(int argc, char **argv) {
                 send_frame(K_JSON, m, (size_t) n);
             }
         }
-        if (p[2].revents & POLLNVAL) stdin_open = 0;
+        if (p[2].revents & POLLNVAL) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
         else if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
             char b[16384];
             ssize_t r = read(0, b, sizeof b);

@@ -110,7 +110,9 @@ public final class FastClient {
      * The run's exit status when the server ran it; {@link #HERE} when it refused or declined
      * (said on stderr); empty when the full command line must decide.
      */
-    static Optional<Integer> forward(FastArgs run) {
+    static Optional<Integer> forward(FastArgs asked) {
+        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
+        FastArgs run = asked.stdin() && StandardInput.closedAtStart() ? asked.withoutStdin() : asked;
         Map<String, String> env = System.getenv();
         long uid = uid();
         ServerLocation where = ServerLocation.find(env, uid);

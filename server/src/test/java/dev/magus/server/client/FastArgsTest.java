@@ -32,6 +32,17 @@ class FastArgsTest {
     }
 
     @Test
+    void stdinIsTheChildsUnlessNoStdinAndQuietIsAPlainRunsToo() {
+        assertThat(parse("run", "wc", "-l").orElseThrow().stdin()).as("the default, as the full command line's").isTrue();
+        assertThat(parse("run", "--no-stdin", "--", "wc", "-l").orElseThrow().stdin()).isFalse();
+        assertThat(parse("run", "--no-stdin", "--stdin", "--", "wc").orElseThrow().stdin()).isTrue();
+        assertThat(parse("run", "-q", "--", "true").orElseThrow().quiet()).isTrue();
+        assertThat(parse("run", "--quiet", "--", "true").orElseThrow().quiet()).isTrue();
+        assertThat(parse("run", "--", "true").orElseThrow().quiet()).isFalse();
+        assertThat(parse("run", "--quiet=yes", "--", "true")).isEmpty();
+    }
+
+    @Test
     void grantsHostsOpAndTargetAreForwardedToo() throws Exception {
         FastArgs a = parse("run", "--allow", "out:rw", "--allow=x", "--pass", "FOO", "--allow-host", "example.org",
                 "--op=python", "--", "pytest").orElseThrow();
