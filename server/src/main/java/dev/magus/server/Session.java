@@ -60,6 +60,7 @@ final class Session {
     private final Function<Session, Frame.ToClient> stop;
     private final Path socket;
     private final RunTokens runTokens;
+    private final java.util.function.Supplier<Optional<String>> metrics;
     /** This connection's number, which a run token minted for its run names. */
     private final long serial = SERIALS.incrementAndGet();
     private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
@@ -76,8 +77,9 @@ final class Session {
     private volatile boolean disconnected;
 
     Session(Channel channel, Token token, RunTokens runTokens, Path socket, Orchestrator orchestrator, Host serverHost,
-            ServerMeters meters, Function<Session, Frame.ToClient> stop) {
+            ServerMeters meters, java.util.function.Supplier<Optional<String>> metrics, Function<Session, Frame.ToClient> stop) {
         this.socket = socket;
+        this.metrics = metrics;
         this.runTokens = runTokens;
         this.channel = channel;
         this.token = token;
@@ -168,7 +170,7 @@ final class Session {
             });
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
-            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters()));
+            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics.get()));
         } else if (frame instanceof Frame.Stop) {
             state = State.DONE;
             sendAndClose(stop.apply(this));

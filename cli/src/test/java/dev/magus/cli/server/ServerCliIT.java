@@ -65,6 +65,11 @@ class ServerCliIT {
             Ran started = magus(env, "server", "start");
             assertThat(started.status()).as(started.out()).isZero();
             assertThat(runtime.resolve("magus/server.sock")).exists();
+            // A scrape the running server does not serve is an error naming what it serves, never a quiet 0.
+            Ran metrics = magus(env, "server", "start", "--metrics", "127.0.0.1:0");
+            assertThat(metrics.status()).as(metrics.out()).isEqualTo(1);
+            assertThat(metrics.out()).contains("already running").contains("without metrics").contains("127.0.0.1:0");
+            assertThat(magus(env, "server", "start").status()).as("a plain start: nothing to do").isZero();
 
             Ran forwarded = magus(env, "run", "--", "sh", "-c", "printf forwarded; exit 4");
             assertThat(forwarded.status()).isEqualTo(4);
