@@ -64,8 +64,10 @@ static void put(buf *b, const void *s, size_t n) {
 static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
 
 /* ---------- UTF-8 <-> UTF-16 (Java's String semantics) ---------- */
-/* Decodes UTF-8 as Java's new String(bytes, UTF_8) does (malformed -> U+FFFD) into UTF-16 units. */
-static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
+/* Decodes UTF-8 as Java's new String(bytes, UTF_8) does (malformed -> U+FFFD) into UTF-16 units;
+   with raw, as RawBytes.decode does instead: each byte that starts no valid sequence is kept as
+   U+DC80..U+DCFF, so that an argument that is not UTF-8 reaches the child as it was written. */
+static size_t utf16r(const unsigned char *s, size_t n, uint16_t *out, int raw) {
     size_t i = 0, k = 0;
     while (i < n) {
         unsigned c = s[i];
@@ -74,10 +76,11 @@ static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
         else if (c >= 0xc2 && c < 0xe0) { cp = c & 0x1f; len = 2; }
         else if (c >= 0xe0 && c < 0xf0) { cp = c & 0x0f; len = 3; }
         else if (c >= 0xf0 && c < 0xf5) { cp = c & 0x07; len = 4; }
-        else { out[k++] = 0xfffd; i++; continue; }
+        else { out[k++] = raw ? (uint16_t) (0xdc00 | c) : 0xfffd; i++; continue; }
         size_t j = 1;
         for (; j < len && i + j < n && (s[i + j] & 0xc0) == 0x80; j++) cp = (cp << 6) | (s[i + j] & 0x3f);
         if (j < len || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+            if (raw) { out[k++] = (uint16_t) (0xdc00 | c); i++; continue; }
             out[k++] = 0xfffd; i += j ? j : 1; continue;
         }
         i += len;
@@ -86,6 +89,8 @@ static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
     }
     return k;
 }
+
+static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) { return utf16r(s, n, out, 0); }
 
 /* UTF-16 units to UTF-8 as Java's encoder writes them (a lone surrogate is '?'). */
 static void utf8(buf *b, const uint16_t *u, size_t n) {
@@ -103,11 +108,12 @@ static void utf8(buf *b, const uint16_t *u, size_t n) {
     }
 }
 
-/* "text" as MiniJson.quote writes it, from bytes as Java would have read them (UTF-8, malformed -> U+FFFD). */
+/* "text" as MiniJson.quote writes it, from bytes as FastClient has them (RawBytes: UTF-8, a byte
+   that is not, U+DC80..U+DCFF, escaped as \udcXX). */
 static void quote(buf *b, const char *s) {
     size_t n = strlen(s);
     uint16_t *u = malloc((n + 1) * sizeof *u);
-    size_t k = utf16((const unsigned char *) s, n, u);
+    size_t k = utf16r((const unsigned char *) s, n, u, 1);
     put(b, "\"", 1);
     size_t start = 0;
     for (size_t i = 0; i < k; i++) {
@@ -115,7 +121,8 @@ static void quote(buf *b, const char *s) {
         const char *esc = NULL; char tmp[8];
         if (c == '"') esc = "\\\""; else if (c == '\\') esc = "\\\\"; else if (c == '\n') esc = "\\n";
         else if (c == '\r') esc = "\\r"; else if (c == '\t') esc = "\\t";
-        else if (c < 0x20) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
+        else if (c >= 0xd800 && c < 0xdc00 && i + 1 < k && u[i + 1] >= 0xdc00 && u[i + 1] < 0xe000) { i++; continue; }
+        else if (c < 0x20 || (c >= 0xd800 && c < 0xe000)) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
         if (esc) { utf8(b, u + start, i - start); puts_(b, esc); start = i + 1; }
     }
     utf8(b, u + start, k - start);

@@ -72,7 +72,9 @@ public final class FastClient {
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 
-    public static void main(String[] args) throws Throwable {
+    public static void main(String[] jvmArgs) throws Throwable {
+        // The bytes the caller wrote, where the JVM could not decode them (RawBytes).
+        String[] args = dev.magus.events.RawBytes.ofThisProcess(jvmArgs);
         Optional<FastArgs> run = FastArgs.parse(args);
         if (run.isPresent()) {
             Optional<Integer> status = forward(run.get());
