@@ -60,60 +60,55 @@ record FastArgs(List<String> command, Optional<String> sandbox, Map<String, Stri
                 name = a.substring(0, eq);
                 inline = Optional.of(a.substring(eq + 1));
             }
-            switch (name) {
-                case "--stdin", "--no-stdin", "-v", "--verbose", "-q", "--quiet" -> {
-                    if (inline.isPresent()) {
-                        return Optional.empty();
-                    }
-                    switch (name) {
-                        case "--stdin" -> stdin = true;
-                        case "--no-stdin" -> stdin = false;
-                        case "-q", "--quiet" -> quiet = true;
-                        default -> verbose = true;
-                    }
+            if (FastGrammar.FLAGS.contains(name)) {
+                if (inline.isPresent()) {
+                    return Optional.empty();
                 }
-                case "--sandbox", "--env", "--unset", "--allow", "--pass", "--allow-host", "--op", "--target" -> {
-                    String v;
-                    if (inline.isPresent()) {
-                        v = inline.get();
-                    } else if (i + 1 < args.length) {
-                        v = args[++i];
-                    } else {
-                        return Optional.empty();
-                    }
-                    if (name.equals("--allow")) {
-                        allow.add(v);
-                    } else if (name.equals("--pass")) {
-                        pass.add(v);
-                    } else if (name.equals("--allow-host")) {
-                        hosts.add(v);
-                    } else if (name.equals("--op") || name.equals("--target")) {
-                        if ((name.equals("--op") ? op : target).isPresent()) {
+                switch (name) {
+                    case "--stdin" -> stdin = true;
+                    case "--no-stdin" -> stdin = false;
+                    case "-q", "--quiet" -> quiet = true;
+                    case "-v", "--verbose" -> verbose = true;
+                    default -> throw new IllegalStateException("FastGrammar has " + name + ", which FastArgs does not read");
+                }
+            } else if (FastGrammar.VALUED.contains(name)) {
+                String v;
+                if (inline.isPresent()) {
+                    v = inline.get();
+                } else if (i + 1 < args.length) {
+                    v = args[++i];
+                } else {
+                    return Optional.empty();
+                }
+                switch (name) {
+                    case "--allow" -> allow.add(v);
+                    case "--pass" -> pass.add(v);
+                    case "--allow-host" -> hosts.add(v);
+                    case "--unset" -> unset.add(v);
+                    case "--op", "--target", "--sandbox" -> {
+                        Optional<String> had = name.equals("--op") ? op : name.equals("--target") ? target : sandbox;
+                        if (had.isPresent()) {
                             return Optional.empty(); // picocli says what it makes of a repeated one
                         }
                         if (name.equals("--op")) {
                             op = Optional.of(v);
-                        } else {
+                        } else if (name.equals("--target")) {
                             target = Optional.of(v);
+                        } else {
+                            sandbox = Optional.of(v);
                         }
-                    } else if (name.equals("--sandbox")) {
-                        if (sandbox.isPresent()) {
-                            return Optional.empty();
-                        }
-                        sandbox = Optional.of(v);
-                    } else if (name.equals("--unset")) {
-                        unset.add(v);
-                    } else {
+                    }
+                    case "--env" -> {
                         int kv = v.indexOf('=');
                         if (kv <= 0) {
                             return Optional.empty(); // the full command line says why (MGS2004)
                         }
                         set.put(v.substring(0, kv), v.substring(kv + 1));
                     }
+                    default -> throw new IllegalStateException("FastGrammar has " + name + ", which FastArgs does not read");
                 }
-                default -> {
-                    return Optional.empty();
-                }
+            } else {
+                return Optional.empty();
             }
         }
         List<String> command = List.of(args).subList(i, args.length);
