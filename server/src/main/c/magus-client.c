@@ -10,7 +10,7 @@
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
  * to descriptors 1 and 2 as they arrive; diagnostics are printed as the full command line
- * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin with --stdin; the exit
+ * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin unless --no-stdin; the exit
  * status is the run's. Output is copied, not passed by SCM_RIGHTS: the server reads the
  * child's pipes itself (Frame's comment says why).
  *
@@ -64,8 +64,10 @@ static void put(buf *b, const void *s, size_t n) {
 static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
 
 /* ---------- UTF-8 <-> UTF-16 (Java's String semantics) ---------- */
-/* Decodes UTF-8 as Java's new String(bytes, UTF_8) does (malformed -> U+FFFD) into UTF-16 units. */
-static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
+/* Decodes UTF-8 as Java's new String(bytes, UTF_8) does (malformed -> U+FFFD) into UTF-16 units;
+   with raw, as RawBytes.decode does instead: each byte that starts no valid sequence is kept as
+   U+DC80..U+DCFF, so that an argument that is not UTF-8 reaches the child as it was written. */
+static size_t utf16r(const unsigned char *s, size_t n, uint16_t *out, int raw) {
     size_t i = 0, k = 0;
     while (i < n) {
         unsigned c = s[i];
@@ -74,10 +76,11 @@ static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
         else if (c >= 0xc2 && c < 0xe0) { cp = c & 0x1f; len = 2; }
         else if (c >= 0xe0 && c < 0xf0) { cp = c & 0x0f; len = 3; }
         else if (c >= 0xf0 && c < 0xf5) { cp = c & 0x07; len = 4; }
-        else { out[k++] = 0xfffd; i++; continue; }
+        else { out[k++] = raw ? (uint16_t) (0xdc00 | c) : 0xfffd; i++; continue; }
         size_t j = 1;
         for (; j < len && i + j < n && (s[i + j] & 0xc0) == 0x80; j++) cp = (cp << 6) | (s[i + j] & 0x3f);
         if (j < len || (len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
+            if (raw) { out[k++] = (uint16_t) (0xdc00 | c); i++; continue; }
             out[k++] = 0xfffd; i += j ? j : 1; continue;
         }
         i += len;
@@ -86,6 +89,8 @@ static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) {
     }
     return k;
 }
+
+static size_t utf16(const unsigned char *s, size_t n, uint16_t *out) { return utf16r(s, n, out, 0); }
 
 /* UTF-16 units to UTF-8 as Java's encoder writes them (a lone surrogate is '?'). */
 static void utf8(buf *b, const uint16_t *u, size_t n) {
@@ -103,11 +108,12 @@ static void utf8(buf *b, const uint16_t *u, size_t n) {
     }
 }
 
-/* "text" as MiniJson.quote writes it, from bytes as Java would have read them (UTF-8, malformed -> U+FFFD). */
+/* "text" as MiniJson.quote writes it, from bytes as FastClient has them (RawBytes: UTF-8, a byte
+   that is not, U+DC80..U+DCFF, escaped as \udcXX). */
 static void quote(buf *b, const char *s) {
     size_t n = strlen(s);
     uint16_t *u = malloc((n + 1) * sizeof *u);
-    size_t k = utf16((const unsigned char *) s, n, u);
+    size_t k = utf16r((const unsigned char *) s, n, u, 1);
     put(b, "\"", 1);
     size_t start = 0;
     for (size_t i = 0; i < k; i++) {
@@ -115,7 +121,8 @@ static void quote(buf *b, const char *s) {
         const char *esc = NULL; char tmp[8];
         if (c == '"') esc = "\\\""; else if (c == '\\') esc = "\\\\"; else if (c == '\n') esc = "\\n";
         else if (c == '\r') esc = "\\r"; else if (c == '\t') esc = "\\t";
-        else if (c < 0x20) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
+        else if (c >= 0xd800 && c < 0xdc00 && i + 1 < k && u[i + 1] >= 0xdc00 && u[i + 1] < 0xe000) { i++; continue; }
+        else if (c < 0x20 || (c >= 0xd800 && c < 0xe000)) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
         if (esc) { utf8(b, u + start, i - start); puts_(b, esc); start = i + 1; }
     }
     utf8(b, u + start, k - start);
@@ -476,12 +483,19 @@ int main(int argc, char **argv) {
     java_argv = argv + 2;
     user_argv = argv + 2 + java_argc;
     user_argc = argc - 2 - java_argc;
+    /* A closed standard input stays an empty one: /dev/null in its place, before anything here
+       (the socket) or in the JVM of a fallback (its class image) is opened as descriptor 0 and
+       read as the child's input. */
+    if (fcntl(0, F_GETFD) < 0 && errno == EBADF) {
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd > 0) close(fd);
+    }
 
     /* FastArgs.parse: anything but a plain run goes to the full command line. */
     if (user_argc < 2 || strcmp(user_argv[0], "run")) fallback(0);
     char *sandbox = NULL, *op = NULL, *target = NULL;
     list setk = {0}, setv = {0}, unset = {0}, allow = {0}, passl = {0}, hosts = {0};
-    int want_stdin = 0, verbose = 0, i = 1;
+    int want_stdin = 1, verbose = 0, i = 1; /* stdin is the child's unless --no-stdin */
     for (; i < user_argc; i++) {
         char *a = user_argv[i];
         if (!strcmp(a, "--")) { i++; break; }
@@ -496,9 +510,13 @@ int main(int argc, char **argv) {
             if (strlen(a) >= sizeof name) fallback(0);
             strcpy(name, a);
         }
-        if (!strcmp(name, "--stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")) {
+        if (!strcmp(name, "--stdin") || !strcmp(name, "--no-stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")
+            || !strcmp(name, "-q") || !strcmp(name, "--quiet")) {
             if (inl) fallback(0);
-            if (!strcmp(name, "--stdin")) want_stdin = 1; else verbose = 1;
+            if (!strcmp(name, "--stdin")) want_stdin = 1;
+            else if (!strcmp(name, "--no-stdin")) want_stdin = 0;
+            else if (name[1] == 'v' || !strcmp(name, "--verbose")) verbose = 1;
+            /* -q: the forwarded run says no unconfined notice anyway */
         } else if (!strcmp(name, "--sandbox") || !strcmp(name, "--env") || !strcmp(name, "--unset") || !strcmp(name, "--allow")
                    || !strcmp(name, "--pass") || !strcmp(name, "--allow-host") || !strcmp(name, "--op") || !strcmp(name, "--target")) {
             char *v;
@@ -631,7 +649,11 @@ int main(int argc, char **argv) {
                 json *c = control(fr, len);
                 json *type = get(c, "type");
                 if (is(type, "declined")) {
-                    buf b = {0}; puts_(&b, "magus: "); text(&b, get(c, "message")); line(b.p); fallback(1);
+                    /* No line for a run from inside a forwarded run: it runs here as it would have without a server. */
+                    json *m = get(c, "message");
+                    buf b = {0}; text(&b, m);
+                    if (b.p && b.p[0]) { buf l = {0}; puts_(&l, "magus: "); puts_(&l, b.p); line(l.p); }
+                    fallback(1);
                 } else if (is(type, "refused")) {
                     buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(c, "message"));
                     puts_(&b, "; running here instead"); line(b.p); fallback(1);
@@ -669,7 +691,7 @@ int main(int argc, char **argv) {
                 send_frame(K_JSON, m, (size_t) n);
             }
         }
-        if (p[2].revents & POLLNVAL) stdin_open = 0;
+        if (p[2].revents & POLLNVAL) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
         else if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
             char b[16384];
             ssize_t r = read(0, b, sizeof b);

@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.events.RawBytes;
 import dev.magus.cli.server.ServerCommand;
 import dev.magus.landlock.launch.Launcher;
 import java.security.MessageDigest;
@@ -14,9 +15,11 @@ public final class Main {
     private Main() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] jvmArgs) {
         // First: from here no SIGINT, SIGTERM or SIGHUP is lost (see Signals).
         Signals.install();
+        // The bytes the caller wrote, where the JVM could not decode them (an argument or --env value that is not UTF-8).
+        String[] args = RawBytes.ofThisProcess(jvmArgs);
         lookupsNotMade();
         // A command line makes a spawn or two and ends: no launcher warm-up children. Only the
         // server (`magus server`, which `magus server start` runs) serves many runs.

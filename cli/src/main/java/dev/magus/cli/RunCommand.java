@@ -22,6 +22,7 @@ import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.events.Mode;
 import dev.magus.telemetry.log.DiagnosticLogSink;
 import dev.magus.telemetry.ndjson.NdjsonSink;
+import dev.magus.server.client.StandardInput;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -222,7 +223,8 @@ class RunCommand implements Callable<Integer> {
         allow.forEach(b::allow);
         pass.forEach(b::pass);
         allowHost.forEach(b::allowHost);
-        if (stdin) {
+        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
+        if (stdin && !StandardInput.closedAtStart()) {
             b.stdin(new Stdin.Inherit());
         }
         return b.build();

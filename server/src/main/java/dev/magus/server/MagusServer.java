@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.Connection;
@@ -51,6 +52,9 @@ public final class MagusServer implements AutoCloseable {
     private final Host host;
     private final ServerMeters meters;
     private final Token token;
+    private final RunTokens runTokens = new RunTokens();
+    /** Where this server's Prometheus scrape is ({@code host:port}), once it serves one. */
+    private volatile Optional<String> metrics = Optional.empty();
     private final LoopResources loops;
     private final DisposableServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -165,7 +169,8 @@ public final class MagusServer implements AutoCloseable {
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, dir.socket(), orchestrator, host, meters, gate::authenticated, s -> {
+        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, () -> metrics,
+                gate::authenticated, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);
             return new Frame.Stopping();
@@ -188,6 +193,11 @@ public final class MagusServer implements AutoCloseable {
     boolean connectionsOnAcceptingLoop() {
         io.netty.channel.EventLoop acceptor = server.channel().eventLoop();
         return !sessions.isEmpty() && sessions.stream().allMatch(s -> s.eventLoop() == acceptor);
+    }
+
+    /** Says, in {@code magus server status}, that this server's scrape is at {@code address} ({@code host:port}). */
+    public void servesMetricsAt(String address) {
+        metrics = Optional.of(address);
     }
 
     public Path socket() {

@@ -61,6 +61,16 @@ final class Session {
     private final Path socket;
     /** Told when the hello carried the token: the connection is no longer held to the hello's limits. */
     private final java.util.function.Consumer<Channel> onHello;
+    private final RunTokens runTokens;
+    private final java.util.function.Supplier<Optional<String>> metrics;
+    /** This connection's number, which a run token minted for its run names. */
+    private final long serial = SERIALS.incrementAndGet();
+    private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
+
+    /** The run this connection's hello said it comes from (by its run token); empty for the server's token. */
+    private volatile Optional<RunTokens.Owner> from = Optional.empty();
+    /** The token minted for this connection's run, revoked when the connection ends. */
+    private volatile String minted;
 
     private volatile State state = State.HELLO;
     private final StdinQueue stdin = new StdinQueue();
@@ -68,9 +78,12 @@ final class Session {
     private volatile boolean ended;
     private volatile boolean disconnected;
 
-    Session(Channel channel, Token token, Path socket, Orchestrator orchestrator, Host serverHost, ServerMeters meters,
+    Session(Channel channel, Token token, RunTokens runTokens, Path socket, Orchestrator orchestrator, Host serverHost,
+            ServerMeters meters, java.util.function.Supplier<Optional<String>> metrics,
             java.util.function.Consumer<Channel> onHello, Function<Session, Frame.ToClient> stop) {
         this.socket = socket;
+        this.metrics = metrics;
+        this.runTokens = runTokens;
         this.onHello = onHello;
         this.channel = channel;
         this.token = token;
@@ -106,7 +119,9 @@ final class Session {
     }
 
     private void hello(Frame frame) {
-        if (!(frame instanceof Frame.Hello h) || !token.matches(h.token())) {
+        Optional<RunTokens.Owner> owner = frame instanceof Frame.Hello h && !token.matches(h.token())
+                ? runTokens.owner(h.token()) : Optional.empty();
+        if (!(frame instanceof Frame.Hello h) || !token.matches(h.token()) && owner.isEmpty()) {
             // Whatever else the frame says is not read: without the token there is no request.
             refuse("MGS2011", frame instanceof Frame.Hello h && h.token().isEmpty()
                     ? "the request carries no token; read it from the token file beside the socket"
@@ -120,6 +135,7 @@ final class Session {
                     + h.version() + "; use the same magus for both (magus server stop, then start it again)");
             return;
         }
+        from = owner;
         state = State.READY;
         onHello.accept(channel);
         channel.writeAndFlush(WELCOME.duplicate(), channel.voidPromise());
@@ -137,7 +153,12 @@ final class Session {
     }
 
     private void request(Frame frame) {
-        if (frame instanceof Frame.Submit s) {
+        if (from.isPresent() && frame instanceof Frame.Submit) {
+            nested();
+        } else if (from.isPresent()) {
+            refuse("MGS2011", "a run's token only forwards the runs started inside that run; "
+                    + frame.getClass().getSimpleName() + " needs the server's token");
+        } else if (frame instanceof Frame.Submit s) {
             state = State.RUNNING;
             // On magus's I/O threads, where the run then stays (Orchestrator#submitHere): one
             // hand-off between threads per run, not two (issue 15).
@@ -154,13 +175,27 @@ final class Session {
             });
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
-            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters()));
+            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics.get()));
         } else if (frame instanceof Frame.Stop) {
             state = State.DONE;
             sendAndClose(stop.apply(this));
         } else {
             refuse("protocol", "expected a run, status or stop request, got " + frame.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * A run asked for from inside a forwarded run (its recursive magus said hello with that
+     * run's token). Started here it would run outside the domain of the run it comes from,
+     * with whatever that run's own command line grants, so a confined run could hand itself
+     * any path. Declined, with no line: the client runs it itself, inside the run it comes
+     * from, whose domain then caps it as Landlock domains stack, and whose mode is its floor
+     * ({@code MAGUS_SANDBOX}), as for any nested run.
+     */
+    private void nested() {
+        meters.forwarded("declined");
+        state = State.DONE;
+        sendAndClose(new Frame.Declined("nested", "nested", ""));
     }
 
     private void duringRun(Frame frame) {
@@ -273,7 +308,8 @@ final class Session {
 
     /**
      * The client's environment with this server's pointers ({@code MAGUS_SERVER_ADDRESS}, the
-     * socket, and {@code MAGUS_PROC_TOKEN}) in place of any the client carried. The run's
+     * socket, and {@code MAGUS_PROC_TOKEN}: this run's own token, never the server's) in place
+     * of any the client carried. The run's
      * environment stage withholds them from every child (MGS2008) except a recursive magus,
      * which gets them re-injected and so forwards its own runs here: a confined magus could
      * neither read the token file nor, without them, find the socket.
@@ -281,7 +317,12 @@ final class Session {
     private Map<String, String> withPointers(Map<String, String> env) {
         Map<String, String> out = new java.util.HashMap<>(env);
         out.put(MagusEnv.SERVER_ADDRESS, socket.toString());
-        out.put(MagusEnv.PROC_TOKEN, token.text());
+        String mine = minted;
+        if (mine == null) {
+            mine = runTokens.mint(serial);
+            minted = mine;
+        }
+        out.put(MagusEnv.PROC_TOKEN, mine);
         return out;
     }
 
@@ -343,6 +384,10 @@ final class Session {
     /** The client went away (or broke the protocol): a run still going is cancelled and its group killed. */
     void disconnected() {
         disconnected = true;
+        String mine = minted;
+        if (mine != null) {
+            runTokens.revoke(mine);
+        }
         stdin.end();
         Run r = run;
         if (r != null && !ended) {

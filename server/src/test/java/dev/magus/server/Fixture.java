@@ -37,8 +37,16 @@ final class Fixture implements AutoCloseable {
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final MagusServer server;
 
+    /** {@code bin/magus} as the server's host knows it: a child that execs it is a recursive magus. */
+    final Optional<Path> launcher;
+
     Fixture(Path root) throws IOException {
+        this(root, Optional.empty());
+    }
+
+    Fixture(Path root, Optional<Path> launcher) throws IOException {
         assumeLinux();
+        this.launcher = launcher;
         home = Files.createDirectories(root.resolve("home")).toRealPath();
         workspace = Files.createDirectories(root.resolve("ws")).toRealPath();
         tempBase = Files.createDirectories(root.resolve("tmp")).toRealPath();
@@ -62,7 +70,7 @@ final class Fixture implements AutoCloseable {
     }
 
     Host host() {
-        return new Host(env, home, uid(), Platform.LINUX, List.of(), Optional.empty(), tempBase);
+        return new Host(env, home, uid(), Platform.LINUX, List.of(), launcher, tempBase);
     }
 
     static long uid() {

@@ -36,12 +36,25 @@ class ModesAcrossTheSocketTest {
     }
 
     @Test
-    void aSandboxFlagWeakerThanTheWorkspaceIsMgs2010() throws Exception {
+    void aTopLevelSandboxFlagBelowTheWorkspaceIsWhatItIsLocally() throws Exception {
+        f.yaml("sandbox:\n  mode: required\n");
+        Fixture.Result off = f.forward(f.submit(f.env, Map.of(), Optional.of("off"), "sh", "-c", "echo ${MAGUS_SANDBOX:-unset}"));
+        assertThat(off.status()).as("%s", off.codes()).isZero();
+        assertThat(off.codes()).doesNotContain("MGS2010");
+        assertThat(off.events().get(0).path("mode").asText()).isEqualTo("off");
+        Fixture.Result best = f.forward(f.submit(f.env, Map.of(), Optional.of("best-effort"), "sh", "-c", "echo $MAGUS_SANDBOX"));
+        assertThat(best.status()).isZero();
+        assertThat(best.out()).isEqualTo("best-effort\n");
+        assertThat(f.registry.find("magus.server.forwarded").tag("outcome", "refused").counter()).isNull();
+    }
+
+    @Test
+    void aSandboxFlagOffBelowTheClientsOwnFloorIsMgs2010() throws Exception {
         f.yaml("sandbox:\n  mode: best-effort\n");
-        Fixture.Result r = f.forward(f.submit(f.env, Map.of(), Optional.of("off"), "true"));
+        Fixture.Result r = f.forward(f.submit(floor("best-effort"), Map.of(), Optional.of("off"), "true"));
         assertThat(r.status()).isEqualTo(125);
         assertThat(r.codes()).containsExactly("MGS2010");
-        assertThat(r.events().get(0).path("message").asText()).contains("--sandbox=off").contains("best-effort");
+        assertThat(r.events().get(0).path("message").asText()).contains("--sandbox=off").contains("MAGUS_SANDBOX=best-effort");
         assertThat(r.types()).doesNotContain("started");
         assertThat(f.registry.get("magus.server.forwarded").tag("outcome", "refused").counter().count()).isEqualTo(1.0);
     }

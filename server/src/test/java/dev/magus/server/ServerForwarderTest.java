@@ -51,7 +51,10 @@ class ServerForwarderTest {
     void aRefusalShowsItsDiagnosticAndExits125() throws Exception {
         try (Fixture f = new Fixture(root)) {
             f.yaml("sandbox:\n  mode: best-effort\n");
-            assertThat(new ServerForwarder().forward(forward(f, f.env, Optional.of("off"), "true"))).contains(125);
+            // Below the client's own floor: refused, as locally (a top-level --sandbox=off alone runs off).
+            Map<String, String> env = new LinkedHashMap<>(f.env);
+            env.put("MAGUS_SANDBOX", "best-effort");
+            assertThat(new ServerForwarder().forward(forward(f, env, Optional.of("off"), "true"))).contains(125);
             assertThat(diagnostics).extracting(Diagnostic::code).containsExactly(Code.MGS2010);
         }
     }

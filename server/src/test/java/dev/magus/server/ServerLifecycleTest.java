@@ -39,6 +39,13 @@ class ServerLifecycleTest {
                 assertThat(status).isInstanceOf(Frame.Status.class);
                 assertThat(((Frame.Status) status).pid()).isEqualTo(ProcessHandle.current().pid());
                 assertThat(((Frame.Status) status).counters()).containsKey("magus.server.connections");
+                assertThat(((Frame.Status) status).metrics()).as("no scrape served").isEmpty();
+            }
+            f.server.servesMetricsAt("127.0.0.1:9464");
+            try (ServerClient c = f.client()) {
+                c.send(new Frame.StatusQuery());
+                assertThat(c.read()).isInstanceOfSatisfying(Frame.Status.class,
+                        s -> assertThat(s.metrics()).contains("127.0.0.1:9464"));
             }
             try (ServerClient c = f.client()) {
                 c.send(new Frame.Stop());

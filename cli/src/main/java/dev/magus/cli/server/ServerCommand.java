@@ -68,14 +68,18 @@ public final class ServerCommand implements Callable<Integer> {
             server.close();
             throw e;
         }
+        endpoint.ifPresent(m -> server.servesMetricsAt(address(m)));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "magus-server-stop"));
         out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid() + ")");
-        endpoint.ifPresent(m -> out.println("metrics: http://" + m.address().getHostString() + ":" + m.address().getPort()
-                + "/metrics"));
+        endpoint.ifPresent(m -> out.println("metrics: http://" + address(m) + "/metrics"));
         out.flush();
         server.awaitStop();
         endpoint.ifPresent(MetricsEndpoint::close);
         return 0;
+    }
+
+    private static String address(MetricsEndpoint m) {
+        return m.address().getHostString() + ":" + m.address().getPort();
     }
 
     private static SocketDir dir() {
@@ -104,8 +108,22 @@ public final class ServerCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             SocketDir dir = dir();
             if (ServerClient.listening(dir.socket())) {
-                out.println("magus server already running on " + dir.socket());
-                return 0;
+                if (metrics.isEmpty()) {
+                    out.println("magus server already running on " + dir.socket());
+                    return 0;
+                }
+                // The running server keeps its own scrape: asking for one it does not serve is an error, never a quiet no.
+                Optional<String> serving = servedMetrics(dir);
+                if (serving.equals(metrics)) {
+                    out.println("magus server already running on " + dir.socket() + " (metrics: http://" + serving.get()
+                            + "/metrics)");
+                    return 0;
+                }
+                spec.commandLine().getErr().println("magus: a magus server is already running on " + dir.socket() + " "
+                        + serving.map(m -> "with its metrics at http://" + m + "/metrics").orElse("without metrics")
+                        + ", not at " + metrics.get() + "; stop it first (magus server stop) to start one with --metrics "
+                        + metrics.get());
+                return 1;
             }
             dir.prepare(Host.fromSystem().uid());
             List<String> command = new ArrayList<>();
@@ -134,6 +152,18 @@ public final class ServerCommand implements Callable<Integer> {
             }
             spec.commandLine().getErr().println("magus: the magus server did not start; see " + log);
             return 1;
+        }
+    }
+
+    /** The running server's scrape address, as its status says it (empty: none, or no answer). */
+    private static Optional<String> servedMetrics(SocketDir dir) throws IOException {
+        Optional<ServerClient> client = connect(dir);
+        if (client.isEmpty()) {
+            return Optional.empty();
+        }
+        try (ServerClient c = client.get()) {
+            c.send(new Frame.StatusQuery());
+            return c.read() instanceof Frame.Status s ? s.metrics() : Optional.empty();
         }
     }
 
@@ -184,6 +214,7 @@ public final class ServerCommand implements Callable<Integer> {
             }
             Frame.Status s = (Frame.Status) answer;
             out.println("magus server running on " + dir.socket() + " (pid " + s.pid() + ", protocol " + Frame.VERSION + ")");
+            s.metrics().ifPresent(m -> out.println("metrics: http://" + m + "/metrics"));
             for (Map.Entry<String, Double> c : s.counters().entrySet()) {
                 out.printf("  %-60s %.0f%n", c.getKey(), c.getValue());
             }

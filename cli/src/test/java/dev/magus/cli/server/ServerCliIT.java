@@ -65,6 +65,11 @@ class ServerCliIT {
             Ran started = magus(env, "server", "start");
             assertThat(started.status()).as(started.out()).isZero();
             assertThat(runtime.resolve("magus/server.sock")).exists();
+            // A scrape the running server does not serve is an error naming what it serves, never a quiet 0.
+            Ran metrics = magus(env, "server", "start", "--metrics", "127.0.0.1:0");
+            assertThat(metrics.status()).as(metrics.out()).isEqualTo(1);
+            assertThat(metrics.out()).contains("already running").contains("without metrics").contains("127.0.0.1:0");
+            assertThat(magus(env, "server", "start").status()).as("a plain start: nothing to do").isZero();
 
             Ran forwarded = magus(env, "run", "--", "sh", "-c", "printf forwarded; exit 4");
             assertThat(forwarded.status()).isEqualTo(4);
@@ -78,7 +83,8 @@ class ServerCliIT {
 
             fastClient(env);
             declinedRunsHereInTheSameProcess(env);
-            nestedMagusForwardsToTheServer(env);
+            nestedMagusRunsInsideTheRunItComesFrom(env);
+            nestedGrantNeverWidensTheRunItIsIn(env);
             targetOpAndHostsAreForwarded(env);
             allowHostRunsAreForwarded(env);
         } finally {
@@ -141,22 +147,49 @@ class ServerCliIT {
     }
 
     /**
-     * A magus a forwarded run starts (a recursive magus) gets the server's address and token
-     * re-injected; the command it runs sees neither (MGS2008, withheld). Its own run is not
-     * forwarded: the seccomp layer refuses {@code socket(AF_UNIX)} to a workspace that declares
-     * no Unix sockets, so the nested magus runs it itself, under the outer run's domain (Landlock
-     * domains stack), and only the outer run counts as forwarded.
+     * A magus a forwarded run starts (a recursive magus) gets the server's address and that
+     * run's own token re-injected; the command it runs sees neither pointer (MGS2008, withheld).
+     * Its own run is not forwarded: the seccomp layer refuses {@code socket(AF_UNIX)} to a
+     * workspace that declares no Unix sockets, so the nested magus runs it itself, inside the
+     * run it comes from (Landlock domains stack), and only the outer run counts as forwarded.
+     * Where the workspace declares Unix sockets, the server declines what that run's token asks
+     * (NestedRunTokenTest), with the same result.
      */
-    private void nestedMagusForwardsToTheServer(Map<String, String> env) throws Exception {
+    private void nestedMagusRunsInsideTheRunItComesFrom(Map<String, String> env) throws Exception {
         Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: required\n");
         String magus = Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString();
-        double before = forwardedStarted(env);
+        double before = forwarded(env, "started");
+        double declinedBefore = forwarded(env, "declined");
         Ran nested = magus(env, "run", "-v", "--", magus, "run", "-v", "--", "sh", "-c",
                 "echo \"address=${MAGUS_SERVER_ADDRESS:-none} token=${MAGUS_PROC_TOKEN:-none}\"");
         assertThat(nested.status()).as(nested.out()).isZero();
         assertThat(nested.out()).contains("address=none token=none").contains("re-injected MAGUS_SERVER_ADDRESS")
                 .contains("withheld MAGUS_PROC_TOKEN");
-        assertThat(forwardedStarted(env)).isEqualTo(before + 1);
+        assertThat(forwarded(env, "started")).isEqualTo(before + 1);
+        assertThat(forwarded(env, "declined")).as("refused the socket, it never asked").isEqualTo(declinedBefore);
+    }
+
+    /**
+     * The outer run's policy caps every run started inside it, forwarded or not: a nested
+     * magus granting itself {@code ~/.ssh} reads nothing there. Forwarded, the server used to
+     * start the inner run outside the outer run's domain and the key was printed.
+     */
+    private void nestedGrantNeverWidensTheRunItIsIn(Map<String, String> env) throws Exception {
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: required\n");
+        Path ssh = Files.createDirectories(root.resolve("home/.ssh"));
+        Files.writeString(ssh.resolve("id_rsa"), "KEY-c0ffee");
+        String magus = Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString();
+        String[] inner = {magus, "run", "--allow", ssh.toString(), "--", "cat", ssh.resolve("id_rsa").toString()};
+        for (String client : List.of("native", "java")) {
+            Map<String, String> e = new java.util.HashMap<>(env);
+            e.put("MAGUS_CLIENT", client);
+            for (String[] outer : List.of(new String[] {"run", "--"}, new String[] {"run", "--local", "--"})) {
+                Ran ran = magus(e, concat(outer, inner));
+                assertThat(ran.out()).as(client + " " + String.join(" ", outer) + ": " + ran.out())
+                        .doesNotContain("KEY-c0ffee").contains("Permission denied");
+                assertThat(ran.status()).as(ran.out()).isNotZero();
+            }
+        }
     }
 
     /** {@code magus target NAME}, {@code --op} and {@code --allow-host} go to the server too (protocol version 2). */
@@ -186,10 +219,13 @@ class ServerCliIT {
     }
 
     private double forwardedStarted(Map<String, String> env) throws Exception {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("magus\\.server\\.forwarded\\{outcome=started\\}\\s+(\\d+)")
-                .matcher(magus(env, "server", "status").out());
-        assertThat(m.find()).isTrue();
-        return Double.parseDouble(m.group(1));
+        return forwarded(env, "started");
+    }
+
+    private double forwarded(Map<String, String> env, String outcome) throws Exception {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("magus\\.server\\.forwarded\\{outcome=" + outcome
+                + "\\}\\s+(\\d+)").matcher(magus(env, "server", "status").out());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private static List<String> magusLines(String out) {

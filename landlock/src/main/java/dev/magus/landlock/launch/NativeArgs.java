@@ -2,6 +2,7 @@ package dev.magus.landlock.launch;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.magus.events.RawBytes;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
@@ -222,12 +223,15 @@ final class NativeArgs {
         return at + b.length + 1;
     }
 
-    /** {@code s} in UTF-8, without the NUL it gets in native memory. */
+    /**
+     * {@code s} in UTF-8, without the NUL it gets in native memory; a byte that was not UTF-8
+     * where the caller wrote it is that byte again ({@link RawBytes}).
+     */
     private static byte[] bytes(String s) {
         if (s.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("NUL in an argument, path or environment entry");
         }
-        return s.getBytes(StandardCharsets.UTF_8);
+        return RawBytes.encode(s);
     }
 
     private static void check(int rc, String what) {

@@ -72,7 +72,9 @@ public final class FastClient {
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 
-    public static void main(String[] args) throws Throwable {
+    public static void main(String[] jvmArgs) throws Throwable {
+        // The bytes the caller wrote, where the JVM could not decode them (RawBytes).
+        String[] args = dev.magus.events.RawBytes.ofThisProcess(jvmArgs);
         Optional<FastArgs> run = FastArgs.parse(args);
         if (run.isPresent()) {
             Optional<Integer> status = forward(run.get());
@@ -110,7 +112,9 @@ public final class FastClient {
      * The run's exit status when the server ran it; {@link #HERE} when it refused or declined
      * (said on stderr); empty when the full command line must decide.
      */
-    static Optional<Integer> forward(FastArgs run) {
+    static Optional<Integer> forward(FastArgs asked) {
+        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
+        FastArgs run = asked.stdin() && StandardInput.closedAtStart() ? asked.withoutStdin() : asked;
         Map<String, String> env = System.getenv();
         long uid = uid();
         ServerLocation where = ServerLocation.find(env, uid);
@@ -178,7 +182,10 @@ public final class FastClient {
                 Map<String, Object> f = control(frame);
                 Object type = f.get("type");
                 if ("declined".equals(type)) {
-                    lines.println("magus: " + f.get("message"));
+                    // None for a run from inside a forwarded run: it runs here as it would have without a server.
+                    if (!"".equals(f.get("message"))) {
+                        lines.println("magus: " + f.get("message"));
+                    }
                     return Optional.of(HERE);
                 } else if ("refused".equals(type)) {
                     lines.println("magus: the magus server refused this client: " + f.get("message") + "; running here instead");

@@ -54,7 +54,13 @@ final class MiniJson {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20) {
+                    boolean pair = Character.isHighSurrogate(c) && k + 1 < text.length()
+                            && Character.isLowSurrogate(text.charAt(k + 1));
+                    if (pair) {
+                        out.append(c).append(text.charAt(++k));
+                    } else if (c < 0x20 || Character.isSurrogate(c)) {
+                        // A lone surrogate is escaped: in UTF-8 it would be '?', and it is a byte of an
+                        // argument that was not UTF-8 (RawBytes), which the server gives the child back.
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

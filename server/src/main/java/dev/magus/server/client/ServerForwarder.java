@@ -55,8 +55,11 @@ public final class ServerForwarder implements RunForwarder {
             ServerClient.Outcome outcome = client.forward(submit, run.stdin().orElse(null), run.out(), run.err(),
                     e -> diagnostic(e).ifPresent(run.diagnostics()));
             if (outcome instanceof ServerClient.Outcome.Declined d) {
-                run.lines().println("magus: " + d.frame().message());
-                run.lines().flush();
+                // None for a run from inside a forwarded run: it runs here as it would have without a server.
+                if (!d.frame().message().isEmpty()) {
+                    run.lines().println("magus: " + d.frame().message());
+                    run.lines().flush();
+                }
                 return Optional.empty();
             }
             return Optional.of(((ServerClient.Outcome.Exited) outcome).status());

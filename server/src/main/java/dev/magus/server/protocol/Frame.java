@@ -168,10 +168,18 @@ public sealed interface Frame {
     record Declined(String clientMode, String workspaceMode, String message) implements ToClient {
     }
 
-    /** The server's counters, by meter name and tags, for {@code magus server status}. */
-    record Status(long pid, Map<String, Double> counters) implements ToClient {
+    /**
+     * The server's counters, by meter name and tags, for {@code magus server status}, and the
+     * address of its Prometheus scrape ({@code host:port}) when it serves one.
+     */
+    record Status(long pid, Map<String, Double> counters, Optional<String> metrics) implements ToClient {
         public Status {
             counters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counters));
+            Objects.requireNonNull(metrics, "metrics");
+        }
+
+        public Status(long pid, Map<String, Double> counters) {
+            this(pid, counters, Optional.empty());
         }
     }
 

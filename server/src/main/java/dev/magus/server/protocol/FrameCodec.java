@@ -180,6 +180,7 @@ public final class FrameCodec {
             n.put("type", "status-reply").put("pid", s.pid());
             ObjectNode c = n.putObject("counters");
             s.counters().forEach(c::put);
+            s.metrics().ifPresent(m -> n.put("metrics", m));
         } else if (frame instanceof Frame.Stopping) {
             n.put("type", "stopping");
         } else {
@@ -232,7 +233,8 @@ public final class FrameCodec {
             case "status-reply": {
                 Map<String, Double> counters = new LinkedHashMap<>();
                 n.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asDouble()));
-                return new Frame.Status(n.path("pid").asLong(), counters);
+                return new Frame.Status(n.path("pid").asLong(), counters,
+                        n.path("metrics").isTextual() ? Optional.of(n.path("metrics").asText()) : Optional.empty());
             }
             case "stopping":
                 return new Frame.Stopping();

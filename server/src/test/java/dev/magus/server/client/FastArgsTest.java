@@ -32,6 +32,28 @@ class FastArgsTest {
     }
 
     @Test
+    void everyOptionOfTheGrammarIsReadAsItsKind() {
+        for (String flag : FastGrammar.FLAGS) {
+            assertThat(parse("run", flag, "A=1", "cmd").orElseThrow().command()).as(flag).containsExactly("A=1", "cmd");
+        }
+        for (String valued : FastGrammar.VALUED) {
+            assertThat(parse("run", valued, "A=1", "cmd").orElseThrow().command()).as(valued).containsExactly("cmd");
+        }
+        assertThat(parse("run", "--events", "A=1", "cmd")).as("not in the grammar").isEmpty();
+    }
+
+    @Test
+    void stdinIsTheChildsUnlessNoStdinAndQuietIsAPlainRunsToo() {
+        assertThat(parse("run", "wc", "-l").orElseThrow().stdin()).as("the default, as the full command line's").isTrue();
+        assertThat(parse("run", "--no-stdin", "--", "wc", "-l").orElseThrow().stdin()).isFalse();
+        assertThat(parse("run", "--no-stdin", "--stdin", "--", "wc").orElseThrow().stdin()).isTrue();
+        assertThat(parse("run", "-q", "--", "true").orElseThrow().quiet()).isTrue();
+        assertThat(parse("run", "--quiet", "--", "true").orElseThrow().quiet()).isTrue();
+        assertThat(parse("run", "--", "true").orElseThrow().quiet()).isFalse();
+        assertThat(parse("run", "--quiet=yes", "--", "true")).isEmpty();
+    }
+
+    @Test
     void grantsHostsOpAndTargetAreForwardedToo() throws Exception {
         FastArgs a = parse("run", "--allow", "out:rw", "--allow=x", "--pass", "FOO", "--allow-host", "example.org",
                 "--op=python", "--", "pytest").orElseThrow();

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.magus.events.RawBytes;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,24 @@ class MiniJsonTest {
         assertThat(MiniJson.parse(" {\"a\": [1, 2.5, true, null, {\"b\": \"\\u00e9\\n\"}], \"c\": {}} "))
                 .isEqualTo(Map.of("a", Arrays.asList(1L, 2.5, true, null, Map.of("b", "é\n")), "c", Map.of()));
         assertThat(MiniJson.parse("[]")).isEqualTo(List.of());
+    }
+
+    @Test
+    void aByteThatIsNotUtf8CrossesTheSocketAsItselfWithEitherWriter() throws Exception {
+        String raw = RawBytes.decode(new byte[] {'a', (byte) 0xff, 'b', (byte) 0xc3});
+        String pair = new String(Character.toChars(0x10080)); // its low surrogate is U+DC80: no raw byte
+        FastArgs a = FastArgs.parse(new String[] {"run", "--env", "V=" + raw, "--", "echo", raw, pair}).orElseThrow();
+        byte[] body = FastClient.submit(a, Map.of("X", raw)).toString().getBytes(StandardCharsets.UTF_8);
+        byte[] frame = new byte[body.length + 1];
+        System.arraycopy(body, 0, frame, 1, body.length);
+        Frame.Submit s = (Frame.Submit) FrameCodec.decode(frame);
+        assertThat(s.argv()).containsExactly("echo", raw, pair);
+        assertThat(s.set()).containsEntry("V", raw);
+        assertThat(s.env()).containsEntry("X", raw);
+        byte[] jackson = FrameCodec.encode(s);
+        Frame.Submit again = (Frame.Submit) FrameCodec.decode(Arrays.copyOfRange(jackson, 4, jackson.length));
+        assertThat(again.argv()).containsExactly("echo", raw, pair);
+        assertThat(RawBytes.encode(again.argv().get(1))).containsExactly('a', 0xff, 'b', 0xc3);
     }
 
     @Test

@@ -1,0 +1,103 @@
+package dev.magus.cli.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The child reads magus's standard input on every path unless {@code --no-stdin}: piped into a
+ * forwarded run it arrives whole (it used to be dropped, and {@code wc -l} counted 0), and a
+ * closed one is an empty one (the JVM's class image, which it opened as descriptor 0, used to
+ * be pumped into the child, which never ended).
+ */
+class StandardInputIT {
+    @TempDir
+    Path root;
+
+    record Ran(int status, String out) {
+    }
+
+    /** {@code script} by {@code sh -c} in the workspace; {@code $MAGUS} is bin/magus. */
+    Ran sh(Map<String, String> env, String script) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true)
+                .directory(root.resolve("ws").toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        pb.environment().put("MAGUS", Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString());
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Process p = pb.start();
+        java.util.concurrent.CompletableFuture<String> out = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        assertThat(ended).as("ended: " + script).isTrue();
+        return new Ran(p.exitValue(), out.get(10, TimeUnit.SECONDS));
+    }
+
+    /** The child's output without magus's own lines. */
+    private static String child(Ran r) {
+        return String.join("\n", r.out().lines().filter(l -> !l.startsWith("magus: ")).toList()).trim();
+    }
+
+    @Test
+    void stdinReachesTheChildOnEveryPathAndAClosedOneIsEmpty() throws Exception {
+        boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
+        Assumptions.assumeTrue(linux, "stdin test skipped: needs Linux (os " + System.getProperty("os.name") + ")");
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path runtime = Files.createDirectories(root.resolve("runtime"));
+        Files.createDirectories(root.resolve("ws"));
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Map<String, String> env = new java.util.HashMap<>();
+        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        env.put("HOME", home.toString());
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env.put("TMPDIR", Files.createDirectories(root.resolve("tmp")).toString());
+        if (System.getenv("JAVA_HOME") != null) {
+            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
+        }
+        // No bin/magus: the JVM itself finds descriptor 0 closed, as a caller of Main may leave it.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path target = Path.of("target").toAbsolutePath();
+        String direct = java + " -cp " + target.resolve("cli.jar") + ":" + target.resolve("lib") + "/* dev.magus.cli.Main";
+        assertThat(child(sh(env, direct + " run -- wc -c <&-"))).isEqualTo("0");
+        for (String path : List.of("--local", "")) {
+            assertThat(child(sh(env, "\"$MAGUS\" run " + path + " -- wc -c <&-"))).as("closed, " + path).isEqualTo("0");
+            assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run " + path + " -- wc -l"))).isEqualTo("200000");
+        }
+        Ran started = sh(env, "\"$MAGUS\" server start");
+        assertThat(started.status()).as(started.out()).isZero();
+        try {
+            for (String client : List.of("native", "java")) {
+                env.put("MAGUS_CLIENT", client);
+                Ran piped = sh(env, "seq 1 200000 | \"$MAGUS\" run -- wc -l");
+                assertThat(child(piped)).as(client + " forwarded: " + piped.out()).isEqualTo("200000");
+                assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run --no-stdin -- wc -l"))).isEqualTo("0");
+                assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run -q -- wc -l"))).isEqualTo("200000");
+                assertThat(child(sh(env, "\"$MAGUS\" run -- wc -c <&-"))).as(client + ", closed").isEqualTo("0");
+                assertThat(child(sh(env, direct + " run -- wc -c <&-"))).as(client + ", closed, no bin/magus")
+                        .isEqualTo("0");
+            }
+            String status = sh(env, "\"$MAGUS\" server status").out();
+            assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+(1[0-9])\\b");
+        } finally {
+            sh(env, "\"$MAGUS\" server stop");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.magus.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RawBytesTest {
+    private static byte[] b(int... v) {
+        byte[] out = new byte[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (byte) v[i];
+        }
+        return out;
+    }
+
+    @Test
+    void validUtf8IsItsTextAndEveryOtherByteComesBack() {
+        assertThat(RawBytes.decode("héllo €𝄞".getBytes(StandardCharsets.UTF_8))).isEqualTo("héllo €𝄞");
+        String raw = RawBytes.decode(b('a', 0xff, 'b', 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xe2, 0x82));
+        assertThat(RawBytes.hasRawByte(raw)).isTrue();
+        assertThat(raw).startsWith("a\uDCFFb\uDCC3(");
+        assertThat(RawBytes.encode(raw)).isEqualTo(b('a', 0xff, 'b', 0xc3, 0x28, 0xed, 0xa0, 0x80, 0xe2, 0x82));
+        assertThat(RawBytes.hasRawByte("plain €𝄞")).isFalse();
+        // A character beyond the BMP whose low surrogate lies in U+DC80..U+DCFF is no raw byte.
+        String high = new String(Character.toChars(0x10080));
+        assertThat(RawBytes.hasRawByte(high)).isFalse();
+        assertThat(RawBytes.encode(high)).isEqualTo(high.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anyBytesRoundTrip() {
+        Random r = new Random(7);
+        for (int n = 0; n < 2000; n++) {
+            byte[] bytes = new byte[r.nextInt(12)];
+            r.nextBytes(bytes);
+            assertThat(RawBytes.encode(RawBytes.decode(bytes))).isEqualTo(bytes);
+        }
+    }
+
+    @Test
+    void theArgumentsAreTakenFromTheCommandLineOnlyWhereTheJvmMangledThem() {
+        ByteArrayOutputStream cmdline = new ByteArrayOutputStream();
+        for (byte[] w : new byte[][] {"java".getBytes(), "-cp".getBytes(), "x".getBytes(), "Main".getBytes(), "run".getBytes(),
+                b('a', 0xff), "é".getBytes(StandardCharsets.UTF_8)}) {
+            cmdline.writeBytes(w);
+            cmdline.write(0);
+        }
+        String[] jvm = {"run", "a\uFFFD", "é"};
+        assertThat(RawBytes.arguments(jvm, cmdline.toByteArray(), StandardCharsets.UTF_8))
+                .containsExactly("run", "a\uDCFF", "é");
+        String[] clean = {"run", "x"};
+        assertThat(RawBytes.arguments(clean, cmdline.toByteArray(), StandardCharsets.UTF_8)).isSameAs(clean);
+        String[] other = {"run", "b\uFFFD", "é"};
+        assertThat(RawBytes.arguments(other, cmdline.toByteArray(), StandardCharsets.UTF_8))
+                .as("not this command line's: as they are").isSameAs(other);
+    }
+}
