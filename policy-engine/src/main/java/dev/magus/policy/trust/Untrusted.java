@@ -7,12 +7,14 @@ import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.net.HostPattern;
 import dev.magus.policy.net.NetworkDecl;
+import dev.magus.policy.net.UnixSockets;
 import dev.magus.env.Allowlist;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -21,7 +23,7 @@ import java.util.regex.Pattern;
  * What a repository's own declaration may not do until the user trusts it: a {@code magus.yaml}
  * is the repository's, and a cloned repository is not the user. A grant that reaches outside
  * the workspace, a passed variable that looks like a secret, and a host in loopback,
- * link-local or private ranges (or extra loopback ports) each take effect only once the file
+ * link-local or private ranges (or extra loopback ports), and Unix sockets each take effect only once the file
  * is trusted ({@code magus trust}, as {@code direnv allow}). Everything else, everything inside
  * the workspace, runs untrusted. Pure: the judgement of one layer on one host.
  */
@@ -111,11 +113,19 @@ public final class Untrusted {
         for (int port : n.ports()) {
             refused.add(new Refusal("localhost:" + port, netSource + ".ports", "a port on this machine's loopback"));
         }
+        Optional<UnixSockets> unix = n.unix();
+        if (unix.isPresent() && unix.get().allowsSocketCall()) {
+            // Below Landlock ABI 9 a declared socket opens every one the child can name: the
+            // user's ssh-agent, docker.sock and session bus among them.
+            refused.add(new Refusal("unix: " + unix.get().describe(), netSource + ".unix",
+                    "Unix sockets, which reach the services of this machine (ssh-agent, docker, the session bus)"));
+            unix = Optional.empty();
+        }
         if (refused.isEmpty()) {
             return new Judged(decl, List.of());
         }
         SandboxDecl kept = new SandboxDecl(allow, new Allowlist(names, prefixes),
-                new NetworkDecl(n.mode(), hosts, new TreeSet<>(), n.bind()), decl.layer());
+                new NetworkDecl(n.mode(), hosts, new TreeSet<>(), n.bind(), unix), decl.layer());
         return new Judged(kept, refused);
     }
 
