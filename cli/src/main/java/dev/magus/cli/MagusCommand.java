@@ -39,7 +39,7 @@ final class MagusCommand {
             DemoCommand.class, "demo", PolicyCommand.class, "policy", CheckCommand.class, "check",
             ProbeCommand.class, "probe", ExplainCommand.class, "explain", JobCommand.class, "job",
             LeaseCommand.class, "lease", InitCommand.class, "init", LearnCommand.class, "learn", TrustCommand.class, "trust",
-            QuarantineCommand.class, "quarantine");
+            QuarantineCommand.class, "quarantine", CompletionCommand.class, "completion");
 
     private static Map<String, Class<?>> subcommands(Object... classAndName) {
         Map<String, Class<?>> m = new LinkedHashMap<>();
