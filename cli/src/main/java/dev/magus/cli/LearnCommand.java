@@ -194,6 +194,14 @@ final class LearnCommand implements Callable<Integer> {
             err.println("magus learn: " + target + " not written: it is a symbolic link; edit the file it points to yourself");
             return 1;
         }
+        // The person asked for these lines: a file that was theirs (trusted, new, or asking for
+        // nothing beyond the workspace) stays theirs once written. A cloned repository's file that
+        // waits for trust still waits: re-pinning it would trust what it declared before.
+        dev.magus.orchestrator.Host host = context.host().get();
+        dev.magus.workspace.trust.TrustStore store = new dev.magus.workspace.trust.TrustStore(
+                dev.magus.workspace.StateDir.of(host.env(), host.home()));
+        boolean theirs = !Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS) || store.trusts(target)
+                || TrustCommand.needingTrust(host, target.toAbsolutePath().getParent()).isEmpty();
         Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".learn-", ".tmp");
         try {
             if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -207,6 +215,12 @@ final class LearnCommand implements Callable<Integer> {
             Files.deleteIfExists(tmp);
         }
         out.println("magus learn: added " + learned.additions().size() + " to sandbox.allow in " + target);
+        if (theirs) {
+            store.trust(target);
+        } else {
+            out.println("magus learn: " + target + " is not trusted: its lines beyond the workspace, these among them,"
+                    + " wait for 'magus trust' (MGS2016)");
+        }
         out.flush();
         return 0;
     }

@@ -82,7 +82,7 @@ final class TrustCommand implements Callable<Integer> {
     }
 
     /** What the file declares that waits for trust, as the policy of a run here would note it. */
-    private static List<PolicyNote> needingTrust(Host host, Path cwd) {
+    static List<PolicyNote> needingTrust(Host host, Path cwd) {
         try {
             return EffectivePolicy.of(host, cwd, Optional.of(Mode.BEST_EFFORT)).policy().policy()
                     .map(p -> p.notes().stream().filter(n -> n.kind() == PolicyNote.Kind.NEEDS_TRUST).toList())

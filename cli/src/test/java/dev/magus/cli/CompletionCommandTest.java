@@ -30,7 +30,7 @@ class CompletionCommandTest {
         Process bash = new ProcessBuilder("bash", "--norc", "-c", probe).redirectErrorStream(true).start();
         String out = new String(bash.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(bash.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(out).as(out).contains("complete -F _complete_magus");
+        assertThat(out).as(out).contains("-F _complete_magus magus");
         assertThat(out.lines().filter(l -> l.startsWith("TOP ")).findFirst().orElse(""))
                 .contains("run", "policy", "trust", "learn", "completion");
         assertThat(out.lines().filter(l -> l.startsWith("RUN ")).findFirst().orElse("")).contains("--sandbox");
