@@ -60,4 +60,21 @@ class SetuidInRunsTest {
         });
         assertThat(writes(events)).noneMatch(d -> d.subject().endsWith("/plain"));
     }
+
+    @Test
+    void aSetUserIdFileTheRunMovedIntoPlaceIsReportedByTheAuditAndCleared() throws Exception {
+        // There before the run (as a checkout could bring it), older than the audit's slack.
+        Path stash = Files.createDirectories(t.workspace.resolve("stash"));
+        Path sh = Files.copy(Path.of("/bin/sh").toRealPath(), stash.resolve("sh"));
+        Files.setAttribute(sh, "unix:mode", 04755);
+        Thread.sleep(2_200);
+        List<RunEvent> events = run("mkdir -p out && mv stash/sh out/sh");
+        Path moved = t.workspace.resolve("out/sh");
+        assertThat(moved).exists();
+        assertThat((Integer) Files.getAttribute(moved, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 06000).isZero();
+        assertThat(writes(events)).as(TestHost.text(events)).anySatisfy(d -> {
+            assertThat(d.subject()).isEqualTo(moved.toString());
+            assertThat(d.layer()).isEqualTo(Layer.AUDIT);
+        });
+    }
 }
