@@ -15,7 +15,7 @@ import java.util.Map;
  * <p>The arguments are read as their low 32 bits ({@code seccomp_data.args[i]} is 64 bits,
  * little endian on both architectures): {@code socket}'s three are C {@code int}s, open flags
  * are an {@code int} and a mode a {@code umode_t}, and the kernel ignores the high half as well.
- * A call the filter does not name costs one comparison per named call, about fifteen.
+ * A call the filter does not name costs one comparison per named call.
  */
 public final class SocketFilterProgram {
     private SocketFilterProgram() {

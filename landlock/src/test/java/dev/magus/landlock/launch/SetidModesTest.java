@@ -76,6 +76,10 @@ class SetidModesTest {
         assertThat(mode("plain") & 07777).isEqualTo(0755);
         assertThat(Files.getPosixFilePermissions(ws.resolve("plain"))).contains(PosixFilePermission.OTHERS_EXECUTE);
         assertThat(Files.readString(ws.resolve("made"))).isEqualTo("hello\n");
+
+        // The same command unconfined sets the bit: the refusal above is the filter's.
+        Children.sh(Confinement.off(), ws, Children.env(ws), "cp /bin/sh control && chmod 4755 control").assertOk();
+        assertThat(mode("control") & 06000).isEqualTo(04000);
     }
 
     @Test
