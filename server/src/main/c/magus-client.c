@@ -697,7 +697,11 @@ int main(int argc, char **argv) {
             ssize_t r = read(0, b, sizeof b);
             if (r > 0) send_frame(K_STDIN, b, (size_t) r);
             else if (r == 0) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
-            else if (errno != EINTR && errno != EAGAIN) stdin_open = 0; /* as the Java client: no end frame */
+            else if (errno != EINTR && errno != EAGAIN) {
+                /* An input that cannot be read (a directory, a terminal hung up) ends as it does for a
+                   local run, and as in the Java client: the child reads its end. */
+                send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0;
+            }
         }
         if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             if (!fill()) lost("the magus server closed the connection");

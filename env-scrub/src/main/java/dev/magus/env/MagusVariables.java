@@ -34,6 +34,13 @@ public final class MagusVariables {
     public static final Set<String> OWNED = Set.of(
             SANDBOX, CACHE_DIR, STATE_DIR, LEASE, TMPDIR, PROC_SOCKET, PROC_TOKEN, SERVER_ADDRESS);
 
+    /**
+     * How a run's own token starts: the one kind of {@code MAGUS_PROC_TOKEN} a recursive magus
+     * is given. The server's token lets its holder run anything outside every run's domain; a
+     * run's token only lets the server know which run a request comes from.
+     */
+    public static final String RUN_TOKEN_PREFIX = "run-";
+
     public static boolean isProcPointer(String name) {
         return PROC_SOCKET.equals(name) || PROC_TOKEN.equals(name) || SERVER_ADDRESS.equals(name);
     }

@@ -80,6 +80,7 @@ class StandardInputIT {
         for (String path : List.of("--local", "")) {
             assertThat(child(sh(env, "\"$MAGUS\" run " + path + " -- wc -c <&-"))).as("closed, " + path).isEqualTo("0");
             assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run " + path + " -- wc -l"))).isEqualTo("200000");
+            assertThat(child(sh(env, "\"$MAGUS\" run " + path + " -- wc -c < /"))).as("unreadable, " + path).isEqualTo("0");
         }
         Ran started = sh(env, "\"$MAGUS\" server start");
         assertThat(started.status()).as(started.out()).isZero();
@@ -91,11 +92,15 @@ class StandardInputIT {
                 assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run --no-stdin -- wc -l"))).isEqualTo("0");
                 assertThat(child(sh(env, "seq 1 200000 | \"$MAGUS\" run -q -- wc -l"))).isEqualTo("200000");
                 assertThat(child(sh(env, "\"$MAGUS\" run -- wc -c <&-"))).as(client + ", closed").isEqualTo("0");
+                // An input that cannot be read ends, as locally, rather than leaving the child waiting.
+                assertThat(child(sh(env, "\"$MAGUS\" run -- wc -c < /"))).as(client + ", unreadable").isEqualTo("0");
+                // -vq is no fast client's: the full command line forwards it.
+                assertThat(child(sh(env, "\"$MAGUS\" run -vq -- wc -c < /"))).as("full, unreadable").isEqualTo("0");
                 assertThat(child(sh(env, direct + " run -- wc -c <&-"))).as(client + ", closed, no bin/magus")
                         .isEqualTo("0");
             }
             String status = sh(env, "\"$MAGUS\" server status").out();
-            assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+(1[0-9])\\b");
+            assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+14\\b");
         } finally {
             sh(env, "\"$MAGUS\" server stop");
         }

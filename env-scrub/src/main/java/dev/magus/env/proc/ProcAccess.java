@@ -43,7 +43,7 @@ public sealed interface ProcAccess {
 
     /**
      * Re-injects the pointers {@code env} holds (magus's own process environment, usually). A
-     * token is re-injected only when it is a run's ({@link MagusEnv#RUN_TOKEN_PREFIX}), never
+     * token is re-injected only when it is a run's ({@link MagusVariables#RUN_TOKEN_PREFIX}), never
      * the server's own, which a person's environment may hold: a recursive magus given that
      * could have the server run anything outside the domain of the run it is in.
      */
@@ -51,7 +51,7 @@ public sealed interface ProcAccess {
         TreeMap<String, String> p = new TreeMap<>();
         for (String name : MagusVariables.PROC_POINTERS) {
             String v = env.get(name);
-            if (v != null && name.equals(MagusEnv.PROC_TOKEN) && !v.startsWith(MagusEnv.RUN_TOKEN_PREFIX)) {
+            if (v != null && name.equals(MagusEnv.PROC_TOKEN) && !v.startsWith(MagusVariables.RUN_TOKEN_PREFIX)) {
                 continue;
             }
             if (v != null) {

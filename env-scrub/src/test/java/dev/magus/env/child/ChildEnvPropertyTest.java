@@ -159,6 +159,6 @@ class ChildEnvPropertyTest {
     /** Whether a recursive magus gets {@code pointer} from {@code host}: a token only when it is a run's. */
     private static boolean reinjectable(Map<String, String> host, String pointer) {
         return host.containsKey(pointer) && (!pointer.equals(dev.magus.events.MagusEnv.PROC_TOKEN)
-                || host.get(pointer).startsWith(dev.magus.events.MagusEnv.RUN_TOKEN_PREFIX));
+                || host.get(pointer).startsWith(MagusVariables.RUN_TOKEN_PREFIX));
     }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A {@link SocketFilterProgram} in native memory as {@code struct sock_fprog}, which a launch
+ * A {@link SocketFilterProgram} (sockets and set-user-ID modes) in native memory as {@code struct sock_fprog}, which a launch
  * thread hands to {@code prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ...)}. There are four
  * possible programs per architecture, so each is built once and kept for the life of the
  * process: no launch can outlive the memory it reads.
@@ -43,16 +43,14 @@ final class SeccompFilter {
     }
 
     /**
-     * The {@code sock_fprog} of {@code rules} on this host's architecture; {@code null} when
-     * the rules refuse nothing (no filter is installed).
+     * The {@code sock_fprog} of {@code rules} on this host's architecture. Never null: every
+     * confined child gets a filter, since the set-user-ID rule ({@code SetidModes}) refuses
+     * something under every socket rule.
      *
      * @throws IllegalStateException on an architecture magus does not confine on (the natives
      *                               refuse to load there first)
      */
     static Pointer of(SocketRules rules) {
-        if (!rules.refusesAnything()) {
-            return null;
-        }
         return BUILT.computeIfAbsent(rules, r -> new SeccompFilter(SocketFilterProgram.build(r,
                 Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp filter for os.arch "
                         + System.getProperty("os.arch")))))).memory;

@@ -10,6 +10,7 @@ public record Insn(int code, int jt, int jf, int k) {
     public static final int JMP_JA = 0x05;
     public static final int JMP_JEQ_K = 0x15;
     public static final int JMP_JGE_K = 0x35;
+    public static final int JMP_JSET_K = 0x45;
     public static final int RET_K = 0x06;
 
     public Insn {

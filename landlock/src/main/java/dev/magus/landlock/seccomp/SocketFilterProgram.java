@@ -6,14 +6,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The classic BPF program of {@link SocketRules} for one {@link Arch}: a pure function from the
- * rules to the instruction list, which the launcher copies into a {@code sock_fprog}. Plain
- * return values only (no user notification): ALLOW, ERRNO(EACCES) for a refused socket,
- * ERRNO(ENOSYS) for {@code io_uring} and x32 calls, KILL_PROCESS for another architecture.
+ * The classic BPF program of {@link SocketRules} and {@link SetidModes} for one {@link Arch}: a
+ * pure function from the rules to the instruction list, which the launcher copies into a
+ * {@code sock_fprog}. Plain return values only (no user notification): ALLOW, ERRNO(EACCES) for
+ * a refused socket, ERRNO(EPERM) for a set-user-ID or set-group-ID mode, ERRNO(ENOSYS) for
+ * {@code io_uring}, {@code openat2} and x32 calls, KILL_PROCESS for another architecture.
  *
  * <p>The arguments are read as their low 32 bits ({@code seccomp_data.args[i]} is 64 bits,
- * little endian on both architectures): {@code socket}'s three are C {@code int}s, and the
- * kernel ignores the high half as well.
+ * little endian on both architectures): {@code socket}'s three are C {@code int}s, open flags
+ * are an {@code int} and a mode a {@code umode_t}, and the kernel ignores the high half as well.
+ * A call the filter does not name costs one comparison per named call.
  */
 public final class SocketFilterProgram {
     private SocketFilterProgram() {
@@ -31,11 +33,12 @@ public final class SocketFilterProgram {
         return 16 + 8 * i;
     }
 
-    /** @throws IllegalArgumentException for rules that refuse nothing: no filter is installed then */
+    /**
+     * The program: the architecture check, then one comparison per filtered call number, then
+     * one block per argument check. Every confined child gets it, whatever its socket rules:
+     * the {@link SetidModes} rule refuses something always.
+     */
     public static List<Insn> build(SocketRules rules, Arch arch) {
-        if (!rules.refusesAnything()) {
-            throw new IllegalArgumentException("rules that refuse nothing need no filter");
-        }
         Asm a = new Asm();
         a.ld(OFF_ARCH);
         a.jeq(arch.auditArch(), "nr", "kill");
@@ -45,51 +48,95 @@ public final class SocketFilterProgram {
             a.jge(Arch.X32_SYSCALL_BIT, "enosys", "native");
             a.label("native");
         }
-        a.jeq(arch.socket(), "socket", "uring1");
-        a.label("uring1");
-        a.jeq(Arch.IO_URING_SETUP, "enosys", "uring2");
-        a.label("uring2");
-        a.jeq(Arch.IO_URING_ENTER, "enosys", "uring3");
-        a.label("uring3");
-        a.jeq(Arch.IO_URING_REGISTER, "enosys", "allow");
+        // The calls by number, each comparison falling through to the next.
+        List<Call> calls = new ArrayList<>(List.of(
+                new Call(arch.socket(), rules.refusesAnything() ? "socket" : "allow"),
+                new Call(Arch.IO_URING_SETUP, "enosys"),
+                new Call(Arch.IO_URING_ENTER, "enosys"),
+                new Call(Arch.IO_URING_REGISTER, "enosys"),
+                new Call(Arch.OPENAT2, "enosys"),
+                new Call(arch.openat(), "openat"),
+                new Call(arch.fchmod(), "mode1"),
+                new Call(arch.fchmodat(), "mode2"),
+                new Call(Arch.FCHMODAT2, "mode2"),
+                new Call(arch.mknodat(), "mode2"),
+                new Call(arch.open(), "open"),
+                new Call(arch.creat(), "mode1"),
+                new Call(arch.chmod(), "mode1"),
+                new Call(arch.mknod(), "mode1")));
+        calls.removeIf(c -> c.nr() == Arch.NONE);
+        for (int i = 0; i < calls.size(); i++) {
+            boolean last = i + 1 == calls.size();
+            a.jeq(calls.get(i).nr(), calls.get(i).to(), last ? "allow" : "c" + (i + 1));
+            if (!last) {
+                a.label("c" + (i + 1));
+            }
+        }
+
+        // openat(dirfd, path, flags, mode) and open(path, flags, mode): the mode counts only
+        // when the call creates.
+        a.label("openat");
+        a.ld(argLow(2));
+        a.jset(SetidModes.O_CREAT | SetidModes.O_TMPFILE_BIT, "mode3", "allow");
+        a.label("mode3");
+        a.ld(argLow(3));
+        a.jset(SetidModes.SETID_BITS, "eperm", "allow");
+        if (arch.open() != Arch.NONE) {
+            a.label("open");
+            a.ld(argLow(1));
+            a.jset(SetidModes.O_CREAT | SetidModes.O_TMPFILE_BIT, "mode2", "allow");
+        }
+        a.label("mode2");
+        a.ld(argLow(2));
+        a.jset(SetidModes.SETID_BITS, "eperm", "allow");
+        a.label("mode1");
+        a.ld(argLow(1));
+        a.jset(SetidModes.SETID_BITS, "eperm", "allow");
 
         a.label("socket");
-        a.ld(argLow(0));
-        a.jeq(SocketRules.AF_UNIX, rules.unix() ? "allow" : "eacces", "notunix");
-        a.label("notunix");
-        if (rules.tcpOnly()) {
-            a.jeq(SocketRules.AF_INET, "inet", "inet6");
-            a.label("inet6");
-            a.jeq(SocketRules.AF_INET6, "inet", "netlink");
-            a.label("netlink");
-            a.jeq(SocketRules.AF_NETLINK, "netlinkproto", "eacces");
+        if (rules.refusesAnything()) {
+            a.ld(argLow(0));
+            a.jeq(SocketRules.AF_UNIX, rules.unix() ? "allow" : "eacces", "notunix");
+            a.label("notunix");
+            if (rules.tcpOnly()) {
+                a.jeq(SocketRules.AF_INET, "inet", "inet6");
+                a.label("inet6");
+                a.jeq(SocketRules.AF_INET6, "inet", "netlink");
+                a.label("netlink");
+                a.jeq(SocketRules.AF_NETLINK, "netlinkproto", "eacces");
 
-            a.label("inet");
-            a.ld(argLow(1));
-            a.and(~(SocketRules.SOCK_NONBLOCK | SocketRules.SOCK_CLOEXEC));
-            a.jeq(SocketRules.SOCK_STREAM, "inetproto", "eacces");
-            a.label("inetproto");
-            a.ld(argLow(2));
-            a.jeq(SocketRules.IPPROTO_IP, "allow", "tcp");
-            a.label("tcp");
-            a.jeq(SocketRules.IPPROTO_TCP, "allow", "eacces");
+                a.label("inet");
+                a.ld(argLow(1));
+                a.and(~(SocketRules.SOCK_NONBLOCK | SocketRules.SOCK_CLOEXEC));
+                a.jeq(SocketRules.SOCK_STREAM, "inetproto", "eacces");
+                a.label("inetproto");
+                a.ld(argLow(2));
+                a.jeq(SocketRules.IPPROTO_IP, "allow", "tcp");
+                a.label("tcp");
+                a.jeq(SocketRules.IPPROTO_TCP, "allow", "eacces");
 
-            a.label("netlinkproto");
-            a.ld(argLow(2));
-            a.jeq(SocketRules.NETLINK_ROUTE, "allow", "eacces");
-        } else {
-            a.ja("allow");
+                a.label("netlinkproto");
+                a.ld(argLow(2));
+                a.jeq(SocketRules.NETLINK_ROUTE, "allow", "eacces");
+            } else {
+                a.ja("allow");
+            }
         }
 
         a.label("allow");
         a.ret(RET_ALLOW);
         a.label("eacces");
         a.ret(RET_ERRNO | SocketRules.EACCES);
+        a.label("eperm");
+        a.ret(RET_ERRNO | SetidModes.EPERM);
         a.label("enosys");
         a.ret(RET_ERRNO | SocketRules.ENOSYS);
         a.label("kill");
         a.ret(RET_KILL_PROCESS);
         return a.assemble();
+    }
+
+    private record Call(int nr, String to) {
     }
 
     /** A two-pass assembler: jumps name labels, resolved to forward offsets at the end. */
@@ -120,6 +167,10 @@ public final class SocketFilterProgram {
 
         void jge(int k, String jt, String jf) {
             code.add(new Pending(Insn.JMP_JGE_K, jt, jf, k));
+        }
+
+        void jset(int k, String jt, String jf) {
+            code.add(new Pending(Insn.JMP_JSET_K, jt, jf, k));
         }
 
         void ja(String to) {

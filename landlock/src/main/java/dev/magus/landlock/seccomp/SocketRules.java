@@ -24,8 +24,9 @@ import java.util.Optional;
  *       {@code getifaddrs} (and through them Node's {@code os.networkInterfaces}, Java's
  *       {@code NetworkInterface}) read the host's addresses through it; changing them needs
  *       {@code CAP_NET_ADMIN}, which no confined child keeps.
- *   <li>{@code io_uring} is refused (ENOSYS, so runtimes fall back to plain calls) whenever a
- *       socket is: its {@code IORING_OP_SOCKET} opens a socket without the {@code socket} call.
+ *   <li>{@code io_uring} is refused (ENOSYS, so runtimes fall back to plain calls): its
+ *       {@code IORING_OP_SOCKET} opens a socket without the {@code socket} call, and its
+ *       {@code IORING_OP_OPENAT} creates a file without the calls {@link SetidModes} checks.
  * </ul>
  *
  * @param unix    whether {@code socket(AF_UNIX, ...)} is allowed
@@ -57,7 +58,10 @@ public record SocketRules(boolean unix, boolean tcpOnly) {
         return new SocketRules(unixDeclared, mode != NetworkMode.OPEN);
     }
 
-    /** Whether any socket is refused, hence whether a filter is installed at all. */
+    /**
+     * Whether any socket is refused. A filter is installed either way (it holds
+     * {@link SetidModes} too); this only says whether its socket part refuses anything.
+     */
     public boolean refusesAnything() {
         return !unix || tcpOnly;
     }
@@ -101,10 +105,10 @@ public record SocketRules(boolean unix, boolean tcpOnly) {
         if (tcpOnly) {
             out.add("AF_NETLINK: NETLINK_ROUTE only; AF_PACKET and every other family refused (EACCES)");
         }
-        if (refusesAnything()) {
-            out.add("io_uring: refused (ENOSYS), since it opens sockets without socket()");
-            out.add("foreign architectures (i386 calls) end the process; x32 calls are refused (ENOSYS)");
-        }
+        out.add("set-user-ID/set-group-ID modes: chmod, fchmod(at/at2), creating open/openat/creat, mknod(at) "
+                + "with 06000 bits refused (EPERM); openat2 refused (ENOSYS)");
+        out.add("io_uring: refused (ENOSYS), since it opens sockets and creates files without the calls above");
+        out.add("foreign architectures (i386 calls) end the process; x32 calls are refused (ENOSYS)");
         return List.copyOf(out);
     }
 }

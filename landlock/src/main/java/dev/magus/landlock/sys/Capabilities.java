@@ -41,9 +41,13 @@ public final class Capabilities {
      * {@code CAP_NET_RAW} opens raw and packet sockets, which Landlock's TCP rules never see: a
      * root child keeping it could send and sniff whatever it likes under every network mode
      * ({@code ping} works without it through ICMP datagram sockets). {@code CAP_NET_ADMIN} was
-     * never kept: it reconfigures the host's interfaces, routes and firewall.
+     * never kept: it reconfigures the host's interfaces, routes and firewall. {@code CAP_FSETID}
+     * is not kept either: without it the kernel clears set-user-ID and set-group-ID bits when a
+     * root child writes to or truncates such a file, and drops set-group-ID from a mode whose
+     * group the child is not in; the seccomp layer refuses setting either bit outright
+     * ({@code SetidModes}), this holds for a file that already had them.
      */
-    public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FSETID, FOWNER, SETGID, SETUID,
+    public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FOWNER, SETGID, SETUID,
             SETFCAP, SETPCAP, NET_BIND_SERVICE, SYS_CHROOT, KILL, AUDIT_WRITE);
 
     /**

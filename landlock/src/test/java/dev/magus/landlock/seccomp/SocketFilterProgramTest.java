@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.magus.policy.net.NetworkMode;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,7 @@ class SocketFilterProgramTest {
     private static final int EACCES = SocketFilterProgram.RET_ERRNO | SocketRules.EACCES;
     private static final int ENOSYS = SocketFilterProgram.RET_ERRNO | SocketRules.ENOSYS;
     private static final int ALLOW = SocketFilterProgram.RET_ALLOW;
+    private static final int EPERM = SocketFilterProgram.RET_ERRNO | SetidModes.EPERM;
 
     /** {@code seccomp_data}: nr, arch, ip, then six 64-bit arguments. */
     static int run(List<Insn> program, int arch, int nr, long... args) {
@@ -35,6 +37,7 @@ class SocketFilterProgramTest {
                 case Insn.JMP_JA -> pc += in.k();
                 case Insn.JMP_JEQ_K -> pc += acc == in.k() ? in.jt() : in.jf();
                 case Insn.JMP_JGE_K -> pc += Integer.compareUnsigned(acc, in.k()) >= 0 ? in.jt() : in.jf();
+                case Insn.JMP_JSET_K -> pc += (acc & in.k()) != 0 ? in.jt() : in.jf();
                 case Insn.RET_K -> {
                     return in.k();
                 }
@@ -51,7 +54,7 @@ class SocketFilterProgramTest {
     void theProgramDecidesEverySocketAsTheRulesDo() {
         for (Arch arch : Arch.values()) {
             for (SocketRules rules : List.of(new SocketRules(false, false), new SocketRules(false, true),
-                    new SocketRules(true, true))) {
+                    new SocketRules(true, true), SocketRules.NOTHING)) {
                 List<Insn> p = SocketFilterProgram.build(rules, arch);
                 assertThat(p.size()).isLessThan(64);
                 for (int d : DOMAINS) {
@@ -88,14 +91,13 @@ class SocketFilterProgramTest {
         assertThat(open.refusal(SocketRules.AF_INET, SocketRules.SOCK_DGRAM, 0)).isEmpty();
         assertThat(open.refusal(SocketRules.AF_UNIX, SocketRules.SOCK_DGRAM, 0)).isPresent();
         assertThat(SocketRules.of(NetworkMode.OPEN, true).refusesAnything()).isFalse();
-        assertThatThrownBy(() -> SocketFilterProgram.build(SocketRules.NOTHING, Arch.X86_64))
-                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void otherCallsAreAllowedSocketpairIncludedAndIoUringIsNot() {
         for (Arch arch : Arch.values()) {
-            List<Insn> p = SocketFilterProgram.build(SocketRules.of(NetworkMode.NONE, false), arch);
+          for (SocketRules rules : List.of(SocketRules.of(NetworkMode.NONE, false), SocketRules.NOTHING)) {
+            List<Insn> p = SocketFilterProgram.build(rules, arch);
             assertThat(run(p, arch.auditArch(), arch.socketpair(), SocketRules.AF_UNIX, SocketRules.SOCK_STREAM, 0))
                     .isEqualTo(ALLOW);
             for (int nr : new int[] {0, 1, 59, 60, 221, 231, 400, 424, 428}) {
@@ -104,6 +106,8 @@ class SocketFilterProgramTest {
             for (int nr = Arch.IO_URING_SETUP; nr <= Arch.IO_URING_REGISTER; nr++) {
                 assertThat(run(p, arch.auditArch(), nr)).isEqualTo(ENOSYS);
             }
+            assertThat(run(p, arch.auditArch(), Arch.OPENAT2, -100, 0, 0, 24)).isEqualTo(ENOSYS);
+          }
         }
     }
 
@@ -121,5 +125,92 @@ class SocketFilterProgramTest {
         assertThat(Arch.of("amd64")).contains(Arch.X86_64);
         assertThat(Arch.of("aarch64")).contains(Arch.AARCH64);
         assertThat(Arch.of("riscv64")).isEmpty();
+    }
+
+    private static final long[] MODES = {0, 0644, 0755, 04755, 02755, 06755, 04000, 02000, 01777, 02644, 0100755, 0104755,
+        0x1_0000_0000L | 0755, 0x4_0000_0000L | 04755, 0xffff_0000L | 0755, 0xffff_f000L, 07777};
+    private static final int[] OPEN_FLAGS = {0, 01, 02, 0100, 0101, 01101, 0101 | 02000000, 020000000 | 0200000,
+        020000000 | 040000, 0200000, 040000, 02000000};
+
+    /** Every mode-taking call of {@code arch} with the argument lists it is made with, by number. */
+    private static List<long[]> modeCalls(Arch arch) {
+        List<long[]> out = new ArrayList<>();
+        for (long m : MODES) {
+            out.add(new long[] {arch.fchmod(), 3, m});
+            out.add(new long[] {arch.fchmodat(), -100, 0x1000, m, 0});
+            out.add(new long[] {Arch.FCHMODAT2, -100, 0x1000, m, 0x100});
+            out.add(new long[] {arch.mknodat(), -100, 0x1000, m, 0});
+            for (int flags : OPEN_FLAGS) {
+                out.add(new long[] {arch.openat(), -100, 0x1000, flags, m});
+                if (arch.open() != Arch.NONE) {
+                    out.add(new long[] {arch.open(), 0x1000, flags, m});
+                }
+            }
+            if (arch.chmod() != Arch.NONE) {
+                out.add(new long[] {arch.chmod(), 0x1000, m});
+                out.add(new long[] {arch.creat(), 0x1000, m});
+                out.add(new long[] {arch.mknod(), 0x1000, m, 0});
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theProgramRefusesEverySetIdModeAsTheRuleDoesOnBothArchitectures() {
+        for (Arch arch : Arch.values()) {
+            for (SocketRules rules : List.of(SocketRules.NOTHING, SocketRules.of(NetworkMode.NONE, false))) {
+                List<Insn> p = SocketFilterProgram.build(rules, arch);
+                assertThat(p.size()).isLessThan(80);
+                for (long[] call : modeCalls(arch)) {
+                    int nr = (int) call[0];
+                    long[] args = java.util.Arrays.copyOfRange(call, 1, call.length);
+                    int expected = SetidModes.refusal(arch, nr, args).isPresent() ? EPERM : ALLOW;
+                    assertThat(run(p, arch.auditArch(), nr, args)).as("%s %s nr %d %s", arch, rules, nr,
+                            java.util.Arrays.toString(args)).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    void setIdBitsAreRefusedAndOrdinaryModesAreNot() {
+        for (Arch arch : Arch.values()) {
+            List<Insn> p = SocketFilterProgram.build(SocketRules.NOTHING, arch);
+            int a = arch.auditArch();
+            // chmod 4755, chmod g+s, chmod 755
+            assertThat(run(p, a, arch.fchmodat(), -100, 0x1000, 04755, 0)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.fchmodat(), -100, 0x1000, 02755, 0)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.fchmodat(), -100, 0x1000, 0755, 0)).isEqualTo(ALLOW);
+            assertThat(run(p, a, Arch.FCHMODAT2, -100, 0x1000, 06755, 0)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.fchmod(), 3, 04711)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.fchmod(), 3, 01777)).as("sticky is no privilege").isEqualTo(ALLOW);
+            // open(O_CREAT|O_WRONLY, 04755); O_TMPFILE; a mode that does not count without O_CREAT
+            assertThat(run(p, a, arch.openat(), -100, 0x1000, 0101, 04755)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.openat(), -100, 0x1000, 0101, 0644)).isEqualTo(ALLOW);
+            assertThat(run(p, a, arch.openat(), -100, 0x1000, 020000000 | 02, 02755)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.openat(), -100, 0x1000, 0, 04755)).isEqualTo(ALLOW);
+            // the high half of a mode is not the kernel's
+            assertThat(run(p, a, arch.openat(), -100, 0x1000, 0101, 0x4_0000_0000L | 0755)).isEqualTo(ALLOW);
+            assertThat(run(p, a, arch.mknodat(), -100, 0x1000, 0100000 | 04755, 0)).isEqualTo(EPERM);
+            assertThat(run(p, a, arch.mknodat(), -100, 0x1000, 0100000 | 0644, 0)).isEqualTo(ALLOW);
+        }
+        List<Insn> x86 = SocketFilterProgram.build(SocketRules.NOTHING, Arch.X86_64);
+        int a = Arch.X86_64.auditArch();
+        assertThat(run(x86, a, 90, 0x1000, 04755)).as("chmod").isEqualTo(EPERM);
+        assertThat(run(x86, a, 85, 0x1000, 02755)).as("creat").isEqualTo(EPERM);
+        assertThat(run(x86, a, 85, 0x1000, 0755)).as("creat").isEqualTo(ALLOW);
+        assertThat(run(x86, a, 2, 0x1000, 0101, 04755)).as("open").isEqualTo(EPERM);
+        assertThat(run(x86, a, 2, 0x1000, 0, 04755)).as("open without O_CREAT").isEqualTo(ALLOW);
+        assertThat(run(x86, a, 133, 0x1000, 0100000 | 06000, 0)).as("mknod").isEqualTo(EPERM);
+        // On aarch64 those numbers are other calls: 90 is capget, 2 io_cancel, 85 timerfd_create.
+        List<Insn> arm = SocketFilterProgram.build(SocketRules.NOTHING, Arch.AARCH64);
+        int b = Arch.AARCH64.auditArch();
+        assertThat(run(arm, b, 90, 0x1000, 04755)).isEqualTo(ALLOW);
+        assertThat(run(arm, b, 85, 1, 04000)).isEqualTo(ALLOW);
+        assertThat(run(arm, b, 2, 0x1000, 0101, 04755)).isEqualTo(ALLOW);
+        // x86_64's openat number is another call on aarch64, and the other way round
+        assertThat(run(arm, b, 257, -100, 0x1000, 0101, 04755)).isEqualTo(ALLOW);
+        assertThat(run(x86, a, 56, -100, 0x1000, 0101, 04755)).isEqualTo(ALLOW);
+        assertThat(run(arm, b, 56, -100, 0x1000, 0101, 04755)).isEqualTo(EPERM);
     }
 }

@@ -289,7 +289,8 @@ public final class ControlFileAudit {
             EventPass.Outcome outcome = events.drain();
             lastPass = outcome.pass();
             pass = outcome.pass();
-            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots, outcome.touched(), since);
+            List<Path> setid = new ArrayList<>();
+            Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots, outcome.touched(), since, setid);
             // What the next run starts from: this walk, whose start precedes any restore below,
             // so the directories restoring writes to are listed again next time.
             Scan.Previous next = now.previous();
@@ -323,8 +324,14 @@ public final class ControlFileAudit {
             Snapshot was = outside(snapshot.entries(), unaudited, reopened, byName);
             Snapshot is = hidden.isEmpty() ? after : outside(now.controls(), hidden, List.of(), byName);
             List<Change> changes = Comparison.between(was, is);
-            if (changes.isEmpty() && unaudited.isEmpty()) {
+            if (changes.isEmpty() && unaudited.isEmpty() && setid.isEmpty()) {
                 return new Report(List.of(), List.of(), List.of());
+            }
+            Optional<Quarantine.Box> box = quarantine.map(q -> q.box(runId));
+            List<Diagnostic> setidFound = new ArrayList<>();
+            setid.sort(PathOrder.INSTANCE);
+            for (Path p : setid) {
+                setidFound.add(setid(p, action, box));
             }
             Restorer restorer = new Restorer(reader, new AncestorCheck(reader, roots));
             List<Diagnostic> out = new ArrayList<>();
@@ -341,8 +348,7 @@ public final class ControlFileAudit {
                 int c = PathOrder.INSTANCE.compare(a.path(), b.path());
                 return ca ? -c : c;
             });
-            Optional<Quarantine.Box> box = quarantine.map(q -> q.box(runId));
-            boolean kept = false;
+            boolean kept = !setid.isEmpty() && box.isPresent() && action == ControlFilesAction.RESTORE;
             boolean failing = false;
             java.util.Map<AuditPlan.Step, Outcome> done = new java.util.HashMap<>();
             for (AuditPlan.Step step : steps) {
@@ -380,12 +386,67 @@ public final class ControlFileAudit {
                     notes.add("magus: the quarantine could not be pruned: " + e);
                 }
             }
+            out.addAll(setidFound);
+            failing |= !setid.isEmpty();
             for (Path u : unaudited) {
                 boolean earlier = carried.contains(u);
                 out.add(reopened.contains(u) ? reopenedDiagnostic(u, action, earlier) : unauditedDiagnostic(u, earlier));
             }
             return new Report(changes, unaudited, out, notes, failing);
         }
+    }
+
+    /**
+     * The MGS2002 of a set-user-ID or set-group-ID regular file the run left ({@link
+     * Scan#rescan(Scan.Previous, List, Optional, long, List)}): the seccomp layer refuses
+     * setting those bits to every confined child, so one here came another way (a run without
+     * the kernel layer, a hard link to a system binary). Unless the workspace says report, the
+     * file is kept in the quarantine as the run left it and its two bits are cleared in place:
+     * the rest of what the build made stays usable, and no one can run it with its owner's rights.
+     */
+    private Diagnostic setid(Path p, ControlFilesAction action, Optional<Quarantine.Box> box) {
+        String done;
+        Outcome o = null;
+        if (action == ControlFilesAction.RESTORE) {
+            List<Kept> kept = new ArrayList<>();
+            Optional<String> lost = Optional.empty();
+            Optional<Quarantine.Prepared> prepared = Optional.empty();
+            if (box.isPresent()) {
+                try {
+                    prepared = Optional.of(box.get().keep(p));
+                } catch (java.io.IOException | RuntimeException e) {
+                    lost = Optional.of("the run's version could not be kept in the quarantine (" + e + ") and is lost");
+                }
+            }
+            try {
+                int mode = (Integer) java.nio.file.Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                java.nio.file.Files.setAttribute(p, "unix:mode", mode & 07777 & ~Walker.SETID_BITS,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                done = "; its set-user-ID and set-group-ID bits are cleared";
+            } catch (java.io.IOException | RuntimeException e) {
+                done = "; its set-id bits could not be cleared (" + e + ")";
+            }
+            if (prepared.isPresent()) {
+                try {
+                    kept.add(box.get().record(prepared.get(), Code.MGS2002.name(), "mode",
+                            "a set-user-ID or set-group-ID file"));
+                } catch (java.io.IOException | RuntimeException e) {
+                    done += "; the quarantine's manifest could not be written (" + e + ")";
+                }
+            }
+            o = new Outcome(Optional.empty(), kept, lost);
+        } else {
+            done = "; left as it is (sandbox.controlFiles: report)";
+        }
+        String message = "write denied: the run left a set-user-ID or set-group-ID file, " + shown(p)
+                + ", which anyone who runs it would run with its owner's or group's rights" + done + quarantined(o);
+        java.util.Map<String, String> details = new java.util.TreeMap<>();
+        details.put(DetailKey.REASON.key(), "set-user-ID or set-group-ID mode");
+        details.put(DetailKey.CLASS.key(), "attack");
+        details.put(DetailKey.ATTACK.key(), "a set-user-ID or set-group-ID file runs with its owner's or group's rights"
+                + " for whoever starts it");
+        Diagnostic d = new Diagnostic(Code.MGS2002, message, p.toString(), Operation.WRITE, Layer.AUDIT, "audit", details);
+        return o == null ? d : withQuarantine(d, o);
     }
 
     /** What carrying out one step did: why it was not done (empty: done), and what the quarantine holds of it. */

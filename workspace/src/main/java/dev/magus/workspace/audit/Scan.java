@@ -164,7 +164,20 @@ final class Scan {
      * before they were read.
      */
     Walk rescan(Previous walk, List<Path> roots, Optional<Set<Path>> touched, long since) {
+        return rescan(walk, roots, touched, since, null);
+    }
+
+    /**
+     * {@link #rescan(Previous, List, Optional, long)} that also adds to {@code setid} each
+     * regular file with a set-user-ID or set-group-ID bit, changed since {@code walk} started,
+     * among the names of the directories it lists (one {@code lstat} per regular file of a
+     * directory listed again, none elsewhere): a file the run created, moved or linked in, or
+     * chmod-ed where the kernel's events name its directory.
+     */
+    Walk rescan(Previous walk, List<Path> roots, Optional<Set<Path>> touched, long since, List<Path> setid) {
         WalkSink sink = new WalkSink(since);
+        sink.setid = setid;
+        sink.setidSince = walk.sinceNanos() - SLACK_NANOS;
         List<Dir> dirs = walk.dirs();
         Set<Path> known = new HashSet<>(dirs.size() * 2);
         for (Dir d : dirs) {

@@ -14,6 +14,12 @@ final class WalkSink {
     final Set<Path> wholeDirs = new HashSet<>();
     final List<Scan.Dir> dirs = new ArrayList<>();
     final Map<Path, Unlisted> unlisted = new java.util.LinkedHashMap<>();
+    /**
+     * Set on the after-run rescan only: the regular files with a set-user-ID or set-group-ID
+     * bit whose ctime is not older than {@link #setidSince}, met in the directories listed.
+     */
+    List<Path> setid;
+    long setidSince;
     /** How many directories were listed (not only stamped): none means the walk it rescanned still holds. */
     int listed;
     /** Taken before the walk's first system call (or given: see {@link Scan#rescan(Scan.Previous, java.util.List, java.util.Optional, long)}). */

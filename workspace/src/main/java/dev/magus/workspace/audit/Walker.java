@@ -26,6 +26,9 @@ final class Walker {
         this.reader = reader;
     }
 
+    /** {@code S_ISUID | S_ISGID}. */
+    static final int SETID_BITS = 06000;
+
     /** Lists {@code dir} and everything beneath it that is not git's data, recording control entries. */
     void walk(Path dir, ControlNames.Place place, int parent, WalkSink sink) {
         Deque<Object[]> stack = new ArrayDeque<>();
@@ -61,6 +64,14 @@ final class Walker {
     void visit(Path dir, String dirText, Entry entry, Kind kind, ControlNames.Place place, WalkSink sink, int index,
             Deque<Object[]> stack) {
         String name = entry.name();
+        if (kind == Kind.FILE && sink.setid != null) {
+            String text = dirText.endsWith("/") ? dirText + name : dirText + "/" + name;
+            reader.stat(text).ifPresent(st -> {
+                if ((st.mode() & SETID_BITS) != 0 && st.kind() == Kind.FILE && st.ctimeNanos() >= sink.setidSince) {
+                    sink.setid.add(dir.resolve(name));
+                }
+            });
+        }
         Path child = null;
         Optional<ControlNames.Place> inner = Optional.empty();
         if (names.candidate(name)) {

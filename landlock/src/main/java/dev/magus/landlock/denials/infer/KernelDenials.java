@@ -162,6 +162,10 @@ public final class KernelDenials {
             }
         }
         List<Diagnostic> out = new ArrayList<>(1);
+        setid(stream, line, memo).ifPresent(d -> {
+            int n = reported.merge(new Key(d.operation(), d.subject()), 1, Integer::sum);
+            out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
+        });
         for (ConnectParser.ConnectCandidate c : ConnectParser.parse(line,
                 tracebacks.computeIfAbsent(stream, s -> new ConnectParser.Traceback()))) {
             network(c).ifPresent(d -> {
@@ -199,6 +203,52 @@ public final class KernelDenials {
             });
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * MGS2002 for a mode change the tool says was refused with EPERM ({@link SetidRefusal}) on a
+     * file the run's user owns, or any file when that is root: the kernel refuses an owner's
+     * {@code chmod} only for an immutable file and for the seccomp layer's set-user-ID and
+     * set-group-ID rule, which no policy lifts, so the diagnostic suggests nothing.
+     */
+    private static Optional<Diagnostic> setid(RunEvent.Stream stream, String line, DenialParser.Cwd childCwd) {
+        Optional<String> named = SetidRefusal.path(line);
+        if (named.isEmpty()) {
+            return Optional.empty();
+        }
+        Path path;
+        try {
+            path = childCwd.get().resolve(named.get()).normalize();
+            int uid = OwnUid.UID;
+            int owner = (Integer) Files.getAttribute(path, "unix:uid");
+            if (uid < 0 || uid != 0 && owner != uid) {
+                return Optional.empty();
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        java.util.Map<String, String> details = new java.util.TreeMap<>();
+        details.put(DetailKey.REASON.key(), "set-user-ID or set-group-ID mode");
+        details.put(DetailKey.CLASS.key(), "attack");
+        details.put(DetailKey.ATTACK.key(), "a set-user-ID or set-group-ID file runs with its owner's or group's rights"
+                + " for whoever starts it");
+        return Optional.of(new Diagnostic(dev.magus.events.Code.MGS2002, "write denied: setting a set-user-ID or"
+                + " set-group-ID mode on " + path + " is refused to every confined child (seccomp)", path.toString(),
+                Operation.WRITE, Layer.KERNEL, "inferred:" + stream.name().toLowerCase(Locale.ROOT), details)
+                .withDetail(DetailKey.EVIDENCE, line));
+    }
+
+    /** magus's own uid, which its children run as; -1 when it cannot be read. */
+    private static final class OwnUid {
+        static final int UID = read();
+
+        private static int read() {
+            try {
+                return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+                return -1;
+            }
+        }
     }
 
     /**

@@ -46,6 +46,31 @@ class KernelDenialsTest {
     }
 
     @Test
+    void a_refused_setid_mode_change_is_a_write_denial_naming_the_file() throws IOException {
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Files.writeString(ws.resolve("sh"), "x");
+        Files.writeString(ws.resolve("t"), "x");
+        // The policy allows writing the workspace: the refusal is the seccomp layer's, not a rule's.
+        KernelDenials denials = new KernelDenials((op, path, cwd) -> java.util.Optional.empty(), ws);
+        assertThat(denials.accept(ERR, "chmod: changing permissions of 'sh': Operation not permitted"))
+                .singleElement().satisfies(d -> {
+                    assertThat(d.code()).isEqualTo(Code.MGS2002);
+                    assertThat(d.subject()).isEqualTo(ws.resolve("sh").toString());
+                    assertThat(d.layer()).isEqualTo(dev.magus.events.Layer.KERNEL);
+                    assertThat(d.operation()).isEqualTo(dev.magus.events.Operation.WRITE);
+                    assertThat(d.message()).contains("set-user-ID");
+                    assertThat(d.details()).doesNotContainKey(DetailKey.ALLOW_YAML.key());
+                });
+        assertThat(denials.accept(ERR, "install: cannot change permissions of '" + ws.resolve("sh") + "': Operation not permitted"))
+                .singleElement().satisfies(d -> assertThat(d.details()).containsEntry(DetailKey.REPEAT.key(), "2"));
+        assertThat(denials.accept(ERR, "tar: t: Cannot change mode to rwsr-xr-x: Operation not permitted")).hasSize(1);
+        // tar saying a mode without the bits, a file that is not there, another errno: not this rule
+        assertThat(denials.accept(ERR, "tar: t: Cannot change mode to rwxr-xr-x: Operation not permitted")).isEmpty();
+        assertThat(denials.accept(ERR, "chmod: changing permissions of 'gone': Operation not permitted")).isEmpty();
+        assertThat(denials.accept(ERR, "chmod: cannot access 'sh': No such file or directory")).isEmpty();
+    }
+
+    @Test
     void a_nested_magus_diagnostic_line_is_not_taken_for_a_tool_the_kernel_refused() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(home.resolve("f"), "x");
