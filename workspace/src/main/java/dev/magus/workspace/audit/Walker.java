@@ -45,12 +45,26 @@ final class Walker {
                 }
                 continue;
             }
+            git = placed(path, git, listing.get());
             int index = sink.dirs.size();
             sink.dirs.add(new Scan.Dir(path, text, up, ino, git));
             for (Entry e : listing.get().entries()) {
                 visit(path, text, e, kind(text, e), git, sink, index, stack);
             }
         }
+    }
+
+    /**
+     * Where the directory {@code path}, listed at {@code place} as {@code listing}, is: a bare
+     * repository ({@link ControlNames.Place#BARE}) registered with the names before any of its
+     * own names is classified, so that its hooks and config are control entries.
+     */
+    ControlNames.Place placed(Path path, ControlNames.Place place, Listing listing) {
+        ControlNames.Place p = place.listed(ControlNames.marksGitDir(listing.entries()));
+        if (p == ControlNames.Place.BARE) {
+            names.gitDir(path);
+        }
+        return p;
     }
 
     /**
