@@ -176,6 +176,22 @@ final class Walker {
                     reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
                 }
             }
+            // A bare repository that cannot be listed: told by lstat of its markers, as the check
+            // tells it, and its own entries looked up by name.
+            if ((u.place() == ControlNames.Place.WORKTREE || u.place() == ControlNames.Place.INSIDE
+                    || u.place() == ControlNames.Place.BARE) && markedByName(u.path())) {
+                names.gitDir(u.path());
+                for (String n : GIT_DIR_NAMES) {
+                    Path child = u.path().resolve(n);
+                    if (sink.controls.containsKey(child)) {
+                        continue;
+                    }
+                    Optional<ControlNames.Control> c = names.control(child);
+                    if (c.isPresent()) {
+                        reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
+                    }
+                }
+            }
             // Submodules' git dirs (.git/modules/<name>/hooks, config, ...): their names are in .gitmodules.
             for (Path child : SubmoduleNames.entriesBeneath(u.path())) {
                 if (sink.controls.containsKey(child)) {
@@ -187,6 +203,20 @@ final class Walker {
                 }
             }
         }
+    }
+
+    /** The entries right beneath a git dir that a lookup by name reaches (the rest need a listing). */
+    private static final java.util.List<String> GIT_DIR_NAMES = java.util.List.of("hooks", "config", "config.worktree",
+            "info", "commondir");
+
+    /** Whether each of {@link dev.magus.policy.control.ControlFiles#GIT_DIR_MARKERS} is in {@code dir}, by {@code lstat}. */
+    private boolean markedByName(Path dir) {
+        for (String m : dev.magus.policy.control.ControlFiles.GIT_DIR_MARKERS) {
+            if (reader.stat(dir.resolve(m).toString()).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What the walk knows of a directory it could not list: its stamp now, and whether a name beneath it is reachable. */
