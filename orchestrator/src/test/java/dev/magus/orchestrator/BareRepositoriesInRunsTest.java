@@ -184,4 +184,17 @@ class BareRepositoriesInRunsTest {
         // Only git's own sample hooks were there, and they are left.
         assertThat(remote.resolve("hooks/pre-receive.sample")).exists();
     }
+
+    @Test
+    void aRemoteNamingABareRepositoryHiddenInGitsDataIsPutBack() throws Exception {
+        Path hidden = t.workspace.resolve(".git/objects/evil.git");
+        Outcome o = run("git init -q --bare .git/objects/evil.git && " + hook(".git/objects/evil.git/hooks/post-receive")
+                + " && git remote add origin " + hidden);
+        assertThat(o.result().status()).as(o.text()).isEqualTo(1);
+        assertThat(o.audit()).as(o.text()).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo(t.workspace.resolve(".git/config").toString());
+            assertThat(d.message()).containsIgnoringCase("remote.origin.url");
+        });
+        assertThat(Files.readString(t.workspace.resolve(".git/config"))).doesNotContain("evil.git");
+    }
 }
