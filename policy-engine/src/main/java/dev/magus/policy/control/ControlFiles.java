@@ -47,7 +47,7 @@ import java.util.Set;
  * the directory) and answers from wherever its caller looks: the policy checker from the
  * filesystem ({@code lstat} of the three names), the after-run audit from the listings its
  * walk makes anyway. The probe is asked only about a directory of the workspace (the root
- * included) whose next component on the path is one git obeys in a git dir ({@code hooks},
+ * included), or beneath a git dir given by path outside it, whose next component on the path is one git obeys in a git dir ({@code hooks},
  * {@code config}, {@code info}, {@code config.worktree}, {@code commondir}, {@code worktrees},
  * {@code modules}), so an ordinary write costs no look-up at all. Beneath such a directory
  * its entries are control files as beneath {@code .git} ({@code <git dir>/...}), on top of
@@ -307,23 +307,34 @@ public final class ControlFiles {
                 }
             }
         }
-        if (probe != GitDirProbe.NONE && resolved.startsWith(workspaceRoot)) {
-            Optional<String> inBare = matchProbed(resolved);
-            if (inBare.isPresent()) {
-                return inBare;
+        if (probe != GitDirProbe.NONE) {
+            if (resolved.startsWith(workspaceRoot)) {
+                Optional<String> inBare = matchProbed(resolved, workspaceRoot.getNameCount());
+                if (inBare.isPresent()) {
+                    return inBare;
+                }
+            }
+            for (Path g : gitDirs) {
+                if (resolved.startsWith(g) && !g.startsWith(workspaceRoot)) {
+                    // A bare repository kept inside the common dir of a linked worktree.
+                    Optional<String> inBare = matchProbed(resolved, g.getNameCount() + 1);
+                    if (inBare.isPresent()) {
+                        return inBare;
+                    }
+                }
             }
         }
         return matchNamed(resolved);
     }
 
     /**
-     * Beneath a git dir of the workspace the probe knows: each directory from the root down
-     * whose next component is one git obeys in a git dir is asked about, and the first that
-     * is one and has a control entry at that place decides.
+     * Beneath a git dir the probe knows: each directory from component {@code from} of
+     * {@code resolved} down whose next component is one git obeys in a git dir is asked about,
+     * and the first that is one and has a control entry at that place decides.
      */
-    private Optional<String> matchProbed(Path resolved) {
+    private Optional<String> matchProbed(Path resolved, int from) {
         int k = resolved.getNameCount();
-        for (int i = workspaceRoot.getNameCount(); i < k; i++) {
+        for (int i = from; i < k; i++) {
             if (!GIT_DIR_TOP.contains(name(resolved, i))) {
                 continue;
             }

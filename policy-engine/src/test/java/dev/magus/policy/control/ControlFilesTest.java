@@ -323,4 +323,17 @@ class ControlFilesTest {
         assertThat(ControlFiles.marksGitDir(List.of("HEAD", "objects"))).isFalse();
         assertThat(ControlFiles.marksGitDir(List.of("head", "objects", "refs"))).isFalse();
     }
+
+    @Test
+    void aBareRepositoryInsideTheCommonDirOutsideTheWorkspaceIsProbedToo() {
+        Path common = Path.of("/home/u/src/main/.git");
+        Path bare = common.resolve("stash.git");
+        ControlFiles files = ControlFiles.of(WS, List.of(common.resolve("worktrees/ws"), common))
+                .withGitDirProbe(d -> d.equals(bare) || d.equals(common));
+        assertThat(files.match(bare.resolve("hooks/post-receive"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(files.match(bare.resolve("config"))).contains(ControlFiles.GIT_DIR_CONFIG);
+        assertThat(files.match(bare.resolve("objects/ab/cd"))).isEmpty();
+        assertThat(files.match(common.resolve("hooks/pre-commit"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(files.match(Path.of("/home/u/src/other.git/hooks/x"))).isEmpty();
+    }
 }
