@@ -47,9 +47,10 @@ import java.util.Set;
  * the directory) and answers from wherever its caller looks: the policy checker from the
  * filesystem ({@code lstat} of the three names), the after-run audit from the listings its
  * walk makes anyway. The probe is asked only about a directory of the workspace (the root
- * included), or beneath a git dir given by path outside it, whose next component on the path is one git obeys in a git dir ({@code hooks},
- * {@code config}, {@code info}, {@code config.worktree}, {@code commondir}, {@code worktrees},
- * {@code modules}), so an ordinary write costs no look-up at all. Beneath such a directory
+ * included), or beneath a git dir given by path outside it, whose next component on the path
+ * is one git obeys in a git dir ({@code hooks}, {@code config}, {@code info},
+ * {@code config.worktree}, {@code commondir}, {@code worktrees}, {@code modules}), so an
+ * ordinary write costs no look-up at all. Beneath such a directory
  * its entries are control files as beneath {@code .git} ({@code <git dir>/...}), on top of
  * the names matched at any depth; the directory itself is not one (a remote is created,
  * replaced and removed as a build likes; what git obeys in it is what matters).
