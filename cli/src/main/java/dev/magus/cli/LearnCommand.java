@@ -149,7 +149,7 @@ final class LearnCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
-        return write(out, err, target, new Learned(chosen, learned.attacks(), learned.benign()));
+        return write(out, err, target, new Learned(chosen, learned.attacks(), learned.benign(), learned.byHand()));
     }
 
     private void report(PrintWriter out, Learned learned, int status) {
@@ -163,7 +163,11 @@ final class LearnCommand implements Callable<Integer> {
             out.println("magus learn: not added, these look like an attack (declare them by hand only if you are sure):");
             learned.attacks().forEach(a -> out.println("  " + a));
         }
-        if (status != 0 && learned.empty() && learned.attacks().isEmpty()) {
+        if (!learned.byHand().isEmpty()) {
+            out.println("magus learn: not added, network and socket declarations are made by hand in magus.yaml:");
+            learned.byHand().forEach(a -> out.println("  " + a));
+        }
+        if (status != 0 && learned.empty() && learned.attacks().isEmpty() && learned.byHand().isEmpty()) {
             out.println("magus learn: no denial explains the failure; it may have another cause");
         }
     }

@@ -54,6 +54,10 @@ class BinMagusArchiveTest {
     }
 
     private List<String> javaArgs(String... magusArgs) throws Exception {
+        return javaArgs(java.util.Map.of(), magusArgs);
+    }
+
+    private List<String> javaArgs(java.util.Map<String, String> env, String... magusArgs) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("bash", magus.toString()));
         cmd.addAll(List.of(magusArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
@@ -61,6 +65,8 @@ class BinMagusArchiveTest {
         pb.environment().put("ARGS_OUT", args.toString());
         pb.environment().put("XDG_RUNTIME_DIR", dir.resolve("run").toString());
         pb.environment().remove("MAGUS_SERVER_ADDRESS");
+        pb.environment().remove("MAGUS_RUN_ID");
+        pb.environment().putAll(env);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -101,6 +107,13 @@ class BinMagusArchiveTest {
             assertThat(archives(javaArgs)).as("magus %s: %s", List.of(a), javaArgs).isTrue();
             assertThat(javaArgs).as("magus %s", List.of(a)).endsWith(a);
         }
+    }
+
+    @Test
+    void a_magus_inside_a_run_makes_none_its_domain_would_not_let_it_write() throws Exception {
+        List<String> javaArgs = javaArgs(java.util.Map.of("MAGUS_RUN_ID", "0123456789abcdef"), "run", "--", "true");
+        assertThat(archives(javaArgs)).as("%s", javaArgs).isFalse();
+        assertThat(javaArgs).endsWith("run", "--", "true");
     }
 
     @Test

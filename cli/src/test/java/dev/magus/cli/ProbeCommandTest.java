@@ -84,7 +84,7 @@ class ProbeCommandTest {
                 .contains("a TCP rule names a port")
                 .containsPattern("layers\\s+landlock fs: ")
                 .contains("seccomp: socket(AF_UNIX): refused (EACCES) unless sandbox.network.unix is declared")
-                .contains("seccomp: AF_INET/AF_INET6: TCP stream sockets only; UDP, raw, ICMP, MPTCP");
+                .contains("seccomp: under network none or proxy, AF_INET/AF_INET6: TCP stream sockets only; UDP, raw, ICMP, MPTCP");
         JsonNode seven = new ObjectMapper().readTree(Cli.run(Cli.context(host, dir, LandlockProbe.fixed(7)), "probe", "--json").out());
         List<String> net = new ArrayList<>();
         seven.get("network_unenforced").forEach(n -> net.add(n.asText()));

@@ -31,6 +31,12 @@ public final class MagusEnv {
     public static final String PROC_SOCKET = "MAGUS_PROC_SOCKET";
     /** The token of the proc socket or the server, for a recursive magus only. */
     public static final String PROC_TOKEN = "MAGUS_PROC_TOKEN";
+    /**
+     * How a run's own token starts: the one kind of {@value #PROC_TOKEN} a recursive magus is
+     * given. The server's token lets its holder run anything outside every run's domain; a
+     * run's token only lets the server know which run a request comes from.
+     */
+    public static final String RUN_TOKEN_PREFIX = "run-";
     /** The magus server's socket, for a recursive magus only. */
     public static final String SERVER_ADDRESS = "MAGUS_SERVER_ADDRESS";
 

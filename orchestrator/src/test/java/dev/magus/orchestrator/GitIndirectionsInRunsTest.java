@@ -194,7 +194,9 @@ class GitIndirectionsInRunsTest {
                 + " && chmod +x evil/pre-commit && printf '[core]\\n\\thooksPath = " + ws.resolve("evil") + "\\n' > " + config);
 
         assertCaught(o, config);
-        assertThat(config).doesNotExist();
+        // A config is judged key by key: the hooks path is taken out, whatever else stays.
+        assertThat(!Files.exists(config) || !Files.readString(config).contains("hooksPath")).as("hooksPath left in " + config)
+                .isTrue();
         assertThat(hostGit(sibling, "commit", "--allow-empty", "-m", "next")).doesNotContain(PWNED);
     }
 

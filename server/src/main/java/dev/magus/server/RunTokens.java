@@ -30,7 +30,7 @@ final class RunTokens {
     String mint(long run) {
         byte[] b = new byte[32];
         random.nextBytes(b);
-        String token = "run-" + HexFormat.of().formatHex(b);
+        String token = dev.magus.events.MagusEnv.RUN_TOKEN_PREFIX + HexFormat.of().formatHex(b);
         live.put(digest(token), new Owner(run));
         return token;
     }

@@ -1,6 +1,7 @@
 package dev.magus.env.proc;
 
 import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.env.VariableNames;
 import java.util.Collections;
 import java.util.Map;
@@ -40,11 +41,19 @@ public sealed interface ProcAccess {
         return new Withhold();
     }
 
-    /** Re-injects the pointers {@code env} holds (magus's own process environment, usually). */
+    /**
+     * Re-injects the pointers {@code env} holds (magus's own process environment, usually). A
+     * token is re-injected only when it is a run's ({@link MagusEnv#RUN_TOKEN_PREFIX}), never
+     * the server's own, which a person's environment may hold: a recursive magus given that
+     * could have the server run anything outside the domain of the run it is in.
+     */
     static ProcAccess reinjectFrom(Map<String, String> env) {
         TreeMap<String, String> p = new TreeMap<>();
         for (String name : MagusVariables.PROC_POINTERS) {
             String v = env.get(name);
+            if (v != null && name.equals(MagusEnv.PROC_TOKEN) && !v.startsWith(MagusEnv.RUN_TOKEN_PREFIX)) {
+                continue;
+            }
             if (v != null) {
                 p.put(name, v);
             }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ChildEnvTest {
     private static final Map<String, String> POINTERS = Map.of(
             "MAGUS_PROC_SOCKET", "/run/user/fake/magus/proc.sock",
-            "MAGUS_PROC_TOKEN", "tok-FAKEFAKEFAKE",
+            "MAGUS_PROC_TOKEN", "run-FAKEFAKEFAKE",
             "MAGUS_SERVER_ADDRESS", "unix:/run/user/fake/magus/server.sock");
 
     @TempDir
@@ -223,7 +223,7 @@ class ChildEnvTest {
         Map<String, String> host = new HashMap<>(Map.of(
                 "PATH", "/home/dev/.local/share/mise/shims:/usr/bin", "MISE_DATA_DIR", "/home/dev/.local/share/mise",
                 "GITHUB_TOKEN", "ghp_FAKEFAKE"));
-        host.put("MAGUS_PROC_TOKEN", "tok-FAKEFAKEFAKE");
+        host.put("MAGUS_PROC_TOKEN", "run-FAKEFAKEFAKE");
         ChildEnvironment child = sandboxed(host, Allowlist.EMPTY, Overlay.empty(), ProcAccess.withhold());
         assertThat(child.diagnostics()).extracting(Diagnostic::code).containsExactly(Code.MGS2003, Code.MGS2006, Code.MGS2008);
         assertThat(child.dropped()).isEqualTo(2);

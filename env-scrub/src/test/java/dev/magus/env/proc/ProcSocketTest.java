@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProcSocketTest {
     private static final Map<String, String> POINTERS = Map.of(
             "MAGUS_PROC_SOCKET", "/run/user/fake/magus/proc.sock",
-            "MAGUS_PROC_TOKEN", "tok-FAKEFAKEFAKE",
+            "MAGUS_PROC_TOKEN", "run-FAKEFAKEFAKE",
             "MAGUS_SERVER_ADDRESS", "unix:/run/user/fake/magus/server.sock");
 
     @Test
@@ -65,6 +65,16 @@ class ProcSocketTest {
         assertThat(out.env()).containsOnlyKeys("MAGUS_PROC_SOCKET");
         assertThat(out.diagnostics()).extracting(d -> d.subject() + ":" + d.details().get("action"))
                 .containsExactly("MAGUS_PROC_SOCKET:re-injected", "MAGUS_PROC_TOKEN:withheld");
+    }
+
+    @Test
+    void onlyARunsTokenIsReinjectedNeverTheServersOwn() {
+        Map<String, String> host = new TreeMap<>(POINTERS);
+        host.put("MAGUS_PROC_TOKEN", "0123456789abcdef".repeat(4));
+        ProcSocket.Outcome out = ProcSocket.apply(Map.of("MAGUS_PROC_TOKEN", "forged-by-target"), ProcAccess.reinjectFrom(host));
+        assertThat(out.env()).doesNotContainKey("MAGUS_PROC_TOKEN").containsKey("MAGUS_SERVER_ADDRESS");
+        assertThat(out.diagnostics()).extracting(d -> d.subject() + ":" + d.details().get("action"))
+                .contains("MAGUS_PROC_TOKEN:withheld");
     }
 
     @Test

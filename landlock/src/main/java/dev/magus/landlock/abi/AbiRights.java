@@ -58,10 +58,11 @@ public final class AbiRights {
                 : "nothing (scopes need ABI 6)"));
         out.add("landlock unix: " + (abi >= 9 ? "pathname Unix sockets by path (sandbox.network.unix)"
                 : "no rule naming a socket file below ABI 9: the seccomp layer decides on socket(AF_UNIX)"));
-        for (String s : dev.magus.landlock.seccomp.SocketRules.of(dev.magus.policy.net.NetworkMode.NONE, false).describe()) {
-            out.add("seccomp: " + s.replace("(network open)", "").strip());
+        List<String> seccomp = dev.magus.landlock.seccomp.SocketRules.of(dev.magus.policy.net.NetworkMode.NONE, false).describe();
+        for (int i = 0; i < seccomp.size(); i++) {
+            boolean network = seccomp.get(i).startsWith("AF_INET") || seccomp.get(i).startsWith("AF_NETLINK");
+            out.add("seccomp: " + (network ? "under network none or proxy, " : "") + seccomp.get(i));
         }
-        out.add("seccomp: under network open only socket(AF_UNIX) is filtered");
         return List.copyOf(out);
     }
 

@@ -14,7 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Ends a run's strays so that none can outrun the ending by forking: every stray found, and
@@ -42,14 +42,18 @@ final class Freeze {
 
     /**
      * Stops every process {@code strays} names and all their descendants until a pass finds
-     * nothing new and everything stopped, or {@code deadline} (nanoTime) passes; then kills
-     * them all and reaps those that are magus's children. Returns how many were killed.
+     * nothing new, no child of magus ended since the list was read (the function sets its
+     * argument's first element then) and everything stopped, or {@code deadline} (nanoTime)
+     * passes; then kills them all and reaps those that are magus's children. Returns how many
+     * were killed.
      */
-    static int thenKill(Syscalls sys, Supplier<List<Long>> strays, long deadline) {
+    static int thenKill(Syscalls sys, Function<boolean[], List<Long>> strays, long deadline) {
         Set<Long> frozen = new LinkedHashSet<>();
+        boolean[] unsettled = new boolean[1];
         while (System.nanoTime() < deadline) {
-            boolean changed = false;
-            Deque<Long> todo = new ArrayDeque<>(strays.get());
+            Deque<Long> todo = new ArrayDeque<>(strays.apply(unsettled));
+            // A child found ended hands its children to magus after the list was read: look again.
+            boolean changed = unsettled[0];
             while (!todo.isEmpty()) {
                 long pid = todo.pop();
                 if (frozen.add(pid)) {

@@ -147,9 +147,10 @@ public final class Strays {
             }
             long since = self == null ? Long.MAX_VALUE : self.startTicks();
             List<Long> maybe = new ArrayList<>();
-            killed += Freeze.thenKill(sys, () -> strays(sys, runId, group, since, new ArrayList<>()), deadline);
-            List<Long> found = strays(sys, runId, group, since, maybe);
-            while ((!found.isEmpty() || groupLives(sys, group)) && System.nanoTime() < deadline) {
+            boolean[] unsettled = new boolean[1];
+            killed += Freeze.thenKill(sys, settled -> strays(sys, runId, group, since, new ArrayList<>(), settled), deadline);
+            List<Long> found = strays(sys, runId, group, since, maybe, unsettled);
+            while ((!found.isEmpty() || unsettled[0] || groupLives(sys, group)) && System.nanoTime() < deadline) {
                 for (long pid : found) {
                     sys.kill((int) pid, SIGKILL);
                     killed++;
@@ -165,7 +166,7 @@ public final class Strays {
                     LockSupport.parkNanos(1_000_000);
                 }
                 maybe.clear();
-                found = strays(sys, runId, group, since, maybe);
+                found = strays(sys, runId, group, since, maybe, unsettled);
             }
             List<Long> survivors = new ArrayList<>(found);
             survivors.addAll(maybe);
@@ -198,6 +199,17 @@ public final class Strays {
      * this run's start) added to {@code maybe}.
      */
     static List<Long> strays(Syscalls sys, String runId, long group, long since, List<Long> maybe) {
+        return strays(sys, runId, group, since, maybe, new boolean[1]);
+    }
+
+    /**
+     * As {@link #strays(Syscalls, String, long, long, List)}; {@code unsettled[0]} says whether
+     * a child listed was found ended (a zombie reaped here, or gone): its own children were
+     * handed to magus after the list was read, so the caller must look again before it may
+     * conclude that nothing is left.
+     */
+    static List<Long> strays(Syscalls sys, String runId, long group, long since, List<Long> maybe, boolean[] unsettled) {
+        unsettled[0] = false;
         List<Long> out = new ArrayList<>();
         long self = ProcessHandle.current().pid();
         byte[] buf = new byte[1024];
@@ -207,9 +219,14 @@ public final class Strays {
             for (long child : candidates(self)) {
                 String name = Long.toString(child);
                 Path p = PROC.resolve(name);
-                // Every process is looked at, so the cheap test first: its parent, from bytes.
+                // The cheap test first: its parent, from bytes.
                 Optional<ProcStat> st = ProcStat.of(name, buf);
-                if (st.isEmpty() || st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
+                if (st.isEmpty()) {
+                    // Listed, then gone: whatever it had forked is magus's now.
+                    unsettled[0] = true;
+                    continue;
+                }
+                if (st.get().ppid() != self || st.get().pgrp() == ownGroup || ownGroup < 0) {
                     continue;
                 }
                 long pid = Long.parseLong(name);
@@ -219,7 +236,7 @@ public final class Strays {
                     // (same start time): that read may predate the reap of a launcher child whose
                     // pid another has taken since.
                     long started = st.get().startTicks();
-                    Launched.whileStranger(pid, () -> ProcStat.of(name, buf)
+                    unsettled[0] |= Launched.whileStranger(pid, () -> ProcStat.of(name, buf)
                             .filter(now -> now.state() == 'Z' && now.startTicks() == started && now.ppid() == self)
                             .map(now -> sys.waitpid((int) pid, null, WNOHANG) == pid)
                             .orElse(false));

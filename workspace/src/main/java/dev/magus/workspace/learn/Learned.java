@@ -25,12 +25,20 @@ import java.util.Set;
  *                  another entry that already covers it
  * @param attacks   one line per attack-like access: {@code <op> <path>: <why>}
  * @param benign    how many known harmless probes were seen
+ * @param byHand    network and socket refusals (MGS2013, MGS2015) with the declaration that
+ *                  would allow them, one line each: outside {@code sandbox.allow}, so never
+ *                  written, only shown
  */
-public record Learned(List<Addition> additions, List<String> attacks, int benign) {
+public record Learned(List<Addition> additions, List<String> attacks, int benign, List<String> byHand) {
 
     public Learned {
         additions = List.copyOf(additions);
         attacks = List.copyOf(attacks);
+        byHand = List.copyOf(byHand);
+    }
+
+    public Learned(List<Addition> additions, List<String> attacks, int benign) {
+        this(additions, attacks, benign, List.of());
     }
 
     /**
@@ -84,9 +92,16 @@ public record Learned(List<Addition> additions, List<String> attacks, int benign
         Map<String, Set<String>> because = new LinkedHashMap<>();
         Set<String> missing = new LinkedHashSet<>();
         Set<String> attacks = new LinkedHashSet<>();
+        Set<String> byHand = new LinkedHashSet<>();
         int benign = 0;
         for (Diagnostic d : diagnostics) {
             String cls = d.details().getOrDefault(DetailKey.CLASS.key(), "");
+            if ((d.code() == dev.magus.events.Code.MGS2013 || d.code() == dev.magus.events.Code.MGS2015)
+                    && cls.equals("hint") && d.details().containsKey(DetailKey.ALLOW_YAML.key())) {
+                byHand.add(d.code() + " " + commentText(d.subject()) + ": "
+                        + commentText(d.details().get(DetailKey.ALLOW_YAML.key()).strip().replaceAll("\\n\\s*", " / ")));
+                continue;
+            }
             switch (cls) {
                 case "hint" -> {
                     String path = d.details().get(DetailKey.ALLOW_PATH.key());
@@ -122,7 +137,7 @@ public record Learned(List<Addition> additions, List<String> attacks, int benign
             }
             out.add(new Addition(e.getKey(), e.getValue().declared(), why, missing.contains(e.getKey())));
         }
-        return new Learned(out, new ArrayList<>(attacks), benign);
+        return new Learned(out, new ArrayList<>(attacks), benign, new ArrayList<>(byHand));
     }
 
     private static boolean coveredByAnother(String path, AccessMode mode, Map<String, AccessMode> all) {

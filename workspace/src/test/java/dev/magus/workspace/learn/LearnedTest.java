@@ -52,4 +52,15 @@ class LearnedTest {
             assertThat(c.sandbox().allow().get(0).path()).as(text).contains("/opt");
         }
     }
+
+    @Test
+    void networkAndSocketRefusalsAreShownToDeclareByHandNeverAdded() {
+        Diagnostic socket = Diagnostic.of(Code.MGS2015, "socket denied", "/run/postgresql/.s.PGSQL.5432", Operation.SOCKET,
+                Layer.KERNEL, "inferred:stderr").withDetail("class", "hint")
+                .withDetail("allow_yaml", "sandbox:\n  network:\n    unix: [/run/postgresql/.s.PGSQL.5432]\n");
+        Learned l = Learned.from(List.of(socket));
+        assertThat(l.additions()).isEmpty();
+        assertThat(l.byHand()).containsExactly("MGS2015 /run/postgresql/.s.PGSQL.5432: sandbox: / network: / "
+                + "unix: [/run/postgresql/.s.PGSQL.5432]");
+    }
 }
