@@ -197,4 +197,20 @@ class BareRepositoriesInRunsTest {
         });
         assertThat(Files.readString(t.workspace.resolve(".git/config"))).doesNotContain("evil.git");
     }
+
+    @Test
+    void aBareRepositoryTheRunCreatedHasItsConfigJudgedKeyByKey() throws Exception {
+        Path remote = t.workspace.resolve("made.git");
+        Path config = remote.resolve("config");
+        Outcome o = run("git init -q --bare made.git && git --git-dir=made.git config core.hooksPath /tmp/evil"
+                + " && git --git-dir=made.git config user.email planted@example.invalid");
+        assertThat(o.result().status()).as(o.text()).isEqualTo(1);
+        assertThat(o.audit()).as(o.text()).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo(config.toString());
+            assertThat(d.message()).containsIgnoringCase("core.hooksPath");
+        });
+        String list = hostIn(remote, "config", "-f", config.toString(), "--list").toLowerCase(Locale.ROOT);
+        assertThat(list).doesNotContain("core.hookspath").contains("user.email=planted@example.invalid", "core.bare=true");
+        assertThat(remote.resolve("HEAD")).isRegularFile();
+    }
 }
