@@ -95,6 +95,20 @@ class CheckCommandTest {
     }
 
     @Test
+    void aBareRepositorysHookIsWriteDeniedAsTheAuditWouldPutItBack() throws IOException {
+        Path bare = Files.createDirectories(ws.resolve("remote.git"));
+        assertThat(check(ws, "write", "remote.git/hooks/post-receive").status()).isEqualTo(0);
+        Files.writeString(bare.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.createDirectories(bare.resolve("objects"));
+        Files.createDirectories(bare.resolve("refs"));
+        Cli.Result hook = check(ws, "write", "remote.git/hooks/post-receive");
+        assertThat(hook.status()).isEqualTo(1);
+        assertThat(hook.out()).startsWith("magus: MGS2002 write denied: ").contains("is a control file (<git dir>/hooks/)");
+        assertThat(check(ws, "write", "remote.git/config").out()).contains("is a control file (<git dir>/config)");
+        assertThat(check(ws, "write", "remote.git/objects/ab/cdef").status()).isEqualTo(0);
+    }
+
+    @Test
     void aControlFileThatIsALinkIsWriteDeniedThoughItsTargetIsNot() throws IOException {
         Files.writeString(ws.resolve("envrc.real"), "export A=1\n");
         Files.createSymbolicLink(ws.resolve(".envrc"), Path.of("envrc.real"));

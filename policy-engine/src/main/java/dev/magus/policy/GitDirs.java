@@ -1,5 +1,6 @@
 package dev.magus.policy;
 
+import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.git.GitConfigText;
 import dev.magus.policy.path.Filesystem;
 import dev.magus.policy.path.Filesystem.Entry;
@@ -287,6 +288,27 @@ public final class GitDirs {
         private String shown(Path p) {
             return Locations.display(p, home);
         }
+    }
+
+    /**
+     * The check's way of telling a bare repository of any name inside the workspace
+     * ({@link ControlFiles.GitDirProbe}): {@code lstat} of each of
+     * {@link ControlFiles#GIT_DIR_MARKERS} in the directory, whatever its kind, the same names
+     * the after-run audit looks for in the directory's listing. Asked only for the few
+     * directories {@link ControlFiles} names (those followed by {@code hooks}, {@code config}
+     * and the like on the path checked), so a check pays at most three {@code lstat}s per such
+     * directory, usually none.
+     */
+    public static ControlFiles.GitDirProbe probe(Filesystem fs) {
+        Objects.requireNonNull(fs, "fs");
+        return dir -> {
+            for (String m : ControlFiles.GIT_DIR_MARKERS) {
+                if (!fs.lstat(dir.resolve(m)).exists()) {
+                    return false;
+                }
+            }
+            return true;
+        };
     }
 
     /** {@code core.worktree} in the text of a git config, the last one as git takes it. */

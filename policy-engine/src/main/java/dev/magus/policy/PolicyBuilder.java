@@ -186,7 +186,7 @@ public final class PolicyBuilder {
      */
     private ControlFiles controlFiles(BuildPaths paths, Path root, Path home, GitDirs.Located located) {
         GitDirs.Found git = located.found();
-        ControlFiles files = ControlFiles.of(root, git.dirs());
+        ControlFiles files = ControlFiles.of(root, git.dirs()).withGitDirProbe(GitDirs.probe(resolver.filesystem()));
         if (git.dirs().isEmpty()) {
             return files;
         }

@@ -17,6 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.magus.policy.control.ControlFiles;
 
 /**
  * The control-file check of a write looks at every name the walk went through: the file it
@@ -119,5 +120,21 @@ class ControlFileLinksTest {
         assertThat(v.allowed()).isFalse();
         assertThat(((Verdict.Denied) v).diagnostic().details()).containsEntry("control_file", ".mise/");
         assertThat(policy.check(Access.WRITE, Path.of("tasks/build"), real).allowed()).isTrue();
+    }
+
+    @Test
+    void aBareRepositoryOfAnyNameIsCheckedLikeDotGit() throws IOException {
+        Path bare = FakeHost.mkdirs(h.ws.resolve("remote.git"));
+        allowed("remote.git/hooks/post-receive");
+        FakeHost.write(bare.resolve("HEAD"), "ref: refs/heads/main\n");
+        FakeHost.mkdirs(bare.resolve("objects/ab"));
+        FakeHost.mkdirs(bare.resolve("refs/heads"));
+        FakeHost.mkdirs(bare.resolve("hooks"));
+        refused("remote.git/hooks/post-receive", ControlFiles.GIT_DIR_HOOKS);
+        refused("remote.git/config", ControlFiles.GIT_DIR_CONFIG);
+        refused("remote.git/worktrees/w/config.worktree", ControlFiles.GIT_DIR_CONFIG_WORKTREE);
+        allowed("remote.git/objects/ab/cdef");
+        allowed("remote.git/refs/heads/main");
+        allowed("remote.git/HEAD");
     }
 }

@@ -38,8 +38,26 @@ import java.util.Set;
  * jsonc, also under {@code .config/} since names match at any depth) plus its script
  * directories {@code .lefthook/} and {@code .lefthook-local/}.
  *
+ * <p>A git dir of any name inside the workspace, a bare repository above all
+ * ({@code remote.git/}, made by {@code git init --bare}), is audited like {@code .git}: a
+ * remote URL can point at it, and the next unconfined {@code git push} or {@code git fetch}
+ * runs its hooks and obeys its config. Whether a directory is one cannot be told from its
+ * path, so it is asked of a {@link GitDirProbe}, which is told the criterion
+ * ({@link #GIT_DIR_MARKERS}: the names {@code HEAD}, {@code objects} and {@code refs} all in
+ * the directory) and answers from wherever its caller looks: the policy checker from the
+ * filesystem ({@code lstat} of the three names), the after-run audit from the listings its
+ * walk makes anyway. The probe is asked only about a directory of the workspace (the root
+ * included), or beneath a git dir given by path outside it, whose next component on the path
+ * is one git obeys in a git dir ({@code hooks}, {@code config}, {@code info},
+ * {@code config.worktree}, {@code commondir}, {@code worktrees}, {@code modules}), so an
+ * ordinary write costs no look-up at all. Beneath such a directory
+ * its entries are control files as beneath {@code .git} ({@code <git dir>/...}), on top of
+ * the names matched at any depth; the directory itself is not one (a remote is created,
+ * replaced and removed as a build likes; what git obeys in it is what matters).
+ *
  * <p>Names are compared ignoring ASCII case (see {@code name}). All paths given must be
- * absolute and already resolved the way the kernel walks them. Immutable and thread-safe.
+ * absolute and already resolved the way the kernel walks them. Immutable and thread-safe
+ * (as thread-safe as the probe it is given).
  */
 public final class ControlFiles {
 
@@ -139,16 +157,49 @@ public final class ControlFiles {
         ENTRIES = List.copyOf(all);
     }
 
+    /**
+     * The names whose presence, all three, makes a directory a git dir for the probe (git's
+     * own test: {@code HEAD}, {@code objects/}, {@code refs/}). Their kinds are not asked:
+     * git follows links to them, and a look-alike with a directory named {@code HEAD} only
+     * costs its owner a few refused names.
+     */
+    public static final List<String> GIT_DIR_MARKERS = List.of("HEAD", "objects", "refs");
+
+    /** The names, lower case, that git obeys right beneath a git dir: what makes the probe worth asking. */
+    private static final Set<String> GIT_DIR_TOP = Set.of("hooks", "config", "info", "config.worktree", "commondir",
+            "worktrees", "modules");
+
+    /**
+     * Tells whether a directory of the workspace is a git dir (a bare repository of any name),
+     * by {@link #GIT_DIR_MARKERS}. Asked only as {@link ControlFiles} says; must not throw.
+     */
+    @FunctionalInterface
+    public interface GitDirProbe {
+        /** No directory is one: only {@code .git} and the git dirs given by path are known. */
+        GitDirProbe NONE = dir -> false;
+
+        /** Whether {@code dir}, absolute and resolved, holds all of {@link #GIT_DIR_MARKERS}. */
+        boolean isGitDir(Path dir);
+    }
+
+    /** Whether {@code names}, the entries of one directory, hold every one of {@link #GIT_DIR_MARKERS}. */
+    public static boolean marksGitDir(java.util.Collection<String> names) {
+        return names.containsAll(GIT_DIR_MARKERS);
+    }
+
     private final Path workspaceRoot;
     private final List<Path> gitDirs;
     private final Optional<Path> hooksDir;
     private final List<Path> hooks;
     private final List<Path> included;
     private final Set<String> namedNames;
+    private final GitDirProbe probe;
 
-    private ControlFiles(Path workspaceRoot, List<Path> gitDirs, Optional<Path> hooksDir, List<Path> included) {
+    private ControlFiles(Path workspaceRoot, List<Path> gitDirs, Optional<Path> hooksDir, List<Path> included,
+            GitDirProbe probe) {
         this.workspaceRoot = workspaceRoot;
         this.gitDirs = gitDirs;
+        this.probe = probe;
         this.hooksDir = hooksDir;
         this.hooks = hooksDir.map(d -> GitIndirections.HOOK_NAMES.stream().map(d::resolve).toList()).orElse(List.of());
         this.included = included;
@@ -176,7 +227,7 @@ public final class ControlFiles {
             requireAbsolute(g);
             dirs.add(g.normalize());
         }
-        return new ControlFiles(workspaceRoot.normalize(), List.copyOf(dirs), Optional.empty(), List.of());
+        return new ControlFiles(workspaceRoot.normalize(), List.copyOf(dirs), Optional.empty(), List.of(), GitDirProbe.NONE);
     }
 
     /**
@@ -192,7 +243,20 @@ public final class ControlFiles {
         included.forEach(ControlFiles::requireAbsolute);
         Optional<Path> h = hooksDir.map(Path::normalize);
         List<Path> inc = included.stream().map(Path::normalize).filter(p -> !workspaceRoot.startsWith(p)).distinct().toList();
-        return new ControlFiles(workspaceRoot, gitDirs, h, inc);
+        return new ControlFiles(workspaceRoot, gitDirs, h, inc, probe);
+    }
+
+    /**
+     * These control files, with the git dirs of the workspace that are not {@code .git} (bare
+     * repositories of any name) told by {@code probe} instead of the one given before.
+     */
+    public ControlFiles withGitDirProbe(GitDirProbe probe) {
+        return new ControlFiles(workspaceRoot, gitDirs, hooksDir, included, java.util.Objects.requireNonNull(probe, "probe"));
+    }
+
+    /** What tells this the git dirs of the workspace that are not {@code .git}. */
+    public GitDirProbe gitDirProbe() {
+        return probe;
     }
 
     /** The hooks directory a config names, when one does. */
@@ -244,7 +308,46 @@ public final class ControlFiles {
                 }
             }
         }
+        if (probe != GitDirProbe.NONE) {
+            if (resolved.startsWith(workspaceRoot)) {
+                Optional<String> inBare = matchProbed(resolved, workspaceRoot.getNameCount());
+                if (inBare.isPresent()) {
+                    return inBare;
+                }
+            }
+            for (Path g : gitDirs) {
+                if (resolved.startsWith(g) && !g.startsWith(workspaceRoot)) {
+                    // A bare repository kept inside the common dir of a linked worktree.
+                    Optional<String> inBare = matchProbed(resolved, g.getNameCount() + 1);
+                    if (inBare.isPresent()) {
+                        return inBare;
+                    }
+                }
+            }
+        }
         return matchNamed(resolved);
+    }
+
+    /**
+     * Beneath a git dir the probe knows: each directory from component {@code from} of
+     * {@code resolved} down whose next component is one git obeys in a git dir is asked about,
+     * and the first that is one and has a control entry at that place decides.
+     */
+    private Optional<String> matchProbed(Path resolved, int from) {
+        int k = resolved.getNameCount();
+        for (int i = from; i < k; i++) {
+            if (!GIT_DIR_TOP.contains(name(resolved, i))) {
+                continue;
+            }
+            Path dir = i == 0 ? resolved.getRoot() : resolved.getRoot().resolve(resolved.subpath(0, i));
+            if (probe.isGitDir(dir)) {
+                Optional<String> m = matchGitDirContents(resolved, i, false);
+                if (m.isPresent()) {
+                    return m;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private Optional<String> matchNamed(Path resolved) {
@@ -422,6 +525,6 @@ public final class ControlFiles {
 
     @Override
     public String toString() {
-        return "ControlFiles[" + workspaceRoot + ", git dirs " + gitDirs + "]";
+        return "ControlFiles[" + workspaceRoot + ", git dirs " + gitDirs + (probe == GitDirProbe.NONE ? "" : ", probed") + "]";
     }
 }

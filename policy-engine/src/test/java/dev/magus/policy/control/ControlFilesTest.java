@@ -268,4 +268,72 @@ class ControlFilesTest {
         assertThat(plain.withNamed(java.util.Optional.empty(), List.of(WS.getParent())).included())
                 .as("an include naming the workspace or above names nothing").isEmpty();
     }
+
+    @Test
+    void beneathABareRepositoryTheProbeKnowsGitsOwnEntriesAreControlFiles() {
+        Path bare = WS.resolve("remote.git");
+        Path nested = WS.resolve("a/b/mirror");
+        ControlFiles files = plain.withGitDirProbe(d -> d.equals(bare) || d.equals(nested));
+        Map<String, String> cases = Map.ofEntries(
+                Map.entry("remote.git/hooks", ControlFiles.GIT_DIR_HOOKS),
+                Map.entry("remote.git/hooks/post-receive", ControlFiles.GIT_DIR_HOOKS),
+                Map.entry("remote.git/HOOKS/pre-receive", ControlFiles.GIT_DIR_HOOKS),
+                Map.entry("remote.git/config", ControlFiles.GIT_DIR_CONFIG),
+                Map.entry("remote.git/config.worktree", ControlFiles.GIT_DIR_CONFIG_WORKTREE),
+                Map.entry("remote.git/info/attributes", ControlFiles.GIT_DIR_INFO),
+                Map.entry("remote.git/commondir", ControlFiles.GIT_DIR_COMMONDIR),
+                Map.entry("remote.git/worktrees/w/config.worktree", ControlFiles.GIT_DIR_CONFIG_WORKTREE),
+                Map.entry("remote.git/worktrees/w/gitdir", ControlFiles.GIT_DIR_GITDIR),
+                Map.entry("remote.git/modules/lib/hooks/update", ControlFiles.GIT_DIR_HOOKS),
+                Map.entry("remote.git/modules/a/b/config", ControlFiles.GIT_DIR_CONFIG),
+                Map.entry("a/b/mirror/hooks/push-to-checkout", ControlFiles.GIT_DIR_HOOKS),
+                // The names matched at any depth still are, inside its data too.
+                Map.entry("remote.git/objects/.envrc", ".envrc"));
+        cases.forEach((rel, entry) -> assertThat(files.match(WS.resolve(rel))).as(rel).contains(entry));
+        for (String rel : List.of("remote.git", "remote.git/HEAD", "remote.git/objects/ab/cdef", "remote.git/refs/heads/main",
+                "remote.git/packed-refs", "remote.git/objects/hooks/x", "remote.git/modules/lib/objects/config",
+                "remote.git/worktrees/w/HEAD", "other.git/hooks/post-receive", "a/b/hooks/x")) {
+            assertThat(files.match(WS.resolve(rel))).as(rel).isEmpty();
+        }
+        // Without a probe nothing is known of them.
+        assertThat(plain.match(bare.resolve("hooks/post-receive"))).isEmpty();
+        assertThat(plain.withGitDirProbe(ControlFiles.GitDirProbe.NONE).match(bare.resolve("config"))).isEmpty();
+    }
+
+    @Test
+    void theProbeIsAskedOnlyAboutADirectoryOfTheWorkspaceFollowedByANameGitObeys() {
+        java.util.List<Path> asked = new java.util.ArrayList<>();
+        ControlFiles files = plain.withGitDirProbe(d -> {
+            asked.add(d);
+            return false;
+        });
+        files.match(WS.resolve("src/main/java/App.java"));
+        files.match(WS.resolve("build/objects/x.o"));
+        files.match(Path.of("/elsewhere/hooks/x"));
+        assertThat(asked).isEmpty();
+        files.match(WS.resolve("x/config"));
+        files.match(WS.resolve("hooks"));
+        assertThat(asked).containsExactly(WS.resolve("x"), WS);
+        assertThat(files.withNamed(java.util.Optional.empty(), List.of()).gitDirProbe()).isSameAs(files.gitDirProbe());
+    }
+
+    @Test
+    void aGitDirIsMarkedByHeadObjectsAndRefsAllThere() {
+        assertThat(ControlFiles.marksGitDir(List.of("HEAD", "objects", "refs", "hooks"))).isTrue();
+        assertThat(ControlFiles.marksGitDir(List.of("HEAD", "objects"))).isFalse();
+        assertThat(ControlFiles.marksGitDir(List.of("head", "objects", "refs"))).isFalse();
+    }
+
+    @Test
+    void aBareRepositoryInsideTheCommonDirOutsideTheWorkspaceIsProbedToo() {
+        Path common = Path.of("/home/u/src/main/.git");
+        Path bare = common.resolve("stash.git");
+        ControlFiles files = ControlFiles.of(WS, List.of(common.resolve("worktrees/ws"), common))
+                .withGitDirProbe(d -> d.equals(bare) || d.equals(common));
+        assertThat(files.match(bare.resolve("hooks/post-receive"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(files.match(bare.resolve("config"))).contains(ControlFiles.GIT_DIR_CONFIG);
+        assertThat(files.match(bare.resolve("objects/ab/cd"))).isEmpty();
+        assertThat(files.match(common.resolve("hooks/pre-commit"))).contains(ControlFiles.GIT_DIR_HOOKS);
+        assertThat(files.match(Path.of("/home/u/src/other.git/hooks/x"))).isEmpty();
+    }
 }

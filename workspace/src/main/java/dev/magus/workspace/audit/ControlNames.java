@@ -1,6 +1,7 @@
 package dev.magus.workspace.audit;
 
 import dev.magus.policy.control.ControlFiles;
+import dev.magus.policy.path.DirectoryReader;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +22,15 @@ import java.util.Set;
  * ({@link Control#wholeSubtree}), except beneath {@code .git} and a git dir, where only
  * git's own entries are control files and the walk goes on asking (skipping git's data where
  * nothing beneath it can match: {@link Place}).
+ *
+ * <p>A git dir of another name (a bare repository, {@code remote.git/}) is told by its
+ * listing, which the walk makes anyway: a directory whose names hold
+ * {@link ControlFiles#GIT_DIR_MARKERS} is {@linkplain #gitDir registered} before its names
+ * are classified, and {@link ControlFiles#match} learns it through the probe this class gives
+ * it ({@link ControlFiles.GitDirProbe}), so the walk costs no {@code stat} more. The walk
+ * marks it {@link Place#BARE}, which a rescan (and a walk read back from the state dir)
+ * registers again without listing it. The policy checker asks the filesystem for the same
+ * names, so the two agree.
  */
 final class ControlNames {
     /** git's data directories, which the walk does not enter where nothing beneath them can be a control file. */
@@ -43,13 +53,28 @@ final class ControlNames {
         /** {@code .git/modules} itself. */
         MODULES,
         /** Beneath {@code .git/modules/}. */
-        SUBMODULE;
+        SUBMODULE,
+        /**
+         * A git dir of the workspace told by its listing (a bare repository): its data is
+         * walked like any directory, since names matched at any depth stay control files there.
+         */
+        BARE;
+
+        /**
+         * Where a directory listed at this place is, once its listing is known: a bare
+         * repository when the listing holds {@link ControlFiles#GIT_DIR_MARKERS}
+         * ({@code marked}), in the worktree or beneath {@code .git} outside its submodules
+         * (whose git dirs are covered by name).
+         */
+        Place listed(boolean marked) {
+            return marked && (this == WORKTREE || this == INSIDE) ? BARE : this;
+        }
 
         /** Where the directory {@code name} listed here is; empty when the walk skips it. */
         Optional<Place> child(String name) {
             String n = name.toLowerCase(Locale.ROOT);
             return switch (this) {
-                case WORKTREE -> Optional.of(WORKTREE);
+                case WORKTREE, BARE -> Optional.of(WORKTREE);
                 case GIT_DIR -> n.equals("modules") ? Optional.of(MODULES)
                         : GIT_DATA.contains(n) ? Optional.empty() : Optional.of(INSIDE);
                 case INSIDE -> Optional.of(INSIDE);
@@ -60,6 +85,23 @@ final class ControlNames {
     }
 
     /**
+     * Whether the names of a directory's listing hold every one of
+     * {@link ControlFiles#GIT_DIR_MARKERS}, as {@link ControlFiles#marksGitDir} says, without a
+     * set per directory.
+     */
+    static boolean marksGitDir(List<DirectoryReader.Entry> entries) {
+        int found = 0;
+        List<String> markers = ControlFiles.GIT_DIR_MARKERS;
+        for (DirectoryReader.Entry e : entries) {
+            int i = markers.indexOf(e.name());
+            if (i >= 0) {
+                found |= 1 << i;
+            }
+        }
+        return found == (1 << markers.size()) - 1;
+    }
+
+    /**
      * The candidate names, lower case: every component of {@link ControlFiles#entries()} but the
      * {@code <git dir>} placeholders. The entries are a constant of the binding layer, so the set
      * is computed once per class, not per run (it was 6 % of a server run's pipeline thread).
@@ -67,13 +109,26 @@ final class ControlNames {
     static final Set<String> CANDIDATES = candidates(ControlFiles.entries());
 
     private final ControlFiles files;
+    /** The bare repositories the walks of this audit listed, resolved. */
+    private final Set<Path> bare = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** What a matched entry is. */
     record Control(String entry, boolean wholeSubtree) {
     }
 
+    /** {@code files}, their git dirs of other names told by this audit's listings rather than by {@code lstat}. */
     ControlNames(ControlFiles files) {
-        this.files = files;
+        this.files = files.withGitDirProbe(bare::contains);
+    }
+
+    /** Makes {@code dir}, whose listing holds {@link ControlFiles#GIT_DIR_MARKERS}, a git dir for {@link #control}. */
+    void gitDir(Path dir) {
+        bare.add(dir);
+    }
+
+    /** The bare repositories registered so far. */
+    Set<Path> gitDirs() {
+        return Set.copyOf(bare);
     }
 
     /** The candidate names of {@code entries} (see {@link #CANDIDATES}). */

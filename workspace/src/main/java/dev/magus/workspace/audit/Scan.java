@@ -182,6 +182,10 @@ final class Scan {
         Set<Path> known = new HashSet<>(dirs.size() * 2);
         for (Dir d : dirs) {
             known.add(d.path());
+            if (d.place() == ControlNames.Place.BARE) {
+                // A bare repository stays one for the names, listed again or not.
+                names.gitDir(d.path());
+            }
         }
         // Each is met again below, whatever its times say: its times do not cover what is beneath it.
         Map<Path, Unlisted> unlistedBefore = new HashMap<>();
@@ -236,6 +240,10 @@ final class Scan {
                 sink.unlisted.put(d.path(), walker.unlisted(d.path(), d.text(), parent, d.place()));
                 continue;
             }
+            ControlNames.Place place = walker.placed(d.path(), d.place(), listing.get());
+            if (place != d.place()) {
+                sink.dirs.set(now[i], new Dir(d.path(), d.text(), parent, st.get().ino(), place));
+            }
             Set<String> seen = new HashSet<>();
             relisted.put(now[i], seen);
             for (Entry e : listing.get().entries()) {
@@ -247,7 +255,7 @@ final class Scan {
                     names.classify(child, e.name()).ifPresent(c -> walker.record(child, c, sink));
                     continue;
                 }
-                walker.visit(d.path(), d.text(), e, k, d.place(), sink, now[i], null);
+                walker.visit(d.path(), d.text(), e, k, place, sink, now[i], null);
             }
         }
         // Directories that could not be listed before and that no listing above met again: try once more.

@@ -51,7 +51,7 @@ import java.util.zip.CRC32;
  * place), the control paths (index of the directory, name), CRC32 of all before it.
  */
 final class WalkCache {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final long MAGIC = 0x4d47534155444954L; // "MGSAUDIT"
     static final long MAX_BYTES = 64L << 20;
     static final int MAX_FILES = 64;

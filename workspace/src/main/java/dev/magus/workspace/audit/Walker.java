@@ -48,12 +48,26 @@ final class Walker {
                 }
                 continue;
             }
+            git = placed(path, git, listing.get());
             int index = sink.dirs.size();
             sink.dirs.add(new Scan.Dir(path, text, up, ino, git));
             for (Entry e : listing.get().entries()) {
                 visit(path, text, e, kind(text, e), git, sink, index, stack);
             }
         }
+    }
+
+    /**
+     * Where the directory {@code path}, listed at {@code place} as {@code listing}, is: a bare
+     * repository ({@link ControlNames.Place#BARE}) registered with the names before any of its
+     * own names is classified, so that its hooks and config are control entries.
+     */
+    ControlNames.Place placed(Path path, ControlNames.Place place, Listing listing) {
+        ControlNames.Place p = place.listed(ControlNames.marksGitDir(listing.entries()));
+        if (p == ControlNames.Place.BARE) {
+            names.gitDir(path);
+        }
+        return p;
     }
 
     /**
@@ -173,6 +187,22 @@ final class Walker {
                     reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
                 }
             }
+            // A bare repository that cannot be listed: told by lstat of its markers, as the check
+            // tells it, and its own entries looked up by name.
+            if ((u.place() == ControlNames.Place.WORKTREE || u.place() == ControlNames.Place.INSIDE
+                    || u.place() == ControlNames.Place.BARE) && markedByName(u.path())) {
+                names.gitDir(u.path());
+                for (String n : GIT_DIR_NAMES) {
+                    Path child = u.path().resolve(n);
+                    if (sink.controls.containsKey(child)) {
+                        continue;
+                    }
+                    Optional<ControlNames.Control> c = names.control(child);
+                    if (c.isPresent()) {
+                        reader.stat(child.toString()).ifPresent(st -> record(child, st, c.get(), sink));
+                    }
+                }
+            }
             // Submodules' git dirs (.git/modules/<name>/hooks, config, ...): their names are in .gitmodules.
             for (Path child : SubmoduleNames.entriesBeneath(u.path())) {
                 if (sink.controls.containsKey(child)) {
@@ -184,6 +214,20 @@ final class Walker {
                 }
             }
         }
+    }
+
+    /** The entries right beneath a git dir that a lookup by name reaches (the rest need a listing). */
+    private static final java.util.List<String> GIT_DIR_NAMES = java.util.List.of("hooks", "config", "config.worktree",
+            "info", "commondir");
+
+    /** Whether each of {@link dev.magus.policy.control.ControlFiles#GIT_DIR_MARKERS} is in {@code dir}, by {@code lstat}. */
+    private boolean markedByName(Path dir) {
+        for (String m : dev.magus.policy.control.ControlFiles.GIT_DIR_MARKERS) {
+            if (reader.stat(dir.resolve(m).toString()).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What the walk knows of a directory it could not list: its stamp now, and whether a name beneath it is reachable. */

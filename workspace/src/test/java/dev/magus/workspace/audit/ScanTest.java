@@ -131,6 +131,48 @@ class ScanTest {
         assertThat(walked).isEqualTo(everyControlPath());
     }
 
+    /** A bare repository of any name: told by its listing, its hooks and config recorded, before, after and on a rescan. */
+    @Example
+    void aBareRepositoryIsToldByItsListingAndItsHooksAndConfigAreRecorded() throws IOException {
+        Path bare = Files.createDirectories(ws.resolve("deep/remote.git"));
+        Files.writeString(bare.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.createDirectories(bare.resolve("objects/ab"));
+        Files.writeString(bare.resolve("objects/ab/cdef"), "x");
+        Files.createDirectories(bare.resolve("refs/heads"));
+        Files.writeString(bare.resolve("config"), "[core]\n\tbare = true\n");
+        Files.createDirectories(bare.resolve("hooks"));
+        Files.writeString(bare.resolve("hooks/update.sample"), "#!/bin/sh\n");
+        Files.createDirectories(ws.resolve("plain/objects"));
+        Files.createDirectories(ws.resolve("plain/refs"));
+        Files.createDirectories(ws.resolve("plain/hooks"));
+        Files.writeString(ws.resolve("plain/hooks/post-receive"), "not a repository: no HEAD");
+        ControlFileAudit.Baseline baseline = audit().before();
+        assertThat(baseline.snapshot().entries()).containsKeys(bare.resolve("config"), bare.resolve("hooks"),
+                bare.resolve("hooks/update.sample"));
+        assertThat(baseline.snapshot().entries().get(bare.resolve("config")).entry()).isEqualTo(ControlFiles.GIT_DIR_CONFIG);
+        assertThat(baseline.snapshot().entries()).doesNotContainKeys(bare.resolve("objects/ab/cdef"),
+                ws.resolve("plain/hooks/post-receive"));
+
+        Files.writeString(bare.resolve("hooks/post-receive"), "#!/bin/sh\nevil\n");
+        Path made = Files.createDirectories(ws.resolve("made.git"));
+        Files.writeString(made.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.createDirectories(made.resolve("objects"));
+        Files.createDirectories(made.resolve("refs"));
+        Files.createDirectories(made.resolve("hooks"));
+        Files.writeString(made.resolve("hooks/pre-receive"), "#!/bin/sh\nevil\n");
+        // A created directory is one change, what is beneath it folded in.
+        List<Change> changes = Comparison.between(baseline.snapshot(), baseline.current());
+        assertThat(changes).extracting(Change::path).containsExactlyInAnyOrder(bare.resolve("hooks/post-receive"),
+                made.resolve("hooks"));
+
+        // The next run starts from this process's walk, a rescan: the bare repositories stay known.
+        ControlFileAudit.Baseline next = audit().before();
+        assertThat(next.snapshot().entries()).containsKeys(bare.resolve("hooks/post-receive"), made.resolve("hooks/pre-receive"));
+        Files.writeString(bare.resolve("hooks/update"), "#!/bin/sh\nevil\n");
+        assertThat(Comparison.between(next.snapshot(), next.current())).extracting(Change::path)
+                .containsExactly(bare.resolve("hooks/update"));
+    }
+
     @Example
     void aDirectoryWhoseMtimeIsPutBackStillCounts() throws IOException {
         Path d = Files.createDirectories(ws.resolve("a/b"));

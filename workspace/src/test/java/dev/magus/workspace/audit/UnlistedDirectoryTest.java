@@ -108,6 +108,23 @@ class UnlistedDirectoryTest {
     }
 
     @Test
+    void aBareRepositoryThatCannotBeListedIsToldByNameAndAHookPlantedInItIsRemoved() throws IOException {
+        Path bare = Files.createDirectories(ws.resolve("remote.git"));
+        Files.writeString(bare.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.createDirectories(bare.resolve("objects"));
+        Files.createDirectories(bare.resolve("refs"));
+        Files.createDirectories(bare.resolve("hooks"));
+        Files.writeString(bare.resolve("config"), "[core]\n\tbare = true\n");
+        chmod(bare, 0111);
+        ControlFileAudit.Baseline baseline = asAUser().before();
+        assertThat(baseline.snapshot().entries()).containsKeys(bare.resolve("hooks"), bare.resolve("config"));
+        Path hook = Files.writeString(bare.resolve("hooks/post-receive"), "#!/bin/sh\nevil\n");
+        ControlFileAudit.Report report = baseline.after(ControlFilesAction.RESTORE);
+        assertThat(report.changes()).extracting(Change::path).contains(hook);
+        assertThat(hook).doesNotExist();
+    }
+
+    @Test
     void asRootTheChangeIsSeenThrough() throws IOException {
         Path sub = Files.createDirectories(ws.resolve("sub"));
         ControlFileAudit.Baseline baseline = audit(Readers.java()).before();

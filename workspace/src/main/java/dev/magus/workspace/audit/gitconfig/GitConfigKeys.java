@@ -18,7 +18,12 @@ import java.util.function.Predicate;
  * {@code alias.*} starting with {@code !} runs a shell, {@code submodule.*.update} starting
  * with {@code !} runs a command on every {@code git submodule update}, and
  * {@code core.worktree} (which git writes into a submodule's git dir) is harmless only when it
- * leads inside the workspace ({@link Context}).
+ * leads inside the workspace ({@link Context}). A value of a key otherwise harmless that names
+ * a place inside git's data of a git dir ({@code .git/objects/...}, {@code .git/refs/...},
+ * {@code .git/logs/...}, {@code .git/lfs/...}, at any depth beneath {@code .git}) is
+ * dangerous: the audit does not walk git's data, so a bare repository planted there with hooks
+ * goes unseen, and a remote ({@code remote.*.url}, {@code branch.*.remote}, ...) naming it
+ * would have the next {@code git push} run them.
  *
  * <p>{@code GitConfigKeysTest} checks the lists against the installed git's own list of keys.
  */
@@ -111,7 +116,31 @@ public final class GitConfigKeys {
         if (matchesAny(DANGEROUS, key)) {
             return Verdict.DANGEROUS;
         }
-        return matchesAny(HARMLESS, key) ? Verdict.HARMLESS : Verdict.UNKNOWN;
+        if (!matchesAny(HARMLESS, key)) {
+            return Verdict.UNKNOWN;
+        }
+        return namesGitData(v) ? Verdict.DANGEROUS : Verdict.HARMLESS;
+    }
+
+    /** git's data directories right beneath a git dir, which the audit's walk does not enter. */
+    private static final java.util.Set<String> GIT_DATA = java.util.Set.of("objects", "refs", "logs", "lfs");
+
+    /**
+     * Whether {@code value}, read as a path or URL, goes through a {@code .git} component and
+     * later one of git's data directories (ignoring ASCII case, as the control files do).
+     */
+    static boolean namesGitData(String value) {
+        String[] parts = value.split("[/\\\\]");
+        boolean inGit = false;
+        for (String part : parts) {
+            String p = part.strip().toLowerCase(Locale.ROOT);
+            if (p.equals(".git")) {
+                inGit = true;
+            } else if (inGit && GIT_DATA.contains(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code key} is on {@code patterns}. */

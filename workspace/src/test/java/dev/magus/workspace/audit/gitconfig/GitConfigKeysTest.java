@@ -163,4 +163,23 @@ class GitConfigKeysTest {
         }
         assertThat(ours).hasSize(5);
     }
+
+    @Test
+    void aRemoteNamingARepositoryInsideGitsDataIsPutBack() {
+        GitConfigKeys.Context none = GitConfigKeys.Context.NONE;
+        for (String v : List.of("/ws/.git/objects/evil.git", "file:///ws/.git/refs/x", ".git/logs/y", "../.GIT/LFS/z",
+                "ssh://localhost/ws/.git/modules/lib/objects/evil", "C:\\ws\\.git\\objects\\e")) {
+            assertThat(GitConfigKeys.classify(ConfigKey.of("remote", "origin", "url"), Optional.of(v), none)).as(v)
+                    .isEqualTo(GitConfigKeys.Verdict.DANGEROUS);
+            assertThat(GitConfigKeys.classify(ConfigKey.of("branch", "main", "remote"), Optional.of(v), none)).as(v)
+                    .isEqualTo(GitConfigKeys.Verdict.DANGEROUS);
+        }
+        for (String v : List.of("/ws/remote.git", "https://example.invalid/x.git", "/ws/.git", "../.git/modules/lib",
+                "/ws/objects/refs", "git@example.invalid:x/refs.git")) {
+            assertThat(GitConfigKeys.classify(ConfigKey.of("remote", "origin", "pushurl"), Optional.of(v), none)).as(v)
+                    .isEqualTo(GitConfigKeys.Verdict.HARMLESS);
+        }
+        assertThat(GitConfigKeys.classify(ConfigKey.of("remote", "origin", "fetch"),
+                Optional.of("+refs/heads/*:refs/remotes/origin/*"), none)).isEqualTo(GitConfigKeys.Verdict.HARMLESS);
+    }
 }
