@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A forwarded run's mode, as the same run's with {@code --local} (DESIGN.md, the server's
- * transparency): the stronger of the client's floor ({@code MAGUS_SANDBOX}) and what it asks
+ * A forwarded run's mode, as the same run's with {@code --local} (the server is an accelerator,
+ * never a different authority): the stronger of the client's floor ({@code MAGUS_SANDBOX}) and what it asks
  * for, which is its {@code --sandbox} when given and else the workspace's mode. So:
  * <ul>
  *   <li>a {@code --sandbox} weaker than the floor is MGS2010, worded as a local run's;</li>
