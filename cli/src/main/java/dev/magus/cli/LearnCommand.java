@@ -198,8 +198,7 @@ final class LearnCommand implements Callable<Integer> {
         // nothing beyond the workspace) stays theirs once written. A cloned repository's file that
         // waits for trust still waits: re-pinning it would trust what it declared before.
         dev.magus.orchestrator.Host host = context.host().get();
-        dev.magus.workspace.trust.TrustStore store = new dev.magus.workspace.trust.TrustStore(
-                dev.magus.workspace.StateDir.of(host.env(), host.home()));
+        dev.magus.workspace.trust.TrustStore store = dev.magus.workspace.trust.TrustStore.of(host.env(), host.home());
         boolean theirs = !Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS) || store.trusts(target)
                 || TrustCommand.needingTrust(host, target.toAbsolutePath().getParent()).isEmpty();
         Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".learn-", ".tmp");

@@ -6,7 +6,6 @@ import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.policy.PolicyNote;
-import dev.magus.workspace.StateDir;
 import dev.magus.workspace.trust.TrustStore;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -56,7 +55,7 @@ final class TrustCommand implements Callable<Integer> {
             err.flush();
             return NOT_TRUSTED;
         }
-        TrustStore store = new TrustStore(StateDir.of(host.env(), host.home()));
+        TrustStore store = TrustStore.of(host.env(), host.home());
         String shown = Echo.visible(file.get().toString());
         if (check) {
             boolean trusted = store.trusts(file.get());

@@ -85,7 +85,7 @@ final class Cli {
     /** Trusts {@code yaml} for {@code host}'s user, as its author would with {@code magus trust}. */
     static void trust(Host host, Path yaml) {
         try {
-            new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(host.env(), host.home())).trust(yaml);
+            dev.magus.workspace.trust.TrustStore.of(host.env(), host.home()).trust(yaml);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -126,7 +126,7 @@ final class TestHost {
     TestHost yaml(String text) {
         untrustedYaml(text);
         try {
-            new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(env, home)).trust(workspace.resolve("magus.yaml"));
+            dev.magus.workspace.trust.TrustStore.of(env, home).trust(workspace.resolve("magus.yaml"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -8,7 +8,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
-import dev.magus.workspace.StateDir;
 import dev.magus.workspace.trust.TrustStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,7 +83,7 @@ class TrustInRunsTest {
 
     @Test
     void trustHonoursTheFileAsItIsAndAChangeAsksAgain() throws IOException {
-        TrustStore store = new TrustStore(StateDir.of(t.env, t.home));
+        TrustStore store = TrustStore.of(t.env, t.home);
         Path file = t.workspace.resolve("magus.yaml");
         store.trust(file);
         Outcome trusted = run();
@@ -107,7 +106,7 @@ class TrustInRunsTest {
         assertThat(o.text()).doesNotContain("FAKE-PRIVATE-KEY");
         assertThat(o.untrusted()).extracting(Diagnostic::subject).containsExactly("~/.ssh");
 
-        new TrustStore(StateDir.of(t.env, t.home)).trust(t.workspace.resolve("magus.yaml"));
+        TrustStore.of(t.env, t.home).trust(t.workspace.resolve("magus.yaml"));
         assertThat(run().text()).contains("FAKE-PRIVATE-KEY");
         Files.writeString(t.workspace.resolve(".magus/spells/helper.yaml"), "# changed\n", StandardOpenOption.APPEND);
         assertThat(run().text()).as("a changed spell needs trust again").doesNotContain("FAKE-PRIVATE-KEY");

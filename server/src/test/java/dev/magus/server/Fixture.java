@@ -84,7 +84,7 @@ final class Fixture implements AutoCloseable {
     /** Writes the workspace's magus.yaml and trusts it, as the person who wrote it would ({@code magus trust}). */
     void yaml(String text) throws IOException {
         Files.writeString(workspace.resolve("magus.yaml"), text);
-        new dev.magus.workspace.trust.TrustStore(dev.magus.workspace.StateDir.of(env, home)).trust(workspace.resolve("magus.yaml"));
+        dev.magus.workspace.trust.TrustStore.of(env, home).trust(workspace.resolve("magus.yaml"));
     }
 
     ServerClient client() throws IOException {

@@ -23,9 +23,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.policy.trust.Untrusted;
-import dev.magus.workspace.spell.SpellCatalog;
 import dev.magus.workspace.trust.TrustStore;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,14 +79,14 @@ public final class PolicyStage {
         refused.addAll(w.refused());
         List<Untrusted.Judged> s = new ArrayList<>();
         for (int i = 0; i < spells.size(); i++) {
-            boolean shipped = Files.isRegularFile(root.resolve(SpellCatalog.DIR).resolve(config.spellNames().get(i) + ".yaml"));
+            boolean shipped = config.spells().shipped(config.spellNames().get(i));
             Untrusted.Judged j = shipped ? Untrusted.judge(spells.get(i), host, root) : new Untrusted.Judged(spells.get(i), List.of());
             refused.addAll(j.refused());
             s.add(j);
         }
         Optional<Untrusted.Judged> t = target.map(d -> Untrusted.judge(d, host, root));
         t.ifPresent(j -> refused.addAll(j.refused()));
-        if (refused.isEmpty() || new TrustStore(StateDir.of(host.env(), host.home())).trusts(config.workspaceFile().get())) {
+        if (refused.isEmpty() || TrustStore.of(host.env(), host.home()).trusts(config.workspaceFile().get())) {
             return new Layers(workspace, spells, target, List.of());
         }
         List<PolicyNote> notes = refused.stream()

@@ -3,16 +3,14 @@ package dev.magus.orchestrator.pipeline;
 import dev.magus.events.Code;
 import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
+import dev.magus.workspace.Hashes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -56,8 +54,8 @@ final class Quieting {
     /** Whether the workspace's last run dropped exactly {@code names}; notes them as seen otherwise. */
     static boolean seenBefore(Path seenDir, Path workspace, List<String> names) {
         try {
-            Path file = seenDir.resolve(hex(workspace.toString()) + ".env");
-            String now = hex(String.join("\n", new TreeSet<>(names)));
+            Path file = seenDir.resolve(Hashes.of(workspace.toString()) + ".env");
+            String now = Hashes.of(String.join("\n", new TreeSet<>(names)));
             if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
                     && Files.readString(file, StandardCharsets.US_ASCII).strip().equals(now)) {
                 return true;
@@ -69,14 +67,6 @@ final class Quieting {
             return false;
         } catch (IOException | RuntimeException cannotTell) {
             return false;
-        }
-    }
-
-    private static String hex(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is in every JDK", e);
         }
     }
 }

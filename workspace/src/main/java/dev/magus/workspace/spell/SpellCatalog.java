@@ -108,6 +108,11 @@ public final class SpellCatalog {
     }
 
     /** Every spell name, built-ins first. */
+    /** Whether {@code name} is one of the workspace's own YAML spells ({@code .magus/spells/NAME.yaml}), which the repository ships. */
+    public boolean shipped(String name) {
+        return yaml.containsKey(name);
+    }
+
     public Set<String> names() {
         Set<String> out = new LinkedHashSet<>(BuiltinSpells.NAMES);
         out.addAll(yaml.keySet());

@@ -32,6 +32,11 @@ import java.util.Optional;
 public final class TrustStore {
     private final Path dir;
 
+    /** The trust store of the user whose environment and home these are (their state dir). */
+    public static TrustStore of(java.util.Map<String, String> env, Path home) {
+        return new TrustStore(StateDir.of(env, home));
+    }
+
     public TrustStore(StateDir state) {
         this.dir = Objects.requireNonNull(state, "state").dir().resolve("trust");
     }
