@@ -50,14 +50,17 @@ final class Freeze {
     static int thenKill(Syscalls sys, Function<boolean[], List<Long>> strays, long deadline) {
         Set<Long> frozen = new LinkedHashSet<>();
         boolean[] unsettled = new boolean[1];
+        int lookAgain = Strays.LOOK_AGAIN;
         while (System.nanoTime() < deadline) {
             Deque<Long> todo = new ArrayDeque<>(strays.apply(unsettled));
-            // A child found ended hands its children to magus after the list was read: look again.
-            boolean changed = unsettled[0];
+            // A child found ended hands its children to magus after the list was read: look again,
+            // a few passes in a row at most (other runs' zombies end beside this one's).
+            boolean changed = unsettled[0] && lookAgain-- > 0;
             while (!todo.isEmpty()) {
                 long pid = todo.pop();
                 if (frozen.add(pid)) {
                     changed = true;
+                    lookAgain = Strays.LOOK_AGAIN;
                     if (sys.kill((int) pid, SIGSTOP) != 0) {
                         // Gone already: its children went to magus, the next pass sees them.
                         continue;

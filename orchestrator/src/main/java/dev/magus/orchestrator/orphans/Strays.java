@@ -57,6 +57,8 @@ public final class Strays {
     static final int PR_SET_CHILD_SUBREAPER = 36;
     private static final int SIGKILL = 9;
     private static final int WNOHANG = 1;
+    /** How many passes in a row may look again only because a listed child had ended. */
+    static final int LOOK_AGAIN = 8;
     private static final Path PROC = Path.of("/proc");
 
     private static boolean adopted;
@@ -150,7 +152,14 @@ public final class Strays {
             boolean[] unsettled = new boolean[1];
             killed += Freeze.thenKill(sys, settled -> strays(sys, runId, group, since, new ArrayList<>(), settled), deadline);
             List<Long> found = strays(sys, runId, group, since, maybe, unsettled);
-            while ((!found.isEmpty() || unsettled[0] || groupLives(sys, group)) && System.nanoTime() < deadline) {
+            // A pass that found a child ended looks again, a few times in a row at most: with other
+            // runs ending beside this one, their zombies would otherwise keep it looking to the limit.
+            int lookAgain = LOOK_AGAIN;
+            while ((!found.isEmpty() || (unsettled[0] && lookAgain-- > 0) || groupLives(sys, group))
+                    && System.nanoTime() < deadline) {
+                if (!found.isEmpty()) {
+                    lookAgain = LOOK_AGAIN;
+                }
                 for (long pid : found) {
                     sys.kill((int) pid, SIGKILL);
                     killed++;
