@@ -377,14 +377,7 @@ public final class ControlFileAudit {
                 }
             }
             if (kept) {
-                try {
-                    for (Quarantine.Pruned p : quarantine.get().prune(retention, java.time.Instant.now(), Set.of(runId))) {
-                        notes.add("magus: the quarantine dropped run " + p.runId() + " (" + p.bytes() + " bytes, kept since "
-                                + p.created() + "): " + p.why());
-                    }
-                } catch (java.io.IOException | RuntimeException e) {
-                    notes.add("magus: the quarantine could not be pruned: " + e);
-                }
+                notes.addAll(prune(quarantine.get(), retention, runId));
             }
             out.addAll(setidFound);
             failing |= !setid.isEmpty();
@@ -472,18 +465,38 @@ public final class ControlFileAudit {
         return out;
     }
 
-    /**
-     * Keeps what is at the step's paths in the quarantine, then carries the step out. What
-     * cannot be kept (the state dir's disk full, perhaps filled by the run itself) is taken out
-     * all the same and the message says it was lost: a planted hook must not stay for want of
-     * room to keep a copy of it.
-     */
+    /** Keeps what is at the step's paths in the quarantine, then carries the step out ({@link #keepThen}). */
     private Outcome carryOut(AuditPlan.Step step, Restorer restorer, Optional<Quarantine.Box> box, Snapshot snapshot) {
+        if (step instanceof AuditPlan.Step.Restore r) {
+            return keepThen(written(step), restorer, box, () -> restorer.undo(r.change(), snapshot), Code.MGS2002.name(),
+                    r.change().verb(), what(r.change()));
+        }
+        if (step instanceof AuditPlan.Step.Revise v) {
+            return keepThen(written(step), restorer, box, () -> restorer.write(v.path(), new Node.File(v.permissions(),
+                    Node.Content.of(dev.magus.workspace.audit.gitconfig.GitConfigParser.bytes(v.text())))), Code.MGS2002.name(),
+                    "keys", v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
+                            .collect(Collectors.joining(", ")));
+        }
+        AuditPlan.Step.Neutralise n = (AuditPlan.Step.Neutralise) step;
+        return keepThen(written(step), restorer, box,
+                () -> restorer.undo(new Change.Created(n.path(), n.entry(), n.now(), 0), snapshot), "info", "created",
+                "a hook of a repository the run created");
+    }
+
+    /**
+     * Keeps what is at {@code paths} in the quarantine, then does {@code act} (a restore, a
+     * removal), then writes the manifest lines with what it left. What cannot be kept (the
+     * state dir's disk full, perhaps filled by the run itself) is taken out all the same and
+     * the outcome says it was lost: a planted file must not stay for want of room to keep a
+     * copy of it. The audits' one way of taking something out of a workspace.
+     */
+    static Outcome keepThen(List<Path> paths, Restorer restorer, Optional<Quarantine.Box> box,
+            java.util.function.Supplier<Optional<String>> act, String code, String change, String what) {
         List<Quarantine.Prepared> prepared = new ArrayList<>();
         Optional<String> lost = Optional.empty();
         if (box.isPresent()) {
             try {
-                for (Path p : written(step)) {
+                for (Path p : paths) {
                     // Beneath a directory swapped for a link nothing is written (Restorer), so nothing is kept.
                     if (restorer.beneathRealDirectories(p)) {
                         prepared.add(box.get().keep(p));
@@ -493,27 +506,7 @@ public final class ControlFileAudit {
                 lost = Optional.of("the run's version could not be kept in the quarantine (" + e + ") and is lost");
             }
         }
-        Optional<String> notDone;
-        String code = Code.MGS2002.name();
-        String change;
-        String what;
-        if (step instanceof AuditPlan.Step.Restore r) {
-            notDone = restorer.undo(r.change(), snapshot);
-            change = r.change().verb();
-            what = what(r.change());
-        } else if (step instanceof AuditPlan.Step.Revise v) {
-            notDone = restorer.write(v.path(), new Node.File(v.permissions(),
-                    Node.Content.of(dev.magus.workspace.audit.gitconfig.GitConfigParser.bytes(v.text()))));
-            change = "keys";
-            what = v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
-                    .collect(Collectors.joining(", "));
-        } else {
-            AuditPlan.Step.Neutralise n = (AuditPlan.Step.Neutralise) step;
-            notDone = restorer.undo(new Change.Created(n.path(), n.entry(), n.now(), 0), snapshot);
-            code = "info";
-            change = "created";
-            what = "a hook of a repository the run created";
-        }
+        Optional<String> notDone = act.get();
         List<Kept> kept = new ArrayList<>();
         if (box.isPresent()) {
             for (Quarantine.Prepared p : prepared) {
@@ -526,6 +519,20 @@ public final class ControlFileAudit {
             }
         }
         return new Outcome(notDone, kept, lost);
+    }
+
+    /** Prunes {@code quarantine} to {@code retention}, sparing {@code runId}: the info lines that say what it dropped. */
+    static List<String> prune(Quarantine quarantine, Retention retention, String runId) {
+        List<String> notes = new ArrayList<>();
+        try {
+            for (Quarantine.Pruned p : quarantine.prune(retention, java.time.Instant.now(), Set.of(runId))) {
+                notes.add("magus: the quarantine dropped run " + p.runId() + " (" + p.bytes() + " bytes, kept since "
+                        + p.created() + "): " + p.why());
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            notes.add("magus: the quarantine could not be pruned: " + e);
+        }
+        return notes;
     }
 
     /** Whether {@code p} (absolute, normalised) lies inside the workspace, its links resolved as far as it exists. */
@@ -547,7 +554,7 @@ public final class ControlFileAudit {
     }
 
     /** What the message adds about the quarantine. */
-    private static String quarantined(Outcome o) {
+    static String quarantined(Outcome o) {
         if (o != null && o.lost().isPresent()) {
             return "; " + o.lost().get();
         }
@@ -559,7 +566,7 @@ public final class ControlFileAudit {
                 + k.runId() + " " + k.index() + ")";
     }
 
-    private static Diagnostic withQuarantine(Diagnostic d, Outcome o) {
+    static Diagnostic withQuarantine(Diagnostic d, Outcome o) {
         return o == null || o.kept().isEmpty() ? d : d.withDetail(DetailKey.QUARANTINE, o.kept().get(0).name());
     }
 
