@@ -142,6 +142,11 @@ public sealed interface Narrowing {
             if (!explains(subject)) {
                 return d;
             }
+            return naming(d);
+        }
+
+        /** {@code d} with this lease's job, checkout and globs in its details. */
+        public Diagnostic naming(Diagnostic d) {
             Diagnostic out = d;
             for (Map.Entry<String, String> e : names().entrySet()) {
                 out = out.withDetail(e.getKey(), e.getValue());
@@ -155,6 +160,24 @@ public sealed interface Narrowing {
             m.put("lease", scope.checkout().toString());
             m.put("write_paths", job.writePaths().stream().map(WriteGlob::text).collect(Collectors.joining(" ")));
             return m;
+        }
+
+        /**
+         * The directories the kernel grants writes beneath beyond what the globs cover
+         * ({@link Enforcement#WIDER}), outermost only: where only the binding layer refines, so
+         * what a child wrote there is judged after the run.
+         */
+        public List<Path> widerDirs() {
+            List<Path> all = new ArrayList<>();
+            globs.stream().filter(g -> g.enforcement() == Enforcement.WIDER)
+                    .forEach(g -> g.rules().forEach(r -> all.add(r.path())));
+            List<Path> out = new ArrayList<>();
+            for (Path p : all) {
+                if (all.stream().noneMatch(q -> !q.equals(p) && LeaseNarrowing.within(p, q)) && !out.contains(p)) {
+                    out.add(p);
+                }
+            }
+            return List.copyOf(out);
         }
 
         /** Every glob whose kernel rules differ from the glob, for {@code magus policy}. */

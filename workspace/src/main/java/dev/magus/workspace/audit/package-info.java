@@ -26,5 +26,8 @@
  * baseline walk and drains it after the run, {@link ChangeEvents} maps the events to the
  * directories to list again (pure), and anything the events cannot vouch for falls back to
  * the times ({@link AfterPass} says which way a run went).
+ *
+ * <p>{@link LeaseAudit} holds a leased run to its job's globs where the kernel granted a whole
+ * directory for them, with the same snapshot, comparison, restorer and quarantine.
  */
 package dev.magus.workspace.audit;
