@@ -23,6 +23,7 @@ import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.DescendantAudit;
+import dev.magus.workspace.audit.LeaseAudit;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +51,8 @@ final class ChildLaunch {
 
     /** A started child, and what its end is checked against. */
     record Launched(RunPlan plan, Child child, Optional<DenialConfirmer> denials,
-            Optional<ControlFileAudit.Baseline> controlFiles, Optional<DescendantAudit.Baseline> descendants) {
+            Optional<ControlFileAudit.Baseline> controlFiles, Optional<DescendantAudit.Baseline> descendants,
+            Optional<LeaseAudit.Baseline> leaseWrites) {
         Launched {
             Objects.requireNonNull(plan, "plan");
             Objects.requireNonNull(child, "child");
@@ -99,6 +101,11 @@ final class ChildLaunch {
                     .keepingWalksIn(host.stateDir())
                     .quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env())).before());
             Optional<DescendantAudit.Baseline> descendants = DescendantStage.before(config, host.stateDir().dir());
+            // Nor within a directory granted whole for a lease's glob (docs/ for docs/*.md).
+            Optional<LeaseAudit.Baseline> leaseWrites = policy.policy().map(p -> LeaseAudit.of(p.leases()))
+                    .filter(a -> !a.dirs().isEmpty())
+                    .map(a -> a.quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env()))
+                            .before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
             spawn = spawner.spawn(new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
                     config.workingDir(), stdio), confinement);
@@ -108,7 +115,7 @@ final class ChildLaunch {
             }
             Child child = ((Spawn.Started) spawn).child();
             started(run, passthrough, config, child, guarded, attempt);
-            return new Launched(plan, child, denials, controlFiles, descendants);
+            return new Launched(plan, child, denials, controlFiles, descendants, leaseWrites);
         }
     }
 
@@ -155,6 +162,10 @@ final class ChildLaunch {
             status = 1;
         }
         if (launched.descendants().isPresent() && DescendantStage.after(run, passthrough, launched.descendants().get())
+                && status == 0) {
+            status = 1;
+        }
+        if (launched.leaseWrites().isPresent() && RunChecks.leaseAudit(run, passthrough, launched.leaseWrites().get(), config)
                 && status == 0) {
             status = 1;
         }

@@ -9,13 +9,14 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
 import dev.magus.policy.fs.Access;
 import dev.magus.workspace.audit.ControlFileAudit;
+import dev.magus.workspace.audit.LeaseAudit;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-/** The policy's checks around a run's child: the denial confirmer while it runs, the control-file audit after. */
+/** The policy's checks around a run's child: the denial confirmer while it runs, the control-file and lease audits after. */
 final class RunChecks {
     private RunChecks() {
     }
@@ -42,6 +43,28 @@ final class RunChecks {
             return report.changed();
         } catch (RuntimeException e) {
             say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
+            return true;
+        }
+    }
+
+    /**
+     * The lease audit, once the child's process group is gone (after the control-file audit,
+     * which may put back what lies in both): each entry the run wrote outside its job's globs
+     * in a directory the kernel granted whole for them is an MGS2002 (layer audit) naming the
+     * job, which the run's trail records, put back with the run's version kept in the
+     * quarantine. Whether the run fails for it: an audit that could not finish fails it too.
+     */
+    static boolean leaseAudit(RunHandle run, Passthrough passthrough, LeaseAudit.Baseline baseline, RunConfig config) {
+        try {
+            LeaseAudit.Report report;
+            synchronized (lockFor(config.workspaceRoot())) {
+                report = baseline.after(run.id());
+            }
+            report.diagnostics().forEach(run.journal()::diagnostic);
+            report.notes().forEach(line -> say(run, passthrough, line));
+            return report.failing();
+        } catch (RuntimeException e) {
+            say(run, passthrough, "magus: the lease audit could not finish, so the run fails: " + e);
             return true;
         }
     }
