@@ -213,4 +213,44 @@ class BareRepositoriesInRunsTest {
         assertThat(list).doesNotContain("core.hookspath").contains("user.email=planted@example.invalid", "core.bare=true");
         assertThat(remote.resolve("HEAD")).isRegularFile();
     }
+
+    @Test
+    void aGitFileTheRunCreatesNamingASeparateGitDirInsideTheWorkspaceIsKept() throws Exception {
+        Path work = t.workspace.resolve("work");
+        Outcome o = run("mkdir gitdirs && git init -q --separate-git-dir=gitdirs/one work && cd work && echo f > f && git add f"
+                + " && git commit -q -m m");
+        assertThat(o.audit()).as(o.text()).isEmpty();
+        assertThat(o.result().status()).as(o.text()).isZero();
+        assertThat(work.resolve(".git")).isRegularFile();
+        assertThat(hostIn(work, "log", "--format=%s")).isEqualTo("m\n");
+        assertThat(hostIn(work, "rev-parse", "--git-dir").strip()).isEqualTo(t.workspace.resolve("gitdirs/one").toString());
+    }
+
+    @Test
+    void aGitFileTheRunCreatesNamingABareRepositoryInsideTheWorkspaceIsKept() throws Exception {
+        Path store = bare("store.git");
+        Path wt = t.workspace.resolve("wt");
+        Outcome o = run("mkdir wt && printf 'gitdir: ../store.git\\n' > wt/.git");
+        assertThat(o.audit()).as(o.text()).isEmpty();
+        assertThat(o.result().status()).as(o.text()).isZero();
+        assertThat(wt.resolve(".git")).hasContent("gitdir: ../store.git");
+        assertThat(hostIn(wt, "rev-parse", "--git-dir").strip()).isEqualTo(store.toString());
+    }
+
+    @Test
+    void aGitFileTheRunCreatesNamingABareRepositoryOutsideTheWorkspaceIsQuarantined() throws Exception {
+        Path outside = root.resolve("outside.git");
+        hostIn(root, "init", "-q", "--bare", outside.toString());
+        Path gitFile = t.workspace.resolve("wt/.git");
+        Outcome o = run("mkdir wt && printf 'gitdir: " + outside + "\\n' > wt/.git");
+        assertThat(o.audit()).as(o.text()).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo(gitFile.toString());
+            assertThat(d.message()).contains("outside the workspace");
+            assertThat(d.details()).containsKey("quarantine");
+        });
+        assertThat(o.result().status()).isEqualTo(1);
+        assertThat(gitFile).doesNotExist();
+        Kept k = quarantine().read(o.runId()).orElseThrow().entries().get(0);
+        assertThat(quarantine().payload(k).orElseThrow()).hasContent("gitdir: " + outside);
+    }
 }

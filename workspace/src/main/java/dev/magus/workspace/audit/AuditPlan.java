@@ -127,6 +127,17 @@ public final class AuditPlan {
      */
     public static List<Step> of(List<Change> changes, Snapshot before, Snapshot after, Predicate<Path> inside,
             Predicate<Path> present) {
+        return of(changes, before, after, inside, present, p -> false);
+    }
+
+    /**
+     * @param gitDir whether the audit's walks audit an absolute, normalised path as a git dir of
+     *               another name (a bare repository, a {@code --separate-git-dir}: its listing
+     *               holds {@link ControlFiles#GIT_DIR_MARKERS}), so that its hooks and config are
+     *               control entries like those of {@code .git}
+     */
+    public static List<Step> of(List<Change> changes, Snapshot before, Snapshot after, Predicate<Path> inside,
+            Predicate<Path> present, Predicate<Path> gitDir) {
         Set<Path> created = new LinkedHashSet<>();
         Set<Path> refused = new LinkedHashSet<>();
         for (Path g : newGitDirs(changes, before, after)) {
@@ -148,7 +159,7 @@ public final class AuditPlan {
                 continue;
             }
             if (c instanceof Change.Created cr && cr.entry().equals(ControlFiles.GIT)) {
-                out.add(gitLink(cr, inside));
+                out.add(gitLink(cr, inside, gitDir));
                 continue;
             }
             if (CONFIGS.contains(c.entry())) {
@@ -209,8 +220,11 @@ public final class AuditPlan {
         return out;
     }
 
-    /** A {@code .git} file or link the run created: kept when what it names lies inside the workspace. */
-    private static Step gitLink(Change.Created c, Predicate<Path> inside) {
+    /**
+     * A {@code .git} file or link the run created: kept when what it names lies inside the
+     * workspace and is a git dir the audit covers ({@link #audited}, or {@code gitDir}).
+     */
+    private static Step gitLink(Change.Created c, Predicate<Path> inside, Predicate<Path> gitDir) {
         Path dir = c.path().getParent();
         Optional<String> named = Optional.empty();
         if (c.now() instanceof Node.Link l) {
@@ -234,9 +248,10 @@ public final class AuditPlan {
         if (!inside.test(target)) {
             return new Step.Restore(c, "it names a git dir outside the workspace, " + target);
         }
-        if (!audited(target)) {
+        if (!audited(target) && !gitDir.test(target)) {
             return new Step.Restore(c, "it names " + target + ", which is no .git directory nor one of its"
-                    + " submodule or worktree git dirs, so its config and hooks would go unaudited");
+                    + " submodule or worktree git dirs nor a git dir of another name (HEAD, objects and refs in it),"
+                    + " so its config and hooks would go unaudited");
         }
         return new Step.Accept(c, "");
     }

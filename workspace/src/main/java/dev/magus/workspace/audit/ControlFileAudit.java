@@ -336,8 +336,10 @@ public final class ControlFileAudit {
             Restorer restorer = new Restorer(reader, new AncestorCheck(reader, roots));
             List<Diagnostic> out = new ArrayList<>();
             List<String> notes = new ArrayList<>();
+            Set<Path> gitDirs = names.gitDirs();
             List<AuditPlan.Step> steps = new ArrayList<>(AuditPlan.of(changes, was, is, ControlFileAudit.this::inside,
-                    p -> java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)));
+                    p -> java.nio.file.Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS), p -> gitDirs.contains(p)
+                            || gitDirs.contains(real(p))));
             // Removals first, deepest first; then the rest, parents before children.
             steps.sort((a, b) -> {
                 boolean ca = removal(a);
@@ -533,6 +535,15 @@ public final class ControlFileAudit {
             notes.add("magus: the quarantine could not be pruned: " + e);
         }
         return notes;
+    }
+
+    /** {@code p} with its links resolved; itself when it cannot be. */
+    private static Path real(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException | RuntimeException e) {
+            return p;
+        }
     }
 
     /** Whether {@code p} (absolute, normalised) lies inside the workspace, its links resolved as far as it exists. */

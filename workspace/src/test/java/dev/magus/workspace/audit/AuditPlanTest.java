@@ -81,6 +81,18 @@ class AuditPlanTest {
     }
 
     @Test
+    void aGitFileNamingAGitDirOfAnotherNameInsideIsKeptWhenTheWalkAuditsItAsOne() {
+        Path gitFile = WS.resolve("wt/.git");
+        Snapshot b = Snapshot.of(Map.of());
+        Snapshot a = Snapshot.of(Map.of(gitFile, new Snapshot.Recorded(file("gitdir: ../store.git\n"), ControlFiles.GIT)));
+        List<Change> changes = Comparison.between(b, a);
+        assertThat(AuditPlan.of(changes, b, a, INSIDE, p -> false, WS.resolve("store.git")::equals)).singleElement()
+                .isInstanceOf(AuditPlan.Step.Accept.class);
+        assertThat(AuditPlan.of(changes, b, a, INSIDE, p -> false, WS.resolve("other.git")::equals)).singleElement()
+                .isInstanceOf(AuditPlan.Step.Restore.class);
+    }
+
+    @Test
     void aGitFileIsKeptOnlyWhenItNamesAnAuditedGitDirInside() {
         Path gitFile = WS.resolve("vendor/lib/.git");
         for (Map.Entry<String, Class<?>> c : Map.<String, Class<?>>of(
