@@ -1,8 +1,9 @@
 package dev.magus.workspace.audit;
 
-import dev.magus.policy.path.DirectoryReader;
 import dev.magus.policy.path.DirectoryReader.Kind;
 import dev.magus.policy.path.DirectoryReader.Stamp;
+import dev.magus.policy.path.DirectoryReader;
+import dev.magus.workspace.safefs.Unlinker;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;

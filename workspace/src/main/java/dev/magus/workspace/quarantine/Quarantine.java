@@ -1,14 +1,18 @@
 package dev.magus.workspace.quarantine;
 
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.safefs.Unlinker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -204,48 +209,120 @@ public final class Quarantine {
     /**
      * Gives the run's version of {@code k}'s path back: byte for byte with its modes, or, for
      * an entry without a payload, removes what the audit put there. Refuses when the path is no
-     * longer what the audit left (someone changed it since), or a directory above it is a link,
-     * unless {@code force}.
+     * longer what the audit left (someone changed it since), unless {@code force}; and, forced
+     * or not, when a directory above it is a symbolic link or not a directory.
+     *
+     * <p>Nothing is written by a path a later process could swap: the directories from
+     * {@code /} down to the path's parent are opened one at a time without following a link,
+     * and that open parent is what the entry is checked, removed and renamed in. The run's
+     * version is first copied under a fresh name beside the entry (created exclusively, so
+     * never through a link at that name), confirmed to be in the open parent (same file), and
+     * only then renamed over the entry relative to it; a parent swapped for a link meanwhile
+     * fails the restore, and the entry is left as it was. A directory missing on the way is
+     * made, when forced, only beneath real directories.
      */
     public Restored restore(Kept k, boolean force) throws IOException {
         Path path = k.path();
-        String now = Fingerprint.of(path);
-        if (!force && !now.equals(k.left())) {
-            return new Restored.Refused(k, "it changed since the audit left it (" + k.left() + ", now " + now
-                    + "); --force overwrites it");
-        }
         Path parent = path.getParent();
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            if (!force) {
-                return new Restored.Refused(k, "its directory " + parent + " is gone; --force makes it again");
-            }
-            Files.createDirectories(parent);
+        if (!path.isAbsolute() || parent == null) {
+            return new Restored.Refused(k, "its path is not absolute");
         }
-        if (!parent.toRealPath().equals(parent)) {
-            return new Restored.Refused(k, "a directory above it is a symbolic link now, so nothing is written through it");
+        Optional<String> why = realDirectories(parent, force);
+        if (why.isPresent()) {
+            return new Restored.Refused(k, why.get());
         }
         if (k.payload() == Kept.Payload.NOT_KEPT) {
             return new Restored.Refused(k, "it was too large to keep and on another filesystem, so it was not kept");
         }
         Optional<Path> payload = payload(k);
-        if (payload.isEmpty()) {
-            Trees.remove(path);
-            return new Restored.Done(k);
-        }
-        if (!Files.exists(payload.get(), LinkOption.NOFOLLOW_LINKS)) {
+        if (payload.isPresent() && !Files.exists(payload.get(), LinkOption.NOFOLLOW_LINKS)) {
             return new Restored.Refused(k, "its payload is missing from the quarantine");
         }
-        Path temp = parent.resolve(".magus-quarantine-" + Long.toHexString(System.nanoTime()));
-        Trees.copy(payload.get(), temp);
+        SecureDirectoryStream<Path> dir;
         try {
-            if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(temp, LinkOption.NOFOLLOW_LINKS)) {
-                Trees.remove(path);
+            dir = Unlinker.openParentBeneath(path.getRoot(), path);
+        } catch (IOException e) {
+            return new Restored.Refused(k, "a directory above it is no longer a real directory (" + e.getMessage()
+                    + "), so nothing is written through it");
+        }
+        try (dir) {
+            Object held = dir.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+            if (!sameFile(parent, held)) {
+                return new Restored.Refused(k, "its directory " + parent + " was replaced while restoring, so nothing is"
+                        + " written through it");
             }
-            Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Trees.remove(temp);
+            String now = Fingerprint.of(path);
+            if (!force && !now.equals(k.left())) {
+                return new Restored.Refused(k, "it changed since the audit left it (" + k.left() + ", now " + now
+                        + "); --force overwrites it");
+            }
+            Path name = path.getFileName();
+            if (payload.isEmpty()) {
+                Unlinker.removeIn(dir, name);
+                return new Restored.Done(k);
+            }
+            Path temp = Path.of(".magus-quarantine-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            Path byPath = parent.resolve(temp.toString());
+            Trees.copy(payload.get(), byPath);
+            try {
+                Object made = Files.readAttributes(byPath, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+                Object there = dir.getFileAttributeView(temp, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes().fileKey();
+                if (made == null || !made.equals(there)) {
+                    return new Restored.Refused(k, "its directory " + parent + " was replaced while restoring, so"
+                            + " nothing is written through it");
+                }
+                BasicFileAttributes at = null;
+                try {
+                    at = dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                            .readAttributes();
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // nothing there now
+                }
+                if (at != null && at.isDirectory()) {
+                    Unlinker.removeIn(dir, name);
+                }
+                dir.move(temp, dir, name);
+            } finally {
+                Unlinker.removeIn(dir, temp);
+            }
         }
         return new Restored.Done(k);
+    }
+
+    /**
+     * Why a restore cannot write beneath {@code dir}: a directory on the way from {@code /} is a
+     * symbolic link or no directory; or one is missing and {@code force} is not given (with it,
+     * each missing one is made, beneath the real directories just checked).
+     */
+    private static Optional<String> realDirectories(Path dir, boolean force) throws IOException {
+        Path p = dir.getRoot();
+        for (Path c : dir) {
+            p = p.resolve(c.toString());
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (java.nio.file.NoSuchFileException e) {
+                if (!force) {
+                    return Optional.of("its directory " + dir + " is gone; --force makes it again");
+                }
+                Files.createDirectory(p);
+                continue;
+            }
+            if (a.isSymbolicLink()) {
+                return Optional.of("a directory above it, " + p + ", is a symbolic link now (to "
+                        + Files.readSymbolicLink(p) + "), so nothing is written through it");
+            }
+            if (!a.isDirectory()) {
+                return Optional.of("a directory above it, " + p + ", is no longer a directory");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean sameFile(Path dir, Object key) throws IOException {
+        Object byPath = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        return key != null && key.equals(byPath);
     }
 
     /** Removes a run's quarantine; whether there was one. */

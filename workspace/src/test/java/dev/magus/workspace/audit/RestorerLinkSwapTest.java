@@ -2,6 +2,7 @@ package dev.magus.workspace.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.magus.workspace.safefs.Unlinker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

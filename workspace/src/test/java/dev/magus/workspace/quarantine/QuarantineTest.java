@@ -69,6 +69,64 @@ class QuarantineTest {
     }
 
     @Test
+    void restoringRefusesWhenTheDestinationsParentWasReplacedByALinkToOutsideEvenWhenForced() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(outside.resolve("pre-commit"), "the user's own\n");
+        Quarantine q = Quarantine.in(new StateDir(dir.resolve("state")));
+        Path hooks = Files.createDirectories(ws.resolve(".git/hooks"));
+        Path hook = Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\nplanted\n");
+        Quarantine.Box box = q.box("r3");
+        Quarantine.Prepared p = box.keep(hook);
+        Files.delete(hook);
+        Kept k = box.record(p, "MGS2002", "created", "a hook");
+
+        // A later process swaps .git/hooks for a link out of the workspace.
+        Files.delete(hooks);
+        Files.createSymbolicLink(hooks, outside);
+        for (boolean force : new boolean[] {false, true}) {
+            assertThat(q.restore(k, force)).as("force %s", force).isInstanceOfSatisfying(Quarantine.Restored.Refused.class,
+                    r -> assertThat(r.why()).contains(hooks.toString(), "symbolic link", "nothing is written through it"));
+        }
+        assertThat(outside.resolve("pre-commit")).hasContent("the user's own");
+        try (var s = Files.list(outside)) {
+            assertThat(s.map(x -> x.getFileName().toString())).containsExactly("pre-commit");
+        }
+
+        // Higher up, and with the entry's own directory missing: nothing is made through the link.
+        Files.delete(hooks);
+        Files.delete(ws.resolve(".git"));
+        Files.createSymbolicLink(ws.resolve(".git"), outside);
+        assertThat(q.restore(k, true)).isInstanceOfSatisfying(Quarantine.Restored.Refused.class,
+                r -> assertThat(r.why()).contains(ws.resolve(".git").toString(), "symbolic link"));
+        assertThat(outside.resolve("hooks")).doesNotExist();
+
+        // Put right again, it restores.
+        Files.delete(ws.resolve(".git"));
+        Files.createDirectories(hooks);
+        assertThat(q.restore(k, false)).isInstanceOf(Quarantine.Restored.Done.class);
+        assertThat(hook).hasContent("#!/bin/sh\nplanted");
+    }
+
+    @Test
+    void aForcedRestoreMakesAMissingDirectoryBeneathRealOnes() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Quarantine q = Quarantine.in(new StateDir(dir.resolve("state")));
+        Path deep = Files.createDirectories(ws.resolve("a/b"));
+        Path f = Files.writeString(deep.resolve("f"), "kept\n");
+        Quarantine.Box box = q.box("r4");
+        Quarantine.Prepared p = box.keep(f);
+        Files.delete(f);
+        Kept k = box.record(p, "MGS2002", "created", "a file");
+        Files.delete(deep);
+        Files.delete(ws.resolve("a"));
+        assertThat(q.restore(k, false)).isInstanceOfSatisfying(Quarantine.Restored.Refused.class,
+                r -> assertThat(r.why()).contains("is gone", "--force"));
+        assertThat(q.restore(k, true)).isInstanceOf(Quarantine.Restored.Done.class);
+        assertThat(f).hasContent("kept");
+    }
+
+    @Test
     void anEntryWithoutPayloadIsRestoredByRemovingWhatTheAuditPutBack() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         Quarantine q = Quarantine.in(new StateDir(dir.resolve("state")));

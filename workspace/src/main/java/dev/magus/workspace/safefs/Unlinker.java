@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit;
+package dev.magus.workspace.safefs;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -20,7 +20,7 @@ import java.util.List;
  * the platform has no such stream, nothing is removed (an {@link IOException}, so the change
  * is reported as not restored).
  */
-final class Unlinker {
+public final class Unlinker {
     /** Deeper than this, a tree is not removed: fail, rather than recurse without bound. */
     private static final int MAX_DEPTH = 256;
 
@@ -31,7 +31,7 @@ final class Unlinker {
      * Removes {@code path}, opening its parent by path (following links above it); for callers
      * that hold no root beneath which the whole way down is checked.
      */
-    static void remove(Path path) throws IOException {
+    public static void remove(Path path) throws IOException {
         Path parent = path.toAbsolutePath().getParent();
         if (parent == null) {
             throw new IOException("no parent: " + path);
@@ -46,7 +46,7 @@ final class Unlinker {
      * down to its parent is opened relative to the one above it without following a link, so a
      * directory above it swapped for a link fails the removal instead of leading elsewhere.
      */
-    static void removeBeneath(Path root, Path path) throws IOException {
+    public static void removeBeneath(Path root, Path path) throws IOException {
         try (SecureDirectoryStream<Path> dir = openParentBeneath(root, path)) {
             remove(dir, path.getFileName(), 0);
         }
@@ -57,7 +57,7 @@ final class Unlinker {
      * directory at a time without following a link: a directory swapped for a link on the way
      * fails the open ({@code ELOOP}, {@code ENOTDIR}) instead of leading elsewhere.
      */
-    static SecureDirectoryStream<Path> openParentBeneath(Path root, Path path) throws IOException {
+    public static SecureDirectoryStream<Path> openParentBeneath(Path root, Path path) throws IOException {
         if (!path.startsWith(root) || path.equals(root)) {
             throw new IOException(path + " does not lie beneath " + root);
         }
@@ -80,7 +80,7 @@ final class Unlinker {
     }
 
     /** Removes {@code name} in the open {@code dir}, as {@link #removeBeneath} does. */
-    static void removeIn(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    public static void removeIn(SecureDirectoryStream<Path> dir, Path name) throws IOException {
         remove(dir, name, 0);
     }
 
