@@ -11,9 +11,10 @@ public enum Enforcement {
     /**
      * The kernel grants a directory the glob only partly covers ({@code docs/*.md}: all of
      * {@code docs/}), because Landlock grants subtrees and files that exist, and a file to be
-     * created needs its directory. Within it only the binding layer refines.
+     * created needs its directory. Within it the binding layer refines, and what a child
+     * wrote there outside the glob is put back after the run (the lease audit).
      */
-    WIDER("kernel grants the directory; binding checks refine within it"),
+    WIDER("kernel grants the directory; binding checks refine within it, the after-run audit puts back the rest"),
     /**
      * The kernel grants only what exists and matches now: the directory a new match would need
      * is the checkout root (or missing), and granting it would undo the narrowing. A child

@@ -206,7 +206,8 @@ public final class LeaseNarrowing {
         }
         Path dir = resolve(checkout, dirs.subList(0, depth));
         return new GlobGrant(glob, Enforcement.WIDER, List.of(new Rule(dir, AccessMode.RW, origin)),
-                "all of " + checkout.relativize(dir) + "/ (binding checks refine within it)");
+                "all of " + checkout.relativize(dir) + "/ (binding checks refine within it; what a run writes there outside the glob is put back"
+                + " after it)");
     }
 
     /** Each existing match under the checkout, for a glob without a fixed prefix. */

@@ -12,6 +12,7 @@ import dev.magus.policy.lease.LeaseScope;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
 import dev.magus.policy.lease.WriteGlob;
+import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.quarantine.Quarantine;
 import dev.magus.workspace.quarantine.Retention;
@@ -103,6 +104,33 @@ class LeaseAuditTest {
         assertThat(r.diagnostics()).allSatisfy(d -> assertThat(d.details()).containsEntry("job", "7")
                 .containsEntry("write_paths", "docs/**/*.md").containsKey("quarantine"));
         assertThat(Quarantine.in(state).read("run1").orElseThrow().entries()).hasSize(4);
+    }
+
+    @Test
+    void onlyTheWiderDirectoriesAreListedOrStatted() throws IOException {
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(Files.createDirectories(ws.resolve("src/main/p" + i)).resolve("F.java"), "class F {}\n");
+        }
+        List<String> asked = new java.util.ArrayList<>();
+        DirectoryReader java = Readers.java();
+        DirectoryReader counting = new DirectoryReader() {
+            @Override
+            public Optional<Stamp> stat(String absolutePath) {
+                asked.add(absolutePath);
+                return java.stat(absolutePath);
+            }
+
+            @Override
+            public Optional<Listing> list(String absolutePath) {
+                asked.add(absolutePath);
+                return java.list(absolutePath);
+            }
+        };
+        LeaseAudit.Baseline b = LeaseAudit.of(List.of(lease("docs/*.md", "src/**")), counting).before();
+        Files.writeString(ws.resolve("docs/c.txt"), "run\n");
+        assertThat(b.after("run1").diagnostics()).singleElement()
+                .satisfies(d -> assertThat(d.subject()).isEqualTo(ws.resolve("docs/c.txt").toString()));
+        assertThat(asked).isNotEmpty().allSatisfy(p -> assertThat(Path.of(p)).startsWithRaw(ws.resolve("docs")));
     }
 
     @Test
