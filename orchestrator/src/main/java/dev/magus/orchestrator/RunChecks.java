@@ -2,6 +2,7 @@ package dev.magus.orchestrator;
 
 import static dev.magus.orchestrator.RunHandle.say;
 
+import dev.magus.events.Diagnostic;
 import dev.magus.landlock.denials.DenialConfirmer;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
@@ -12,9 +13,11 @@ import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.LeaseAudit;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
 
 /** The policy's checks around a run's child: the denial confirmer while it runs, the control-file and lease audits after. */
 final class RunChecks {
@@ -27,24 +30,13 @@ final class RunChecks {
      * workspace says {@code sandbox.controlFiles: report}, the run's version kept in the
      * quarantine first. What the audit kept (a repository the run created, a harmless config
      * change) or neutralised without failing the run is an info line. Whether the run fails
-     * for it: an audit that could not finish fails it too, since nothing then says the files
-     * are intact.
+     * for it ({@link #reported}).
      */
     static boolean audit(RunHandle run, Passthrough passthrough, ControlFileAudit.Baseline baseline, RunConfig config) {
-        try {
-            ControlFileAudit.Report report;
-            // Two runs of one process in one workspace audit and restore one at a time, so neither
-            // puts back its snapshot over the other's restore halfway through.
-            synchronized (lockFor(config.workspaceRoot())) {
-                report = baseline.after(config.config().controlFiles(), run.id());
-            }
-            report.diagnostics().forEach(run.journal()::diagnostic);
-            report.notes().forEach(line -> say(run, passthrough, line));
-            return report.changed();
-        } catch (RuntimeException e) {
-            say(run, passthrough, "magus: the control-file audit could not finish, so the run fails: " + e);
-            return true;
-        }
+        return reported(run, passthrough, config, "control-file audit", () -> {
+            ControlFileAudit.Report r = baseline.after(config.config().controlFiles(), run.id());
+            return new Found(r.diagnostics(), r.notes(), r.changed());
+        });
     }
 
     /**
@@ -55,16 +47,34 @@ final class RunChecks {
      * quarantine. Whether the run fails for it: an audit that could not finish fails it too.
      */
     static boolean leaseAudit(RunHandle run, Passthrough passthrough, LeaseAudit.Baseline baseline, RunConfig config) {
+        return reported(run, passthrough, config, "lease audit", () -> {
+            LeaseAudit.Report r = baseline.after(run.id());
+            return new Found(r.diagnostics(), r.notes(), r.failing());
+        });
+    }
+
+    /** What an after-run audit found: its diagnostics, its info lines, whether the run fails for it. */
+    private record Found(List<Diagnostic> diagnostics, List<String> notes, boolean fails) {
+    }
+
+    /**
+     * Runs an after-run audit that restores, reports what it found, and says whether the run
+     * fails: an audit that could not finish fails it too, since nothing then says the files are
+     * intact. Two runs of one process in one workspace audit and restore one at a time, so
+     * neither puts back its snapshot over the other's restore halfway through.
+     */
+    private static boolean reported(RunHandle run, Passthrough passthrough, RunConfig config, String name,
+            Supplier<Found> audit) {
         try {
-            LeaseAudit.Report report;
+            Found found;
             synchronized (lockFor(config.workspaceRoot())) {
-                report = baseline.after(run.id());
+                found = audit.get();
             }
-            report.diagnostics().forEach(run.journal()::diagnostic);
-            report.notes().forEach(line -> say(run, passthrough, line));
-            return report.failing();
+            found.diagnostics().forEach(run.journal()::diagnostic);
+            found.notes().forEach(line -> say(run, passthrough, line));
+            return found.fails();
         } catch (RuntimeException e) {
-            say(run, passthrough, "magus: the lease audit could not finish, so the run fails: " + e);
+            say(run, passthrough, "magus: the " + name + " could not finish, so the run fails: " + e);
             return true;
         }
     }

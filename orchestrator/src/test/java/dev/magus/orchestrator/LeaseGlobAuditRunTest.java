@@ -8,13 +8,11 @@ import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.policy.lease.WriteGlob;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.jobs.Job;
 import dev.magus.workspace.jobs.JobStore;
 import dev.magus.workspace.jobs.TrailEntry;
 import dev.magus.workspace.jobs.TrailEvent;
-import dev.magus.workspace.lease.LeaseMarkers;
 import dev.magus.workspace.quarantine.Kept;
 import dev.magus.workspace.quarantine.Manifest;
 import dev.magus.workspace.quarantine.Quarantine;
@@ -22,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,18 +40,13 @@ class LeaseGlobAuditRunTest {
     void setUp() throws Exception {
         TestHost.assumeLandlock();
         t = new TestHost(root).mode("required");
-        Host host = t.host();
-        state = StateDir.of(host.env(), host.home());
-        Path cacheDir = Files.createDirectories(host.facts(host.tempBase()).magusCacheDir());
         docs = Files.createDirectories(t.workspace.resolve("docs"));
         Files.writeString(docs.resolve("a.md"), "a\n");
         Files.writeString(docs.resolve("old.txt"), "old\0bytes\n");
         Files.setAttribute(docs.resolve("old.txt"), "unix:mode", 0640, LinkOption.NOFOLLOW_LINKS);
-        try (JobStore store = JobStore.open(state.jobsDb())) {
-            Job parent = store.add(Optional.empty(), List.of());
-            child = store.add(Optional.of(parent.id()), List.of(WriteGlob.parse("docs/*.md", "test")));
-        }
-        new LeaseMarkers(state, cacheDir).acquire(t.workspace, child.id());
+        LeasedWorkspace leased = LeasedWorkspace.of(t, "docs/*.md");
+        state = leased.state();
+        child = leased.job();
     }
 
     private record Outcome(Run run, List<RunEvent> events, int status) {

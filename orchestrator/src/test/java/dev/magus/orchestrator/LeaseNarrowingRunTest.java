@@ -15,11 +15,9 @@ import dev.magus.workspace.jobs.Job;
 import dev.magus.workspace.jobs.JobStore;
 import dev.magus.workspace.jobs.TrailEntry;
 import dev.magus.workspace.jobs.TrailEvent;
-import dev.magus.workspace.lease.LeaseMarkers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,15 +35,11 @@ class LeaseNarrowingRunTest {
     void setUp() throws Exception {
         TestHost.assumeLandlock();
         t = new TestHost(root).mode("required");
-        Host host = t.host();
-        state = StateDir.of(host.env(), host.home());
-        cacheDir = Files.createDirectories(host.facts(host.tempBase()).magusCacheDir());
         Files.createDirectories(t.workspace.resolve("src"));
-        try (JobStore store = JobStore.open(state.jobsDb())) {
-            Job parent = store.add(Optional.empty(), List.of());
-            child = store.add(Optional.of(parent.id()), List.of(WriteGlob.parse("src/**", "test")));
-        }
-        new LeaseMarkers(state, cacheDir).acquire(t.workspace, child.id());
+        LeasedWorkspace leased = LeasedWorkspace.of(t, "src/**");
+        state = leased.state();
+        cacheDir = leased.cacheDir();
+        child = leased.job();
     }
 
     private List<String> attempt() {

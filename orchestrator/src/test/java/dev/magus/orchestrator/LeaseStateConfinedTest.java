@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.policy.lease.WriteGlob;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.jobs.Job;
 import dev.magus.workspace.jobs.JobStore;
-import dev.magus.workspace.lease.LeaseMarkers;
 import dev.magus.workspace.lease.Marker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,15 +35,11 @@ class LeaseStateConfinedTest {
     void setUp() throws Exception {
         TestHost.assumeLandlock();
         t = new TestHost(root).mode("required");
-        Host host = t.host();
-        state = StateDir.of(host.env(), host.home());
-        Path cacheDir = host.facts(host.tempBase()).magusCacheDir();
         Files.createDirectories(t.workspace.resolve("src"));
-        try (JobStore store = JobStore.open(state.jobsDb())) {
-            Job parent = store.add(Optional.empty(), List.of());
-            child = store.add(Optional.of(parent.id()), List.of(WriteGlob.parse("src/**", "test")));
-        }
-        marker = new LeaseMarkers(state, cacheDir).acquire(t.workspace, child.id());
+        LeasedWorkspace leased = LeasedWorkspace.of(t, "src/**");
+        state = leased.state();
+        child = leased.job();
+        marker = leased.marker();
         try (JobStore store = JobStore.open(state.jobsDb())) {
             jobsBefore = store.list();
         }

@@ -68,6 +68,13 @@ class QuarantineTest {
         assertThat(Files.readString(yaml)).isEqualTo("sandbox: {mode: off}\n");
     }
 
+    /** As the audit takes out a file the run created: kept, removed, recorded. */
+    private static Kept takenOut(Quarantine.Box box, Path file) throws Exception {
+        Quarantine.Prepared p = box.keep(file);
+        Files.delete(file);
+        return box.record(p, "MGS2002", "created", "a file");
+    }
+
     @Test
     void restoringRefusesWhenTheDestinationsParentWasReplacedByALinkToOutsideEvenWhenForced() throws Exception {
         Path ws = Files.createDirectories(dir.resolve("ws"));
@@ -76,10 +83,7 @@ class QuarantineTest {
         Quarantine q = Quarantine.in(new StateDir(dir.resolve("state")));
         Path hooks = Files.createDirectories(ws.resolve(".git/hooks"));
         Path hook = Files.writeString(hooks.resolve("pre-commit"), "#!/bin/sh\nplanted\n");
-        Quarantine.Box box = q.box("r3");
-        Quarantine.Prepared p = box.keep(hook);
-        Files.delete(hook);
-        Kept k = box.record(p, "MGS2002", "created", "a hook");
+        Kept k = takenOut(q.box("r3"), hook);
 
         // A later process swaps .git/hooks for a link out of the workspace.
         Files.delete(hooks);
@@ -114,10 +118,7 @@ class QuarantineTest {
         Quarantine q = Quarantine.in(new StateDir(dir.resolve("state")));
         Path deep = Files.createDirectories(ws.resolve("a/b"));
         Path f = Files.writeString(deep.resolve("f"), "kept\n");
-        Quarantine.Box box = q.box("r4");
-        Quarantine.Prepared p = box.keep(f);
-        Files.delete(f);
-        Kept k = box.record(p, "MGS2002", "created", "a file");
+        Kept k = takenOut(q.box("r4"), f);
         Files.delete(deep);
         Files.delete(ws.resolve("a"));
         assertThat(q.restore(k, false)).isInstanceOfSatisfying(Quarantine.Restored.Refused.class,
