@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -84,7 +83,8 @@ public final class LeaseAudit {
         return of(leases, Readers.installed());
     }
 
-    static LeaseAudit of(List<Narrowing.Narrowed> leases, DirectoryReader reader) {
+    /** As {@link #of(List)}, listing and stat-ing through {@code reader}: for tests and benchmarks. */
+    public static LeaseAudit of(List<Narrowing.Narrowed> leases, DirectoryReader reader) {
         List<Region> regions = new ArrayList<>();
         for (Narrowing.Narrowed n : leases) {
             if (n.job().store().isEmpty()) {
@@ -113,18 +113,24 @@ public final class LeaseAudit {
 
     /** Records the uncovered entries of the wider directories now: call right before the child starts. */
     public Baseline before() {
+        long since = Scan.nowNanos();
         Recording r = record(null);
-        return new Baseline(Snapshot.of(r.entries), r.unaudited);
+        return new Baseline(Snapshot.of(r.entries), r, since);
     }
 
     /** The uncovered entries before the run, and the directories that could not be recorded then. */
     public final class Baseline {
         private final Snapshot snapshot;
         private final List<Path> unaudited;
+        /** What the after pass reuses of the before pass: its stamps, and when it started. */
+        private final Recording recorded;
+        private final long since;
 
-        private Baseline(Snapshot snapshot, List<Path> unaudited) {
+        private Baseline(Snapshot snapshot, Recording recorded, long since) {
             this.snapshot = snapshot;
-            this.unaudited = List.copyOf(unaudited);
+            this.unaudited = List.copyOf(recorded.unaudited);
+            this.recorded = recorded;
+            this.since = since;
         }
 
         public Snapshot snapshot() {
@@ -137,7 +143,7 @@ public final class LeaseAudit {
          * child's group is gone.
          */
         public Report after(String runId) {
-            Recording now = record(snapshot.entries().keySet());
+            Recording now = record(this);
             List<Path> unaudited = new ArrayList<>(this.unaudited);
             now.unaudited.stream().filter(p -> !unaudited.contains(p)).forEach(unaudited::add);
             // Beneath what could not be recorded before, nothing is known of then: not compared.
@@ -212,18 +218,23 @@ public final class LeaseAudit {
         return regions.stream().filter(r -> p.startsWith(r.dir())).findFirst();
     }
 
-    /** What one recording found: the uncovered entries, and what could not be listed or read. */
+    /** What one recording found: the uncovered entries and their stamps, and what could not be listed or read. */
     private static final class Recording {
         final Map<Path, Snapshot.Recorded> entries = new HashMap<>();
+        final Map<Path, Stamp> stamps = new HashMap<>();
         final List<Path> unaudited = new ArrayList<>();
     }
 
     /**
      * Records every uncovered entry beneath the regions. After the run ({@code before} given),
      * a directory the run created on the way to what a glob covers is left out: it is needed
-     * there, and what else is beneath it is judged on its own.
+     * there, and what else is beneath it is judged on its own; and a regular file whose stamp
+     * is the one it had before, with times older than the before pass's start less
+     * {@link Scan#SLACK_NANOS}, is taken as it was without reading it again (a write sets its
+     * mtime and ctime, a rename in its inode and ctime, a chmod its ctime, and ctime cannot be
+     * set back; the slack covers the kernel's coarse clock, as in {@link Scan}).
      */
-    private Recording record(Set<Path> before) {
+    private Recording record(Baseline before) {
         Recording r = new Recording();
         for (Region region : regions) {
             String entry = region.lease().scope().checkout().relativize(region.dir()) + "/";
@@ -233,7 +244,7 @@ public final class LeaseAudit {
     }
 
     /** Records beneath {@code dir}; whether anything beneath it is covered by a glob. */
-    private boolean walk(Path dir, int depth, String entry, Set<Path> before, Recording r) {
+    private boolean walk(Path dir, int depth, String entry, Baseline before, Recording r) {
         Optional<Listing> listing = reader.list(dir.toString());
         if (listing.isEmpty() || depth >= MAX_DEPTH) {
             if (reader.stat(dir.toString()).map(s -> s.kind() == Kind.DIRECTORY).orElse(false)) {
@@ -257,16 +268,31 @@ public final class LeaseAudit {
                 }
                 continue;
             }
-            Node node = node(p, st.get());
+            Node node = unchanged(p, st.get(), before).orElseGet(() -> node(p, st.get()));
             r.entries.put(p, new Snapshot.Recorded(node, entry));
+            r.stamps.put(p, st.get());
             if (node instanceof Node.Directory && walk(p, depth + 1, entry, before, r)) {
                 covered = true;
-                if (before != null && !before.contains(p)) {
+                if (before != null && !before.snapshot.entries().containsKey(p)) {
                     r.entries.remove(p);
                 }
             }
         }
         return covered;
+    }
+
+    /** The file as the before pass recorded it, when its stamp says it was not touched since (see {@link #record}). */
+    private static Optional<Node> unchanged(Path p, Stamp now, Baseline before) {
+        if (before == null || now.kind() != Kind.FILE) {
+            return Optional.empty();
+        }
+        Stamp was = before.recorded.stamps.get(p);
+        Snapshot.Recorded r = before.snapshot.entries().get(p);
+        if (was == null || r == null || !was.equals(now)
+                || Math.max(now.mtimeNanos(), now.ctimeNanos()) >= before.since - Scan.SLACK_NANOS) {
+            return Optional.empty();
+        }
+        return Optional.of(r.node());
     }
 
     /** The entry as the audit compares it; a link by its target as written, never read through. */

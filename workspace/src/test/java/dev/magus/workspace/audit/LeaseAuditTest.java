@@ -134,6 +134,20 @@ class LeaseAuditTest {
     }
 
     @Test
+    void aFileOlderThanTheSlackIsStillComparedByItsStampAfterTheRun() throws Exception {
+        Path old = ws.resolve("docs/keep/old.txt");
+        Path same = Files.writeString(ws.resolve("docs/keep/same.txt"), "same\n");
+        // Past the slack, so the after pass takes unchanged stamps as unchanged content.
+        Thread.sleep(Scan.SLACK_NANOS / 1_000_000 + 200);
+        LeaseAudit.Baseline b = audit(lease("docs/*.md")).before();
+        Files.writeString(old, "new\n");
+        LeaseAudit.Report r = b.after("run1");
+        assertThat(r.diagnostics()).extracting(Diagnostic::subject).containsExactly(old.toString());
+        assertThat(old).hasContent("old");
+        assertThat(same).hasContent("same");
+    }
+
+    @Test
     void anUntouchedDirectoryIsNoFindingAndKeepsNothing() throws IOException {
         LeaseAudit.Report r = audit(lease("docs/*.md")).before().after("run1");
         assertThat(r.failing()).isFalse();
