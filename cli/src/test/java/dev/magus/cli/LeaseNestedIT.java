@@ -110,4 +110,29 @@ class LeaseNestedIT {
         assertThat(shown).contains("\"sandbox_denial\"").contains(ws.resolve("README").toString());
         assertThat(shown.split("\"sandbox_denial\"", -1)).as("one row: %s", shown).hasSize(2);
     }
+
+    /**
+     * Under a glob the kernel grants a whole directory for, the nested magus (no store) leaves
+     * the lease audit to the outer run, whose audit spans the nested one: what the nested run's
+     * child wrote outside the glob is put back once, on the job's trail, and the outer run fails.
+     */
+    @Test
+    void whatANestedRunWritesOutsideAWiderGlobIsPutBackByTheOuterRun() throws IOException {
+        Files.createDirectories(ws.resolve("docs"));
+        ok("lease", "release");
+        String parent = ok("job", "add", "--write", "**").out().strip();
+        String docs = ok("job", "add", "--parent", parent, "--write", "docs/*.md").out().strip();
+        ok("lease", "acquire", docs);
+        Result r = magus("run", "--", magus.toString(), "run", "--", "sh", "-c",
+                "echo c > docs/c.txt; echo b > docs/b.md; echo inner-done");
+        assertThat(r.out()).as("%s", r).contains("inner-done");
+        assertThat(r.status()).as("%s", r).isEqualTo(1);
+        assertThat(ws.resolve("docs/c.txt")).doesNotExist();
+        assertThat(ws.resolve("docs/b.md")).hasContent("b");
+        assertThat(r.err().lines().filter(l -> l.contains("MGS2002") && l.contains("docs/c.txt")).count())
+                .as("reported once, by the outer run: %s", r).isEqualTo(1);
+        String shown = ok("job", "show", docs, "--json").out();
+        assertThat(shown.split("\"sandbox_denial\"", -1)).as("one row: %s", shown).hasSize(2);
+        assertThat(shown).contains(ws.resolve("docs/c.txt").toString());
+    }
 }
