@@ -218,8 +218,9 @@ public final class Quarantine {
      * version is first copied under a fresh name beside the entry (created exclusively, so
      * never through a link at that name), confirmed to be in the open parent (same file), and
      * only then renamed over the entry relative to it; a parent swapped for a link meanwhile
-     * fails the restore, and the entry is left as it was. A directory missing on the way is
-     * made, when forced, only beneath real directories.
+     * fails the restore, and the entry is left as it was (what the copy wrote by then lies under
+     * that fresh name wherever the link led: nothing existing is overwritten). A directory
+     * missing on the way is made, when forced, only beneath real directories.
      */
     public Restored restore(Kept k, boolean force) throws IOException {
         Path path = k.path();
@@ -252,6 +253,10 @@ public final class Quarantine {
                         + " written through it");
             }
             String now = Fingerprint.of(path);
+            if (!sameFile(parent, held)) {
+                return new Restored.Refused(k, "its directory " + parent + " was replaced while restoring, so nothing is"
+                        + " written through it");
+            }
             if (!force && !now.equals(k.left())) {
                 return new Restored.Refused(k, "it changed since the audit left it (" + k.left() + ", now " + now
                         + "); --force overwrites it");
