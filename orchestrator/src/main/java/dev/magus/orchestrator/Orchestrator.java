@@ -41,8 +41,9 @@ import reactor.core.publisher.Flux;
  * ({@link ConfigStage}) → private temp dir and host facts → build policy ({@link PolicyStage}) → exec
  * check ({@link ExecStage}) → env overlay ({@link EnvStage}) → proxy → probe ({@link ProbeStage}))
  * build an immutable {@code RunPlan}, which flat-maps into the control-file snapshot
- * ({@link ControlFileAudit}), the spawn ({@link Spawner}, the {@link Launcher} unless the builder
- * says otherwise), the stream and the control-file audit. Each stage is a function of immutable
+ * ({@link ControlFileAudit}, and under a lease whose glob the kernel grants a whole directory for,
+ * {@link dev.magus.workspace.audit.LeaseAudit}'s), the spawn ({@link Spawner}, the
+ * {@link Launcher} unless the builder says otherwise), the stream and the after-run audits. Each stage is a function of immutable
  * values; a stage that refuses is the chain's error signal, which ends the run before any spawn,
  * with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in {@link Run#result()}.
  * A signal before the spawn disposes the chain: no child starts. {@link #submit} starts a run that
