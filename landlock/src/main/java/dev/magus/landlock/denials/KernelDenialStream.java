@@ -6,7 +6,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import dev.magus.landlock.denials.infer.CommandLine;
-import dev.magus.landlock.denials.infer.ProcCwd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,8 +72,9 @@ public final class KernelDenialStream {
             Scheduler timer) {
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
-            KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd), new CommandLine(argv));
-            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
+            KernelDenials inferred = new KernelDenials(policy, cwd, pid, new CommandLine(argv));
+            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept)
+                    .concatWith(Flux.defer(() -> Flux.fromIterable(inferred.finish())));
             if (audit.isEmpty()) {
                 return fromOutput;
             }

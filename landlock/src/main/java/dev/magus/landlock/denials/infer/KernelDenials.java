@@ -60,6 +60,12 @@ public final class KernelDenials {
     /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
     private final java.util.Map<Candidate.Key, Diagnostic> confirmed = new java.util.HashMap<>();
     private final Set<Candidate.Key> asked = new HashSet<>();
+    /** Every path asked about: a report that does not say the access adds nothing to one already asked. */
+    private final Set<Path> askedPaths = new HashSet<>();
+    /** The run's own child: its pid names its {@code /proc} files ({@link ToolProbes}). */
+    private long pid = -1;
+    /** bash's own message for a command it could not run: {@code bash: /x: Permission denied}, {@code bash: line 1: /x: ...}. */
+    private static final Pattern BASH_SAID = Pattern.compile("^(?:\\S*/)?bash: (?:line \\d+: )?[^:]+: Permission denied$");
     /** Each stream's Python traceback so far, for a socket error that names no address. */
     private final java.util.Map<RunEvent.Stream, ConnectParser.Traceback> tracebacks =
             new java.util.EnumMap<>(RunEvent.Stream.class);
@@ -88,6 +94,12 @@ public final class KernelDenials {
      */
     public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, CommandLine commandLine) {
         this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder, commandLine);
+    }
+
+    /** As above, for the child with process id {@code pid}, whose own silent probes are known ({@link ToolProbes}). */
+    public KernelDenials(DenialConfirmer confirmer, Path cwd, long pid, CommandLine commandLine) {
+        this(confirmer, cwd, new ProcCwd(pid, cwd), commandLine);
+        this.pid = pid;
     }
 
     KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser parser,
@@ -122,6 +134,30 @@ public final class KernelDenials {
         return accept(output.stream(), output.line());
     }
 
+    /**
+     * What is left when the child's streams have ended: a report the parser held for stack
+     * frames that never came, and the silent probes of the tool magus started ({@link ToolProbes}).
+     */
+    public synchronized List<Diagnostic> finish() {
+        DenialParser.Cwd start = new DenialParser.Cwd() {
+            @Override
+            public Path get() {
+                return cwd;
+            }
+        };
+        List<Diagnostic> out = new ArrayList<>(confirmAll(parser.finish(), start));
+        for (ToolProbes.Probe probe : ToolProbes.of(commandLine, pid)) {
+            Optional<Diagnostic> refused = confirmer.confirm(probe.op(), probe.path(), cwd);
+            refused.ifPresent(d -> {
+                if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
+                    out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
+                            "inferred:probe", d.details()).withDetail(DetailKey.QUIET.key(), probe.why()));
+                }
+            });
+        }
+        return List.copyOf(out);
+    }
+
     /** The diagnostics one line gives away: usually none, never one already reported. */
     public synchronized List<Diagnostic> accept(RunEvent.Stream stream, String line) {
         if (NESTED_MAGUS_LINE.matcher(line).lookingAt()) {
@@ -149,16 +185,17 @@ public final class KernelDenials {
                 }
                 return elsewhere.get(0);
             }
+
+            @Override
+            public List<Path> changedInto() {
+                return commandLine.changedInto(cwd);
+            }
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
         if (candidates.isEmpty() && CURL_WRITE_FAILED.matcher(line).lookingAt()) {
-            Optional<String> output = commandLine.curlOutput();
-            if (output.isPresent() && !output.get().equals("-")) {
-                try {
-                    candidates = List.of(new Candidate(AccessHint.WRITE, memo.get().resolve(output.get()), stream, line));
-                } catch (InvalidPathException e) {
-                    // not a path: nothing to confirm
-                }
+            Optional<Path> output = commandLine.curlOutput(cwd);
+            if (output.isPresent()) {
+                candidates = List.of(new Candidate(AccessHint.WRITE, output.get(), stream, line));
             }
         }
         List<Diagnostic> out = new ArrayList<>(1);
@@ -175,12 +212,20 @@ public final class KernelDenials {
                 }
             });
         }
+        out.addAll(confirmAll(candidates, memo));
+        return List.copyOf(out);
+    }
+
+    private List<Diagnostic> confirmAll(List<Candidate> candidates, DenialParser.Cwd memo) {
         if (candidates.isEmpty()) {
-            return List.copyOf(out);
+            return List.of();
         }
+        List<Diagnostic> out = new ArrayList<>(1);
         Set<Key> thisLine = new HashSet<>();
         for (Candidate c : candidates) {
-            if (!asked.add(c.key())) {
+            boolean newQuestion = asked.add(c.key());
+            boolean newPath = askedPaths.add(c.path().normalize());
+            if (!newQuestion || !newPath && c.hint() == AccessHint.UNKNOWN) {
                 // Asked before: a line naming it again is one more occurrence of that denial.
                 // Only a line that is itself the refusal message: a dump's "path:" line or a
                 // stack frame repeats the first message, it is no second denial.
@@ -200,6 +245,17 @@ public final class KernelDenials {
                 int n = reported.merge(key, 1, Integer::sum);
                 confirmed.putIfAbsent(c.key(), d);
                 out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
+                if (n == 1 && d.operation() == Operation.EXEC && BASH_SAID.matcher(c.line()).lookingAt()) {
+                    // bash, refused an exec, opens the file to say why ("bad interpreter", "cannot
+                    // execute binary file"): the kernel refuses that read too. Counted, shown at -v.
+                    confirmer.confirm(Operation.READ, Path.of(d.subject()), cwd).ifPresent(r -> {
+                        if (reported.putIfAbsent(new Key(r.operation(), r.subject()), 1) == null) {
+                            out.add(new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL,
+                                    d.source(), r.details()).withDetail(DetailKey.EVIDENCE, c.line())
+                                    .withDetail(DetailKey.QUIET.key(), "bash reads a file it could not run to say why"));
+                        }
+                    });
+                }
             });
         }
         return List.copyOf(out);
@@ -295,9 +351,30 @@ public final class KernelDenials {
             return Optional.empty();
         }
         AccessHint hint = c.diedAt().map(at -> fromScript(at, c.hint(), childCwd, c.path())).orElse(c.hint());
-        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(c.path()) : hint.operations();
+        Path path = c.path();
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // The kernel is asked about a file only once the lookup found it: a refusal of a
+            // name that is not there was a create in the deepest directory that is (node's
+            // recursive mkdir names the whole path; sort -o, uniq's output name the new file).
+            Optional<Path> made = firstMissing(path);
+            if (made.isEmpty()) {
+                return Optional.empty();
+            }
+            path = made.get();
+            hint = AccessHint.WRITE;
+        }
+        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(path) : hint.operations();
         for (Operation op : order) {
-            Optional<Diagnostic> refused = confirmer.confirm(op, c.path(), cwd);
+            Optional<Diagnostic> refused = confirmer.confirm(op, path, cwd);
+            if (refused.isEmpty() && op == Operation.EXEC) {
+                // A script the policy lets run whose interpreter it does not: the kernel refused
+                // the interpreter ("x.sh: Permission denied" from dash, EACCES from execve).
+                Optional<Path> interpreter = confirmer.confirm(Operation.READ, path, cwd).isEmpty()
+                        ? dev.magus.landlock.launch.Shebang.interpreter(path) : Optional.empty();
+                if (interpreter.isPresent()) {
+                    refused = confirmer.confirm(Operation.EXEC, interpreter.get(), cwd);
+                }
+            }
             if (refused.isPresent()) {
                 Diagnostic d = refused.get();
                 Diagnostic kernel = new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
@@ -338,6 +415,24 @@ public final class KernelDenials {
             // The script is gone or unreadable as text: the message's own words decide.
         }
         return said;
+    }
+
+    /**
+     * For a path that does not exist: the name a create was refused at, the first missing
+     * component under the deepest directory that exists; empty when nothing of it exists.
+     */
+    static Optional<Path> firstMissing(Path path) {
+        Path n = path.normalize();
+        Path child = n;
+        for (Path dir = n.getParent(); dir != null; child = dir, dir = dir.getParent()) {
+            if (Files.isDirectory(dir)) {
+                return Optional.of(child);
+            }
+            if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** The order to ask the policy in when the message leaves the access open. */
