@@ -151,7 +151,8 @@ public final class KernelDenials {
             refused.ifPresent(d -> {
                 if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
                     out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
-                            "inferred:probe", d.details()).withDetail(DetailKey.QUIET.key(), probe.why()));
+                            "inferred:probe", d.details()).withDetail(DetailKey.QUIET.key(), "true")
+                            .withDetail(DetailKey.EVIDENCE, "not said by the tool: " + probe.why()));
                 }
             });
         }
@@ -252,7 +253,7 @@ public final class KernelDenials {
                         if (reported.putIfAbsent(new Key(r.operation(), r.subject()), 1) == null) {
                             out.add(new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL,
                                     d.source(), r.details()).withDetail(DetailKey.EVIDENCE, c.line())
-                                    .withDetail(DetailKey.QUIET.key(), "bash reads a file it could not run to say why"));
+                                    .withDetail(DetailKey.QUIET.key(), "true"));
                         }
                     });
                 }
