@@ -131,7 +131,7 @@ class ToolCorpusTest {
         CAPTURED.put(s.name(), corpus.toString());
 
         PrefixConfirmer policy = new PrefixConfirmer(fixture.home());
-        KernelDenials denials = new KernelDenials(policy, fixture.ws(), fixture::ws, new CommandLine(argv));
+        KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.at(fixture.ws()).withCommand(new CommandLine(argv)));
         List<Diagnostic> found = new ArrayList<>();
         out.stdout().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDOUT, l)));
         out.stderr().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDERR, l)));
@@ -172,7 +172,7 @@ class ToolCorpusTest {
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         PrefixConfirmer policy = new PrefixConfirmer(f.home());
-        KernelDenials denials = new KernelDenials(policy, f.ws(), new ProcCwd(p.pid(), f.ws()));
+        KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.running(p.pid(), f.ws(), CommandLine.NONE));
         KernelDenials fromStart = new KernelDenials(new PrefixConfirmer(f.home()), f.ws());
         List<Diagnostic> found = new ArrayList<>();
         List<Diagnostic> foundFromStart = new ArrayList<>();

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -53,7 +52,6 @@ public final class KernelDenials {
     private final Path cwd;
     private final DenialParser.Cwd liveCwd;
     private final DenialParser parser;
-    private final Function<Path, List<Operation>> unknownOrder;
     private final CommandLine commandLine;
     /** Occurrences of each reported denial: the first is reported, later ones are marked repeats. */
     private final java.util.Map<Key, Integer> reported = new java.util.HashMap<>();
@@ -63,7 +61,7 @@ public final class KernelDenials {
     /** Every path asked about: a report that does not say the access adds nothing to one already asked. */
     private final Set<Path> askedPaths = new HashSet<>();
     /** The run's own child: its pid names its {@code /proc} files ({@link ToolProbes}). */
-    private long pid = -1;
+    private final long pid;
     /** bash's own message for a command it could not run: {@code bash: /x: Permission denied}, {@code bash: line 1: /x: ...}. */
     private static final Pattern BASH_SAID = Pattern.compile("^(?:\\S*/)?bash: (?:line \\d+: )?[^:]+: Permission denied$");
     /** Each stream's Python traceback so far, for a socket error that names no address. */
@@ -71,58 +69,56 @@ public final class KernelDenials {
             new java.util.EnumMap<>(RunEvent.Stream.class);
 
     /**
-     * @param confirmer the run's policy check
-     * @param cwd       the child's working directory, absolute
+     * The child whose output is read.
+     *
+     * @param cwd     the directory it started in, absolute
+     * @param live    its working directory now (it may have changed it since), asked only for
+     *                a line that names a relative path
+     * @param pid     its process id, or -1: names its {@code /proc} files ({@link ToolProbes})
+     * @param command what magus started: its inline script, curl's {@code -o}, its {@code cd}s
+     *                tell what its output leaves open ({@link CommandLine})
      */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd) {
-        this(confirmer, cwd, () -> cwd);
-    }
-
-    /**
-     * @param confirmer the run's policy check
-     * @param cwd       the directory the child started in, absolute
-     * @param liveCwd   the child's working directory now (it may have changed it since), asked
-     *                  only for a line that names a relative path
-     */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd) {
-        this(confirmer, cwd, liveCwd, CommandLine.NONE);
-    }
-
-    /**
-     * As above, knowing the command magus started: its inline script and curl's {@code -o}
-     * tell an access its output leaves open ({@link CommandLine}).
-     */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, CommandLine commandLine) {
-        this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder, commandLine);
-    }
-
-    /** As above, for the child with process id {@code pid}, whose own silent probes are known ({@link ToolProbes}). */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd, long pid, CommandLine commandLine) {
-        this(confirmer, cwd, new ProcCwd(pid, cwd), commandLine);
-        this.pid = pid;
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder) {
-        this(confirmer, cwd, () -> cwd, parser, unknownOrder);
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder) {
-        this(confirmer, cwd, liveCwd, parser, unknownOrder, CommandLine.NONE);
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder, CommandLine commandLine) {
-        this.commandLine = Objects.requireNonNull(commandLine, "commandLine");
-        this.liveCwd = Objects.requireNonNull(liveCwd, "liveCwd");
-        this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
-        this.cwd = Objects.requireNonNull(cwd, "cwd");
-        if (!cwd.isAbsolute()) {
-            throw new IllegalArgumentException("cwd must be absolute: " + cwd);
+    public record Child(Path cwd, DenialParser.Cwd live, long pid, CommandLine command) {
+        public Child {
+            Objects.requireNonNull(cwd, "cwd");
+            Objects.requireNonNull(live, "live");
+            Objects.requireNonNull(command, "command");
+            if (!cwd.isAbsolute()) {
+                throw new IllegalArgumentException("cwd must be absolute: " + cwd);
+            }
         }
-        this.parser = Objects.requireNonNull(parser, "parser");
-        this.unknownOrder = Objects.requireNonNull(unknownOrder, "unknownOrder");
+
+        /** A child that stays in {@code cwd}; nothing else known. */
+        public static Child at(Path cwd) {
+            return new Child(cwd, () -> cwd, -1, CommandLine.NONE);
+        }
+
+        /** The running process {@code pid}, started in {@code cwd} as {@code command}. */
+        public static Child running(long pid, Path cwd, CommandLine command) {
+            return new Child(cwd, new ProcCwd(pid, cwd), pid, command);
+        }
+
+        public Child withLive(DenialParser.Cwd now) {
+            return new Child(cwd, now, pid, command);
+        }
+
+        public Child withCommand(CommandLine started) {
+            return new Child(cwd, live, pid, started);
+        }
+    }
+
+    /** For a child that stays in {@code cwd}, absolute. */
+    public KernelDenials(DenialConfirmer confirmer, Path cwd) {
+        this(confirmer, Child.at(cwd));
+    }
+
+    public KernelDenials(DenialConfirmer confirmer, Child child) {
+        this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
+        this.cwd = child.cwd();
+        this.liveCwd = child.live();
+        this.pid = child.pid();
+        this.commandLine = child.command();
+        this.parser = new DenialParser();
     }
 
     /** The line a (nested) magus prints for a diagnostic: {@code magus: MGS2001 ...}, {@code magus learn: ...}. */
@@ -357,14 +353,15 @@ public final class KernelDenials {
             // The kernel is asked about a file only once the lookup found it: a refusal of a
             // name that is not there was a create in the deepest directory that is (node's
             // recursive mkdir names the whole path; sort -o, uniq's output name the new file).
+            // A read named deeper than that is left as said (the file may have gone since).
             Optional<Path> made = firstMissing(path);
-            if (made.isEmpty()) {
-                return Optional.empty();
+            boolean named = made.isPresent() && made.get().equals(path.normalize());
+            if (made.isPresent() && (named || hint == AccessHint.WRITE || hint == AccessHint.UNKNOWN)) {
+                path = made.get();
+                hint = AccessHint.WRITE;
             }
-            path = made.get();
-            hint = AccessHint.WRITE;
         }
-        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(path) : hint.operations();
+        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder(path) : hint.operations();
         for (Operation op : order) {
             Optional<Diagnostic> refused = confirmer.confirm(op, path, cwd);
             if (refused.isEmpty() && op == Operation.EXEC) {

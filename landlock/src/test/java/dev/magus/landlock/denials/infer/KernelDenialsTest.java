@@ -190,7 +190,7 @@ class KernelDenialsTest {
         Files.createDirectories(ws.resolve("sub/deep"));
         // A child that is gone (no such pid): /proc cannot say where it had cd'd to.
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
         // sh -c 'cd sub && cat ../../home/.aws/credentials': from ws the path names nothing.
         assertThat(denials.accept(ERR, "cat: ../../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject, Diagnostic::operation)
@@ -200,11 +200,11 @@ class KernelDenialsTest {
         // from sub/deep one in ws/home; both directories exist and both are refused, so
         // nothing is said rather than a guess.
         Path wsHome = Files.createDirectories(ws.resolve("home"));
-        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), ws, gone);
+        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone));
         assertThat(ambiguous.accept(ERR, "bash: line 1: ../home/out2: Permission denied")).isEmpty();
         Files.delete(wsHome);
         // A path that exists from where the run started keeps that reading.
-        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
         assertThat(plain.accept(ERR, "cat: ../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject).containsExactly(home.resolve(".aws/credentials").toString());
         // A relative path that cannot be anywhere the kernel was asked about is no denial.
@@ -220,8 +220,8 @@ class KernelDenialsTest {
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
         // Without the command line both readings are refused: nothing is said (see above). The
         // script says the child was in sub/deep: the name was made in home.
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home, wsHome), ws, gone,
-                new CommandLine(List.of("bash", "-c", "cd sub/deep && echo x > ../../../home/out2")));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone)
+                .withCommand(new CommandLine(List.of("bash", "-c", "cd sub/deep && echo x > ../../../home/out2"))));
         assertThat(denials.accept(ERR, "bash: line 1: ../../../home/out2: Permission denied"))
                 .extracting(Diagnostic::subject, Diagnostic::operation)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(home.resolve("out2").toString(), Operation.WRITE));
@@ -248,8 +248,8 @@ class KernelDenialsTest {
 
     @Test
     void a_jvm_started_by_the_run_is_known_to_probe_its_core_dump_filter() throws IOException {
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(Path.of("/proc")), root, 4242,
-                new CommandLine(List.of("/usr/bin/java", "-XX:-UsePerfData", "-version")));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(Path.of("/proc")), KernelDenials.Child.running(4242, root,
+                new CommandLine(List.of("/usr/bin/java", "-XX:-UsePerfData", "-version"))));
         assertThat(denials.finish()).singleElement().satisfies(d -> {
             assertThat(d.subject()).isEqualTo("/proc/4242/coredump_filter");
             assertThat(d.operation()).isEqualTo(Operation.WRITE);
@@ -257,7 +257,7 @@ class KernelDenialsTest {
             assertThat(d.details()).containsEntry(DetailKey.QUIET.key(), "true");
         });
         // Another tool has no such probe.
-        assertThat(new KernelDenials(new PrefixConfirmer(Path.of("/proc")), root, 4242,
-                new CommandLine(List.of("cat", "x"))).finish()).isEmpty();
+        assertThat(new KernelDenials(new PrefixConfirmer(Path.of("/proc")), KernelDenials.Child.running(4242, root,
+                new CommandLine(List.of("cat", "x")))).finish()).isEmpty();
     }
 }
