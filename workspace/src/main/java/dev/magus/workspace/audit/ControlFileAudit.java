@@ -503,7 +503,7 @@ public final class ControlFileAudit {
             what = what(r.change());
         } else if (step instanceof AuditPlan.Step.Revise v) {
             notDone = restorer.write(v.path(), new Node.File(v.permissions(),
-                    Node.Content.of(dev.magus.workspace.audit.gitconfig.GitConfigParser.bytes(v.text()))));
+                    Node.Content.of(dev.magus.policy.git.GitConfigParser.bytes(v.text()))));
             change = "keys";
             what = v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
                     .collect(Collectors.joining(", "));
