@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Recall of magus's live denial stream, measured against Landlock's own audit records.
 #
-#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"]
+#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"] [--scenarios FILE]
 #
-# Runs every scenario of bench/denial-recall/scenarios.txt under 'bin/magus run' with
+# Runs every scenario of bench/denial-recall/scenarios.txt (or FILE there: added.txt, heldout.txt) under 'bin/magus run' with
 # sandbox.mode required, in a workspace beside a fake HOME holding credential files: once
 # with inference only (mode infer) and once with --kernel-audit (mode audit). The ground truth
 # is read independently of magus by bench/denial-recall/listener.py (its own netlink reader;
@@ -19,11 +19,13 @@ magus="$repo/bin/magus"
 out=""
 only="."
 modes="infer audit"
+scenarios="scenarios.txt"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --modes) modes="$2"; shift 2 ;;
+    --scenarios) scenarios="$2"; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "denial-recall: unknown option $1" >&2; exit 2 ;;
   esac
@@ -55,6 +57,22 @@ fixture() {
   printf '#!/bin/sh\necho y > %s\n' "$H/out" > "$W/w.sh"; chmod +x "$W/w.sh"
   printf '#!/usr/bin/env python3\nopen("%s").read()\n' "$H/.aws/credentials" > "$W/r.py"; chmod +x "$W/r.py"
   seq 30000 -1 1 > "$W/lines.txt"
+  printf '#!%s\necho z\n' "$H/tool.sh" > "$W/hb.sh"; chmod +x "$W/hb.sh"
+  printf 'out:\n\techo x > %s\n' "$H/mk.out" > "$W/write.mk"
+  tar cf "$W/x.tar" -C "$W" m.c
+  cat > "$W/J.java" <<'JAVA'
+import java.nio.file.*;
+public class J {
+    public static void main(String[] a) throws Exception {
+        switch (a[0]) {
+            case "write" -> Files.writeString(Path.of(a[1]), "x");
+            case "list" -> { try (var s = Files.list(Path.of(a[1]))) { s.count(); } }
+            case "append" -> new java.io.FileWriter(a[1], true).close();
+            default -> throw new IllegalArgumentException(a[0]);
+        }
+    }
+}
+JAVA
   cat > "$W/R.java" <<'JAVA'
 import java.nio.file.*;
 public class R {
@@ -104,7 +122,7 @@ while IFS= read -r line; do
     # The names the records use for this run's fixture (rebuilt each run, same paths).
   done
   printf '.' >&2
-done < "$here/denial-recall/scenarios.txt"
+done < "$here/denial-recall/$scenarios"
 echo >&2
 sleep 1
 kill -TERM $listener; wait $listener || true

@@ -24,6 +24,8 @@ import dev.magus.policy.PolicyOrOff;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.DescendantAudit;
 import dev.magus.workspace.audit.LeaseAudit;
+import dev.magus.events.Diagnostic;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -110,13 +112,32 @@ final class ChildLaunch {
             spawn = spawner.spawn(new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
                     config.workingDir(), stdio), confinement);
             if (spawn instanceof Spawn.NotStarted ns) {
-                throw ns.diagnostic().<Refusal>map(d -> new Refusal.Diagnosed(d, ns.status()))
+                Optional<DenialConfirmer> policyCheck = denials;
+                throw ns.diagnostic().map(d -> policyCheck.map(c -> refusedOne(d, c, config.workingDir())).orElse(d))
+                        .<Refusal>map(d -> new Refusal.Diagnosed(d, ns.status()))
                         .orElseGet(() -> new Refusal.Said("magus: " + config.argv().get(0) + ": " + ns.message(), ns.status()));
             }
             Child child = ((Spawn.Started) spawn).child();
             started(run, passthrough, config, child, guarded, attempt);
             return new Launched(plan, child, denials, controlFiles, descendants, leaseWrites);
         }
+    }
+
+    /**
+     * A refused exec of a script names the script or its interpreter: the one the policy refuses,
+     * with the policy's own words (what to declare), when exactly one of them is refused.
+     */
+    private static Diagnostic refusedOne(Diagnostic said, DenialConfirmer policy, Path cwd) {
+        if (said.operation() != dev.magus.events.Operation.EXEC) {
+            return said;
+        }
+        Path exe = Path.of(said.subject());
+        Optional<Path> interpreter = dev.magus.landlock.launch.Shebang.interpreter(exe);
+        Optional<Diagnostic> script = policy.confirm(dev.magus.events.Operation.EXEC, exe, cwd);
+        Optional<Diagnostic> interp = interpreter.flatMap(i -> policy.confirm(dev.magus.events.Operation.EXEC, i, cwd));
+        Optional<Diagnostic> one = script.isPresent() == interp.isPresent() ? Optional.empty() : script.or(() -> interp);
+        return one.map(d -> new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), said.layer(), said.source(),
+                d.details())).orElse(said);
     }
 
     private void started(RunHandle run, Passthrough passthrough, RunConfig config, Child child, boolean guarded,

@@ -1,7 +1,8 @@
 package dev.magus.policy;
 
 import dev.magus.policy.control.ControlFiles;
-import dev.magus.policy.git.GitConfigText;
+import dev.magus.policy.git.ConfigKey;
+import dev.magus.policy.git.GitConfigParser;
 import dev.magus.policy.path.Filesystem;
 import dev.magus.policy.path.Filesystem.Entry;
 import dev.magus.policy.path.PathResolver;
@@ -313,6 +314,7 @@ public final class GitDirs {
 
     /** {@code core.worktree} in the text of a git config, the last one as git takes it. */
     private static Optional<String> coreWorktree(Optional<String> text) {
-        return text.flatMap(t -> GitConfigText.parse(t).last("core.worktree")).filter(v -> !v.isEmpty());
+        return text.flatMap(t -> GitConfigParser.readable(t.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .last(ConfigKey.of("core", null, "worktree"))).map(GitConfigParser::value).filter(v -> !v.isEmpty());
     }
 }

@@ -6,7 +6,6 @@ import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import dev.magus.landlock.denials.infer.CommandLine;
-import dev.magus.landlock.denials.infer.ProcCwd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,50 +30,51 @@ public final class KernelDenialStream {
     }
 
     /**
-     * @param runId  the run
-     * @param pid    the pid magus spawned for it
-     * @param cwd    the child's working directory
+     * The child a run's denials are about.
+     *
+     * @param runId     the run
+     * @param pid       the pid magus spawned for it
+     * @param domainTag for a child of magus's launcher, what its Landlock domain carries
+     *                  ({@code Child.domainTag()}): the audit records of its domain are the
+     *                  run's from the first; empty otherwise
+     * @param cwd       its working directory
+     * @param argv      the command magus started (an inline script's line or curl's {@code -o}
+     *                  tells an access the output leaves open)
+     */
+    public record RunChild(String runId, long pid, String domainTag, Path cwd, List<String> argv) {
+        public RunChild {
+            Objects.requireNonNull(runId, "runId");
+            Objects.requireNonNull(domainTag, "domainTag");
+            Objects.requireNonNull(cwd, "cwd");
+            argv = List.copyOf(argv);
+        }
+    }
+
+    /**
+     * @param child  the run's child
      * @param policy the run's binding-layer check
      * @param output the child's output lines; completes when the child's streams close
      * @param audit  the process's audit source, when it has one
      * @param window see {@link DenialMerger}; the audit stream of the run is closed one window
      *               after the output completes, as the kernel delivers records asynchronously
      */
-    public static Flux<Diagnostic> forRun(String runId, long pid, Path cwd, DenialConfirmer policy,
-            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(runId, pid, "", cwd, policy, output, audit, window, Schedulers.parallel());
+    public static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
+            Optional<AuditDenialSource> audit, Duration window) {
+        return forRun(child, policy, output, audit, window, Schedulers.parallel());
     }
 
-    /**
-     * As above, for a child of magus's launcher whose Landlock domain carries {@code domainTag}
-     * ({@code Child.domainTag()}): the audit records of its domain are the run's from the first.
-     */
-    public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
-            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(runId, pid, domainTag, cwd, List.of(), policy, output, audit, window, Schedulers.parallel());
-    }
-
-    /**
-     * As above, knowing the command magus started ({@code argv}): an inline script's line or
-     * curl's {@code -o} tells an access the output leaves open.
-     */
-    public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
-            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(runId, pid, domainTag, cwd, argv, policy, output, audit, window, Schedulers.parallel());
-    }
-
-    static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, DenialConfirmer policy,
-            Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
-        return forRun(runId, pid, domainTag, cwd, List.of(), policy, output, audit, window, timer);
-    }
-
-    static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
-            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window,
-            Scheduler timer) {
+    static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
+            Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
+        String runId = child.runId();
+        long pid = child.pid();
+        String domainTag = child.domainTag();
+        Path cwd = child.cwd();
+        List<String> argv = child.argv();
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
-            KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd), new CommandLine(argv));
-            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
+            KernelDenials inferred = new KernelDenials(policy, KernelDenials.Child.running(pid, cwd, new CommandLine(argv)));
+            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept)
+                    .concatWith(Flux.defer(() -> Flux.fromIterable(inferred.finish())));
             if (audit.isEmpty()) {
                 return fromOutput;
             }

@@ -9,9 +9,6 @@ import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.Decision;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.events.Mode;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -74,7 +71,7 @@ final class SpawnFailures {
         }
         if (errno == Errno.EACCES && confined && Files.isRegularFile(exe) && Files.isExecutable(exe)) {
             // A script's interpreter is exec'd too; when it is the one outside the rules, name it.
-            Optional<Path> interpreter = interpreter(exe);
+            Optional<Path> interpreter = Shebang.interpreter(exe);
             String what = interpreter.map(i -> exe + " or its interpreter " + i + " is").orElse(exe + " is");
             Diagnostic d = Diagnostic.of(Code.MGS2007,
                     "exec denied by the kernel layer: " + what + " outside every exec rule" + suffix,
@@ -83,20 +80,5 @@ final class SpawnFailures {
         }
         return new Spawn.NotStarted(Spawn.Reason.NOT_EXECUTABLE, 126, errno,
                 "cannot execute " + exe + suffix + ": " + Errno.describe(errno), Optional.empty());
-    }
-
-    /** The {@code #!} interpreter of a script, read by magus (which is not confined). */
-    static Optional<Path> interpreter(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] head = in.readNBytes(256);
-            if (head.length < 3 || head[0] != '#' || head[1] != '!') {
-                return Optional.empty();
-            }
-            String line = new String(head, 2, head.length - 2, StandardCharsets.UTF_8).lines().findFirst().orElse("").strip();
-            String first = line.split("\\s+", 2)[0];
-            return first.startsWith("/") ? Optional.of(Path.of(first)) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 }

@@ -9,9 +9,11 @@ import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.infer.CommandLine;
 import dev.magus.landlock.denials.infer.KernelDenials;
+import dev.magus.landlock.denials.infer.ProcCwd;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +33,9 @@ class CorpusTest {
     /** {@code argv}: the command as it was run (placeholders unexpanded), when the corpus says it. */
     record Entry(String name, Operation op, String path, List<String[]> lines, List<String> argv) {
         KernelDenials denials(dev.magus.landlock.denials.DenialConfirmer policy, Fixture f) {
-            return new KernelDenials(policy, f.ws(), f::ws, new CommandLine(argv.stream().map(f::expand).toList()));
+            // Replayed, the child has gone: where it had cd'd to is what its command line says.
+            return new KernelDenials(policy, KernelDenials.Child.at(f.ws()).withLive(new ProcCwd(Integer.MAX_VALUE - 1, f.ws()))
+                    .withCommand(new CommandLine(argv.stream().map(f::expand).toList())));
         }
     }
 
@@ -75,6 +79,14 @@ class CorpusTest {
     Stream<DynamicTest> each_captured_run_gives_exactly_one_diagnostic() throws IOException {
         return corpus().stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
             Fixture f = Fixture.create(root.resolve(e.name().replace(' ', '-')));
+            // The files the live run had beside the fixture (a path's state decides some accesses).
+            for (Scenario sc : Scenario.all()) {
+                if (sc.name().equals(e.name())) {
+                    for (var file : sc.files().entrySet()) {
+                        Files.writeString(Path.of(f.expand(file.getKey())), file.getValue());
+                    }
+                }
+            }
             KernelDenials denials = e.denials(new PrefixConfirmer(f.home()), f);
             List<Diagnostic> found = replay(e, f, denials);
             assertThat(found).as(e.name()).hasSize(1);
@@ -97,13 +109,19 @@ class CorpusTest {
         }));
     }
 
+    /** A first report the user sees: not a repeat, and not a quiet one (a tool's known companion access). */
+    private static boolean shown(Diagnostic d) {
+        return !d.details().containsKey(DetailKey.REPEAT.key()) && !d.details().containsKey(DetailKey.QUIET.key());
+    }
+
     private static List<Diagnostic> replay(Entry e, Fixture f, KernelDenials denials) {
         List<Diagnostic> found = new ArrayList<>();
         for (String[] l : e.lines()) {
             RunEvent.Stream stream = l[0].equals("out") ? RunEvent.Stream.STDOUT : RunEvent.Stream.STDERR;
             denials.accept(stream, f.expand(l[1])).stream()
-                    .filter(d -> !d.details().containsKey(DetailKey.REPEAT.key())).forEach(found::add);
+                    .filter(CorpusTest::shown).forEach(found::add);
         }
+        denials.finish().stream().filter(CorpusTest::shown).forEach(found::add);
         return found;
     }
 }

@@ -22,6 +22,9 @@ public record Fixture(Path home, Path ws) {
             Path ws = Files.createDirectories(root.resolve("ws"));
             write(home.resolve(".aws/credentials"), FAKE_SECRET);
             write(home.resolve("tool.sh"), "#!/bin/sh\necho hi\n");
+            write(home.resolve(".ssh/id_rsa"), "FAKE KEY\n");
+            write(home.resolve(".npmrc"), "//registry.example/:_authToken=fake\n");
+            write(home.resolve(".git-credentials"), "https://u:fake@example.invalid\n");
             Files.setPosixFilePermissions(home.resolve("tool.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
             write(home.resolve("m.c"), "int main(void){return 0;}\n");
             write(home.resolve("Makefile"), "all:\n\ttrue\n");

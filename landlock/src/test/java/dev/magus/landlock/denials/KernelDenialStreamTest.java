@@ -20,7 +20,7 @@ class KernelDenialStreamTest {
     void without_audit_the_inferred_denials_flow_at_once() {
         Flux<RunEvent.Output> output = Flux.just(err("hello"), err("cat: /h/secret: Permission denied"),
                 err("cat: /h/secret: Permission denied"), err("cat: /ws/x: Permission denied"));
-        StepVerifier.create(KernelDenialStream.forRun("r", 1, Path.of("/ws"), new PrefixConfirmer(Path.of("/h")), output,
+        StepVerifier.create(KernelDenialStream.forRun(new KernelDenialStream.RunChild("r", 1, "", Path.of("/ws"), java.util.List.of()), new PrefixConfirmer(Path.of("/h")), output,
                         Optional.empty(), KernelDenialStream.DEFAULT_WINDOW))
                 .expectNextMatches(d -> d.code() == Code.MGS2001 && d.subject().equals("/h/secret")
                         && d.source().equals("inferred:stderr") && !d.details().containsKey(DetailKey.REPEAT.key()))

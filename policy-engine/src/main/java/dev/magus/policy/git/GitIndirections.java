@@ -2,6 +2,7 @@ package dev.magus.policy.git;
 
 import dev.magus.policy.path.Filesystem;
 import java.nio.file.InvalidPathException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -105,13 +106,15 @@ public final class GitIndirections {
             if (text.isEmpty()) {
                 return;
             }
-            for (GitConfigText.Entry e : GitConfigText.parse(text.get()).entries()) {
-                if (e.section().equals("core") && e.subsection().isEmpty() && e.name().equals("hookspath")) {
-                    hooksPath = e.value();
-                } else if (e.name().equals("path") && e.value().isPresent()
-                        && ((e.section().equals("include") && e.subsection().isEmpty())
-                        || (e.section().equals("includeif") && e.subsection().isPresent()))) {
-                    Optional<Path> target = path(e.value().get(), file.getParent(), home);
+            for (ConfigEntry e : GitConfigParser.readable(text.get().getBytes(StandardCharsets.UTF_8)).entries()) {
+                ConfigKey k = e.key();
+                Optional<String> value = e.value().map(GitConfigParser::value);
+                if (k.section().equals("core") && k.subsection().isEmpty() && k.name().equals("hookspath")) {
+                    hooksPath = value;
+                } else if (k.name().equals("path") && value.isPresent()
+                        && ((k.section().equals("include") && k.subsection().isEmpty())
+                        || (k.section().equals("includeif") && k.subsection().isPresent()))) {
+                    Optional<Path> target = path(value.get(), file.getParent(), home);
                     if (target.isPresent() && included.add(target.get()) && depth + 1 < MAX_INCLUDE_DEPTH) {
                         read(target.get(), depth + 1);
                     }

@@ -29,7 +29,7 @@ class GitIndirectionsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Assumptions.assumeTrue(GitConfigTextTest.hasGit(), "git is not installed here: the reference is missing");
+        Assumptions.assumeTrue(GitConfigAgainstGitTest.hasGit(), "git is not installed here: the reference is missing");
         home = Files.createDirectories(tmp.resolve("home")).toRealPath();
         repo = Files.createDirectories(tmp.resolve("repo")).toRealPath();
         git(repo, "init", "-q");

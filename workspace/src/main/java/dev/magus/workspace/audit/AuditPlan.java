@@ -3,7 +3,7 @@ package dev.magus.workspace.audit;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.workspace.audit.gitconfig.ConfigJudge;
 import dev.magus.workspace.audit.gitconfig.GitConfigKeys;
-import dev.magus.workspace.audit.gitconfig.GitConfigParser;
+import dev.magus.policy.git.GitConfigParser;
 import dev.magus.workspace.audit.gitconfig.KeyChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -475,7 +475,7 @@ public final class ControlFileAudit {
         }
         if (step instanceof AuditPlan.Step.Revise v) {
             return keepThen(written(step), restorer, box, () -> restorer.write(v.path(), new Node.File(v.permissions(),
-                    Node.Content.of(dev.magus.workspace.audit.gitconfig.GitConfigParser.bytes(v.text())))), Code.MGS2002.name(),
+                    Node.Content.of(dev.magus.policy.git.GitConfigParser.bytes(v.text())))), Code.MGS2002.name(),
                     "keys", v.reverted().stream().map(dev.magus.workspace.audit.gitconfig.KeyChange::said)
                             .collect(Collectors.joining(", ")));
         }

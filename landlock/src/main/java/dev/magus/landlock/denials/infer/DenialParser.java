@@ -67,6 +67,21 @@ public final class DenialParser {
                 "(?:^|[\\s:])(?<sys>open|openat|create|mkdir|mkdirall|remove|unlink|unlinkat|rmdir|chmod|chown"
                         + "|truncate|lstat|stat|readlink|fork/exec|exec|opendir|readdirent|readdir|read|write)"
                         + " (?<p>(?:(?!: ).)+?): permission denied$");
+        /**
+         * A script author's {@code die "opendir $d: $!"} (Perl) or {@code err(1, "open %s", f)}
+         * (C's err(3)): a system call's name, the path, and glibc's strerror text.
+         */
+        private static final Pattern SYSCALL_PREFIX = Pattern.compile(
+                "^(?:[^:]+: )?(?<sys>open|opendir|mkdir|rmdir|unlink|remove|rename|chdir|creat|fopen|stat|lstat|readlink"
+                        + "|truncate|symlink|link|exec|execve|execvp)(?:\\(\\))? (?<p>" + QUOTED + "|/\\S.*?|\\.{1,2}/.*?): Permission denied$");
+        /** A path and glibc's strerror text, nothing else ({@code openssl}, {@code die "$f: $!"}): absolute paths only. */
+        private static final Pattern BARE_PATH = Pattern.compile("^(?<p>/[^:]*[^:\\s]): Permission denied$");
+        /** OpenSSL's error queue: {@code calling fopen(/x, r)} says the file and the mode. */
+        private static final Pattern OPENSSL_FOPEN = Pattern.compile(
+                ":Permission denied:.*calling fopen\\((?<p>[^,]+), (?<mode>[rwa])\\+?b?\\)");
+        /** bash's and execve's {@code x.sh: /interp: bad interpreter: Permission denied}: the interpreter was refused. */
+        private static final Pattern BAD_INTERPRETER = Pattern.compile(
+                "(?:^|: )(?<p>/[^:]+|\\.{0,2}/?[^:\\s]+): bad interpreter: Permission denied$");
         private static final Pattern TAR = Pattern.compile(
                 "^[^:]+: (?<p>" + QUOTED + "|.+?): Cannot (?<verb>open|mkdir|create|stat|read|write|lstat|utime|chdir)\\b"
                         + ".*: Permission denied$");
@@ -79,9 +94,12 @@ public final class DenialParser {
                         + "|could not create work tree dir|could not lock config file"
                         + "|could not open|could not read(?: log file)?|could not write|could not create|unable to access"
                         + "|unable to create|unable to open|unable to write|unable to read|cannot stat|cannot write"
-                        + "|couldn't open|couldn't create|couldn't read|couldn't write))"
+                        + "|couldn't open|couldn't create|couldn't read|couldn't write"
+                        + "|failed to run command|failed to execute|cannot execute|can't execute|cannot run|couldn't exec"
+                        + "|unable to execute|open failed))"
+                        + "(?::| (?:input |output )?(?:file|directory|dir|database|archive)(?: or uri for loading)?:?)?"
                         + " (?<p>" + QUOTED + "|.+?)(?: to (?<p2>" + QUOTED + "|.+?))?(?: for (?<mode>reading|writing))?"
-                        + ": Permission denied$");
+                        + "(?:: Permission denied| \\(Permission denied\\))$");
         private static final Pattern GENERIC = Pattern.compile(
                 "^(?<prefix>\\S.*?): (?<p>" + QUOTED + "|[^:]+?): Permission denied$");
         /**
@@ -139,6 +157,25 @@ public final class DenialParser {
         private static final Pattern FILE_LINE = Pattern.compile("^[^\\s:]+:\\d+$");
         /** bash's prefix for a line of a script: {@code bash: line 3} ({@code -c}), {@code x.sh: line 3}. */
         private static final Pattern SHELL_SCRIPT_LINE = Pattern.compile("^(?<script>[^:]+): line (?<n>\\d+)$");
+        /** A stack frame line (Java's {@code \tat x.y(Z.java:3)}, Node's {@code     at f (node:fs:1:2)}). */
+        private static final Pattern FRAME = Pattern.compile("^\\s+at \\S.*");
+        /** Java's and Node's frames of the call that opened the file, and which way it opened it. */
+        private static final Pattern WRITE_FRAME = Pattern.compile(
+                "\\bat (?:java\\.base/)?(?:java\\.io\\.(?:FileOutputStream|FileWriter|PrintWriter|PrintStream)\\b"
+                        + "|java\\.nio\\.file\\.Files\\.(?:newOutputStream|newBufferedWriter|write|writeString|createFile"
+                        + "|createDirector(?:y|ies)|createTempFile|createTempDirectory|copy|move|delete|deleteIfExists|createLink"
+                        + "|createSymbolicLink)\\("
+                        + "|(?:Object\\.|async )?(?:writeFileSync|appendFileSync|mkdirSync|copyFileSync|renameSync|unlinkSync"
+                        + "|rmSync|rmdirSync|symlinkSync|linkSync|truncateSync|mkdtempSync|cpSync|writeFile|appendFile|mkdir"
+                        + "|copyFile|rename|unlink|rm|rmdir|mkdtemp|createWriteStream)\\b)");
+        private static final Pattern READ_FRAME = Pattern.compile(
+                "\\bat (?:java\\.base/)?(?:java\\.io\\.(?:FileInputStream|FileReader)\\b"
+                        + "|java\\.nio\\.file\\.Files\\.(?:newInputStream|newBufferedReader|readAllBytes|readString|readAllLines"
+                        + "|lines|list|newDirectoryStream|walk|find|size)\\("
+                        + "|(?:Object\\.|async )?(?:readFileSync|readdirSync|opendirSync|readlinkSync|realpathSync|readFile"
+                        + "|readdir|opendir|createReadStream)\\b)");
+        /** Python's traceback frame: the script (or {@code <string>} for {@code -c}) and its line. */
+        private static final Pattern PY_FRAME = Pattern.compile("^\\s*File \"(?<script>[^\"]+)\", line (?<n>\\d+)");
         /** Words with a space and no quote, followed by a path: a message fragment, never a path. */
         private static final Pattern PHRASE = Pattern.compile("^[A-Za-z][\\w'-]*(?: [\\w'-]+)* (?:/|['\"`\u2018]).*");
     }
@@ -146,6 +183,8 @@ public final class DenialParser {
     private static final int DUMP_SPAN = 20;
     private static final int RUST_SPAN = 4;
     private static final int PY_SPAN = 25;
+    /** How many stack-frame lines a report whose access the frames tell waits for them. */
+    private static final int FRAME_SPAN = 12;
 
     private static final Set<String> READ_TOOLS = Set.of(
             "cat", "tac", "head", "tail", "grep", "egrep", "fgrep", "rg", "wc", "sort", "uniq", "cut", "sed",
@@ -168,6 +207,11 @@ public final class DenialParser {
         AccessHint rustHint = AccessHint.UNKNOWN;
         long pyExecUntil = -1;
         StringBuilder curlWarning;
+        /** Python's last traceback frame, for the {@code PermissionError} that ends it. */
+        ScriptLine pyAt;
+        /** A report whose access the stack frames after it tell (Java, Node): held until they do. */
+        List<Candidate> held = List.of();
+        long heldUntil = -1;
     }
 
     private final Map<RunEvent.Stream, StreamContext> contexts = new EnumMap<>(RunEvent.Stream.class);
@@ -195,8 +239,26 @@ public final class DenialParser {
         List<Candidate> out = new ArrayList<>(1);
         Sink sink = new Sink(out, stream, clean, cwd);
 
+        if (!ctx.held.isEmpty()) {
+            AccessHint told = Patterns.WRITE_FRAME.matcher(text).find() ? AccessHint.WRITE
+                    : Patterns.READ_FRAME.matcher(text).find() ? AccessHint.READ : AccessHint.UNKNOWN;
+            if (told != AccessHint.UNKNOWN) {
+                release(ctx, out, told);
+                return List.copyOf(out);
+            }
+            if (Patterns.FRAME.matcher(text).matches() && ctx.line <= ctx.heldUntil) {
+                return List.copyOf(out);
+            }
+            release(ctx, out, AccessHint.UNKNOWN);
+        }
         if (text.startsWith("Traceback (most recent call last)")) {
             ctx.pyExecUntil = -1;
+            ctx.pyAt = null;
+        }
+        Matcher frame = Patterns.PY_FRAME.matcher(text);
+        if (frame.find()) {
+            String script = frame.group("script");
+            ctx.pyAt = new ScriptLine(script.equals("<string>") ? "-c" : script, Integer.parseInt(frame.group("n")));
         }
         if (Patterns.PY_EXEC_FRAME.matcher(text).find()) {
             ctx.pyExecUntil = ctx.line + PY_SPAN;
@@ -248,6 +310,10 @@ public final class DenialParser {
         }
         if (!interesting) {
             // Only the multi-line context below may apply.
+        } else if ((m = Patterns.BAD_INTERPRETER.matcher(text)).find()) {
+            sink.add(AccessHint.EXEC, m.group("p"));
+        } else if ((m = Patterns.OPENSSL_FOPEN.matcher(text)).find()) {
+            sink.add(m.group("mode").equals("r") ? AccessHint.READ : AccessHint.WRITE, m.group("p"));
         } else if ((m = Patterns.RSYNC.matcher(text)).matches()) {
             String verb = m.group("verb");
             if (verb.contains("mkstemp")) {
@@ -275,6 +341,10 @@ public final class DenialParser {
             ctx.dumpHint = hint;
             sink.add(hint, m.group("p"));
             sink.add(hint, m.group("p2"));
+            if (hint == AccessHint.UNKNOWN) {
+                // "open": the frames that follow (writeFileSync, readFileSync) say which way.
+                hold(ctx, out);
+            }
         } else if ((m = Patterns.NODE_SPAWN.matcher(text)).find()) {
             ctx.dumpUntil = ctx.line + DUMP_SPAN;
             ctx.dumpHint = AccessHint.EXEC;
@@ -282,15 +352,22 @@ public final class DenialParser {
         } else if ((m = Patterns.PYTHON.matcher(text)).find()) {
             AccessHint hint = ctx.line <= ctx.pyExecUntil ? AccessHint.EXEC : AccessHint.UNKNOWN;
             ctx.pyExecUntil = -1;
-            sink.add(hint, m.group("p"));
-            sink.add(hint, m.group("p2"));
+            if (hint == AccessHint.UNKNOWN && ctx.pyAt != null && m.group("p2") == null) {
+                // The traceback's last frame: the script's line says how the file was opened.
+                sink.addFromScript(hint, m.group("p"), ctx.pyAt);
+            } else {
+                sink.add(hint, m.group("p"));
+                sink.add(hint, m.group("p2"));
+            }
         } else if ((m = Patterns.JAVA_EXEC.matcher(text)).find()) {
             sink.add(AccessHint.EXEC, m.group("p"));
         } else if ((m = Patterns.JAVA_NIO.matcher(text)).find()) {
             sink.add(AccessHint.UNKNOWN, m.group("p"));
             sink.add(AccessHint.UNKNOWN, m.group("p2"));
+            hold(ctx, out);
         } else if ((m = Patterns.JAVA_IO.matcher(text)).find()) {
             sink.add(AccessHint.UNKNOWN, m.group("p"));
+            hold(ctx, out);
         } else if ((m = Patterns.RUST_AT.matcher(text)).find()) {
             sink.add(verbHint(m.group("verb"), null), m.group("p"));
         } else if ((m = Patterns.RUST_INLINE.matcher(text)).find()) {
@@ -305,6 +382,8 @@ public final class DenialParser {
             sink.add(AccessHint.WRITE, m.group("p2"));
         } else if ((m = Patterns.GO.matcher(text)).find()) {
             sink.add(goSyscall(m.group("sys")), m.group("p"));
+        } else if ((m = Patterns.SYSCALL_PREFIX.matcher(text)).matches()) {
+            sink.add(syscallHint(m.group("sys")), m.group("p"));
         } else if ((m = Patterns.TAR.matcher(text)).find()) {
             sink.add(tarVerb(m.group("verb")), m.group("p"));
         } else if ((m = Patterns.VERB.matcher(text)).find()) {
@@ -330,6 +409,12 @@ public final class DenialParser {
                     sink.add(toolHint(m.group("prefix"), unquote(p)), p);
                 }
             }
+        } else if ((m = Patterns.BARE_PATH.matcher(text)).matches()) {
+            if (diedAt != null) {
+                sink.addFromScript(AccessHint.UNKNOWN, m.group("p"), diedAt);
+            } else {
+                sink.add(AccessHint.UNKNOWN, m.group("p"));
+            }
         }
 
         // A path named now may be the one a later bare "Permission denied (os error 13)" is about.
@@ -340,6 +425,37 @@ public final class DenialParser {
             ctx.rustUntil = ctx.line + RUST_SPAN;
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The reports still held for their stack frames when the streams end; the parser is done
+     * after this.
+     */
+    public synchronized List<Candidate> finish() {
+        List<Candidate> out = new ArrayList<>();
+        for (StreamContext ctx : contexts.values()) {
+            release(ctx, out, AccessHint.UNKNOWN);
+        }
+        return List.copyOf(out);
+    }
+
+    /** Holds what this line found until the frames after it say the access. */
+    private static void hold(StreamContext ctx, List<Candidate> found) {
+        if (!found.isEmpty()) {
+            ctx.held = List.copyOf(found);
+            ctx.heldUntil = ctx.line + FRAME_SPAN;
+            found.clear();
+        }
+    }
+
+    /** The held reports, with the access the frames told (or as they were). */
+    private static void release(StreamContext ctx, List<Candidate> out, AccessHint told) {
+        for (Candidate c : ctx.held) {
+            out.add(told == AccessHint.UNKNOWN || c.hint() != AccessHint.UNKNOWN ? c
+                    : new Candidate(told, c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt(), c.alternatives()));
+        }
+        ctx.held = List.of();
+        ctx.heldUntil = -1;
     }
 
     /** The line without Patterns.ANSI escape sequences and carriage returns. */
@@ -383,6 +499,16 @@ public final class DenialParser {
         };
     }
 
+    /** The access a C library or system call's name implies (Perl's and C's own messages). */
+    private static AccessHint syscallHint(String sys) {
+        return switch (sys) {
+            case "exec", "execve", "execvp" -> AccessHint.EXEC;
+            case "mkdir", "rmdir", "unlink", "remove", "rename", "creat", "truncate", "symlink", "link" -> AccessHint.WRITE;
+            case "opendir", "stat", "lstat", "readlink", "chdir" -> AccessHint.READ;
+            default -> AccessHint.UNKNOWN;
+        };
+    }
+
     private static AccessHint goSyscall(String sys) {
         return switch (sys) {
             case "fork/exec", "exec" -> AccessHint.EXEC;
@@ -422,7 +548,8 @@ public final class DenialParser {
             return AccessHint.WRITE;
         }
         String v = verb.toLowerCase(Locale.ROOT);
-        if (v.contains("execute") || v.contains("run program")) {
+        if (v.contains("execute") || v.contains("run program") || v.contains("run command") || v.contains("cannot run")
+                || v.contains("exec")) {
             return AccessHint.EXEC;
         }
         if (v.contains("create") || v.contains("touch") || v.contains("remove") || v.contains("write")
@@ -463,6 +590,10 @@ public final class DenialParser {
             // The same words for a command it could not run and a redirection it could not
             // open: what the path is (an executable file, a file, nothing yet) tells them apart.
             return AccessHint.UNKNOWN;
+        }
+        if (tool.equals("find") && path.startsWith("/") && Files.isRegularFile(Path.of(path))) {
+            // find reads directories; a file it names is one its -exec could not run.
+            return Files.isExecutable(Path.of(path)) ? AccessHint.EXEC : AccessHint.UNKNOWN;
         }
         if (READ_TOOLS.contains(tool)) {
             return AccessHint.READ;
@@ -540,7 +671,14 @@ public final class DenialParser {
                 List<Path> alternatives = List.of();
                 if (!given.isAbsolute()) {
                     List<Path> elsewhere = cwd.elsewhere();
-                    if (!elsewhere.isEmpty()) {
+                    List<Path> told = elsewhere.isEmpty() ? List.of() : cwd.changedInto().stream()
+                            .map(d -> target == Candidate.Target.PARENT ? d.resolve(given).getParent() : d.resolve(given))
+                            .filter(q -> q != null && plausible(q, target)).map(Path::normalize).distinct().toList();
+                    if (told.size() == 1) {
+                        // The command line changed into one directory where the path can have
+                        // been refused: the child was there ("cd sub && cat ../x", "git -C d").
+                        path = told.get(0);
+                    } else if (!elsewhere.isEmpty()) {
                         // The child's cwd is unknown: every base where the path could have been
                         // refused (it exists, or its directory does) is a candidate; the policy
                         // must then refuse exactly one of them.
@@ -589,6 +727,14 @@ public final class DenialParser {
          * {@link #get} is the child's live working directory.
          */
         default List<Path> elsewhere() {
+            return List.of();
+        }
+
+        /**
+         * The directories the run's command line changes into before it names a path
+         * ({@code cd d && ...}, {@code -C d}); asked only when {@link #elsewhere} is not empty.
+         */
+        default List<Path> changedInto() {
             return List.of();
         }
     }

@@ -19,7 +19,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -53,64 +52,73 @@ public final class KernelDenials {
     private final Path cwd;
     private final DenialParser.Cwd liveCwd;
     private final DenialParser parser;
-    private final Function<Path, List<Operation>> unknownOrder;
     private final CommandLine commandLine;
     /** Occurrences of each reported denial: the first is reported, later ones are marked repeats. */
     private final java.util.Map<Key, Integer> reported = new java.util.HashMap<>();
     /** The diagnostic each confirmed candidate gave, for the lines that name it again. */
     private final java.util.Map<Candidate.Key, Diagnostic> confirmed = new java.util.HashMap<>();
     private final Set<Candidate.Key> asked = new HashSet<>();
+    /** Every path asked about: a report that does not say the access adds nothing to one already asked. */
+    private final Set<Path> askedPaths = new HashSet<>();
+    /** The run's own child: its pid names its {@code /proc} files ({@link ToolProbes}). */
+    private final long pid;
+    /** bash's own message for a command it could not run: {@code bash: /x: Permission denied}, {@code bash: line 1: /x: ...}. */
+    private static final Pattern BASH_SAID = Pattern.compile("^(?:\\S*/)?bash: (?:line \\d+: )?[^:]+: Permission denied$");
     /** Each stream's Python traceback so far, for a socket error that names no address. */
     private final java.util.Map<RunEvent.Stream, ConnectParser.Traceback> tracebacks =
             new java.util.EnumMap<>(RunEvent.Stream.class);
 
     /**
-     * @param confirmer the run's policy check
-     * @param cwd       the child's working directory, absolute
+     * The child whose output is read.
+     *
+     * @param cwd     the directory it started in, absolute
+     * @param live    its working directory now (it may have changed it since), asked only for
+     *                a line that names a relative path
+     * @param pid     its process id, or -1: names its {@code /proc} files ({@link ToolProbes})
+     * @param command what magus started: its inline script, curl's {@code -o}, its {@code cd}s
+     *                tell what its output leaves open ({@link CommandLine})
      */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd) {
-        this(confirmer, cwd, () -> cwd);
-    }
-
-    /**
-     * @param confirmer the run's policy check
-     * @param cwd       the directory the child started in, absolute
-     * @param liveCwd   the child's working directory now (it may have changed it since), asked
-     *                  only for a line that names a relative path
-     */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd) {
-        this(confirmer, cwd, liveCwd, CommandLine.NONE);
-    }
-
-    /**
-     * As above, knowing the command magus started: its inline script and curl's {@code -o}
-     * tell an access its output leaves open ({@link CommandLine}).
-     */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, CommandLine commandLine) {
-        this(confirmer, cwd, liveCwd, new DenialParser(), KernelDenials::unknownOrder, commandLine);
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder) {
-        this(confirmer, cwd, () -> cwd, parser, unknownOrder);
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder) {
-        this(confirmer, cwd, liveCwd, parser, unknownOrder, CommandLine.NONE);
-    }
-
-    KernelDenials(DenialConfirmer confirmer, Path cwd, DenialParser.Cwd liveCwd, DenialParser parser,
-            Function<Path, List<Operation>> unknownOrder, CommandLine commandLine) {
-        this.commandLine = Objects.requireNonNull(commandLine, "commandLine");
-        this.liveCwd = Objects.requireNonNull(liveCwd, "liveCwd");
-        this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
-        this.cwd = Objects.requireNonNull(cwd, "cwd");
-        if (!cwd.isAbsolute()) {
-            throw new IllegalArgumentException("cwd must be absolute: " + cwd);
+    public record Child(Path cwd, DenialParser.Cwd live, long pid, CommandLine command) {
+        public Child {
+            Objects.requireNonNull(cwd, "cwd");
+            Objects.requireNonNull(live, "live");
+            Objects.requireNonNull(command, "command");
+            if (!cwd.isAbsolute()) {
+                throw new IllegalArgumentException("cwd must be absolute: " + cwd);
+            }
         }
-        this.parser = Objects.requireNonNull(parser, "parser");
-        this.unknownOrder = Objects.requireNonNull(unknownOrder, "unknownOrder");
+
+        /** A child that stays in {@code cwd}; nothing else known. */
+        public static Child at(Path cwd) {
+            return new Child(cwd, () -> cwd, -1, CommandLine.NONE);
+        }
+
+        /** The running process {@code pid}, started in {@code cwd} as {@code command}. */
+        public static Child running(long pid, Path cwd, CommandLine command) {
+            return new Child(cwd, new ProcCwd(pid, cwd), pid, command);
+        }
+
+        public Child withLive(DenialParser.Cwd now) {
+            return new Child(cwd, now, pid, command);
+        }
+
+        public Child withCommand(CommandLine started) {
+            return new Child(cwd, live, pid, started);
+        }
+    }
+
+    /** For a child that stays in {@code cwd}, absolute. */
+    public KernelDenials(DenialConfirmer confirmer, Path cwd) {
+        this(confirmer, Child.at(cwd));
+    }
+
+    public KernelDenials(DenialConfirmer confirmer, Child child) {
+        this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
+        this.cwd = child.cwd();
+        this.liveCwd = child.live();
+        this.pid = child.pid();
+        this.commandLine = child.command();
+        this.parser = new DenialParser();
     }
 
     /** The line a (nested) magus prints for a diagnostic: {@code magus: MGS2001 ...}, {@code magus learn: ...}. */
@@ -120,6 +128,31 @@ public final class KernelDenials {
     /** The diagnostics one output event gives away: usually none. */
     public List<Diagnostic> accept(RunEvent.Output output) {
         return accept(output.stream(), output.line());
+    }
+
+    /**
+     * What is left when the child's streams have ended: a report the parser held for stack
+     * frames that never came, and the silent probes of the tool magus started ({@link ToolProbes}).
+     */
+    public synchronized List<Diagnostic> finish() {
+        DenialParser.Cwd start = new DenialParser.Cwd() {
+            @Override
+            public Path get() {
+                return cwd;
+            }
+        };
+        List<Diagnostic> out = new ArrayList<>(confirmAll(parser.finish(), start));
+        for (ToolProbes.Probe probe : ToolProbes.of(commandLine, pid)) {
+            Optional<Diagnostic> refused = confirmer.confirm(probe.op(), probe.path(), cwd);
+            refused.ifPresent(d -> {
+                if (reported.putIfAbsent(new Key(d.operation(), d.subject()), 1) == null) {
+                    out.add(new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
+                            "inferred:probe", d.details()).withDetail(DetailKey.QUIET.key(), "true")
+                            .withDetail(DetailKey.EVIDENCE, "not said by the tool: " + probe.why()));
+                }
+            });
+        }
+        return List.copyOf(out);
     }
 
     /** The diagnostics one line gives away: usually none, never one already reported. */
@@ -149,16 +182,17 @@ public final class KernelDenials {
                 }
                 return elsewhere.get(0);
             }
+
+            @Override
+            public List<Path> changedInto() {
+                return commandLine.changedInto(cwd);
+            }
         };
         List<Candidate> candidates = parser.parse(line, stream, memo);
         if (candidates.isEmpty() && CURL_WRITE_FAILED.matcher(line).lookingAt()) {
-            Optional<String> output = commandLine.curlOutput();
-            if (output.isPresent() && !output.get().equals("-")) {
-                try {
-                    candidates = List.of(new Candidate(AccessHint.WRITE, memo.get().resolve(output.get()), stream, line));
-                } catch (InvalidPathException e) {
-                    // not a path: nothing to confirm
-                }
+            Optional<Path> output = commandLine.curlOutput(cwd);
+            if (output.isPresent()) {
+                candidates = List.of(new Candidate(AccessHint.WRITE, output.get(), stream, line));
             }
         }
         List<Diagnostic> out = new ArrayList<>(1);
@@ -175,12 +209,20 @@ public final class KernelDenials {
                 }
             });
         }
+        out.addAll(confirmAll(candidates, memo));
+        return List.copyOf(out);
+    }
+
+    private List<Diagnostic> confirmAll(List<Candidate> candidates, DenialParser.Cwd memo) {
         if (candidates.isEmpty()) {
-            return List.copyOf(out);
+            return List.of();
         }
+        List<Diagnostic> out = new ArrayList<>(1);
         Set<Key> thisLine = new HashSet<>();
         for (Candidate c : candidates) {
-            if (!asked.add(c.key())) {
+            boolean newQuestion = asked.add(c.key());
+            boolean newPath = askedPaths.add(c.path().normalize());
+            if (!newQuestion || !newPath && c.hint() == AccessHint.UNKNOWN) {
                 // Asked before: a line naming it again is one more occurrence of that denial.
                 // Only a line that is itself the refusal message: a dump's "path:" line or a
                 // stack frame repeats the first message, it is no second denial.
@@ -200,6 +242,17 @@ public final class KernelDenials {
                 int n = reported.merge(key, 1, Integer::sum);
                 confirmed.putIfAbsent(c.key(), d);
                 out.add(n == 1 ? d : d.withDetail(DetailKey.REPEAT.key(), Integer.toString(n)));
+                if (n == 1 && d.operation() == Operation.EXEC && BASH_SAID.matcher(c.line()).lookingAt()) {
+                    // bash, refused an exec, opens the file to say why ("bad interpreter", "cannot
+                    // execute binary file"): the kernel refuses that read too. Counted, shown at -v.
+                    confirmer.confirm(Operation.READ, Path.of(d.subject()), cwd).ifPresent(r -> {
+                        if (reported.putIfAbsent(new Key(r.operation(), r.subject()), 1) == null) {
+                            out.add(new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL,
+                                    d.source(), r.details()).withDetail(DetailKey.EVIDENCE, c.line())
+                                    .withDetail(DetailKey.QUIET.key(), "true"));
+                        }
+                    });
+                }
             });
         }
         return List.copyOf(out);
@@ -295,9 +348,31 @@ public final class KernelDenials {
             return Optional.empty();
         }
         AccessHint hint = c.diedAt().map(at -> fromScript(at, c.hint(), childCwd, c.path())).orElse(c.hint());
-        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder.apply(c.path()) : hint.operations();
+        Path path = c.path();
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // The kernel is asked about a file only once the lookup found it: a refusal of a
+            // name that is not there was a create in the deepest directory that is (node's
+            // recursive mkdir names the whole path; sort -o, uniq's output name the new file).
+            // A read named deeper than that is left as said (the file may have gone since).
+            Optional<Path> made = firstMissing(path);
+            boolean named = made.isPresent() && made.get().equals(path.normalize());
+            if (made.isPresent() && (named || hint == AccessHint.WRITE || hint == AccessHint.UNKNOWN)) {
+                path = made.get();
+                hint = AccessHint.WRITE;
+            }
+        }
+        List<Operation> order = hint == AccessHint.UNKNOWN ? unknownOrder(path) : hint.operations();
         for (Operation op : order) {
-            Optional<Diagnostic> refused = confirmer.confirm(op, c.path(), cwd);
+            Optional<Diagnostic> refused = confirmer.confirm(op, path, cwd);
+            if (refused.isEmpty() && op == Operation.EXEC) {
+                // A script the policy lets run whose interpreter it does not: the kernel refused
+                // the interpreter ("x.sh: Permission denied" from dash, EACCES from execve).
+                Optional<Path> interpreter = confirmer.confirm(Operation.READ, path, cwd).isEmpty()
+                        ? dev.magus.landlock.launch.Shebang.interpreter(path) : Optional.empty();
+                if (interpreter.isPresent()) {
+                    refused = confirmer.confirm(Operation.EXEC, interpreter.get(), cwd);
+                }
+            }
             if (refused.isPresent()) {
                 Diagnostic d = refused.get();
                 Diagnostic kernel = new Diagnostic(d.code(), d.message(), d.subject(), d.operation(), Layer.KERNEL,
@@ -338,6 +413,24 @@ public final class KernelDenials {
             // The script is gone or unreadable as text: the message's own words decide.
         }
         return said;
+    }
+
+    /**
+     * For a path that does not exist: the name a create was refused at, the first missing
+     * component under the deepest directory that exists; empty when nothing of it exists.
+     */
+    static Optional<Path> firstMissing(Path path) {
+        Path n = path.normalize();
+        Path child = n;
+        for (Path dir = n.getParent(); dir != null; child = dir, dir = dir.getParent()) {
+            if (Files.isDirectory(dir)) {
+                return Optional.of(child);
+            }
+            if (Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** The order to ask the policy in when the message leaves the access open. */

@@ -176,7 +176,7 @@ class AuditDenialSourceTest {
             Sinks.Many<RunEvent.Output> output = Sinks.many().unicast().onBackpressureBuffer();
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            dev.magus.landlock.denials.KernelDenialStream.forRun("run-3", child.pid(), fixture.ws(),
+            dev.magus.landlock.denials.KernelDenialStream.forRun(new dev.magus.landlock.denials.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
                     new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), Duration.ofSeconds(1))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -23,6 +23,7 @@ class DenialParserTest {
         for (String l : lines) {
             all.addAll(parser.parse(l, ERR, CWD));
         }
+        all.addAll(parser.finish());
         return all;
     }
 

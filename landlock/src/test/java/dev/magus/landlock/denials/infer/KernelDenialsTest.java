@@ -31,8 +31,10 @@ class KernelDenialsTest {
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(home.resolve("f"), "x");
         KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
-        List<Diagnostic> first = denials.accept(ERR, "Error: EACCES: permission denied, open '" + home.resolve("f") + "'");
-        assertThat(first).hasSize(1);
+        // Node's "open" says no access: the report waits for the frames that say it, or the
+        // first line that is no frame.
+        assertThat(denials.accept(ERR, "Error: EACCES: permission denied, open '" + home.resolve("f") + "'")).isEmpty();
+        assertThat(denials.accept(ERR, "{")).hasSize(1);
         assertThat(denials.accept(ERR, "  path: '" + home.resolve("f") + "'")).isEmpty();
         // A line naming it again is one more occurrence: counted (marked a repeat), not a new denial.
         assertThat(denials.accept(ERR, "cat: " + home.resolve("f") + ": Permission denied"))
@@ -129,8 +131,8 @@ class KernelDenialsTest {
     }
 
     @Test
-    void kernel_layer_inferred_source_and_the_policys_details_are_kept() {
-        Path home = root.resolve("home");
+    void kernel_layer_inferred_source_and_the_policys_details_are_kept() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
         KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
         String line = "\u001B[1mtouch: cannot touch '" + home.resolve("n") + "': Permission denied\u001B[0m";
         Diagnostic d = denials.accept(RunEvent.Stream.STDOUT, line).get(0);
@@ -154,8 +156,12 @@ class KernelDenialsTest {
                 .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
         assertThat(denials.accept(ERR, "bash: " + data + ": Permission denied"))
                 .extracting(Diagnostic::operation).containsExactly(Operation.READ);
+        // bash then opens the file to say why it could not run it: that read is refused too, and
+        // counted, but shown only at -v.
         assertThat(denials.accept(ERR, "bash: " + tool + ": Permission denied"))
-                .extracting(Diagnostic::operation).containsExactly(Operation.EXEC);
+                .extracting(Diagnostic::operation, d -> "true".equals(d.details().get(DetailKey.QUIET.key())))
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(Operation.EXEC, false),
+                        org.assertj.core.groups.Tuple.tuple(Operation.READ, true));
 
         // A policy that lets the file be read but not written: the write is what was refused.
         KernelDenials readOnly = new KernelDenials((op, path, cwd) -> op == Operation.READ ? Optional.empty()
@@ -166,7 +172,7 @@ class KernelDenialsTest {
 
     @Test
     void relative_paths_resolve_against_the_childs_directory() throws IOException {
-        Path home = root.resolve("home");
+        Path home = Files.createDirectories(root.resolve("home"));
         Path cwd = Files.createDirectories(root.resolve("ws"));
         KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), cwd);
         assertThat(denials.accept(ERR, "cat: ../home/x: Permission denied"))
@@ -184,7 +190,7 @@ class KernelDenialsTest {
         Files.createDirectories(ws.resolve("sub/deep"));
         // A child that is gone (no such pid): /proc cannot say where it had cd'd to.
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
         // sh -c 'cd sub && cat ../../home/.aws/credentials': from ws the path names nothing.
         assertThat(denials.accept(ERR, "cat: ../../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject, Diagnostic::operation)
@@ -194,14 +200,64 @@ class KernelDenialsTest {
         // from sub/deep one in ws/home; both directories exist and both are refused, so
         // nothing is said rather than a guess.
         Path wsHome = Files.createDirectories(ws.resolve("home"));
-        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), ws, gone);
+        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone));
         assertThat(ambiguous.accept(ERR, "bash: line 1: ../home/out2: Permission denied")).isEmpty();
         Files.delete(wsHome);
         // A path that exists from where the run started keeps that reading.
-        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), ws, gone);
+        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
         assertThat(plain.accept(ERR, "cat: ../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject).containsExactly(home.resolve(".aws/credentials").toString());
         // A relative path that cannot be anywhere the kernel was asked about is no denial.
         assertThat(plain.accept(ERR, "cat: ../../nowhere/x/y: Permission denied")).isEmpty();
+    }
+
+    @Test
+    void the_directory_a_command_line_cds_into_places_a_relative_path_the_walk_cannot() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Files.createDirectories(ws.resolve("sub/deep"));
+        Path wsHome = Files.createDirectories(ws.resolve("home"));
+        ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
+        // Without the command line both readings are refused: nothing is said (see above). The
+        // script says the child was in sub/deep: the name was made in home.
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone)
+                .withCommand(new CommandLine(List.of("bash", "-c", "cd sub/deep && echo x > ../../../home/out2"))));
+        assertThat(denials.accept(ERR, "bash: line 1: ../../../home/out2: Permission denied"))
+                .extracting(Diagnostic::subject, Diagnostic::operation)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(home.resolve("out2").toString(), Operation.WRITE));
+    }
+
+    @Test
+    void java_and_node_frames_say_which_way_a_file_was_opened() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home"));
+        Path rc = Files.writeString(home.resolve(".bashrc"), "x");
+        KernelDenials java = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(java.accept(ERR, "Exception in thread \"main\" java.io.FileNotFoundException: " + rc + " (Permission denied)"))
+                .isEmpty();
+        assertThat(java.accept(ERR, "\tat java.base/java.io.FileOutputStream.open0(Native Method)"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
+        KernelDenials node = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(node.accept(ERR, "Error: EACCES: permission denied, open '" + rc + "'")).isEmpty();
+        assertThat(node.accept(ERR, "    at Object.readFileSync (node:fs:441:20)"))
+                .extracting(Diagnostic::operation).containsExactly(Operation.READ);
+        // No frame came before the streams ended: the path's state decides, as for any unknown access.
+        KernelDenials bare = new KernelDenials(new PrefixConfirmer(home), root);
+        assertThat(bare.accept(ERR, "java.io.FileNotFoundException: " + rc + " (Permission denied)")).isEmpty();
+        assertThat(bare.finish()).extracting(Diagnostic::operation).containsExactly(Operation.READ);
+    }
+
+    @Test
+    void a_jvm_started_by_the_run_is_known_to_probe_its_core_dump_filter() throws IOException {
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(Path.of("/proc")), KernelDenials.Child.running(4242, root,
+                new CommandLine(List.of("/usr/bin/java", "-XX:-UsePerfData", "-version"))));
+        assertThat(denials.finish()).singleElement().satisfies(d -> {
+            assertThat(d.subject()).isEqualTo("/proc/4242/coredump_filter");
+            assertThat(d.operation()).isEqualTo(Operation.WRITE);
+            assertThat(d.source()).isEqualTo("inferred:probe");
+            assertThat(d.details()).containsEntry(DetailKey.QUIET.key(), "true");
+        });
+        // Another tool has no such probe.
+        assertThat(new KernelDenials(new PrefixConfirmer(Path.of("/proc")), KernelDenials.Child.running(4242, root,
+                new CommandLine(List.of("cat", "x")))).finish()).isEmpty();
     }
 }

@@ -1,5 +1,11 @@
 package dev.magus.workspace.audit.gitconfig;
 
+import dev.magus.policy.git.GitConfigParser;
+import dev.magus.policy.git.ParsedGitConfig;
+import dev.magus.policy.git.ConfigEntry;
+import dev.magus.policy.git.ConfigKey;
+import dev.magus.policy.git.ConfigSection;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -53,8 +59,8 @@ public final class ConfigJudge {
      * @param after  the run's text
      */
     public static Outcome judge(Optional<String> before, String after, GitConfigKeys.Context context) {
-        ParsedConfig was;
-        ParsedConfig now;
+        ParsedGitConfig was;
+        ParsedGitConfig now;
         try {
             was = GitConfigParser.parse(before.orElse(""));
         } catch (GitConfigParser.Malformed e) {
@@ -116,7 +122,7 @@ public final class ConfigJudge {
     private record Edit(int start, int end, String insert) {
     }
 
-    private static String revert(ParsedConfig was, ParsedConfig now, List<ConfigKey> keys) {
+    private static String revert(ParsedGitConfig was, ParsedGitConfig now, List<ConfigKey> keys) {
         String t = now.text();
         List<Edit> edits = new ArrayList<>();
         StringBuilder appended = new StringBuilder();

@@ -1,5 +1,7 @@
 package dev.magus.workspace.audit.gitconfig;
 
+import dev.magus.policy.git.ConfigKey;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,5 +1,8 @@
 package dev.magus.workspace.audit.gitconfig;
 
+import dev.magus.policy.git.GitConfigParser;
+import dev.magus.policy.git.ConfigKey;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

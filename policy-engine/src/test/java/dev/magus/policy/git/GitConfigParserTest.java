@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit.gitconfig;
+package dev.magus.policy.git;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,7 +48,7 @@ class GitConfigParserTest {
     @Test
     void aKeyOnTheHeaderLineAndEscapedSubsections() throws Exception {
         String t = "[core] fsmonitor = x\n[includeIf \"gitdir:/a\\\"b\"]\npath = y\r\n";
-        ParsedConfig p = GitConfigParser.parse(t);
+        ParsedGitConfig p = GitConfigParser.parse(t);
         assertThat(p.entries().get(0).inline()).isTrue();
         assertThat(values(t, "core", null, "fsmonitor")).containsExactly(Optional.of("x"));
         assertThat(values(t, "includeif", "gitdir:/a\"b", "path")).containsExactly(Optional.of("y"));

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The parser against the git on this machine: {@code git config --file F --list} is the reference. */
-class GitConfigTextTest {
+/** {@link GitConfigParser} against the git on this machine: {@code git config --file F --list} is the reference. */
+class GitConfigAgainstGitTest {
 
     private static final List<String> CONFIGS = List.of(
             "[core]\n\trepositoryformatversion = 0\n\tbare = false\n",
@@ -42,27 +42,27 @@ class GitConfigTextTest {
             Path f = dir.resolve("c");
             Files.writeString(f, text, StandardCharsets.UTF_8);
             List<String> mine = new ArrayList<>();
-            for (GitConfigText.Entry e : GitConfigText.parse(text).entries()) {
-                mine.add(e.value().map(v -> e.key() + "=" + v).orElse(e.key()));
+            for (ConfigEntry e : GitConfigParser.parse(GitConfigParser.text(Files.readAllBytes(f))).entries()) {
+                String key = e.key().dotted();
+                mine.add(e.value().map(v -> key + "=" + GitConfigParser.value(v)).orElse(key));
             }
             assertThat(mine).as(text).isEqualTo(gitList(f));
-            assertThat(GitConfigText.parse(text).malformedAt()).as(text).isEmpty();
         }
     }
 
     @Test
-    void aLineGitRefusesEndsTheParseAndSaysWhere() {
-        GitConfigText.Parsed p = GitConfigText.parse("[core]\n\tbare = false\n\t= nokey\n[x]\n\ty = 1\n");
-        assertThat(p.entries()).extracting(GitConfigText.Entry::key).containsExactly("core.bare");
-        assertThat(p.malformedAt()).contains(2);
+    void aLineGitRefusesEndsWhatIsReadableThere() throws Exception {
+        byte[] bad = "[core]\n\tbare = false\n\t= nokey\n[x]\n\ty = 1\n".getBytes(StandardCharsets.UTF_8);
+        assertThat(GitConfigParser.readable(bad).entries()).extracting(e -> e.key().dotted()).containsExactly("core.bare");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> GitConfigParser.parse(GitConfigParser.text(bad)))
+                .isInstanceOf(GitConfigParser.Malformed.class);
     }
 
     @Test
-    void eachEntryKnowsTheLinesItSpans() {
-        GitConfigText.Parsed p = GitConfigText.parse("[x]\n\ta = 1\n\tb = one\\\n two\n\tc\n");
-        assertThat(p.entries()).extracting(e -> e.firstLine() + "-" + e.lastLine()).containsExactly("1-1", "2-3", "4-4");
-        assertThat(p.last("x.b")).contains("one two");
-        assertThat(p.last("x.c")).contains("true");
+    void theLastValueWinsAndABareKeyIsTrue() {
+        ParsedGitConfig p = GitConfigParser.readable("[x]\n\tb = 1\n\tb = one\\\n two\n\tc\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(p.last(ConfigKey.of("x", null, "b"))).contains("one two");
+        assertThat(p.last(ConfigKey.of("x", null, "c"))).contains("true");
     }
 
     static boolean hasGit() {

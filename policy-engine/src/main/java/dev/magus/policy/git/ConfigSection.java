@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit.gitconfig;
+package dev.magus.policy.git;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -14,7 +14,7 @@ public record ConfigSection(String section, Optional<String> subsection, String 
         Objects.requireNonNull(header, "header");
     }
 
-    boolean holds(ConfigKey key) {
+    public boolean holds(ConfigKey key) {
         return section.equals(key.section()) && subsection.equals(key.subsection());
     }
 }

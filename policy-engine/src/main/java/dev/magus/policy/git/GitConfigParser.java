@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit.gitconfig;
+package dev.magus.policy.git;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,12 +47,45 @@ public final class GitConfigParser {
         return text.getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    public static ParsedConfig parse(String t) throws Malformed {
+    public static ParsedGitConfig parse(String t) throws Malformed {
+        return parse(t, true);
+    }
+
+    /**
+     * What git reads of a config file's bytes before a line it refuses: git stops at that line
+     * (and then refuses to run), so nothing after it can name a hook, an include or a program.
+     * For a reader that only needs what the file makes git do; values as {@link #value}.
+     */
+    public static ParsedGitConfig readable(byte[] bytes) {
+        try {
+            return parse(text(bytes), false);
+        } catch (Malformed e) {
+            throw new IllegalStateException("a lenient parse threw", e);
+        }
+    }
+
+    /** A value this parser read, as the UTF-8 text git hands to the program or path it names. */
+    public static String value(String read) {
+        return new String(read.getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    private static ParsedGitConfig parse(String t, boolean strict) throws Malformed {
+        List<ConfigSection> sections = new ArrayList<>();
+        List<ConfigEntry> entries = new ArrayList<>();
+        try {
+            read(t, sections, entries);
+        } catch (Malformed e) {
+            if (strict) {
+                throw e;
+            }
+        }
+        return new ParsedGitConfig(t, sections, entries);
+    }
+
+    private static void read(String t, List<ConfigSection> sections, List<ConfigEntry> entries) throws Malformed {
         int n = t.length();
         int i = t.startsWith("\u00ef\u00bb\u00bf") ? 3 : 0;
         int lineStart = i;
-        List<ConfigSection> sections = new ArrayList<>();
-        List<ConfigEntry> entries = new ArrayList<>();
         // The current section: its name, subsection, header text and where its line starts.
         String section = null;
         String subsection = null;
@@ -172,7 +205,6 @@ public final class GitConfigParser {
         if (section != null) {
             sections.add(new ConfigSection(section, Optional.ofNullable(subsection), header, sectionStart, n));
         }
-        return new ParsedConfig(t, sections, entries);
     }
 
     /** Reads a value from {@code i} into {@code out}; returns the offset just past its line's newline (or the end). */

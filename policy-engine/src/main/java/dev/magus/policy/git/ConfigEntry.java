@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit.gitconfig;
+package dev.magus.policy.git;
 
 import java.util.Objects;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.magus.workspace.audit.gitconfig;
+package dev.magus.policy.git;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** A config text and what {@link GitConfigParser} read in it, in the text's order. */
-public record ParsedConfig(String text, List<ConfigSection> sections, List<ConfigEntry> entries) {
-    public ParsedConfig {
+public record ParsedGitConfig(String text, List<ConfigSection> sections, List<ConfigEntry> entries) {
+    public ParsedGitConfig {
         sections = List.copyOf(sections);
         entries = List.copyOf(entries);
     }
@@ -21,5 +21,16 @@ public record ParsedConfig(String text, List<ConfigSection> sections, List<Confi
         }
         out.replaceAll((k, v) -> List.copyOf(v));
         return out;
+    }
+
+    /** The last value of {@code key}, as git's "last one wins"; a key without {@code =} reads {@code true}. */
+    public Optional<String> last(ConfigKey key) {
+        Optional<String> found = Optional.empty();
+        for (ConfigEntry e : entries) {
+            if (e.key().equals(key)) {
+                found = Optional.of(e.value().orElse("true"));
+            }
+        }
+        return found;
     }
 }
