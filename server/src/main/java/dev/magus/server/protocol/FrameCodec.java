@@ -157,6 +157,22 @@ public final class FrameCodec {
             if (!s.allowHosts().isEmpty()) {
                 s.allowHosts().forEach(n.putArray("allowHost")::add);
             }
+            if (s.verbose()) {
+                n.put("verbose", true);
+            }
+            if (s.quiet()) {
+                n.put("quiet", true);
+            }
+        } else if (frame instanceof Frame.Command c) {
+            n.put("type", "command");
+            c.args().forEach(n.putArray("args")::add);
+            n.put("cwd", c.cwd());
+            ObjectNode env = n.putObject("env");
+            c.env().forEach(env::put);
+        } else if (frame instanceof Frame.Accepted a) {
+            n.put("type", "accepted").put("stdin", a.stdin());
+        } else if (frame instanceof Frame.Local l) {
+            n.put("type", "local").put("message", l.message());
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
         } else if (frame instanceof Frame.Signal s) {
@@ -208,7 +224,13 @@ public final class FrameCodec {
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
-                        strings(n, "allowHost"));
+                        strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false));
+            case "command":
+                return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"));
+            case "accepted":
+                return new Frame.Accepted(n.path("stdin").asBoolean(false));
+            case "local":
+                return new Frame.Local(text(n, "message"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":
