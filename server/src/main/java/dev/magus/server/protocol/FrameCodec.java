@@ -136,11 +136,7 @@ public final class FrameCodec {
         if (frame instanceof Frame.Hello h) {
             n.put("type", "hello").put("version", h.version()).put("token", h.token());
         } else if (frame instanceof Frame.Submit s) {
-            n.put("type", "run");
-            s.argv().forEach(n.putArray("argv")::add);
-            n.put("cwd", s.cwd());
-            ObjectNode env = n.putObject("env");
-            s.env().forEach(env::put);
+            words(n, "run", "argv", s.argv(), s.cwd(), s.env());
             ObjectNode set = n.putObject("set");
             s.set().forEach(set::put);
             s.unset().forEach(n.putArray("unset")::add);
@@ -164,11 +160,7 @@ public final class FrameCodec {
                 n.put("quiet", true);
             }
         } else if (frame instanceof Frame.Command c) {
-            n.put("type", "command");
-            c.args().forEach(n.putArray("args")::add);
-            n.put("cwd", c.cwd());
-            ObjectNode env = n.putObject("env");
-            c.env().forEach(env::put);
+            words(n, "command", "args", c.args(), c.cwd(), c.env());
         } else if (frame instanceof Frame.Accepted a) {
             n.put("type", "accepted").put("stdin", a.stdin());
         } else if (frame instanceof Frame.Local l) {
@@ -203,6 +195,15 @@ public final class FrameCodec {
             throw new IllegalArgumentException("not a JSON frame: " + frame.getClass().getSimpleName());
         }
         return n;
+    }
+
+    /** A request's type, its words under {@code field}, and where and with what it runs. */
+    private static void words(ObjectNode n, String type, String field, List<String> words, String cwd, Map<String, String> env) {
+        n.put("type", type);
+        words.forEach(n.putArray(field)::add);
+        n.put("cwd", cwd);
+        ObjectNode e = n.putObject("env");
+        env.forEach(e::put);
     }
 
     private static Frame fromJson(String body) throws ProtocolException {
