@@ -6,17 +6,21 @@
  *
  *   magus-client N JAVA-ARGV... (N words: the full command line's java command) ARGS...
  *
- * It speaks the frames of dev.magus.server.protocol.Frame (version 2) over the Unix socket: a
+ * It reads no option of ARGS: it sends them as they are, with its working directory and
+ * environment, and the server parses them with the command line's own model.
+ *
+ * It speaks the frames of dev.magus.server.protocol.Frame (version 3) over the Unix socket: a
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
- * to descriptors 1 and 2 as they arrive; diagnostics are printed as the full command line
- * prints them; SIGINT, SIGTERM and SIGHUP go to the child's group; stdin unless --no-stdin; the exit
+ * to descriptors 1 and 2 as they arrive, magus's own lines among them (the server writes them on
+ * the run's stderr as a local run prints them, so no client renders any); SIGINT, SIGTERM and SIGHUP go to the child's group; stdin unless --no-stdin; the exit
  * status is the run's. Output is copied, not passed by SCM_RIGHTS: the server reads the
  * child's pipes itself (Frame's comment says why).
  *
  * Whatever it cannot do it hands to the Java command line by exec (nothing of the run has
- * started then): a command that is not a plain run (FastArgs' rules), no socket or token, a
- * directory that is not private, nobody listening; a server that refuses this client or
+ * started then): another command than run or target, no socket or token, a
+ * directory that is not private, nobody listening, a command only that command line serves
+ * (the server says so; run as given); a server that refuses this client or
  * declines the run is said so on stderr, and the run goes to `magus run --local`, as the Java
  * client does it.
  */
@@ -34,7 +38,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define VERSION 2 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
+#define VERSION 3 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define K_JSON 0
@@ -42,7 +46,6 @@
 #define K_STDERR 2
 #define K_STDIN 3
 #define MAX_FRAME (16 * 1024 * 1024)
-#define MAX_MESSAGE 1000
 
 extern char **environ;
 
@@ -399,56 +402,6 @@ static json *control(unsigned char *f, size_t len) {
     return v;
 }
 
-/* Echo.visible: control characters as escapes. */
-static int control_char(uint16_t c) {
-    return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
-           || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c;
-}
-static size_t visible(json *v, uint16_t **out) {
-    size_t n = v && v->t == J_STR ? v->sn : 0;
-    uint16_t *o = malloc((n * 6 + 1) * sizeof *o);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint16_t c = v->s[i];
-        char t[8] = {0};
-        if (!control_char(c)) { o[k++] = c; continue; }
-        if (c == '\n') strcpy(t, "\\n"); else if (c == '\t') strcpy(t, "\\t"); else if (c == '\r') strcpy(t, "\\r");
-        else if (c <= 0xff) snprintf(t, sizeof t, "\\x%02x", c); else snprintf(t, sizeof t, "\\u%04x", c);
-        for (char *q = t; *q; q++) o[k++] = (uint16_t) *q;
-    }
-    *out = o;
-    return k;
-}
-
-/* As FastClient.diagnostic (HumanLines' line of a diagnostic; debug ones and benign probes only with -v). */
-static void diagnostic(json *e, int verbose) {
-    if (!is(get(e, "type"), "diagnostic")) return;
-    int benign = is(get(get(e, "details"), "class"), "benign");
-    if (!verbose && (is(get(e, "severity"), "debug") || benign)) return;
-    buf code = {0}, layer = {0}, b = {0};
-    text(&code, get(e, "code"));
-    text(&layer, get(e, "layer"));
-    json *src = get(e, "source");
-    int refusal = !strcmp(code.p, "MGS2004") || !strcmp(code.p, "MGS2010") || !strcmp(code.p, "MGS2011") || !strcmp(code.p, "MGS2012");
-    puts_(&b, "magus: "); puts_(&b, code.p); puts_(&b, " ");
-    if (refusal && src && src->t == J_STR && src->sn > 0) {
-        uint16_t *s; size_t n = visible(src, &s); utf8(&b, s, n); free(s); puts_(&b, ": ");
-    }
-    json *msg = get(e, "message");
-    uint16_t *m; size_t n = visible(msg && msg->t == J_STR ? msg : NULL, &m);
-    if (n > MAX_MESSAGE) {
-        size_t cut = m[MAX_MESSAGE - 1] >= 0xd800 && m[MAX_MESSAGE - 1] < 0xdc00 ? MAX_MESSAGE - 1 : MAX_MESSAGE;
-        utf8(&b, m, cut); puts_(&b, "\xe2\x80\xa6");
-    } else {
-        utf8(&b, m, n);
-    }
-    free(m);
-    if (!strcmp(layer.p, "kernel") || !strcmp(layer.p, "audit")) { puts_(&b, " ["); puts_(&b, layer.p); puts_(&b, "]"); }
-    puts_(&b, "; see 'magus explain "); puts_(&b, code.p); puts_(&b, "'");
-    line(b.p);
-    free(code.p); free(layer.p); free(b.p);
-}
-
 /* A stream the reader went away from is dropped; the run goes on. */
 static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
     while (*ok && n > 0) {
@@ -466,16 +419,6 @@ static void on_signal(int sig) {
     errno = saved;
 }
 
-/* ---------- the options of a plain run (FastArgs) ---------- */
-typedef struct { char **v; int n; } list;
-static void add(list *l, char *s) { l->v = realloc(l->v, (l->n + 1) * sizeof *l->v); l->v[l->n++] = s; }
-static void array(buf *b, const char *name, list *l) {
-    if (!l->n) return;
-    puts_(b, ",\""); puts_(b, name); puts_(b, "\":[");
-    for (int i = 0; i < l->n; i++) { if (i) puts_(b, ","); quote(b, l->v[i]); }
-    puts_(b, "]");
-}
-
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: magus-client N JAVA-ARGV... ARGS...\n"); return 125; }
     java_argc = atoi(argv[1]);
@@ -491,56 +434,10 @@ int main(int argc, char **argv) {
         if (fd > 0) close(fd);
     }
 
-    /* FastArgs.parse: anything but a plain run goes to the full command line. */
-    if (user_argc < 2 || strcmp(user_argv[0], "run")) fallback(0);
-    char *sandbox = NULL, *op = NULL, *target = NULL;
-    list setk = {0}, setv = {0}, unset = {0}, allow = {0}, passl = {0}, hosts = {0};
-    int want_stdin = 1, verbose = 0, i = 1; /* stdin is the child's unless --no-stdin */
-    for (; i < user_argc; i++) {
-        char *a = user_argv[i];
-        if (!strcmp(a, "--")) { i++; break; }
-        if (a[0] != '-') break;
-        char name[32]; char *inl = NULL;
-        char *eq = strchr(a, '=');
-        if (!strncmp(a, "--", 2) && eq && eq > a) {
-            size_t len = (size_t) (eq - a);
-            if (len >= sizeof name) fallback(0);
-            memcpy(name, a, len); name[len] = 0; inl = eq + 1;
-        } else {
-            if (strlen(a) >= sizeof name) fallback(0);
-            strcpy(name, a);
-        }
-        if (!strcmp(name, "--stdin") || !strcmp(name, "--no-stdin") || !strcmp(name, "-v") || !strcmp(name, "--verbose")
-            || !strcmp(name, "-q") || !strcmp(name, "--quiet")) {
-            if (inl) fallback(0);
-            if (!strcmp(name, "--stdin")) want_stdin = 1;
-            else if (!strcmp(name, "--no-stdin")) want_stdin = 0;
-            else if (name[1] == 'v' || !strcmp(name, "--verbose")) verbose = 1;
-            /* -q: the forwarded run says no unconfined notice anyway */
-        } else if (!strcmp(name, "--sandbox") || !strcmp(name, "--env") || !strcmp(name, "--unset") || !strcmp(name, "--allow")
-                   || !strcmp(name, "--pass") || !strcmp(name, "--allow-host") || !strcmp(name, "--op") || !strcmp(name, "--target")) {
-            char *v;
-            if (inl) v = inl; else if (i + 1 < user_argc) v = user_argv[++i]; else fallback(0);
-            if (!strcmp(name, "--allow")) add(&allow, v);
-            else if (!strcmp(name, "--pass")) add(&passl, v);
-            else if (!strcmp(name, "--allow-host")) add(&hosts, v);
-            else if (!strcmp(name, "--op")) { if (op) fallback(0); op = v; }
-            else if (!strcmp(name, "--target")) { if (target) fallback(0); target = v; }
-            else if (!strcmp(name, "--sandbox")) { if (sandbox) fallback(0); sandbox = v; }
-            else if (!strcmp(name, "--unset")) add(&unset, v);
-            else {
-                char *kv = strchr(v, '=');
-                if (!kv || kv == v) fallback(0);
-                char *k = strndup(v, (size_t) (kv - v));
-                int j = 0; /* a LinkedHashMap: a repeated name keeps its place and takes the last value */
-                for (; j < setk.n && strcmp(setk.v[j], k); j++) { }
-                if (j < setk.n) setv.v[j] = kv + 1; else { add(&setk, k); add(&setv, kv + 1); }
-            }
-        } else {
-            fallback(0);
-        }
-    }
-    if (i >= user_argc && !target) fallback(0);
+    /* Only run and target are the server's: anything else goes to the full command line. The
+       words themselves are the server's to read, with the command line's own model: this client
+       reads no option of them. */
+    if (user_argc < 1 || (strcmp(user_argv[0], "run") && strcmp(user_argv[0], "target"))) fallback(0);
 
     /* ServerLocation.find and SocketDir.check. */
     const char *carried = getenv("MAGUS_PROC_TOKEN"), *address = getenv("MAGUS_SERVER_ADDRESS");
@@ -595,8 +492,8 @@ int main(int argc, char **argv) {
     puts_(&f, "{\"type\":\"hello\",\"version\":" XSTR(VERSION) ",\"token\":"); quote(&f, token); puts_(&f, "}");
     send_frame(K_JSON, f.p, f.n);
     f.n = 0;
-    puts_(&f, "{\"type\":\"run\",\"argv\":[");
-    for (int k = i; k < user_argc; k++) { if (k > i) puts_(&f, ","); quote(&f, user_argv[k]); }
+    puts_(&f, "{\"type\":\"command\",\"args\":[");
+    for (int k = 0; k < user_argc; k++) { if (k) puts_(&f, ","); quote(&f, user_argv[k]); }
     char *cwd = getcwd(NULL, 0);
     if (!cwd) lost(strerror(errno));
     puts_(&f, "],\"cwd\":"); quote(&f, cwd);
@@ -610,19 +507,7 @@ int main(int argc, char **argv) {
         quote(&f, k); puts_(&f, ":"); quote(&f, eq + 1);
         free(k); first = 0;
     }
-    puts_(&f, "},\"set\":{");
-    for (int k = 0; k < setk.n; k++) { if (k) puts_(&f, ","); quote(&f, setk.v[k]); puts_(&f, ":"); quote(&f, setv.v[k]); }
-    puts_(&f, "},\"unset\":[");
-    for (int k = 0; k < unset.n; k++) { if (k) puts_(&f, ","); quote(&f, unset.v[k]); }
-    puts_(&f, "]");
-    if (sandbox) { puts_(&f, ",\"sandbox\":"); quote(&f, sandbox); }
-    array(&f, "allow", &allow);
-    array(&f, "pass", &passl);
-    array(&f, "allowHost", &hosts);
-    if (op) { puts_(&f, ",\"op\":"); quote(&f, op); }
-    if (target) { puts_(&f, ",\"target\":"); quote(&f, target); }
-    puts_(&f, want_stdin ? ",\"stdin\":true" : ",\"stdin\":false");
-    puts_(&f, ",\"outputEvents\":false}");
+    puts_(&f, "}}");
     /* A server that refuses the hello closes at once: its answer is still there to read. */
     int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
     size_t len;
@@ -640,7 +525,7 @@ int main(int argc, char **argv) {
     if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
 
-    int started = 0, stdin_open = 0;
+    int stdin_open = 0;
     for (;;) {
         while ((fr = next_frame(&len)) != NULL) {
             if (fr[0] == K_STDOUT) pass(1, &out_ok, fr + 1, len - 1);
@@ -657,26 +542,29 @@ int main(int argc, char **argv) {
                 } else if (is(type, "refused")) {
                     buf b = {0}; puts_(&b, "magus: the magus server refused this client: "); text(&b, get(c, "message"));
                     puts_(&b, "; running here instead"); line(b.p); fallback(1);
+                } else if (is(type, "local")) {
+                    /* A command only the full command line serves (--local, --events, the live view): as given. */
+                    buf b = {0}; text(&b, get(c, "message"));
+                    if (b.p && b.p[0]) line(b.p);
+                    fallback(0);
+                } else if (is(type, "accepted")) {
+                    /* The run starts: only now its stdin is sent (the server says whether it reads it), and
+                       signals go to its group. Before, a command run here after all finds both untouched. */
+                    if (pipe2(sigpipe_fds, O_CLOEXEC | O_NONBLOCK)) lost(strerror(errno));
+                    struct sigaction sa2 = {0};
+                    sa2.sa_handler = on_signal;
+                    sigemptyset(&sa2.sa_mask);
+                    sigaction(SIGINT, &sa2, NULL);
+                    sigaction(SIGTERM, &sa2, NULL);
+                    sigaction(SIGHUP, &sa2, NULL);
+                    json *in_wanted = get(c, "stdin");
+                    stdin_open = in_wanted && in_wanted->t == J_BOOL && in_wanted->num;
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
                     exit(status_of(s));
-                } else if (is(type, "event")) {
-                    json *e = get(c, "event");
-                    if (e && e->t == J_OBJ) diagnostic(e, verbose);
                 }
+                /* an event is the server's business: it writes magus's own lines on stderr */
                 release(c);
-            }
-            if (!started) {
-                /* Only now: a declined run goes to the Java command line with its stdin unread. */
-                started = 1;
-                if (pipe2(sigpipe_fds, O_CLOEXEC | O_NONBLOCK)) lost(strerror(errno));
-                struct sigaction sa2 = {0};
-                sa2.sa_handler = on_signal;
-                sigemptyset(&sa2.sa_mask);
-                sigaction(SIGINT, &sa2, NULL);
-                sigaction(SIGTERM, &sa2, NULL);
-                sigaction(SIGHUP, &sa2, NULL);
-                stdin_open = want_stdin;
             }
         }
         struct pollfd p[3] = {{sock, POLLIN, 0}, {sigpipe_fds[0], POLLIN, 0}, {stdin_open ? 0 : -1, POLLIN, 0}};
@@ -688,23 +576,28 @@ int main(int argc, char **argv) {
             unsigned char s;
             while (read(sigpipe_fds[0], &s, 1) == 1) {
                 char m[48]; int n = snprintf(m, sizeof m, "{\"type\":\"signal\",\"signal\":%d}", s);
-                send_frame(K_JSON, m, (size_t) n);
+                send_frame_soft(K_JSON, m, (size_t) n, 1); /* a run that ended: its exit is still to read */
             }
         }
-        if (p[2].revents & POLLNVAL) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
+        /* The socket first: a run that ended has sent its exit, which is read before stdin is
+           offered to a server that has closed. */
+        if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            if (!fill()) lost("the magus server closed the connection");
+            continue;
+        }
+        /* Stdin frames are sent softly: a server that closed after the run's end has sent its exit,
+           which the loop still reads; the rest of stdin is the child's no more, as locally. */
+        if (p[2].revents & POLLNVAL) { send_frame_soft(K_JSON, "{\"type\":\"stdin-end\"}", 20, 1); stdin_open = 0; }
         else if (p[2].revents & (POLLIN | POLLHUP | POLLERR)) {
             char b[16384];
             ssize_t r = read(0, b, sizeof b);
-            if (r > 0) send_frame(K_STDIN, b, (size_t) r);
-            else if (r == 0) { send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0; }
+            if (r > 0) { if (send_frame_soft(K_STDIN, b, (size_t) r, 1)) stdin_open = 0; }
+            else if (r == 0) { send_frame_soft(K_JSON, "{\"type\":\"stdin-end\"}", 20, 1); stdin_open = 0; }
             else if (errno != EINTR && errno != EAGAIN) {
                 /* An input that cannot be read (a directory, a terminal hung up) ends as it does for a
                    local run, and as in the Java client: the child reads its end. */
-                send_frame(K_JSON, "{\"type\":\"stdin-end\"}", 20); stdin_open = 0;
+                send_frame_soft(K_JSON, "{\"type\":\"stdin-end\"}", 20, 1); stdin_open = 0;
             }
-        }
-        if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            if (!fill()) lost("the magus server closed the connection");
         }
     }
 }

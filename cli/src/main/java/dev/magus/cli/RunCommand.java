@@ -11,7 +11,6 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.cli.ui.LiveView;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
@@ -67,6 +66,8 @@ class RunCommand implements Callable<Integer> {
     RunModel options;
 
     private final CliContext context;
+    /** Set when the server parses a client's words ({@link ServedCommandLine}): the run is described, never run here. */
+    ServedCommandLine.Outcome served;
 
     RunCommand() {
         this(CliContext.system());
@@ -90,6 +91,9 @@ class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         options.bind(this);
         checkArguments();
+        if (served != null) {
+            return serve();
+        }
         // From here a signal is kept for the run instead of ending magus (see Signals).
         int signalled = Signals.hold();
         if (signalled != 0) {
@@ -109,13 +113,6 @@ class RunCommand implements Callable<Integer> {
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
-        }
-        // --op, --target, --allow, --pass and --allow-host cross the socket (protocol version 2).
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
-            Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
-            if (forwarded.isPresent()) {
-                return forwarded.get();
-            }
         }
         if (logFile.isPresent()) {
             // slf4j-simple reads its settings once, when the first logger is made: before
@@ -183,23 +180,40 @@ class RunCommand implements Callable<Integer> {
     }
 
     /**
+     * The run a client's words ask the server for, as this command would run it: refused values
+     * are refused here with the same line and status, and a run only this process can serve
+     * (an events file, a log, the live view, the kernel's audit records, {@code --local}) is the
+     * client's own.
+     */
+    private Integer serve() {
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
+                : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
+                : Optional.empty();
+        if (only.isPresent()) {
+            served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
+            return 0;
+        }
+        RunRequest request;
+        Path cwd = context.cwd().get();
+        try {
+            request = request(cwd);
+        } catch (SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            return ExitCodes.REFUSED;
+        }
+        served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
+                request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin, false, request.grants().allow(),
+                request.grants().pass(), request.op(), request.target(), request.allowHosts(), verbose, quiet));
+        return 0;
+    }
+
+    /**
      * Once per run, on stderr: a run in mode off is not confined at all, which a person who
      * expected magus to sandbox it must not have to guess.
      */
     Optional<String> unconfinedNotice(RunEvent.Started s) {
-        if (quiet || s.mode() != Mode.OFF) {
-            return Optional.empty();
-        }
-        String why;
-        if (sandbox.filter(m -> m.equals(Mode.OFF.spelling())).isPresent()) {
-            why = "--sandbox=off";
-        } else if (ConfigStage.findWorkspaceFile(context.cwd().get().toAbsolutePath().normalize()).isEmpty()) {
-            why = "no magus.yaml here or above";
-        } else {
-            why = "sandbox.mode is off in magus.yaml";
-        }
-        return Optional.of("magus: unconfined (" + why + "): " + command.get(0) + " runs without a sandbox, nothing is"
-                + " checked; declare sandbox.mode in magus.yaml or pass --sandbox=best-effort (-q: not said)");
+        return PrintedLines.unconfined(s.mode(), sandbox, context.cwd().get(), command, quiet);
     }
 
     RunRequest request(Path cwd) {
@@ -223,8 +237,9 @@ class RunCommand implements Callable<Integer> {
         allow.forEach(b::allow);
         pass.forEach(b::pass);
         allowHost.forEach(b::allowHost);
-        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
-        if (stdin && !StandardInput.closedAtStart()) {
+        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput);
+        // a served run's is the client's, which sends it.
+        if (stdin && (served != null || !StandardInput.closedAtStart())) {
             b.stdin(new Stdin.Inherit());
         }
         return b.build();

@@ -61,9 +61,15 @@ public final class MagusServer implements AutoCloseable {
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final HelloGate gate;
+    /** magus's own lines of a forwarded run, written on its stderr (the command line's rendering). */
+    private final RunLines lines;
+    /** The command line's parser of the words a client was given. */
+    private final RunGrammar grammar;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, DisposableServer server) {
+            LoopResources loops, DisposableServer server, RunLines lines, RunGrammar grammar) {
+        this.lines = lines;
+        this.grammar = grammar;
         this.dir = dir;
         this.orchestrator = orchestrator;
         this.host = host;
@@ -93,7 +99,19 @@ public final class MagusServer implements AutoCloseable {
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry)
             throws IOException {
+        return start(dir, host, orchestrator, registry, RunLines.NONE, RunGrammar.NONE);
+    }
+
+    /**
+     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry)}, parsing each client's words with
+     * {@code grammar} and writing magus's own lines of each forwarded run on its stderr as
+     * {@code lines} renders them: both are the command line's.
+     */
+    public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,
+            RunLines lines, RunGrammar grammar) throws IOException {
         Objects.requireNonNull(orchestrator, "orchestrator");
+        Objects.requireNonNull(lines, "lines");
+        Objects.requireNonNull(grammar, "grammar");
         dir.prepare(host.uid());
         Path socket = dir.socket();
         if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -163,13 +181,13 @@ public final class MagusServer implements AutoCloseable {
             Files.deleteIfExists(dir.tokenFile());
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server);
+        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, lines, grammar);
         return self[0];
     }
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, () -> metrics,
+        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar, () -> metrics,
                 gate::authenticated, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);

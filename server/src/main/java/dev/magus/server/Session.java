@@ -1,5 +1,6 @@
 package dev.magus.server;
 
+import dev.magus.env.MagusVariables;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
@@ -23,6 +24,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -63,6 +65,10 @@ final class Session {
     private final java.util.function.Consumer<Channel> onHello;
     private final RunTokens runTokens;
     private final java.util.function.Supplier<Optional<String>> metrics;
+    private final RunLines lines;
+    private final RunGrammar grammar;
+    /** The run this connection asked for, once it is known: its lines are rendered from it. */
+    private volatile Frame.Submit submit;
     /** This connection's number, which a run token minted for its run names. */
     private final long serial = SERIALS.incrementAndGet();
     private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
@@ -79,8 +85,10 @@ final class Session {
     private volatile boolean disconnected;
 
     Session(Channel channel, Token token, RunTokens runTokens, Path socket, Orchestrator orchestrator, Host serverHost,
-            ServerMeters meters, java.util.function.Supplier<Optional<String>> metrics,
+            ServerMeters meters, RunLines lines, RunGrammar grammar, java.util.function.Supplier<Optional<String>> metrics,
             java.util.function.Consumer<Channel> onHello, Function<Session, Frame.ToClient> stop) {
+        this.lines = lines;
+        this.grammar = grammar;
         this.socket = socket;
         this.metrics = metrics;
         this.runTokens = runTokens;
@@ -153,26 +161,15 @@ final class Session {
     }
 
     private void request(Frame frame) {
-        if (from.isPresent() && frame instanceof Frame.Submit) {
+        if (from.isPresent() && (frame instanceof Frame.Submit || frame instanceof Frame.Command)) {
             nested();
         } else if (from.isPresent()) {
             refuse("MGS2011", "a run's token only forwards the runs started inside that run; "
                     + frame.getClass().getSimpleName() + " needs the server's token");
         } else if (frame instanceof Frame.Submit s) {
-            state = State.RUNNING;
-            // On magus's I/O threads, where the run then stays (Orchestrator#submitHere): one
-            // hand-off between threads per run, not two (issue 15).
-            orchestrator.execute(() -> {
-                try {
-                    start(s);
-                } catch (RuntimeException e) {
-                    // Never a client left waiting: whatever broke before its run ends the connection with a line.
-                    LOG.warn("code=protocol layer=server msg=\"a forwarded run broke before it started: {}\"", e.toString());
-                    if (run == null) {
-                        refuse("protocol", "the server could not start this run: " + e);
-                    }
-                }
-            });
+            beforeRun(() -> start(s));
+        } else if (frame instanceof Frame.Command c) {
+            beforeRun(() -> command(c));
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
             sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics.get()));
@@ -182,6 +179,25 @@ final class Session {
         } else {
             refuse("protocol", "expected a run, status or stop request, got " + frame.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * {@code work} (a run's start) on magus's I/O threads, where the run then stays
+     * (Orchestrator#submitHere): one hand-off between threads per run, not two (issue 15).
+     */
+    private void beforeRun(Runnable work) {
+        state = State.RUNNING;
+        orchestrator.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                // Never a client left waiting: whatever broke before its run ends the connection with a line.
+                LOG.warn("code=protocol layer=server msg=\"a forwarded run broke before it started: {}\"", e.toString());
+                if (run == null) {
+                    refuse("protocol", "the server could not start this run: " + e);
+                }
+            }
+        });
     }
 
     /**
@@ -215,10 +231,46 @@ final class Session {
     }
 
     /**
-     * The mode rules, then the run; on one of magus's I/O threads, since they read
-     * {@code magus.yaml}, and the run's stages stay on it until the run ends.
+     * A client's words, parsed by the command line's own model: a run is served as a parsed one
+     * is, announced to the client ({@link Frame.Accepted}) only once it starts; an answer without a
+     * run (help, a usage error, a refusal) is the command line's bytes and status; a command only
+     * the client's process serves goes back to it.
      */
+    private void command(Frame.Command c) {
+        RunGrammar.Parsed parsed = grammar.parse(c);
+        if (parsed instanceof RunGrammar.Serve serve) {
+            start(serve.run(), true);
+        } else if (parsed instanceof RunGrammar.Answer a) {
+            meters.forwarded("answered");
+            state = State.DONE;
+            ended = true;
+            java.util.List<Frame> frames = new java.util.ArrayList<>();
+            if (a.out().length > 0) {
+                frames.add(new Frame.Stdout(a.out()));
+            }
+            if (a.err().length > 0) {
+                frames.add(new Frame.Stderr(a.err()));
+            }
+            frames.add(new Frame.Exit(a.status(), 0));
+            sendAndClose(frames.toArray(Frame[]::new));
+        } else {
+            meters.forwarded("declined");
+            state = State.DONE;
+            sendAndClose(new Frame.Local(((RunGrammar.Local) parsed).message()));
+        }
+    }
+
     private void start(Frame.Submit s) {
+        start(s, false);
+    }
+
+    /**
+     * The mode rules, then the run; on one of magus's I/O threads, since they read
+     * {@code magus.yaml}, and the run's stages stay on it until the run ends. With
+     * {@code announce}, the client hears {@link Frame.Accepted} right before the run starts.
+     */
+    private void start(Frame.Submit s, boolean announce) {
+        submit = s;
         Path cwd = Path.of(s.cwd());
         RunRequest request;
         Host host;
@@ -286,6 +338,9 @@ final class Session {
             return;
         }
         meters.forwarded("started");
+        if (announce) {
+            writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(s.stdin()))));
+        }
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run
         // is this session's before its first stage; its stages then run on this thread.
         orchestrator.submitHere(request, Passthrough.of(new Out(true), new Out(false)), host,
@@ -330,6 +385,7 @@ final class Session {
         if (e instanceof RunEvent.Output && !outputEvents) {
             return;
         }
+        line(e).ifPresent(l -> writes.write(stderrFrame(l)));
         if (e instanceof RunEvent.Exited x) {
             ended = true;
             state = State.DONE;
@@ -373,12 +429,49 @@ final class Session {
     /** Room for an event frame in one go: a started, exit or short diagnostic fits, a longer one grows the buffer. */
     private static final int EVENT_FRAME_HINT = 512;
 
+    /**
+     * The line a local run prints for {@code e}, if any. The pointers this server put into the
+     * run's environment itself (its socket, the run's token) are its own business: their MGS2008
+     * is never a line, since the same run with {@code --local} has no such pointers to withhold.
+     */
+    private Optional<String> line(RunEvent e) {
+        Frame.Submit s = submit;
+        if (s == null) {
+            return Optional.empty();
+        }
+        if (e instanceof RunEvent.Diag d) {
+            Diagnostic diag = d.diagnostic();
+            if (diag.code() == dev.magus.events.Code.MGS2008 && MagusVariables.PROC_POINTERS.contains(diag.subject())
+                    && !s.env().containsKey(diag.subject())) {
+                return Optional.empty();
+            }
+            return lines.diagnostic(diag, s.verbose());
+        }
+        if (e instanceof RunEvent.Started st) {
+            return lines.started(st, Path.of(s.cwd()), s.sandbox(), s.argv(), s.quiet());
+        }
+        return Optional.empty();
+    }
+
+    private ByteBuf stderrFrame(String line) {
+        byte[] b = (line + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteBuf frame = channel.alloc().ioBuffer(5 + b.length);
+        frame.writeInt(b.length + 1).writeByte(FrameCodec.STDERR).writeBytes(b);
+        return frame;
+    }
+
     /** A refusal before the run: its diagnostic, then the exit a local refusal has (125). */
     private void refused(Diagnostic d) {
         state = State.DONE;
         ended = true;
-        sendAndClose(new Frame.Event(NdjsonSink.toJson(new RunEvent.Diag("forwarded", Instant.now(), d))),
-                new Frame.Exit(125, 0));
+        Frame.Submit s = submit;
+        Optional<String> line = lines.diagnostic(d, s != null && s.verbose());
+        Frame event = new Frame.Event(NdjsonSink.toJson(new RunEvent.Diag("forwarded", Instant.now(), d)));
+        if (line.isPresent()) {
+            sendAndClose(event, new Frame.Stderr((line.get() + "\n").getBytes(StandardCharsets.UTF_8)), new Frame.Exit(125, 0));
+        } else {
+            sendAndClose(event, new Frame.Exit(125, 0));
+        }
     }
 
     /** The client went away (or broke the protocol): a run still going is cancelled and its group killed. */

@@ -29,6 +29,64 @@ import org.junit.jupiter.api.Assumptions;
  * the user's runtime dir, home or environment.
  */
 final class Fixture implements AutoCloseable {
+    /**
+     * The few words of run the protocol tests say ({@code -v}, {@code --stdin}, {@code --no-stdin},
+     * {@code --env K=V}, then the command), standing in for the command line's model, which the
+     * server module cannot reach; any other word is the client's own ({@code Local}).
+     */
+    static final RunGrammar GRAMMAR = c -> {
+        List<String> a = c.args();
+        if (a.isEmpty() || !a.get(0).equals("run")) {
+            return new RunGrammar.Local("");
+        }
+        boolean verbose = false;
+        boolean stdin = true;
+        Map<String, String> set = new LinkedHashMap<>();
+        int i = 1;
+        for (; i < a.size() && a.get(i).startsWith("-"); i++) {
+            switch (a.get(i)) {
+                case "--" -> {
+                    i++;
+                    return serve(c, a.subList(i, a.size()), set, stdin, verbose);
+                }
+                case "-v" -> verbose = true;
+                case "--stdin" -> stdin = true;
+                case "--no-stdin" -> stdin = false;
+                case "--env" -> {
+                    String kv = a.get(++i);
+                    set.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
+                default -> {
+                    return new RunGrammar.Local("");
+                }
+            }
+        }
+        return serve(c, a.subList(i, a.size()), set, stdin, verbose);
+    };
+
+    private static RunGrammar.Parsed serve(Frame.Command c, List<String> argv, Map<String, String> set, boolean stdin,
+            boolean verbose) {
+        return new RunGrammar.Serve(new Frame.Submit(argv, c.cwd(), c.env(), set, List.of(), Optional.empty(), stdin, false,
+                List.of(), List.of(), Optional.empty(), Optional.empty(), List.of(), verbose, false));
+    }
+    /**
+     * magus's lines as the server writes them on a forwarded run's stderr, shaped as the command
+     * line's (which the server module cannot reach): code, message, where to read more.
+     */
+    static final RunLines LINES = new RunLines() {
+        @Override
+        public Optional<String> diagnostic(dev.magus.events.Diagnostic d, boolean verbose) {
+            return d.severity() == dev.magus.events.Severity.DEBUG && !verbose ? Optional.empty()
+                    : Optional.of("magus: " + d.code() + " " + d.message() + "; see 'magus explain " + d.code() + "'");
+        }
+
+        @Override
+        public Optional<String> started(dev.magus.events.RunEvent.Started started, Path cwd, Optional<String> sandbox,
+                List<String> argv, boolean quiet) {
+            return Optional.empty();
+        }
+    };
+
     final Path home;
     final Path workspace;
     final Path tempBase;
@@ -56,7 +114,7 @@ final class Fixture implements AutoCloseable {
         // The fallback a user without XDG_RUNTIME_DIR gets: <home>/.cache/magus-run.
         dir = SocketDir.forUser(env, uid());
         Host host = host();
-        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry);
+        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry, LINES, GRAMMAR);
     }
 
     static void assumeLinux() {

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.server.client.RunForwarder;
-import dev.magus.server.client.ServerForwarder;
 import dev.magus.server.protocol.Frame;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -27,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code magus run --op/--target/--allow-host} and {@code magus target NAME} cross the real
- * Unix socket (protocol version 2): the server's run resolves them as a local run does, and a
+ * Unix socket (protocol version 3): the server's run resolves them as a local run does, and a
  * bad value is that run's MGS2004 naming the flag, never a run without it.
  */
 class ForwardedOpAndTargetTest {
@@ -92,19 +90,6 @@ class ForwardedOpAndTargetTest {
                 Optional.empty(), List.of()));
         assertThat(r.status()).isNotZero();
         assertThat(fixtures.resolve("written")).doesNotExist();
-    }
-
-    @Test
-    void magusTargetThroughTheClientSideForwarder() throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        List<Diagnostic> diagnostics = new ArrayList<>();
-        Optional<Integer> status = new ServerForwarder().forward(new RunForwarder.Forward(List.of(), f.workspace, f.env,
-                Map.of(), Set.of(), Optional.empty(), Optional.empty(), out, new ByteArrayOutputStream(),
-                new PrintWriter(new StringWriter(), true), diagnostics::add, List.of(), List.of(), Optional.empty(),
-                Optional.of("api/where"), List.of()));
-        assertThat(status).as(out.toString(StandardCharsets.UTF_8)).contains(0);
-        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith(f.workspace.resolve("api") + "\n");
-        assertThat(f.registry.get("magus.server.forwarded").tag("outcome", "started").counter().count()).isEqualTo(1.0);
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.magus.cli.server;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.cli.PrintedLines;
+import dev.magus.cli.ServedCommandLine;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
@@ -54,7 +56,8 @@ public final class ServerCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MagusServer server;
         try {
-            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry);
+            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry,
+                    PrintedLines.INSTANCE, ServedCommandLine.INSTANCE);
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;

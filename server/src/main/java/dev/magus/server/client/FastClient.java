@@ -1,6 +1,5 @@
 package dev.magus.server.client;
 
-import dev.magus.events.Echo;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
@@ -20,45 +19,41 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
- * {@code bin/magus run} when a server is running: a forwarding client that loads none of
- * Reactor, Netty, picocli, SnakeYAML, JNA or Jackson (issue 15: its start is the whole cost
- * of a forwarded run). It speaks the frames of {@link dev.magus.server.protocol.Frame} over the
- * JDK's own Unix-domain {@link SocketChannel}, with {@link MiniJson} for the control frames:
- * the child's bytes go to descriptors 1 and 2 as they arrive, diagnostics are printed as the
- * full command line prints them, SIGINT, SIGTERM and SIGHUP are forwarded to the child's group,
- * stdin with {@code --stdin}, and the exit status is the run's.
+ * {@code bin/magus run} (and {@code target}) when a server is running: the Java forwarding
+ * client, which loads none of Reactor, Netty, picocli, SnakeYAML, JNA or Jackson (its start is
+ * the whole cost of a forwarded run). It reads no option: it sends the words it was given, its
+ * working directory and its environment ({@link dev.magus.server.protocol.Frame.Command}), and
+ * the server parses them with the command line's own model. It speaks the frames over the
+ * JDK's own Unix-domain {@link SocketChannel}, with {@link MiniJson} for the control frames: the
+ * child's bytes go to descriptors 1 and 2 as they arrive, magus's own lines among them (the
+ * server writes them, {@link dev.magus.server.RunLines}); once the run starts, SIGINT, SIGTERM and
+ * SIGHUP go to the child's group and stdin is sent if the run reads it; the exit status is the run's.
  *
- * <p>Whatever it cannot do itself it hands, in this same process, to the full command line
- * (the {@code magus.main} property, which bin/magus sets): a command that is not a plain run
- * ({@link FastArgs}), no socket or no token, a server that refuses this client or declines the
- * run (its workspace is weaker than this client's mode). Nothing of the run has started then.
- * A refusal or a decline, which this client has already reported, goes on as {@code run --local}:
- * the full command line would otherwise ask the server again and print the same line twice.
+ * <p>Whatever the server does not serve goes, in this same process, to the full command line
+ * (the {@code magus.main} property, which bin/magus sets): another command, no socket or no
+ * token, a command only that process serves (as given), a server that refuses this client or
+ * declines the run (as {@code run --local}, said first). Nothing of the run has started then.
  * {@code magus-client} (src/main/c) is the native twin of this class, with the same rules.
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
     private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
     private static final byte STDIN = 3;
     private static final int MAX_FRAME = 16 * 1024 * 1024;
-    /** HumanLines' refusal codes: their line names where the refused value came from. */
-    private static final Set<String> REFUSALS = Set.of("MGS2004", "MGS2010", "MGS2011", "MGS2012");
-    private static final int MAX_MESSAGE = 1000;
     /**
      * {@link #forward}'s answer when the server refused this client or declined the run, and
      * this client has said so: the run goes to the full command line as {@code run --local},
      * so that it neither asks the server a second time nor prints the line twice.
      */
     static final int HERE = -1;
+    /** {@link #forward}'s answer when the full command line runs the words as they were given. */
+    static final int AS_GIVEN = -2;
 
     private final SocketChannel channel;
     private final DataInputStream in;
@@ -75,15 +70,15 @@ public final class FastClient {
     public static void main(String[] jvmArgs) throws Throwable {
         // The bytes the caller wrote, where the JVM could not decode them (RawBytes).
         String[] args = dev.magus.events.RawBytes.ofThisProcess(jvmArgs);
-        Optional<FastArgs> run = FastArgs.parse(args);
-        if (run.isPresent()) {
-            Optional<Integer> status = forward(run.get());
-            if (status.isPresent() && status.get() == HERE) {
+        // Only run and target are the server's; their words are its to read (this client reads none).
+        if (args.length > 0 && (args[0].equals("run") || args[0].equals("target"))) {
+            int status = forward(args);
+            if (status == HERE) {
                 full(local(args));
                 return;
             }
-            if (status.isPresent()) {
-                System.exit(status.get());
+            if (status >= 0) {
+                System.exit(status);
             }
         }
         full(args);
@@ -109,17 +104,15 @@ public final class FastClient {
     }
 
     /**
-     * The run's exit status when the server ran it; {@link #HERE} when it refused or declined
-     * (said on stderr); empty when the full command line must decide.
+     * The run's exit status when the server ran it (or answered it); {@link #HERE} when it refused
+     * or declined (said on stderr); {@link #AS_GIVEN} when the full command line must run it.
      */
-    static Optional<Integer> forward(FastArgs asked) {
-        // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
-        FastArgs run = asked.stdin() && StandardInput.closedAtStart() ? asked.withoutStdin() : asked;
+    static int forward(String[] args) {
         Map<String, String> env = System.getenv();
         long uid = uid();
         ServerLocation where = ServerLocation.find(env, uid);
         if (where.token().isEmpty() || !Files.exists(where.socket(), LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty();
+            return AS_GIVEN;
         }
         FastClient client;
         try {
@@ -129,22 +122,22 @@ public final class FastClient {
                 c.connect(UnixDomainSocketAddress.of(where.socket()));
             } catch (IOException e) {
                 c.close();
-                return Optional.empty(); // a stale socket: nobody answers
+                return AS_GIVEN; // a stale socket: nobody answers
             }
             client = new FastClient(c);
         } catch (IOException | RuntimeException e) {
-            return Optional.empty();
+            return AS_GIVEN;
         }
         try (SocketChannel c = client.channel) {
-            return client.run(run, where.token().get(), env);
+            return client.run(args, where.token().get(), env);
         } catch (IOException e) {
             // The run may have started: it is not run a second time here.
             client.lines.println("magus: lost the magus server in the middle of the run: " + e.getMessage());
-            return Optional.of(125);
+            return 125;
         }
     }
 
-    private Optional<Integer> run(FastArgs run, String token, Map<String, String> env) throws IOException {
+    private int run(String[] args, String token, Map<String, String> env) throws IOException {
         StringBuilder hello = new StringBuilder("{\"type\":\"hello\",\"version\":").append(VERSION).append(",\"token\":");
         send(JSON, MiniJson.quote(hello, token).append('}'));
         // The run right behind the hello, without waiting for the welcome: the server reads nothing
@@ -152,26 +145,25 @@ public final class FastClient {
         // that refused has closed already; its answer is still there to read.
         IOException unsent = null;
         try {
-            send(JSON, submit(run, env));
+            send(JSON, command(args, env));
         } catch (IOException e) {
             unsent = e;
         }
         Map<String, Object> answer = control(read());
         if ("refused".equals(answer.get("type"))) {
             lines.println("magus: the magus server refused this client: " + answer.get("message") + "; running here instead");
-            return Optional.of(HERE);
+            return HERE;
         }
         if (!"welcome".equals(answer.get("type")) || !Long.valueOf(VERSION).equals(answer.get("version"))) {
             lines.println("magus: the magus server speaks another protocol (" + answer.get("version") + ", this client "
                     + VERSION + "); running here instead");
-            return Optional.of(HERE);
+            return HERE;
         }
         if (unsent != null) {
             throw unsent;
         }
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         OutputStream err = new FileOutputStream(FileDescriptor.err);
-        boolean first = true;
         while (true) {
             byte[] frame = read();
             if (frame[0] == STDOUT) {
@@ -186,73 +178,56 @@ public final class FastClient {
                     if (!"".equals(f.get("message"))) {
                         lines.println("magus: " + f.get("message"));
                     }
-                    return Optional.of(HERE);
+                    return HERE;
                 } else if ("refused".equals(type)) {
                     lines.println("magus: the magus server refused this client: " + f.get("message") + "; running here instead");
-                    return Optional.of(HERE);
+                    return HERE;
+                } else if ("local".equals(type)) {
+                    // Only the full command line serves it (--local, --events, the live view): as given.
+                    if (f.get("message") instanceof String m && !m.isEmpty()) {
+                        lines.println(m);
+                    }
+                    return AS_GIVEN;
+                } else if ("accepted".equals(type)) {
+                    // The run starts: only now its stdin is sent and signals go to its group; a command the
+                    // full command line runs after all finds both untouched.
+                    forwardSignals();
+                    if (Boolean.TRUE.equals(f.get("stdin"))) {
+                        stdin();
+                    }
                 } else if ("exit".equals(type)) {
-                    return Optional.of(status(f.get("status")));
-                } else if ("event".equals(type) && f.get("event") instanceof Map<?, ?> e) {
-                    diagnostic(e, run.verbose());
+                    return status(f.get("status"));
                 }
-            }
-            if (first) {
-                // Only now: a declined run goes to the full command line with its stdin unread.
-                first = false;
-                forwardSignals();
-                if (run.stdin()) {
-                    Thread t = new Thread(new Runnable() {
-                        @Override
-                        public void run() {
-                            copyStdin();
-                        }
-                    }, "magus-client-stdin");
-                    t.setDaemon(true);
-                    t.start();
-                }
+                // An event is the server's business: it writes magus's own lines on stderr (RunLines).
             }
         }
     }
 
-    /** The run frame's JSON, as {@code FrameCodec} reads it. */
-    static StringBuilder submit(FastArgs run, Map<String, String> env) {
-        StringBuilder b = new StringBuilder("{\"type\":\"run\",\"argv\":[");
-        for (int k = 0; k < run.command().size(); k++) {
-            MiniJson.quote(b.append(k == 0 ? "" : ","), run.command().get(k));
+    /** The child's stdin from here, on a thread of its own; a closed one is an empty one (StandardInput). */
+    private void stdin() throws IOException {
+        if (StandardInput.closedAtStart()) {
+            send(JSON, new StringBuilder("{\"type\":\"stdin-end\"}"));
+            return;
+        }
+        Thread t = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                copyStdin();
+            }
+        }, "magus-client-stdin");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The command frame's JSON, as {@code FrameCodec} reads it: the words, the working directory, the environment. */
+    static StringBuilder command(String[] args, Map<String, String> env) {
+        StringBuilder b = new StringBuilder("{\"type\":\"command\",\"args\":[");
+        for (int k = 0; k < args.length; k++) {
+            MiniJson.quote(b.append(k == 0 ? "" : ","), args[k]);
         }
         MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
         object(b.append(",\"env\":"), env);
-        object(b.append(",\"set\":"), run.set());
-        b.append(",\"unset\":[");
-        for (int k = 0; k < run.unset().size(); k++) {
-            MiniJson.quote(b.append(k == 0 ? "" : ","), run.unset().get(k));
-        }
-        b.append(']');
-        if (run.sandbox().isPresent()) {
-            MiniJson.quote(b.append(",\"sandbox\":"), run.sandbox().get());
-        }
-        array(b, "allow", run.allow());
-        array(b, "pass", run.pass());
-        array(b, "allowHost", run.allowHosts());
-        if (run.op().isPresent()) {
-            MiniJson.quote(b.append(",\"op\":"), run.op().get());
-        }
-        if (run.target().isPresent()) {
-            MiniJson.quote(b.append(",\"target\":"), run.target().get());
-        }
-        return b.append(",\"stdin\":").append(run.stdin()).append(",\"outputEvents\":false}");
-    }
-
-    /** {@code ,"name":[...]}, or nothing when empty (as the full client's codec writes it). */
-    private static void array(StringBuilder b, String name, List<String> values) {
-        if (values.isEmpty()) {
-            return;
-        }
-        b.append(",\"").append(name).append("\":[");
-        for (int k = 0; k < values.size(); k++) {
-            MiniJson.quote(b.append(k == 0 ? "" : ","), values.get(k));
-        }
-        b.append(']');
+        return b.append('}');
     }
 
     private static void object(StringBuilder b, Map<String, String> map) {
@@ -289,29 +264,6 @@ public final class FastClient {
         } catch (IOException e) {
             return OutputStream.nullOutputStream();
         }
-    }
-
-    /** As the full command line's HumanLines prints a diagnostic (debug ones and benign probes only with -v). */
-    private void diagnostic(Map<?, ?> e, boolean verbose) {
-        if (!"diagnostic".equals(e.get("type"))) {
-            return;
-        }
-        Object details = e.get("details");
-        boolean benign = details instanceof Map<?, ?> d && "benign".equals(d.get("class"));
-        if (!verbose && ("debug".equals(e.get("severity")) || benign)) {
-            return;
-        }
-        String code = String.valueOf(e.get("code"));
-        String layer = String.valueOf(e.get("layer"));
-        String src = e.get("source") instanceof String x ? x : "";
-        String source = REFUSALS.contains(code) && !src.isEmpty() ? Echo.visible(src) + ": " : "";
-        String message = Echo.visible(e.get("message") instanceof String x ? x : "");
-        if (message.length() > MAX_MESSAGE) {
-            message = message.substring(0, Character.isHighSurrogate(message.charAt(MAX_MESSAGE - 1)) ? MAX_MESSAGE - 1 : MAX_MESSAGE)
-                    + "…";
-        }
-        String shownLayer = layer.equals("kernel") || layer.equals("audit") ? " [" + layer + "]" : "";
-        lines.println("magus: " + code + " " + source + message + shownLayer + "; see 'magus explain " + code + "'");
     }
 
     @SuppressWarnings("restriction")

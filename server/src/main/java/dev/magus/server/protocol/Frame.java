@@ -30,7 +30,7 @@ public sealed interface Frame {
      * The protocol version both ends say in their hello; any difference is refused by both,
      * with a line naming the two versions.
      */
-    int VERSION = 2;
+    int VERSION = 3;
 
     /** Frames a client sends. */
     sealed interface ToServer extends Frame {
@@ -73,10 +73,14 @@ public sealed interface Frame {
      *                     appended to the target's command, and may be empty
      * @param allowHosts   {@code --allow-host} values: hosts the run's network proxy lets through
      *                     beyond its policy; absent in the JSON when empty
+     * @param verbose      {@code -v}: the server writes magus's own lines on the run's stderr as the
+     *                     command line would print them, debug ones too
+     * @param quiet        {@code -q}: no line that the run is unconfined
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-            List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts) implements ToServer {
+            List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
+            boolean quiet) implements ToServer {
         public Submit {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -89,6 +93,13 @@ public sealed interface Frame {
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run neither verbose nor quiet. */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, false, false);
         }
 
         /** A run of a command with extra hosts for its proxy (no op, no target). */
@@ -114,6 +125,20 @@ public sealed interface Frame {
         }
     }
 
+    /**
+     * A command as the client was given it: its words after {@code magus} (bytes that are not
+     * UTF-8 kept as {@code RawBytes} keeps them), its working directory and its whole environment.
+     * The server parses it with the command line's own model ({@code RunGrammar}); a client reads
+     * no option itself.
+     */
+    record Command(List<String> args, String cwd, Map<String, String> env) implements ToServer {
+        public Command {
+            args = List.copyOf(args);
+            Objects.requireNonNull(cwd, "cwd");
+            env = Map.copyOf(env);
+        }
+    }
+
     /** Bytes for the child's standard input. */
     record StdinData(byte[] bytes) implements ToServer {
     }
@@ -132,6 +157,22 @@ public sealed interface Frame {
 
     /** {@code magus server stop}: the server answers with {@link Stopping} and stops. */
     record Stop() implements ToServer {
+    }
+
+    /**
+     * The server serves the {@link Command}: its run starts now. With {@code stdin} the client sends
+     * its standard input from here on (the run did not say {@code --no-stdin}); never before, so a
+     * command the client runs itself after all finds its input unread.
+     */
+    record Accepted(boolean stdin) implements ToClient {
+    }
+
+    /**
+     * The {@link Command} is the client's own to run, as it was given (another command than
+     * {@code run}, or an option only its process serves: {@code --local}, {@code --events}, the live
+     * view); {@code message}, when not empty, is said first.
+     */
+    record Local(String message) implements ToClient {
     }
 
     /** The server accepted the hello. */

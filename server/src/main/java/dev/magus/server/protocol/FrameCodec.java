@@ -136,11 +136,7 @@ public final class FrameCodec {
         if (frame instanceof Frame.Hello h) {
             n.put("type", "hello").put("version", h.version()).put("token", h.token());
         } else if (frame instanceof Frame.Submit s) {
-            n.put("type", "run");
-            s.argv().forEach(n.putArray("argv")::add);
-            n.put("cwd", s.cwd());
-            ObjectNode env = n.putObject("env");
-            s.env().forEach(env::put);
+            words(n, "run", "argv", s.argv(), s.cwd(), s.env());
             ObjectNode set = n.putObject("set");
             s.set().forEach(set::put);
             s.unset().forEach(n.putArray("unset")::add);
@@ -157,6 +153,18 @@ public final class FrameCodec {
             if (!s.allowHosts().isEmpty()) {
                 s.allowHosts().forEach(n.putArray("allowHost")::add);
             }
+            if (s.verbose()) {
+                n.put("verbose", true);
+            }
+            if (s.quiet()) {
+                n.put("quiet", true);
+            }
+        } else if (frame instanceof Frame.Command c) {
+            words(n, "command", "args", c.args(), c.cwd(), c.env());
+        } else if (frame instanceof Frame.Accepted a) {
+            n.put("type", "accepted").put("stdin", a.stdin());
+        } else if (frame instanceof Frame.Local l) {
+            n.put("type", "local").put("message", l.message());
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
         } else if (frame instanceof Frame.Signal s) {
@@ -189,6 +197,15 @@ public final class FrameCodec {
         return n;
     }
 
+    /** A request's type, its words under {@code field}, and where and with what it runs. */
+    private static void words(ObjectNode n, String type, String field, List<String> words, String cwd, Map<String, String> env) {
+        n.put("type", type);
+        words.forEach(n.putArray(field)::add);
+        n.put("cwd", cwd);
+        ObjectNode e = n.putObject("env");
+        env.forEach(e::put);
+    }
+
     private static Frame fromJson(String body) throws ProtocolException {
         JsonNode n;
         try {
@@ -208,7 +225,13 @@ public final class FrameCodec {
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
-                        strings(n, "allowHost"));
+                        strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false));
+            case "command":
+                return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"));
+            case "accepted":
+                return new Frame.Accepted(n.path("stdin").asBoolean(false));
+            case "local":
+                return new Frame.Local(text(n, "message"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":

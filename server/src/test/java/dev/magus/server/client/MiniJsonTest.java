@@ -41,14 +41,15 @@ class MiniJsonTest {
     void aByteThatIsNotUtf8CrossesTheSocketAsItselfWithEitherWriter() throws Exception {
         String raw = RawBytes.decode(new byte[] {'a', (byte) 0xff, 'b', (byte) 0xc3});
         String pair = new String(Character.toChars(0x10080)); // its low surrogate is U+DC80: no raw byte
-        FastArgs a = FastArgs.parse(new String[] {"run", "--env", "V=" + raw, "--", "echo", raw, pair}).orElseThrow();
-        byte[] body = FastClient.submit(a, Map.of("X", raw)).toString().getBytes(StandardCharsets.UTF_8);
+        String[] words = {"run", "--env", "V=" + raw, "--", "echo", raw, pair};
+        byte[] body = FastClient.command(words, Map.of("X", raw)).toString().getBytes(StandardCharsets.UTF_8);
         byte[] frame = new byte[body.length + 1];
         System.arraycopy(body, 0, frame, 1, body.length);
-        Frame.Submit s = (Frame.Submit) FrameCodec.decode(frame);
-        assertThat(s.argv()).containsExactly("echo", raw, pair);
-        assertThat(s.set()).containsEntry("V", raw);
-        assertThat(s.env()).containsEntry("X", raw);
+        Frame.Command c = (Frame.Command) FrameCodec.decode(frame);
+        assertThat(c.args()).containsExactly(words);
+        assertThat(c.env()).containsEntry("X", raw);
+        Frame.Submit s = new Frame.Submit(c.args().subList(4, 7), c.cwd(), c.env(), Map.of("V", raw), List.of(),
+                java.util.Optional.empty(), false, false);
         byte[] jackson = FrameCodec.encode(s);
         Frame.Submit again = (Frame.Submit) FrameCodec.decode(Arrays.copyOfRange(jackson, 4, jackson.length));
         assertThat(again.argv()).containsExactly("echo", raw, pair);

@@ -1,0 +1,42 @@
+package dev.magus.server;
+
+import dev.magus.events.Diagnostic;
+import dev.magus.events.RunEvent;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * magus's own lines of a run, as the command line prints them on a local run: the server writes
+ * them on a forwarded run's stderr, in order with the child's bytes, so that every client shows
+ * the same bytes and none renders anything itself. The command line hands its own rendering to
+ * the server it starts ({@code magus server start}); the server module cannot depend on it.
+ */
+public interface RunLines {
+    /** The line(s) shown for {@code d}, or empty when a run at this verbosity shows none. */
+    Optional<String> diagnostic(Diagnostic d, boolean verbose);
+
+    /**
+     * The line said when the run started (a run in mode off says it is unconfined), or empty.
+     *
+     * @param cwd     the run's working directory
+     * @param sandbox its {@code --sandbox}, as written
+     * @param argv    its command (empty for a target)
+     * @param quiet   {@code -q}
+     */
+    Optional<String> started(RunEvent.Started started, Path cwd, Optional<String> sandbox, List<String> argv, boolean quiet);
+
+    /** No lines at all: a server whose clients read the events (tests of the protocol). */
+    RunLines NONE = new RunLines() {
+        @Override
+        public Optional<String> diagnostic(Diagnostic d, boolean verbose) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> started(RunEvent.Started started, Path cwd, Optional<String> sandbox, List<String> argv,
+                boolean quiet) {
+            return Optional.empty();
+        }
+    };
+}
