@@ -4,6 +4,7 @@ import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Unexpected;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -44,6 +45,23 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
         return ExitCodes.REFUSED;
     }
 
+    /** A mistyped subcommand or option: the closest names by edit distance ({@link Suggestions}). */
+    private static boolean suggest(ParameterException ex, CommandLine cl, PrintWriter err) {
+        if (!(ex instanceof UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            return false;
+        }
+        String typed = u.getUnmatched().get(0);
+        java.util.Collection<String> names = typed.startsWith("-") ? cl.getCommandSpec().optionsMap().keySet()
+                : cl.getSubcommands().keySet();
+        List<String> close = Suggestions.closest(typed, names);
+        if (close.isEmpty()) {
+            return false;
+        }
+        String prefix = cl.getCommandName() + " ";
+        err.println("Did you mean: " + String.join(" or ", close.stream().map(c -> prefix + c).toList()) + "?");
+        return true;
+    }
+
     @Override
     public int handleParseException(ParameterException ex, String[] args) {
         CommandLine cl = ex.getCommandLine();
@@ -53,7 +71,7 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
             message = message.substring(0, MAX_USAGE_MESSAGE) + "…";
         }
         err.println("magus: " + message);
-        if (!UnmatchedArgumentException.printSuggestions(ex, err)) {
+        if (!suggest(ex, cl, err) && !UnmatchedArgumentException.printSuggestions(ex, err)) {
             cl.usage(err, cl.getColorScheme());
         }
         err.flush();

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import dev.magus.events.Mode;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -27,13 +28,17 @@ import picocli.CommandLine.Spec;
  * dangling link of that name) is left alone and the command exits 1.
  */
 @Command(name = "init", description = "Writes a magus.yaml for the current directory: its projects and their spells,"
-        + " found from marker files (package.json, pom.xml, Cargo.toml, go.mod, ...), mode best-effort. Never overwrites.")
+        + " found from marker files (package.json, pom.xml, Cargo.toml, go.mod, ...), mode best-effort unless --mode."
+        + " Never overwrites.")
 final class InitCommand implements Callable<Integer> {
     /** The status when a magus.yaml is already there, or cannot be written. */
     static final int NOT_WRITTEN = 1;
 
     @Option(names = "--dry-run", description = "Prints the file instead of writing it.")
     boolean dryRun;
+
+    @Option(names = "--mode", paramLabel = "MODE", description = "The file's sandbox.mode: off, best-effort (the default) or required.")
+    String mode = Mode.BEST_EFFORT.spelling();
 
     @Spec
     CommandSpec spec;
@@ -54,6 +59,14 @@ final class InitCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Path cwd = context.cwd().get();
         Path file = cwd.resolve("magus.yaml");
+        Mode chosen;
+        try {
+            chosen = Mode.parse(mode, "--mode");
+        } catch (dev.magus.events.SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            err.flush();
+            return ExitCodes.REFUSED;
+        }
         if (!dryRun && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             err.println("magus: " + Echo.visible(file.toString()) + " already exists; magus init never overwrites it"
                     + " (edit it, or remove it and run magus init again; --dry-run prints what it would write)");
@@ -61,7 +74,7 @@ final class InitCommand implements Callable<Integer> {
             return NOT_WRITTEN;
         }
         List<ProjectDetector.Project> projects = ProjectDetector.detect(cwd);
-        String text = InitFile.render(projects);
+        String text = InitFile.render(projects, chosen);
         if (dryRun) {
             out.print(text);
             out.flush();
@@ -89,7 +102,7 @@ final class InitCommand implements Callable<Integer> {
         }
         String found = projects.stream().map(p -> p.dir() + (p.spells().isEmpty() ? "" : " (" + String.join(", ", p.spells()) + ")"))
                 .collect(Collectors.joining(", "));
-        err.println("magus: wrote " + Echo.visible(file.toString()) + ", mode best-effort, " + projects.size()
+        err.println("magus: wrote " + Echo.visible(file.toString()) + ", mode " + chosen.spelling() + ", " + projects.size()
                 + (projects.size() == 1 ? " project: " : " projects: ") + Echo.visible(found)
                 + "; 'magus policy' shows what it grants");
         enclosing(cwd).ifPresent(outer -> err.println("magus: note: " + Echo.visible(cwd.toString())

@@ -77,6 +77,10 @@ class RunCommand implements Callable<Integer> {
         this.context = context;
     }
 
+    CliContext context() {
+        return context;
+    }
+
     /** picocli's model of this command ({@link RunModel}), which {@link #call} reads its options from. */
     CommandSpec model() {
         return RunModel.of(this, NAME, DESCRIPTION);

@@ -29,6 +29,39 @@ final class TargetCommand extends RunCommand {
         return RunModel.of(this, NAME, DESCRIPTION);
     }
 
+    /** With no NAME: the workspace's targets, one a line ({@code ref: command}), and 0. */
+    @Override
+    public Integer call() throws java.io.IOException {
+        options.bind(this);
+        if (target.isEmpty() && (command == null || command.isEmpty())) {
+            return list(spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+        return super.call();
+    }
+
+    private int list(java.io.PrintWriter out, java.io.PrintWriter err) {
+        java.util.List<dev.magus.workspace.project.Target> targets;
+        try {
+            java.nio.file.Path cwd = context().cwd().get();
+            var host = context().host().get();
+            targets = dev.magus.orchestrator.pipeline.ConfigStage.resolve("inspect",
+                    dev.magus.orchestrator.run.RunRequest.builder(cwd, "magus").build(), host.env(), host.home())
+                    .projects().all().stream().flatMap(p -> p.targets().stream()).toList();
+        } catch (dev.magus.events.SandboxException e) {
+            err.println(HumanLines.line(e.diagnostic()));
+            return ExitCodes.REFUSED;
+        }
+        if (targets.isEmpty()) {
+            err.println("magus target: magus.yaml declares no targets (a project's targets: NAME: {run: [...]})");
+            return 0;
+        }
+        for (dev.magus.workspace.project.Target t : targets) {
+            out.println(t.ref() + ": " + String.join(" ", t.run()) + (t.writes() ? "  (writes)" : ""));
+        }
+        out.flush();
+        return 0;
+    }
+
     @Override
     void checkArguments() {
         if (target.isPresent() || command == null || command.isEmpty()) {

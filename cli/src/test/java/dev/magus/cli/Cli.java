@@ -50,6 +50,9 @@ final class Cli {
                 if (cls == RunCommand.class) {
                     return (K) new RunCommand(context);
                 }
+                if (cls == TargetCommand.class) {
+                    return (K) new TargetCommand(context);
+                }
                 if (cls == DemoCommand.class) {
                     return (K) new DemoCommand(context);
                 }

@@ -48,6 +48,21 @@ class InitCommandTest {
     }
 
     @Test
+    void modeChoosesTheFilesModeAndAnUnknownOneWritesNothing() throws IOException {
+        Cli.Result bad = run("init", "--mode", "strict");
+        assertThat(bad.status()).isEqualTo(ExitCodes.REFUSED);
+        assertThat(bad.err()).contains("MGS2004", "strict", "--mode");
+        assertThat(ws.resolve("magus.yaml")).doesNotExist();
+
+        Cli.Result r = run("init", "--mode", "required");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.err()).contains("mode required");
+        assertThat(Files.readString(ws.resolve("magus.yaml"))).contains("  mode: required ");
+        Cli.Result policy = run("policy");
+        assertThat(policy.out()).contains("required (sandbox.mode in magus.yaml)");
+    }
+
+    @Test
     void neverOverwrites() throws IOException {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         Cli.Result r = run("init");

@@ -93,6 +93,8 @@ class SpellsCachesIT {
         Path cargoHome = Files.createDirectories(root.resolve("cargo-home")).toRealPath();
         Path gradleHome = Files.createDirectories(root.resolve("gradle-home")).toRealPath();
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\nprojects:\n  - {dir: ., spells: [java, rust]}\n");
+        // A Gradle project: the java spell makes Gradle's caches only for one.
+        Files.writeString(ws.resolve("build.gradle"), "");
         List<Path> credentials = List.of(cargoHome.resolve("credentials.toml"), cargoHome.resolve("credentials"),
                 gradleHome.resolve("gradle.properties"));
         for (Path c : credentials) {

@@ -49,6 +49,7 @@ class SpellCachesInRunsTest {
     @Test
     void gradlesCachesAndWrapperAreMadeForAFreshHomeAndGradlePropertiesStaysOut() throws IOException {
         Path gradle = t.home.resolve(".gradle");
+        Files.writeString(t.workspace.resolve("build.gradle"), "");
         assertThat(gradle).doesNotExist();
         List<RunEvent> events = run("echo ok > \"$HOME/.gradle/caches/probe\" && echo CACHES;"
                 + " echo ok > \"$HOME/.gradle/wrapper/probe\" && echo WRAPPER;"
@@ -71,5 +72,14 @@ class SpellCachesInRunsTest {
             assertThat(d.code()).isEqualTo(Code.MGS2001);
             assertThat(d.subject()).endsWith(".gradle/gradle.properties");
         });
+    }
+
+    @Test
+    void onlyTheCachesOfTheToolsTheProjectsMarkersNameAreMade() throws IOException {
+        // A Maven project: its repository is made, Gradle's home is not (the java spell knows both).
+        Files.writeString(t.workspace.resolve("pom.xml"), "<project/>");
+        run("true");
+        assertThat(t.home.resolve(".m2/repository")).isDirectory();
+        assertThat(t.home.resolve(".gradle")).doesNotExist();
     }
 }

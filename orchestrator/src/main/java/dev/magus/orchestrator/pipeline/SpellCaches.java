@@ -28,8 +28,10 @@ public final class SpellCaches {
         List<Path> made = new ArrayList<>();
         for (String name : config.spellNames()) {
             Spell spell = config.spells().spell(name);
+            List<Path> projects = projectDirs(config, name);
             for (SandboxAllow a : spell.sandbox().allow()) {
-                if (a.name().filter(spell.creates()::contains).isEmpty()) {
+                if (a.name().filter(n -> spell.createsFor(n, marker -> projects.stream()
+                        .anyMatch(d -> Files.exists(d.resolve(marker), LinkOption.NOFOLLOW_LINKS)))).isEmpty()) {
                     continue;
                 }
                 if (!(Locations.locate(a, host, config.workspaceRoot()) instanceof Location.At at)) {
@@ -39,6 +41,21 @@ public final class SpellCaches {
             }
         }
         return made;
+    }
+
+    /**
+     * The directories whose marker files say which of a spell's tools the run's project uses:
+     * the project holding the working directory, else every project binding the spell, else
+     * the workspace root.
+     */
+    private static List<Path> projectDirs(RunConfig config, String spell) {
+        Path root = config.workspaceRoot();
+        if (config.project().isPresent()) {
+            return List.of(root.resolve(config.project().get().dir()).normalize());
+        }
+        List<Path> binding = config.projects().all().stream().filter(p -> p.spells().contains(spell))
+                .map(p -> root.resolve(p.dir()).normalize()).toList();
+        return binding.isEmpty() ? List.of(root) : binding;
     }
 
     /**

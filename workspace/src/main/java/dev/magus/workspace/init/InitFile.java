@@ -1,11 +1,12 @@
 package dev.magus.workspace.init;
 
+import dev.magus.events.Mode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The magus.yaml {@code magus init} writes: {@code sandbox.mode: best-effort} and the
+ * The magus.yaml {@code magus init} writes: {@code sandbox.mode} (best-effort unless asked) and the
  * {@code projects:} found, in the shape of DESIGN.md, with a comment explaining every line.
  */
 public final class InitFile {
@@ -16,12 +17,17 @@ public final class InitFile {
     }
 
     public static String render(List<ProjectDetector.Project> projects) {
+        return render(projects, Mode.BEST_EFFORT);
+    }
+
+    /** The file with {@code sandbox.mode} set to {@code mode} ({@code magus init --mode}). */
+    public static String render(List<ProjectDetector.Project> projects, Mode mode) {
         List<String> l = new ArrayList<>();
         l.add("# magus.yaml, written by `magus init`: what this workspace's runs may touch. Edit it freely;");
         l.add("# `magus policy` shows the policy it gives, `magus explain CODE` what each MGS code means.");
         l.add("sandbox:                     # the sandbox of every `magus run` in this directory and below");
-        l.add("  mode: best-effort          # confined by Landlock where this kernel has it, by magus's own checks"
-                + " everywhere; required refuses to run without Landlock, off confines nothing");
+        l.add(pad("  mode: " + mode.spelling()) + "# best-effort: confined by Landlock where this kernel has it, by magus's"
+                + " own checks everywhere; required refuses to run without Landlock; off confines nothing");
         l.add("projects:                    # the projects here, each with the spells (toolchain declarations) it"
                 + " needs; one inside another is its descendant");
         for (ProjectDetector.Project p : projects) {

@@ -28,13 +28,26 @@ import java.util.regex.Pattern;
  *                      not exist yet (a tool's cache, which the tool would create itself): the
  *                      kernel layer can only grant what exists, so a fresh home would otherwise
  *                      refuse the tool its own cache
+ * @param createdFor    for some of {@code creates}: the marker files of the one tool that uses it
+ *                      ({@code ~/.gradle/caches}: {@code build.gradle}, ...); such an entry is
+ *                      made only for a project that has one, so a Maven-only home gets no
+ *                      {@code ~/.gradle}. An entry not named here is made for every project
  */
 public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source,
-        Set<String> creates) {
+        Set<String> creates, java.util.Map<String, List<String>> createdFor) {
 
     /** A spell that creates nothing. */
     public Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source) {
-        this(name, sandbox, managers, registryHosts, source, Set.of());
+        this(name, sandbox, managers, registryHosts, source, Set.of(), java.util.Map.of());
+    }
+
+    /** Whether a project holding {@code markers} (file names in its directory) gets {@code entry} made. */
+    public boolean createsFor(String entry, java.util.function.Predicate<String> hasMarker) {
+        if (!creates.contains(entry)) {
+            return false;
+        }
+        List<String> markers = createdFor.get(entry);
+        return markers == null || markers.stream().anyMatch(hasMarker);
     }
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
@@ -59,6 +72,7 @@ public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers
         managers = List.copyOf(managers);
         registryHosts = List.copyOf(registryHosts);
         creates = Set.copyOf(creates);
+        createdFor = java.util.Map.copyOf(createdFor);
         for (String c : creates) {
             boolean writable = sandbox.allow().stream().anyMatch(a -> a.name().equals(java.util.Optional.of(c))
                     && a.mode().has(dev.magus.policy.fs.Access.WRITE));

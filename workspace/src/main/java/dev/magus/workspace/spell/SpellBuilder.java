@@ -40,6 +40,7 @@ final class SpellBuilder {
     private final List<ShimManager> managers = new ArrayList<>();
     private final List<String> registries = new ArrayList<>();
     private final Set<String> creates = new LinkedHashSet<>();
+    private final java.util.Map<String, List<String>> createdFor = new java.util.LinkedHashMap<>();
 
     SpellBuilder(String name, SpellHost host) {
         this.name = name;
@@ -94,6 +95,15 @@ final class SpellBuilder {
         return this;
     }
 
+    /** As {@link #created}, only for a project holding one of {@code markers} (the tool's own files). */
+    SpellBuilder createdFor(List<String> markers, String... entries) {
+        created(entries);
+        for (String e : entries) {
+            createdFor.put(e, List.copyOf(markers));
+        }
+        return this;
+    }
+
     SpellBuilder pass(String... names) {
         passthrough.addAll(List.of(names));
         return this;
@@ -115,7 +125,8 @@ final class SpellBuilder {
         Set<String> declared = new LinkedHashSet<>();
         allow.forEach(a -> a.name().ifPresent(declared::add));
         creates.retainAll(declared);
-        return new Spell(name, decl, managers, registries, "built-in", creates);
+        createdFor.keySet().retainAll(creates);
+        return new Spell(name, decl, managers, registries, "built-in", creates, createdFor);
     }
 
     private SpellBuilder add(String entry, Optional<String> env, Optional<Base> base, Optional<String> path, AccessMode mode) {

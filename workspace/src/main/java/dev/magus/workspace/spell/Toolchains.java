@@ -1,5 +1,7 @@
 package dev.magus.workspace.spell;
 
+import java.util.List;
+
 import static dev.magus.policy.fs.AccessMode.R;
 import static dev.magus.policy.fs.AccessMode.RW;
 import static dev.magus.policy.fs.AccessMode.RWX;
@@ -40,6 +42,11 @@ final class Toolchains {
                 .build();
     }
 
+    /** The files that say a project builds with Maven, and with Gradle. */
+    static final List<String> MAVEN_MARKERS = List.of("pom.xml", "mvnw", ".mvn");
+    static final List<String> GRADLE_MARKERS = List.of("build.gradle", "build.gradle.kts", "settings.gradle",
+            "settings.gradle.kts", "gradlew");
+
     /** The JDK in JAVA_HOME, Maven and Gradle. */
     static Spell java(SpellHost host) {
         ToolDir gradle = ToolDir.of("GRADLE_USER_HOME", ".gradle");
@@ -49,11 +56,11 @@ final class Toolchains {
                 .variable("maven-home", "MAVEN_HOME", RX)
                 .variable("m2-home", "M2_HOME", RX)
                 .path("maven-repository", "~/.m2/repository", RW)
-                .created("maven-repository")
+                .createdFor(MAVEN_MARKERS, "maven-repository")
                 .under("maven-wrapper", mavenUser, "wrapper", RWX)
                 .under("gradle-caches", gradle, "caches", RW)
                 .under("gradle-wrapper", gradle, "wrapper", RWX)
-                .created("gradle-caches", "gradle-wrapper")
+                .createdFor(GRADLE_MARKERS, "gradle-caches", "gradle-wrapper")
                 .under("gradle-daemon", gradle, "daemon", RW)
                 .under("gradle-native", gradle, "native", RW)
                 .under("gradle-jdks", gradle, "jdks", RWX)
