@@ -38,11 +38,11 @@ public final class Fixtures {
 
     /**
      * Deletes {@code root} and everything under it, links as links: the one tree removal magus
-     * has ({@link dev.magus.orchestrator.Trees#deleteQuietly}, exported API).
+     * has ({@link dev.magus.orchestrator.temp.Trees#deleteQuietly}, exported API).
      */
     public static void delete(Path root) {
         if (root != null) {
-            dev.magus.orchestrator.Trees.deleteQuietly(root);
+            dev.magus.orchestrator.temp.Trees.deleteQuietly(root);
         }
     }
 }

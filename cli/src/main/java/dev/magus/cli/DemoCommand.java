@@ -6,7 +6,7 @@ import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
 import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.orchestrator.Trees;
+import dev.magus.orchestrator.temp.Trees;
 import dev.magus.cli.demo.DemoWorld;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;

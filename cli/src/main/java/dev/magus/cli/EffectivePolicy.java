@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.MagusEnv;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
-import dev.magus.orchestrator.Trees;
+import dev.magus.orchestrator.temp.Trees;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;

@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.temp.Trees;
+
 import static dev.magus.orchestrator.IoThreads.IO;
 import static dev.magus.orchestrator.RunHandle.say;
 
@@ -7,7 +9,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.network.NetworkProxy;
-import dev.magus.orchestrator.orphans.StaleTemps;
+import dev.magus.orchestrator.temp.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.run.Passthrough;
 import java.nio.file.Path;

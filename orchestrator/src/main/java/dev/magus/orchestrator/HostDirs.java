@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.temp.Trees;
+
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.IoFailures;

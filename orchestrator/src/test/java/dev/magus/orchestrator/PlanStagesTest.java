@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.temp.Trees;
+
 import static dev.magus.orchestrator.TestHost.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,7 +3,7 @@ package dev.magus.bench.proxy;
 import dev.magus.orchestrator.network.NetworkProxy;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.Site;
-import dev.magus.policy.net.NetworkDecl;
+import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.policy.net.NetworkPolicy;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -46,8 +46,8 @@ public class ProxyBench {
     @Setup
     public void start() {
         origin = new Origin();
-        NetworkPolicy policy = NetworkPolicy.merge(List.of(new NetworkPolicy.Layered(NetworkDecl.declare(Optional.of("proxy"),
-                List.of(HOST), List.of(), List.of(), DeclLayer.workspace(), Site.of("bench", "sandbox.network")), "workspace")));
+        NetworkPolicy policy = NetworkPolicy.merge(List.of((NetworkDecl.declare(Optional.of("proxy"),
+                List.of(HOST), List.of(), List.of(), DeclLayer.workspace(), Site.of("bench", "sandbox.network"))).layered("workspace")));
         proxy = NetworkProxy.start(policy, host -> List.of(InetAddress.getByName("127.0.0.1")), d -> {
             throw new IllegalStateException("refused in a benchmark: " + d.oneLine());
         });

@@ -53,7 +53,7 @@ import java.util.concurrent.TimeoutException;
  * is not killed, as when magus ends normally; a child whose magus is killed in the microseconds
  * between its spawn and its registration is not known to the loop; and the loop dies with
  * magus if both are killed together ({@code kill -9} of both, or of their cgroup), in which
- * case {@link StaleTemps} removes the dir at the next run and nothing kills the group.
+ * case {@link dev.magus.orchestrator.temp.StaleTemps} removes the dir at the next run and nothing kills the group.
  */
 public final class Watchdog implements AutoCloseable {
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */
@@ -140,7 +140,7 @@ public final class Watchdog implements AutoCloseable {
 
     /**
      * Removes {@code dir} (and everything beneath it) if magus dies while it is registered.
-     * A name with a newline, which the line protocol cannot carry, is left to {@link StaleTemps}.
+     * A name with a newline, which the line protocol cannot carry, is left to {@link dev.magus.orchestrator.temp.StaleTemps}.
      */
     public synchronized void guardDir(Path dir) {
         String d = dir.toAbsolutePath().toString();

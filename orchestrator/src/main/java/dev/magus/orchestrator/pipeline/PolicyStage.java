@@ -10,6 +10,7 @@ import dev.magus.orchestrator.run.Grants;
 import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.lease.CarriedLease;
+import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.lease.Narrowing;
 import dev.magus.policy.lease.Tree;
@@ -146,7 +147,7 @@ public final class PolicyStage {
     static MergedDecl declared(RunConfig config, Layers layers, Optional<SandboxDecl> cli) {
         MergedDecl merged = MergedDecl.merge(layers.workspace(), layers.spells(), layers.target(), cli);
         // --allow-host is the last layer: a person widens their own run's reach, never its mode.
-        return merged.withNetwork(merged.network().withHosts(config.request().allowHosts()));
+        return merged.withNetwork(merged.network().withHosts(NetworkDecl.flagHosts(config.request().allowHosts())));
     }
 
     /** A spell's declaration with its tool's package registries among its network hosts (used by mode proxy). */
@@ -158,10 +159,10 @@ public final class PolicyStage {
         List<dev.magus.policy.net.HostPattern> hosts = new java.util.ArrayList<>(d.network().allow());
         dev.magus.policy.decl.Site site = dev.magus.policy.decl.Site.of(d.layer().label(), "registryHosts");
         for (int i = 0; i < spell.registryHosts().size(); i++) {
-            hosts.add(dev.magus.policy.net.NetworkDecl.host(spell.registryHosts().get(i), site, "registryHosts[" + i + "]"));
+            hosts.add(dev.magus.policy.decl.NetworkDecl.host(spell.registryHosts().get(i), site, "registryHosts[" + i + "]"));
         }
-        dev.magus.policy.net.NetworkDecl n = d.network();
-        return d.withNetwork(new dev.magus.policy.net.NetworkDecl(n.mode(), hosts, n.ports(), n.bind(), n.unix()));
+        dev.magus.policy.decl.NetworkDecl n = d.network();
+        return d.withNetwork(new dev.magus.policy.decl.NetworkDecl(n.mode(), hosts, n.ports(), n.bind(), n.unix()));
     }
 
     /**

@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.magus.events.Diagnostic;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.Site;
-import dev.magus.policy.net.NetworkDecl;
+import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.policy.net.NetworkPolicy;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,9 +45,9 @@ class NetworkProxyTest {
             ex.close();
         });
         origin.start();
-        NetworkPolicy policy = NetworkPolicy.merge(List.of(new NetworkPolicy.Layered(NetworkDecl.declare(Optional.of("proxy"),
+        NetworkPolicy policy = NetworkPolicy.merge(List.of((NetworkDecl.declare(Optional.of("proxy"),
                 List.of("repo.magus.test", "*.magus.test"), List.of(), List.of(), DeclLayer.workspace(),
-                Site.of("workspace", "sandbox.network")), "workspace")));
+                Site.of("workspace", "sandbox.network"))).layered("workspace")));
         proxy = NetworkProxy.start(policy, RESOLVER, refused::add);
     }
 

@@ -1,6 +1,5 @@
 package dev.magus.policy.decl;
 
-import dev.magus.policy.net.NetworkDecl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

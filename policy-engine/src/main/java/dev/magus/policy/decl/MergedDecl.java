@@ -66,7 +66,7 @@ public record MergedDecl(List<SandboxAllow> allow, Allowlist passthrough, Networ
         for (SandboxDecl d : order) {
             allow.addAll(d.allow());
             passthrough = passthrough.union(d.passthrough());
-            network.add(new NetworkPolicy.Layered(d.network(), d.layer().label()));
+            network.add(d.network().layered(d.layer().label()));
         }
         return new MergedDecl(allow, passthrough, NetworkPolicy.merge(network));
     }

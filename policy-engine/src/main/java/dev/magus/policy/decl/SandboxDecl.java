@@ -1,7 +1,6 @@
 package dev.magus.policy.decl;
 
 import dev.magus.env.Allowlist;
-import dev.magus.policy.net.NetworkDecl;
 import java.util.List;
 import java.util.Objects;
 

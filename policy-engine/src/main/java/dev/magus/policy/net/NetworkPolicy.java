@@ -1,6 +1,6 @@
 package dev.magus.policy.net;
 
-import dev.magus.policy.decl.Site;
+
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,28 +51,38 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
         bind = Collections.unmodifiableSortedMap(new TreeMap<>(bind));
     }
 
-    /** One layer's declaration and the label it is known by. */
-    public record Layered(NetworkDecl decl, String origin) {
+    /**
+     * One layer's network declaration and the label it is known by.
+     *
+     * @param mode only the workspace's layer has one
+     * @param unix likewise
+     */
+    public record Layered(String origin, Optional<NetworkMode> mode, Optional<UnixSockets> unix, List<HostPattern> allow,
+            java.util.SortedSet<Integer> ports, java.util.SortedSet<Integer> bind) {
         public Layered {
-            Objects.requireNonNull(decl, "decl");
             Objects.requireNonNull(origin, "origin");
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(unix, "unix");
+            allow = List.copyOf(allow);
+            ports = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(ports));
+            bind = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(bind));
         }
     }
 
     /**
      * Merges the layers in order (the workspace first). The mode is the first layer's, since
-     * only the workspace may write one ({@link NetworkDecl#declare} refuses it elsewhere).
+     * only the workspace may write one (a declaration refuses it elsewhere).
      */
     public static NetworkPolicy merge(List<Layered> layers) {
-        NetworkMode mode = layers.isEmpty() ? NetworkMode.OPEN : layers.get(0).decl().mode().orElse(NetworkMode.OPEN);
-        UnixSockets unix = layers.isEmpty() ? UnixSockets.UNDECLARED : layers.get(0).decl().unix().orElse(UnixSockets.UNDECLARED);
+        NetworkMode mode = layers.isEmpty() ? NetworkMode.OPEN : layers.get(0).mode().orElse(NetworkMode.OPEN);
+        UnixSockets unix = layers.isEmpty() ? UnixSockets.UNDECLARED : layers.get(0).unix().orElse(UnixSockets.UNDECLARED);
         Map<HostPattern, LinkedHashSet<String>> hosts = new LinkedHashMap<>();
         SortedMap<Integer, LinkedHashSet<String>> ports = new TreeMap<>();
         SortedMap<Integer, LinkedHashSet<String>> bind = new TreeMap<>();
         for (Layered l : layers) {
-            l.decl().allow().forEach(h -> hosts.computeIfAbsent(h, k -> new LinkedHashSet<>()).add(l.origin()));
-            l.decl().ports().forEach(p -> ports.computeIfAbsent(p, k -> new LinkedHashSet<>()).add(l.origin()));
-            l.decl().bind().forEach(p -> bind.computeIfAbsent(p, k -> new LinkedHashSet<>()).add(l.origin()));
+            l.allow().forEach(h -> hosts.computeIfAbsent(h, k -> new LinkedHashSet<>()).add(l.origin()));
+            l.ports().forEach(p -> ports.computeIfAbsent(p, k -> new LinkedHashSet<>()).add(l.origin()));
+            l.bind().forEach(p -> bind.computeIfAbsent(p, k -> new LinkedHashSet<>()).add(l.origin()));
         }
         List<HostGrant> grants = new ArrayList<>();
         hosts.forEach((h, o) -> grants.add(new HostGrant(h, List.copyOf(o))));
@@ -85,7 +95,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
      *
      * @throws dev.magus.events.SandboxException MGS2004 naming the flag for a host that cannot be one
      */
-    public NetworkPolicy withHosts(List<String> written) {
+    public NetworkPolicy withHosts(List<HostPattern> written) {
         if (written.isEmpty()) {
             return this;
         }
@@ -93,8 +103,7 @@ public record NetworkPolicy(NetworkMode mode, List<HostGrant> allow, SortedMap<I
         for (HostGrant g : allow) {
             hosts.put(g.pattern(), new LinkedHashSet<>(g.origins()));
         }
-        for (String w : written) {
-            HostPattern h = NetworkDecl.host(w, Site.of(FLAG, dev.magus.events.Echo.cut(w)), "");
+        for (HostPattern h : written) {
             hosts.computeIfAbsent(h, k -> new LinkedHashSet<>()).add(FLAG);
         }
         List<HostGrant> grants = new ArrayList<>();

@@ -6,7 +6,7 @@ import dev.magus.policy.Locations;
 import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.net.HostPattern;
-import dev.magus.policy.net.NetworkDecl;
+import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.policy.net.UnixSockets;
 import dev.magus.env.Allowlist;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.magus.policy.net;
 
+import dev.magus.policy.decl.NetworkDecl;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,7 +44,7 @@ class NetworkPolicyTest {
         SandboxDecl dev = new SandboxDecl(List.of(), Allowlist.EMPTY,
                 decl(DeclLayer.target("dev"), Optional.empty(), List.of(), List.of("5432"), List.of("3000")), DeclLayer.target("dev"));
         NetworkPolicy n = MergedDecl.merge(workspace, List.of(node), Optional.of(dev)).network()
-                .withHosts(List.of("Mirror.Example.COM", "registry.npmjs.org"));
+                .withHosts(NetworkDecl.flagHosts(List.of("Mirror.Example.COM", "registry.npmjs.org")));
         assertThat(n.mode()).isEqualTo(NetworkMode.PROXY);
         assertThat(n.allow()).extracting(g -> g.pattern().text() + " " + g.origins()).containsExactly(
                 "*.example.org [workspace]",
@@ -94,7 +96,7 @@ class NetworkPolicyTest {
 
     @Test
     void aBadAllowHostFlagNamesTheFlag() {
-        SandboxException e = refusal(() -> NetworkPolicy.OPEN.withHosts(List.of("*.com")));
+        SandboxException e = refusal(() -> NetworkPolicy.OPEN.withHosts(NetworkDecl.flagHosts(List.of("*.com"))));
         assertThat(e.code()).isEqualTo(Code.MGS2004);
         assertThat(e.diagnostic().source()).isEqualTo("--allow-host *.com");
     }
@@ -108,8 +110,8 @@ class NetworkPolicyTest {
 
     @Test
     void namesResolvingInsideAreRefusedUnlessDeclaredExactly() throws Exception {
-        NetworkPolicy n = NetworkPolicy.merge(List.of(new NetworkPolicy.Layered(decl(DeclLayer.workspace(), Optional.of("proxy"),
-                List.of("*.example.org", "local.example.org", "repo.example.com"), List.of(), List.of()), "workspace")));
+        NetworkPolicy n = NetworkPolicy.merge(List.of((decl(DeclLayer.workspace(), Optional.of("proxy"),
+                List.of("*.example.org", "local.example.org", "repo.example.com"), List.of(), List.of())).layered("workspace")));
         InetAddress loopback = InetAddress.getByName("127.0.0.1");
         InetAddress metadata = InetAddress.getByName("169.254.169.254");
         InetAddress publicAddress = InetAddress.getByName("93.184.216.34");
@@ -157,7 +159,7 @@ class NetworkPolicyTest {
         Site site = Site.of(ws.label(), "sandbox.network");
         NetworkDecl allow = NetworkDecl.declare(Optional.empty(), List.of(), List.of(), List.of(), Optional.of(List.of("allow")),
                 ws, site);
-        assertThat(NetworkPolicy.merge(List.of(new NetworkPolicy.Layered(allow, "workspace"))).unix().allowsSocketCall())
+        assertThat(NetworkPolicy.merge(List.of(allow.layered("workspace"))).unix().allowsSocketCall())
                 .isTrue();
         assertThat(NetworkPolicy.merge(List.of()).unix()).isEqualTo(UnixSockets.UNDECLARED);
         assertThat(NetworkPolicy.OPEN.unix().allowsSocketCall()).isFalse();

@@ -13,7 +13,7 @@ import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.decl.SandboxEnv;
 import dev.magus.policy.decl.Site;
 import dev.magus.events.Mode;
-import dev.magus.policy.net.NetworkDecl;
+import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
 import java.io.Reader;

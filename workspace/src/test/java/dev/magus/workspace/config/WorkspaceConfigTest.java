@@ -243,7 +243,7 @@ class WorkspaceConfigTest {
                     ports: [5432]
                     bind: [3000, 3001]
                 """);
-        dev.magus.policy.net.NetworkDecl n = c.sandbox().network();
+        dev.magus.policy.decl.NetworkDecl n = c.sandbox().network();
         assertThat(n.mode()).contains(dev.magus.policy.net.NetworkMode.PROXY);
         assertThat(n.allow()).extracting(h -> h.text()).containsExactly("*.example.org", "example.com");
         assertThat(n.ports()).containsExactly(5432);

@@ -1,7 +1,6 @@
 package dev.magus.landlock.denials.infer;
 
 import dev.magus.events.DetailKey;
-import dev.magus.landlock.denials.KernelDenialStream;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
@@ -30,7 +29,7 @@ import java.util.stream.Stream;
  * {@code allow_yaml} to declare), {@code layer=kernel} and {@code source=inferred:<stream>}.
  * A denial of the same operation on the same resolved path is reported once per run; each
  * further line naming it is one more occurrence (a loop, a retry), emitted with the
- * {@link KernelDenialStream#REPEAT} detail so it is counted but not shown again.
+ * {@link DetailKey#REPEAT} detail so it is counted but not shown again.
  *
  * <p>When the message does not say which access failed ({@link AccessHint#UNKNOWN}), the
  * path's state decides the order the policy is asked in, and the first refusal is reported:

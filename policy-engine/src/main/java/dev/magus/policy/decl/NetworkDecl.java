@@ -1,4 +1,4 @@
-package dev.magus.policy.net;
+package dev.magus.policy.decl;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
@@ -6,8 +6,10 @@ import dev.magus.events.Echo;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.policy.decl.DeclLayer;
-import dev.magus.policy.decl.Site;
+import dev.magus.policy.net.HostPattern;
+import dev.magus.policy.net.NetworkMode;
+import dev.magus.policy.net.NetworkPolicy;
+import dev.magus.policy.net.UnixSockets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -140,6 +142,24 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
      *
      * @throws SandboxException MGS2004 at {@code site}'s {@code field} when it cannot be a host
      */
+    /** This declaration as the layer {@code origin} of a merge ({@link NetworkPolicy#merge}). */
+    public NetworkPolicy.Layered layered(String origin) {
+        return new NetworkPolicy.Layered(origin, mode, unix, allow, ports, bind);
+    }
+
+    /**
+     * The hosts of {@code --allow-host}, each parsed as a declared one is.
+     *
+     * @throws SandboxException MGS2004 naming the flag for a host that cannot be one
+     */
+    public static List<HostPattern> flagHosts(List<String> written) {
+        List<HostPattern> out = new ArrayList<>();
+        for (String w : written) {
+            out.add(host(w, Site.of(NetworkPolicy.FLAG, Echo.cut(w)), ""));
+        }
+        return List.copyOf(out);
+    }
+
     public static HostPattern host(String written, Site site, String field) {
         HostPattern.Result r = HostPattern.parse(written);
         if (r instanceof HostPattern.Result.Refused refused) {

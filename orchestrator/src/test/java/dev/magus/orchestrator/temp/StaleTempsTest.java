@@ -1,8 +1,9 @@
-package dev.magus.orchestrator.orphans;
+package dev.magus.orchestrator.temp;
+
+import dev.magus.orchestrator.orphans.ProcessIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.orchestrator.Trees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
-package dev.magus.orchestrator.orphans;
+package dev.magus.orchestrator.temp;
 
-import dev.magus.orchestrator.Trees;
+import dev.magus.orchestrator.orphans.ProcessIdentity;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.temp;
 
 import dev.magus.orchestrator.orphans.ProcessIdentity;
-import dev.magus.orchestrator.orphans.StaleTemps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
