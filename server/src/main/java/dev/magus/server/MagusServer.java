@@ -3,6 +3,8 @@ package dev.magus.server;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.client.ServerClient;
+import dev.magus.server.lifecycle.IdleTimeout;
+import dev.magus.server.lifecycle.IdleWatch;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
@@ -44,6 +47,9 @@ public final class MagusServer implements AutoCloseable {
      */
     static final int HIGH_WATER = 256 * 1024;
     static final int LOW_WATER = 64 * 1024;
+    /** Set on a connection that only asked for the status (see {@link IdleWatch}). */
+    private static final io.netty.util.AttributeKey<String> ACTIVITY = io.netty.util.AttributeKey.valueOf("magus.activity");
+    private static final String STATUS_ONLY = "status";
     /** Event loops, each accepting and serving connections (no separate acceptor thread). */
     static final int EVENT_LOOPS = 1;
 
@@ -61,9 +67,14 @@ public final class MagusServer implements AutoCloseable {
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final HelloGate gate;
+    /** Whether and when the server stops by itself: no connection for its idle timeout. */
+    private final IdleWatch idle;
+    /** The one pending idle check, replaced whenever the last connection closes. */
+    private volatile io.netty.util.concurrent.Future<?> idleCheck;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, DisposableServer server) {
+            LoopResources loops, DisposableServer server, IdleWatch idle) {
+        this.idle = idle;
         this.dir = dir;
         this.orchestrator = orchestrator;
         this.host = host;
@@ -93,6 +104,15 @@ public final class MagusServer implements AutoCloseable {
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry)
             throws IOException {
+        return start(dir, host, orchestrator, registry, IdleTimeout.DEFAULT);
+    }
+
+    /**
+     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry)}, stopping by itself after
+     * {@code idleTimeout} with no connection.
+     */
+    public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,
+            IdleTimeout idleTimeout) throws IOException {
         Objects.requireNonNull(orchestrator, "orchestrator");
         dir.prepare(host.uid());
         Path socket = dir.socket();
@@ -113,6 +133,7 @@ public final class MagusServer implements AutoCloseable {
         ServerMeters meters = new ServerMeters(registry);
         // Before the socket is bound: the first connection may come before this method returns.
         HelloGate gate = new HelloGate(meters);
+        IdleWatch idle = new IdleWatch(idleTimeout, System::currentTimeMillis);
         MagusServer[] self = new MagusServer[1];
         DisposableServer server;
         try {
@@ -127,6 +148,12 @@ public final class MagusServer implements AutoCloseable {
                         // forwarded run (issue 15).
                         c.channel().localAddress();
                         c.channel().remoteAddress();
+                        idle.opened();
+                        c.channel().closeFuture().addListener(f -> {
+                            if (idle.closed(!STATUS_ONLY.equals(c.channel().attr(ACTIVITY).get())) && self[0] != null) {
+                                self[0].stopWhenIdle();
+                            }
+                        });
                         // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
                         gate.admit(c.channel());
                         c.addHandlerLast("magus-frames", gate.decoder());
@@ -163,13 +190,43 @@ public final class MagusServer implements AutoCloseable {
             Files.deleteIfExists(dir.tokenFile());
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server);
+        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, idle);
+        self[0].stopWhenIdle();
         return self[0];
+    }
+
+    /**
+     * Checks, when the idle timeout has passed with no connection, whether it still has: then
+     * the server stops (off the event loop, as a client's stop does). A connection in between
+     * leaves the check to the moment it closes.
+     */
+    private void stopWhenIdle() {
+        io.netty.util.concurrent.Future<?> before = idleCheck;
+        if (before != null) {
+            before.cancel(false);
+        }
+        idle.remainingMillis().ifPresent(left -> idleCheck = server.channel().eventLoop().schedule(() -> {
+            if (idle.expired()) {
+                System.out.println("magus server stopping: no connection for " + idle.timeout().spelling()
+                        + " (its idle timeout)");
+                System.out.flush();
+                Schedulers.boundedElastic().schedule(this::close);
+            } else if (idle.connections() == 0) {
+                stopWhenIdle();
+            }
+        }, left, TimeUnit.MILLISECONDS));
+    }
+
+    /** What {@code magus server status} shows; the query's own connection does not restart the idle count. */
+    private Frame.Status status(io.netty.channel.Channel query) {
+        query.attr(ACTIVITY).set(STATUS_ONLY);
+        return new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics, Optional.of(new Frame.Idle(
+                idle.timeout().value().toMillis(), idle.stopsAt(1).orElse(0), idle.connections() - 1)));
     }
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, () -> metrics,
+        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, this::status,
                 gate::authenticated, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);

@@ -62,7 +62,8 @@ final class Session {
     /** Told when the hello carried the token: the connection is no longer held to the hello's limits. */
     private final java.util.function.Consumer<Channel> onHello;
     private final RunTokens runTokens;
-    private final java.util.function.Supplier<Optional<String>> metrics;
+    /** The status reply: the counters, the scrape's address, the idle timeout. */
+    private final Function<Channel, Frame.Status> status;
     /** This connection's number, which a run token minted for its run names. */
     private final long serial = SERIALS.incrementAndGet();
     private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
@@ -79,10 +80,10 @@ final class Session {
     private volatile boolean disconnected;
 
     Session(Channel channel, Token token, RunTokens runTokens, Path socket, Orchestrator orchestrator, Host serverHost,
-            ServerMeters meters, java.util.function.Supplier<Optional<String>> metrics,
+            ServerMeters meters, Function<Channel, Frame.Status> status,
             java.util.function.Consumer<Channel> onHello, Function<Session, Frame.ToClient> stop) {
         this.socket = socket;
-        this.metrics = metrics;
+        this.status = status;
         this.runTokens = runTokens;
         this.onHello = onHello;
         this.channel = channel;
@@ -175,7 +176,7 @@ final class Session {
             });
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
-            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics.get()));
+            sendAndClose(status.apply(channel));
         } else if (frame instanceof Frame.Stop) {
             state = State.DONE;
             sendAndClose(stop.apply(this));

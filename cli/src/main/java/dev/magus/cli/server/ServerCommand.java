@@ -6,6 +6,7 @@ import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
+import dev.magus.server.lifecycle.IdleTimeout;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
@@ -42,6 +43,10 @@ public final class ServerCommand implements Callable<Integer> {
             + " (loopback only, e.g. 127.0.0.1:9464).")
     Optional<String> metrics;
 
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "Stops after this long with no connection"
+            + " (e.g. 90s, 30m, 2h; 0 or never: only when stopped). Default: $MAGUS_SERVER_IDLE_TIMEOUT, else 30m.")
+    Optional<String> idleTimeout;
+
     @Spec
     CommandSpec spec;
 
@@ -51,10 +56,11 @@ public final class ServerCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Host host = Host.fromSystem();
         SocketDir dir = SocketDir.forUser(host.env(), host.uid());
+        IdleTimeout idle = IdleTimeout.of(idleTimeout, host.env());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MagusServer server;
         try {
-            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry);
+            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry, idle);
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;
@@ -70,7 +76,8 @@ public final class ServerCommand implements Callable<Integer> {
         }
         endpoint.ifPresent(m -> server.servesMetricsAt(address(m)));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "magus-server-stop"));
-        out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid() + ")");
+        out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid()
+                + ", idle timeout " + idle.spelling() + ")");
         endpoint.ifPresent(m -> out.println("metrics: http://" + address(m) + "/metrics"));
         out.flush();
         server.awaitStop();
@@ -100,6 +107,9 @@ public final class ServerCommand implements Callable<Integer> {
         @Option(names = "--metrics", paramLabel = "ADDR", description = "As for 'magus server'.")
         Optional<String> metrics;
 
+        @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "As for 'magus server'.")
+        Optional<String> idleTimeout;
+
         @Spec
         CommandSpec spec;
 
@@ -125,7 +135,9 @@ public final class ServerCommand implements Callable<Integer> {
                         + metrics.get());
                 return 1;
             }
-            dir.prepare(Host.fromSystem().uid());
+            Host host = Host.fromSystem();
+            IdleTimeout idle = IdleTimeout.of(idleTimeout, host.env()); // refused here, before anything starts
+            dir.prepare(host.uid());
             List<String> command = new ArrayList<>();
             if (new File("/usr/bin/setsid").canExecute()) {
                 command.add("/usr/bin/setsid"); // away from the terminal's signals
@@ -139,6 +151,7 @@ public final class ServerCommand implements Callable<Integer> {
             }
             command.add("server");
             metrics.ifPresent(m -> command.addAll(List.of("--metrics", m)));
+            command.add("--idle-timeout=" + idle.spelling());
             Path log = dir.dir().resolve("server.log");
             Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(log.toFile()).redirectErrorStream(true).start();
@@ -165,6 +178,22 @@ public final class ServerCommand implements Callable<Integer> {
             c.send(new Frame.StatusQuery());
             return c.read() instanceof Frame.Status s ? s.metrics() : Optional.empty();
         }
+    }
+
+    /** The idle timeout and when the server stops by itself, for a person. */
+    static String idleLine(Frame.Idle i, Instant now) {
+        if (i.timeoutMillis() == 0) {
+            return "idle timeout: none (runs until 'magus server stop')";
+        }
+        String timeout = new IdleTimeout(Duration.ofMillis(i.timeoutMillis())).spelling();
+        if (i.stopsAtMillis() == 0) {
+            return "idle timeout: " + timeout + "; " + i.connections() + " connection(s) open: stops " + timeout
+                    + " after the last one closes";
+        }
+        Instant at = Instant.ofEpochMilli(i.stopsAtMillis());
+        long left = Math.max(0, Duration.between(now, at).toSeconds());
+        return "idle timeout: " + timeout + "; stops at " + at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (in "
+                + left / 60 + "m" + left % 60 + "s) unless a run comes before";
     }
 
     @Command(name = "stop", description = "Stops the user's magus server.")
@@ -215,6 +244,7 @@ public final class ServerCommand implements Callable<Integer> {
             Frame.Status s = (Frame.Status) answer;
             out.println("magus server running on " + dir.socket() + " (pid " + s.pid() + ", protocol " + Frame.VERSION + ")");
             s.metrics().ifPresent(m -> out.println("metrics: http://" + m + "/metrics"));
+            s.idle().ifPresent(i -> out.println(idleLine(i, Instant.now())));
             for (Map.Entry<String, Double> c : s.counters().entrySet()) {
                 out.printf("  %-60s %.0f%n", c.getKey(), c.getValue());
             }

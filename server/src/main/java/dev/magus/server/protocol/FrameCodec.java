@@ -181,6 +181,8 @@ public final class FrameCodec {
             ObjectNode c = n.putObject("counters");
             s.counters().forEach(c::put);
             s.metrics().ifPresent(m -> n.put("metrics", m));
+            s.idle().ifPresent(i -> n.putObject("idle").put("timeoutMillis", i.timeoutMillis())
+                    .put("stopsAtMillis", i.stopsAtMillis()).put("connections", i.connections()));
         } else if (frame instanceof Frame.Stopping) {
             n.put("type", "stopping");
         } else {
@@ -233,8 +235,11 @@ public final class FrameCodec {
             case "status-reply": {
                 Map<String, Double> counters = new LinkedHashMap<>();
                 n.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asDouble()));
+                JsonNode idle = n.path("idle");
                 return new Frame.Status(n.path("pid").asLong(), counters,
-                        n.path("metrics").isTextual() ? Optional.of(n.path("metrics").asText()) : Optional.empty());
+                        n.path("metrics").isTextual() ? Optional.of(n.path("metrics").asText()) : Optional.empty(),
+                        idle.isObject() ? Optional.of(new Frame.Idle(idle.path("timeoutMillis").asLong(),
+                                idle.path("stopsAtMillis").asLong(), idle.path("connections").asInt())) : Optional.empty());
             }
             case "stopping":
                 return new Frame.Stopping();
