@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define VERSION 2 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
@@ -307,7 +309,13 @@ static void line(const char *s) {
     free(b.p);
 }
 
+/* Whether the server welcomed this client: before that, nothing of the run has started there. */
+static int welcomed = 0;
+
 static void lost(const char *why) {
+    /* A server that closes before its welcome (one stopping for its idle timeout as this client
+       connected) ran nothing: the run goes to the Java command line, which finds the server gone. */
+    if (sock >= 0 && !welcomed) fallback(0);
     buf b = {0};
     puts_(&b, "magus: lost the magus server in the middle of the run: ");
     puts_(&b, why);
@@ -466,6 +474,78 @@ static void on_signal(int sig) {
     errno = saved;
 }
 
+/* ---------- no server there (AutoStart) ---------- */
+static int nonempty(const char *s) { return s && *s; }
+
+/* A path without its trailing slashes ("/" stays), as AutoStart.trimmed. */
+static size_t trimmed(const char *p) { size_t n = strlen(p); while (n > 1 && p[n - 1] == '/') n--; return n; }
+
+/* AutoStart.refusal: whether this is a login session where the user's server starts by itself. */
+static int login_session(void) {
+    const char *rt = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME"), *off = getenv("MAGUS_SERVER");
+    if (off && !strcmp(off, "off")) return 0;
+    if (nonempty(getenv("MAGUS_RUN_ID")) || nonempty(getenv("MAGUS_SERVER_ADDRESS")) || nonempty(getenv("CI"))) return 0;
+    struct stat st;
+    if (!rt || rt[0] != '/' || lstat(rt, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return 0;
+    /* The home the JDK takes as user.home: the user database's, or HOME where that is shorter than two characters. */
+    struct passwd *pw = getpwuid(getuid());
+    const char *db = pw && pw->pw_dir && strlen(pw->pw_dir) >= 2 ? pw->pw_dir : home;
+    if (!home) home = "";
+    if (!db) db = "";
+    size_t n = trimmed(home);
+    return n == trimmed(db) && !strncmp(home, db, n);
+}
+
+/* The socket directory made as SocketDir.prepare makes it (0700), and checked as SocketDir.check. */
+static int prepare(const char *dir) {
+    struct stat st;
+    if (mkdir(dir, 0700) && errno != EEXIST) return 0;
+    return !lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077);
+}
+
+/* ServerProcess.spawn with detach: `bin/magus server` in a session of its own, nobody's child here,
+   its output in server.log beside the socket. */
+static int start_server(const char *dir, const char *launcher) {
+    buf log = {0};
+    puts_(&log, dir); puts_(&log, "/server.log");
+    pid_t p = fork();
+    if (p < 0) return 0;
+    if (p == 0) {
+        setsid();
+        pid_t q = fork();
+        if (q != 0) _exit(q < 0 ? 1 : 0);
+        int nul = open("/dev/null", O_RDONLY), out = open(log.p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (nul < 0 || out < 0) _exit(1);
+        dup2(nul, 0); dup2(out, 1); dup2(out, 2);
+        if (nul > 2) close(nul);
+        if (out > 2) close(out);
+        execl(launcher, launcher, "server", (char *) NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(p, &status, 0) < 0 && errno == EINTR) { }
+    free(log.p);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Nobody answers at dir: in a login session the user's server starts in the background and this run
+   runs here (`run --local`, as the Java client does it); elsewhere the Java command line decides. */
+static void nobody_there(const char *dir) {
+    const char *launcher = NULL;
+    for (int i = 0; i < java_argc; i++)
+        if (!strncmp(java_argv[i], "-Dmagus.launcher=", 17)) launcher = java_argv[i] + 17;
+    if (!launcher || !login_session() || !prepare(dir)) fallback(0);
+    buf b = {0};
+    if (start_server(dir, launcher)) {
+        puts_(&b, "magus: started the magus server in the background (log "); puts_(&b, dir);
+        puts_(&b, "/server.log); this run runs here, the next ones go to it");
+    } else {
+        puts_(&b, "magus: could not start the magus server; running here");
+    }
+    line(b.p);
+    fallback(1);
+}
+
 /* ---------- the options of a plain run (FastArgs) ---------- */
 typedef struct { char **v; int n; } list;
 static void add(list *l, char *s) { l->v = realloc(l->v, (l->n + 1) * sizeof *l->v); l->v[l->n++] = s; }
@@ -491,8 +571,11 @@ int main(int argc, char **argv) {
         if (fd > 0) close(fd);
     }
 
-    /* FastArgs.parse: anything but a plain run goes to the full command line. */
+    /* FastArgs.parse: anything but a plain run goes to the full command line, as does every run
+       under MAGUS_SERVER=off. */
     if (user_argc < 2 || strcmp(user_argv[0], "run")) fallback(0);
+    const char *server_setting = getenv("MAGUS_SERVER");
+    if (server_setting && !strcmp(server_setting, "off")) fallback(0);
     char *sandbox = NULL, *op = NULL, *target = NULL;
     list setk = {0}, setv = {0}, unset = {0}, allow = {0}, passl = {0}, hosts = {0};
     int want_stdin = 1, verbose = 0, i = 1; /* stdin is the child's unless --no-stdin */
@@ -567,6 +650,7 @@ int main(int argc, char **argv) {
         puts_(&tf, path.p); puts_(&tf, ".token");
         int fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
+        if (fd < 0 && errno == ENOENT) nobody_there(dir.p);
         if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) fallback(0);
         ssize_t r = read(fd, token, sizeof token - 1);
         close(fd);
@@ -579,7 +663,7 @@ int main(int argc, char **argv) {
         memmove(token, s, n); token[n] = 0;
     }
     struct stat st;
-    if (lstat(path.p, &st)) fallback(0);
+    if (lstat(path.p, &st)) nobody_there(dir.p);
     if (lstat(dir.p, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) fallback(0);
     struct sockaddr_un sa = {0};
     sa.sun_family = AF_UNIX;
@@ -587,7 +671,7 @@ int main(int argc, char **argv) {
     memcpy(sa.sun_path, path.p, path.n);
     sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (sock < 0) fallback(0);
-    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; fallback(0); } /* stale */
+    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(dir.p); } /* stale */
 
     /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
        the directory check above made sure the listener is this user's (one round trip less). */
@@ -637,6 +721,7 @@ int main(int argc, char **argv) {
         buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
         puts_(&b, ", this client " XSTR(VERSION) "); running here instead"); line(b.p); fallback(1);
     }
+    welcomed = 1;
     if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
 

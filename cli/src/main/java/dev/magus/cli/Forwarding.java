@@ -2,6 +2,7 @@ package dev.magus.cli;
 
 import dev.magus.server.client.RunForwarder;
 import dev.magus.server.client.ServerForwarder;
+import dev.magus.server.lifecycle.AutoStart;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
 import java.io.PrintWriter;
@@ -20,6 +21,9 @@ final class Forwarding {
     /** The run's exit status when a server ran it; empty to run it here. */
     static Optional<Integer> tryForward(RunRequest request, Optional<String> sandbox, CliContext context, PrintWriter lines,
             boolean verbose) {
+        if (AutoStart.off(context.host().get().env())) {
+            return Optional.empty(); // MAGUS_SERVER=off: every run here, as with --local
+        }
         RunForwarder forwarder = new ServerForwarder();
         return forwarder.forward(new RunForwarder.Forward(request.argv(), request.workingDir(),
                 context.host().get().env(), request.envSet(), request.envUnset(), sandbox,

@@ -16,7 +16,11 @@ import io.netty.channel.WriteBufferWaterMark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -47,6 +51,7 @@ public final class MagusServer implements AutoCloseable {
      */
     static final int HIGH_WATER = 256 * 1024;
     static final int LOW_WATER = 64 * 1024;
+    static final String LOCK = "server.lock";
     /** Set on a connection that only asked for the status (see {@link IdleWatch}). */
     private static final io.netty.util.AttributeKey<String> ACTIVITY = io.netty.util.AttributeKey.valueOf("magus.activity");
     private static final String STATUS_ONLY = "status";
@@ -69,12 +74,15 @@ public final class MagusServer implements AutoCloseable {
     private final HelloGate gate;
     /** Whether and when the server stops by itself: no connection for its idle timeout. */
     private final IdleWatch idle;
+    /** {@value #LOCK} in the socket directory, locked while this server lives. */
+    private final FileChannel lock;
     /** The one pending idle check, replaced whenever the last connection closes. */
     private volatile io.netty.util.concurrent.Future<?> idleCheck;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, DisposableServer server, IdleWatch idle) {
+            LoopResources loops, DisposableServer server, IdleWatch idle, FileChannel lock) {
         this.idle = idle;
+        this.lock = lock;
         this.dir = dir;
         this.orchestrator = orchestrator;
         this.host = host;
@@ -116,11 +124,23 @@ public final class MagusServer implements AutoCloseable {
         Objects.requireNonNull(orchestrator, "orchestrator");
         dir.prepare(host.uid());
         Path socket = dir.socket();
-        if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            if (ServerClient.listening(socket)) {
+        // One server at a time per directory, held for its life: two clients that each start one
+        // (two first runs at once) would otherwise each write a token, and the loser, failing to
+        // bind, delete the winner's.
+        FileChannel lock = FileChannel.open(dir.dir().resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            if (lockOrNull(lock) == null) {
                 throw new AlreadyRunning(socket);
             }
-            Files.delete(socket);
+            if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (ServerClient.listening(socket)) {
+                    throw new AlreadyRunning(socket);
+                }
+                Files.delete(socket);
+            }
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
         }
         Token token = Token.generate();
         token.write(dir.tokenFile());
@@ -188,9 +208,10 @@ public final class MagusServer implements AutoCloseable {
         } catch (RuntimeException e) {
             loops.dispose();
             Files.deleteIfExists(dir.tokenFile());
+            lock.close();
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, idle);
+        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, idle, lock);
         self[0].stopWhenIdle();
         return self[0];
     }
@@ -298,7 +319,21 @@ public final class MagusServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
+            try {
+                lock.close(); // and its lock with it
+            } catch (IOException e) {
+                // the process ends soon, and the lock with it
+            }
             stopped.countDown();
+        }
+    }
+
+    /** The lock on {@code file}, or null when another server (in this process or another) holds it. */
+    private static FileLock lockOrNull(FileChannel file) throws IOException {
+        try {
+            return file.tryLock();
+        } catch (OverlappingFileLockException e) {
+            return null;
         }
     }
 

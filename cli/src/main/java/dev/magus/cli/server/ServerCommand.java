@@ -7,12 +7,12 @@ import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.lifecycle.IdleTimeout;
+import dev.magus.server.lifecycle.ServerProcess;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -138,23 +138,11 @@ public final class ServerCommand implements Callable<Integer> {
             Host host = Host.fromSystem();
             IdleTimeout idle = IdleTimeout.of(idleTimeout, host.env()); // refused here, before anything starts
             dir.prepare(host.uid());
-            List<String> command = new ArrayList<>();
-            if (new File("/usr/bin/setsid").canExecute()) {
-                command.add("/usr/bin/setsid"); // away from the terminal's signals
-            }
-            Optional<String> launcher = Optional.ofNullable(System.getProperty("magus.launcher"));
-            if (launcher.isPresent()) {
-                command.add(launcher.get());
-            } else {
-                command.add(ProcessHandle.current().info().command().orElse("java"));
-                command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.magus.cli.Main"));
-            }
-            command.add("server");
-            metrics.ifPresent(m -> command.addAll(List.of("--metrics", m)));
-            command.add("--idle-timeout=" + idle.spelling());
-            Path log = dir.dir().resolve("server.log");
-            Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(log.toFile()).redirectErrorStream(true).start();
+            List<String> args = new ArrayList<>();
+            metrics.ifPresent(m -> args.addAll(List.of("--metrics", m)));
+            args.add("--idle-timeout=" + idle.spelling());
+            Path log = dir.dir().resolve(ServerProcess.LOG);
+            Process p = ServerProcess.spawn(dir, args, false);
             Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
             while (Instant.now().isBefore(deadline) && p.isAlive()) {
                 if (ServerClient.listening(dir.socket()) && Files.exists(dir.tokenFile())) {

@@ -156,7 +156,14 @@ public final class FastClient {
         } catch (IOException e) {
             unsent = e;
         }
-        Map<String, Object> answer = control(read());
+        Map<String, Object> answer;
+        try {
+            answer = control(read());
+        } catch (IOException e) {
+            // Closed before its welcome (a server stopping for its idle timeout as this client
+            // connected): it ran nothing, and the full command line finds the server gone.
+            return Optional.empty();
+        }
         if ("refused".equals(answer.get("type"))) {
             lines.println("magus: the magus server refused this client: " + answer.get("message") + "; running here instead");
             return Optional.of(HERE);

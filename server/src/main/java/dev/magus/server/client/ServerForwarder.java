@@ -6,6 +6,7 @@ import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
+import dev.magus.server.lifecycle.AutoStart;
 import dev.magus.server.protocol.Frame;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,11 +31,11 @@ public final class ServerForwarder implements RunForwarder {
         ServerLocation where = ServerLocation.find(run.env(), uid());
         Path socket = where.socket();
         if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty();
+            return nobodyThere(where, run);
         }
         Optional<String> token = where.token();
         if (token.isEmpty()) {
-            return Optional.empty();
+            return nobodyThere(where, run);
         }
         ServerClient client;
         try {
@@ -45,7 +46,7 @@ public final class ServerForwarder implements RunForwarder {
             run.lines().flush();
             return Optional.empty();
         } catch (IOException | RuntimeException e) {
-            return Optional.empty(); // a stale socket: nobody answers
+            return nobodyThere(where, run); // a stale socket: nobody answers
         }
         try (client) {
             Frame.Submit submit = new Frame.Submit(run.argv(), run.cwd().toAbsolutePath().toString(), run.env(), run.set(),
@@ -69,6 +70,12 @@ public final class ServerForwarder implements RunForwarder {
             run.lines().flush();
             return Optional.of(125);
         }
+    }
+
+    /** No server answers: the run is the caller's, and in a login session the user's server starts beside it. */
+    private static Optional<Integer> nobodyThere(ServerLocation where, Forward run) {
+        AutoStart.nobodyThere(where.dir(), run.env(), uid(), run.lines());
+        return Optional.empty();
     }
 
     @SuppressWarnings("restriction")
