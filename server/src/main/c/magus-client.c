@@ -528,6 +528,28 @@ static int start_server(const char *dir, const char *launcher) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Activation.awaitToken: a socket with no token beside it that accepts a connection is systemd's
+   socket activation (magus.socket); the connection starts the server, which writes its token before
+   it serves. Waits for it while the socket is there and the connection open (a server that failed
+   to start closes it); the connection is the run's. */
+static int await_token(const char *socket_path, const char *token_file) {
+    struct sockaddr_un sa = {0};
+    sa.sun_family = AF_UNIX;
+    if (strlen(socket_path) >= sizeof sa.sun_path) return 0;
+    strcpy(sa.sun_path, socket_path);
+    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) return 0;
+    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; return 0; }
+    struct stat st;
+    for (int i = 0; i < 3000 && !lstat(socket_path, &st); i++) { /* Activation.WITHIN: 30 s */
+        if (!access(token_file, F_OK)) return 1;
+        struct pollfd p = {sock, POLLIN, 0}; /* nothing comes before the hello: readable is closed */
+        if (poll(&p, 1, 10) > 0) break;
+    }
+    close(sock); sock = -1;
+    return 0;
+}
+
 /* Nobody answers at dir: in a login session the user's server starts in the background and this run
    runs here (`run --local`, as the Java client does it); elsewhere the Java command line decides. */
 static void nobody_there(const char *dir) {
@@ -650,6 +672,9 @@ int main(int argc, char **argv) {
         puts_(&tf, path.p); puts_(&tf, ".token");
         int fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
+        if (fd < 0 && errno == ENOENT && !lstat(dir.p, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid()
+            && !(st.st_mode & 077) && await_token(path.p, tf.p))
+            fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         if (fd < 0 && errno == ENOENT) nobody_there(dir.p);
         if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) fallback(0);
         ssize_t r = read(fd, token, sizeof token - 1);
@@ -669,9 +694,11 @@ int main(int argc, char **argv) {
     sa.sun_family = AF_UNIX;
     if (path.n >= sizeof sa.sun_path) fallback(0);
     memcpy(sa.sun_path, path.p, path.n);
-    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) fallback(0);
-    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(dir.p); } /* stale */
+    if (sock < 0) { /* else connected already, by await_token */
+        sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (sock < 0) fallback(0);
+        if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(dir.p); } /* stale */
+    }
 
     /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
        the directory check above made sure the listener is this user's (one round trip less). */

@@ -1,5 +1,10 @@
 package dev.magus.server;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.client.ServerClient;
@@ -67,20 +72,24 @@ public final class MagusServer implements AutoCloseable {
     /** Where this server's Prometheus scrape is ({@code host:port}), once it serves one. */
     private volatile Optional<String> metrics = Optional.empty();
     private final LoopResources loops;
-    private final DisposableServer server;
+    /** Set once bound; connections may be served a moment before. */
+    private volatile DisposableServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final HelloGate gate;
     /** Whether and when the server stops by itself: no connection for its idle timeout. */
     private final IdleWatch idle;
+    /** The socket systemd passed, served instead of one of its own; it outlives the server. */
+    private final Optional<InheritedSocket> inherited;
     /** {@value #LOCK} in the socket directory, locked while this server lives. */
     private final FileChannel lock;
     /** The one pending idle check, replaced whenever the last connection closes. */
     private volatile io.netty.util.concurrent.Future<?> idleCheck;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, DisposableServer server, IdleWatch idle, FileChannel lock) {
+            LoopResources loops, IdleWatch idle, FileChannel lock, Optional<InheritedSocket> inherited) {
+        this.inherited = inherited;
         this.idle = idle;
         this.lock = lock;
         this.dir = dir;
@@ -90,7 +99,6 @@ public final class MagusServer implements AutoCloseable {
         this.gate = gate;
         this.token = token;
         this.loops = loops;
-        this.server = server;
     }
 
     /** Thrown by {@link #start} when a live server already answers on the socket. */
@@ -121,9 +129,30 @@ public final class MagusServer implements AutoCloseable {
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,
             IdleTimeout idleTimeout) throws IOException {
+        return start(dir, host, orchestrator, registry, idleTimeout, false);
+    }
+
+    /**
+     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry, IdleTimeout)}; with
+     * {@code inherit}, a listening Unix socket on standard input (systemd's socket activation,
+     * see {@link InheritedSocket}) is served instead of a socket of its own. It must be this
+     * user's socket path.
+     *
+     * @throws SandboxException MGS2004 when the inherited socket is another path
+     */
+    public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,
+            IdleTimeout idleTimeout, boolean inherit) throws IOException {
         Objects.requireNonNull(orchestrator, "orchestrator");
         dir.prepare(host.uid());
         Path socket = dir.socket();
+        Optional<InheritedSocket> inherited = inherit ? InheritedSocket.fromStandardInput() : Optional.empty();
+        if (inherited.isPresent() && !inherited.get().address().getPath().toAbsolutePath().normalize().equals(socket)) {
+            throw new SandboxException(Diagnostic.of(Code.MGS2004, "the socket this server was started with ("
+                    + inherited.get().address().getPath() + ", systemd's socket activation) is not your server's socket "
+                    + socket + ", where clients look: set ListenStream=%t/magus/" + SocketDir.SOCKET_NAME
+                    + " in magus.socket", inherited.get().address().getPath().toString(), Operation.NONE, Layer.POLICY,
+                    "LISTEN_FDS"));
+        }
         // One server at a time per directory, held for its life: two clients that each start one
         // (two first runs at once) would otherwise each write a token, and the loser, failing to
         // bind, delete the winner's.
@@ -132,7 +161,7 @@ public final class MagusServer implements AutoCloseable {
             if (lockOrNull(lock) == null) {
                 throw new AlreadyRunning(socket);
             }
-            if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (inherited.isEmpty() && Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 if (ServerClient.listening(socket)) {
                     throw new AlreadyRunning(socket);
                 }
@@ -154,12 +183,13 @@ public final class MagusServer implements AutoCloseable {
         // Before the socket is bound: the first connection may come before this method returns.
         HelloGate gate = new HelloGate(meters);
         IdleWatch idle = new IdleWatch(idleTimeout, System::currentTimeMillis);
-        MagusServer[] self = new MagusServer[1];
-        DisposableServer server;
+        // Made before the socket is served: the first connection (systemd's, which started this
+        // server, is waiting already) may be accepted before the bind has returned.
+        MagusServer self = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, idle, lock, inherited);
         try {
-            server = TcpServer.create()
+            self.server = TcpServer.create()
                     .bindAddress(() -> UnixDomainSocketAddress.of(socket))
-                    .runOn(loops, false)
+                    .runOn(inherited.isPresent() ? inherited.get().adoptedBy(loops) : loops, false)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
                     .doOnConnection(c -> {
                         // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty
@@ -170,8 +200,8 @@ public final class MagusServer implements AutoCloseable {
                         c.channel().remoteAddress();
                         idle.opened();
                         c.channel().closeFuture().addListener(f -> {
-                            if (idle.closed(!STATUS_ONLY.equals(c.channel().attr(ACTIVITY).get())) && self[0] != null) {
-                                self[0].stopWhenIdle();
+                            if (idle.closed(!STATUS_ONLY.equals(c.channel().attr(ACTIVITY).get()))) {
+                                self.stopWhenIdle();
                             }
                         });
                         // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
@@ -181,7 +211,7 @@ public final class MagusServer implements AutoCloseable {
                     .handle((in, out) -> {
                         Connection[] conn = new Connection[1];
                         in.withConnection(c -> conn[0] = c);
-                        Session session = self[0].session(conn[0]);
+                        Session session = self.session(conn[0]);
                         conn[0].addHandlerLast("magus-writability", new ChannelInboundHandlerAdapter() {
                             @Override
                             public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -195,11 +225,11 @@ public final class MagusServer implements AutoCloseable {
                                 ctx.fireChannelInactive();
                             }
                         });
-                        self[0].sessions.add(session);
+                        self.sessions.add(session);
                         return in.receive().asByteArray()
                                 .doOnNext(session::onFrame)
                                 .doFinally(s -> {
-                                    self[0].sessions.remove(session);
+                                    self.sessions.remove(session);
                                     session.disconnected();
                                 })
                                 .then();
@@ -211,9 +241,8 @@ public final class MagusServer implements AutoCloseable {
             lock.close();
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, idle, lock);
-        self[0].stopWhenIdle();
-        return self[0];
+        self.stopWhenIdle();
+        return self;
     }
 
     /**
@@ -226,7 +255,7 @@ public final class MagusServer implements AutoCloseable {
         if (before != null) {
             before.cancel(false);
         }
-        idle.remainingMillis().ifPresent(left -> idleCheck = server.channel().eventLoop().schedule(() -> {
+        idle.remainingMillis().ifPresent(left -> idleCheck = loops.onServer(false).next().schedule(() -> {
             if (idle.expired()) {
                 System.out.println("magus server stopping: no connection for " + idle.timeout().spelling()
                         + " (its idle timeout)");
@@ -307,15 +336,22 @@ public final class MagusServer implements AutoCloseable {
         } catch (IOException e) {
             // deleted again below; its failure is reported there
         }
-        try {
-            server.disposeNow(Duration.ofSeconds(5));
-        } catch (IllegalStateException e) {
-            // it did not stop within the time; the loops go below anyway
+        if (inherited.isPresent()) {
+            // systemd's socket stays where it is, listening, to start the next server.
+            inherited.get().release();
+        } else if (server != null) {
+            try {
+                server.disposeNow(Duration.ofSeconds(5));
+            } catch (IllegalStateException e) {
+                // it did not stop within the time; the loops go below anyway
+            }
         }
         loops.disposeLater().block(Duration.ofSeconds(5));
         try {
             Files.deleteIfExists(dir.tokenFile());
-            Files.deleteIfExists(dir.socket());
+            if (inherited.isEmpty()) {
+                Files.deleteIfExists(dir.socket());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

@@ -60,7 +60,9 @@ public final class ServerCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MagusServer server;
         try {
-            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry, idle);
+            // A listening socket on standard input is systemd's (socket activation): served instead of one of its own.
+            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry, idle,
+                    true);
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;

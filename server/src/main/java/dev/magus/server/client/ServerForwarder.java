@@ -8,6 +8,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.server.lifecycle.AutoStart;
 import dev.magus.server.protocol.Frame;
+import dev.magus.server.socket.Activation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -34,6 +35,10 @@ public final class ServerForwarder implements RunForwarder {
             return nobodyThere(where, run);
         }
         Optional<String> token = where.token();
+        if (token.isEmpty()) {
+            // A socket without a token: a socket-activated server starts when connected to.
+            token = Activation.awaitToken(socket, where.dir().tokenFile(), Activation.WITHIN);
+        }
         if (token.isEmpty()) {
             return nobodyThere(where, run);
         }
