@@ -4,7 +4,10 @@
  * compiler is present; see server/pom.xml), for a plain `magus run` while a server's socket
  * exists:
  *
- *   magus-client N JAVA-ARGV... (N words: the full command line's java command) ARGS...
+ *   magus-client N FALLBACK-ARGV... (N words: bin/magus itself, or a java command) ARGS...
+ *
+ * The fallback is exec'd with MAGUS_NATIVE_FELL_BACK=1, which sends bin/magus on to its java
+ * command (worked out only then) instead of back here.
  *
  * It speaks the frames of dev.magus.server.protocol.Frame (version 2) over the Unix socket: a
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
@@ -297,6 +300,8 @@ static void fallback(int local) {
         if (i == 0 && local) argv[k++] = "--local";
     }
     argv[k] = NULL;
+    /* bin/magus, given as the fallback, then goes on to its java command instead of back here. */
+    setenv("MAGUS_NATIVE_FELL_BACK", "1", 1);
     execvp(argv[0], argv);
     fprintf(stderr, "magus: cannot start %s: %s\n", argv[0], strerror(errno));
     exit(125);
@@ -553,7 +558,8 @@ static int await_token(const char *socket_path, const char *token_file) {
 /* Nobody answers at dir: in a login session the user's server starts in the background and this run
    runs here (`run --local`, as the Java client does it); elsewhere the Java command line decides. */
 static void nobody_there(const char *dir) {
-    const char *launcher = NULL;
+    /* bin/magus: the java command's -Dmagus.launcher, or the fallback itself when it is one word (bin/magus). */
+    const char *launcher = java_argc == 1 ? java_argv[0] : NULL;
     for (int i = 0; i < java_argc; i++)
         if (!strncmp(java_argv[i], "-Dmagus.launcher=", 17)) launcher = java_argv[i] + 17;
     if (!launcher || !login_session() || !prepare(dir)) fallback(0);
