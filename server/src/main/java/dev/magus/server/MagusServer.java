@@ -346,7 +346,8 @@ public final class MagusServer implements AutoCloseable {
                 // it did not stop within the time; the loops go below anyway
             }
         }
-        loops.disposeLater().block(Duration.ofSeconds(5));
+        // No quiet period (the default waits 2 s for tasks that never come): the process ends sooner.
+        loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
         try {
             Files.deleteIfExists(dir.tokenFile());
             if (inherited.isEmpty()) {

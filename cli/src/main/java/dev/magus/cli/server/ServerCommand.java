@@ -199,12 +199,20 @@ public final class ServerCommand implements Callable<Integer> {
                 spec.commandLine().getOut().println("no magus server is running");
                 return 0;
             }
+            Optional<ProcessHandle> process;
             try (ServerClient c = client.get()) {
+                c.send(new Frame.StatusQuery());
+                process = c.read() instanceof Frame.Status s ? ProcessHandle.of(s.pid()) : Optional.empty();
+            }
+            try (ServerClient c = connect(dir).orElseThrow(() -> new IOException("the magus server went away"))) {
                 c.send(new Frame.Stop());
                 c.read();
             }
+            // Returns once the server's process is gone (its socket went before it; a socket systemd
+            // passed it stays), so that a start right after finds the place free.
             Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Files.exists(dir.socket()) && Instant.now().isBefore(deadline)) {
+            while ((process.isPresent() ? process.get().isAlive() : Files.exists(dir.socket()))
+                    && Instant.now().isBefore(deadline)) {
                 Thread.sleep(50);
             }
             spec.commandLine().getOut().println("magus server stopped");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
@@ -32,6 +33,16 @@ public final class ServerProcesses implements LauncherSessionListener {
 
     @Override
     public void launcherSessionClosed(LauncherSession session) {
+        // A server told to stop a moment ago may still be on its way out; one left running is not.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!startedHere().isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         List<String> left = startedHere();
         if (!left.isEmpty()) {
             for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {

@@ -29,6 +29,11 @@ import java.util.Optional;
 public final class FrameCodec {
     /** Bigger frames are refused: a broken or hostile peer cannot make either end buffer without bound. */
     public static final int MAX_FRAME = 16 * 1024 * 1024;
+    /**
+     * A frame a client sends after its request (a chunk of stdin, a signal): clients send stdin in
+     * chunks of 16 KiB, so a larger one is not a client's.
+     */
+    public static final int MAX_STREAM_FRAME = 64 * 1024;
 
     /** The kinds of frame: the byte after the length prefix. */
     public static final byte JSON = 0;
