@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,36 +40,12 @@ class AutoStartIT {
         runtime = Files.createDirectory(root.resolve("runtime"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         ws = Files.createDirectories(root.resolve("ws"));
-        env = new HashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        env.put("HOME", System.getProperty("user.home"));
-        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        env = BinMagus.env(root, Path.of(System.getProperty("user.home")), runtime);
         for (String xdg : List.of("XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME")) {
             env.put(xdg, Files.createDirectories(root.resolve(xdg.toLowerCase())).toString());
         }
-        env.put("TMPDIR", Files.createDirectories(root.resolve("tmp")).toString());
         // Long enough for the first run and the start to end before it, on a busy machine.
         env.put("MAGUS_SERVER_IDLE_TIMEOUT", IDLE + "s");
-        if (System.getenv("JAVA_HOME") != null) {
-            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
-        }
-    }
-
-    record Ran(int status, String out) {
-    }
-
-    Ran magus(Map<String, String> with, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString());
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(ws.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(with);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Ran(p.exitValue(), out);
     }
 
     @Test
@@ -99,16 +73,16 @@ class AutoStartIT {
     private void firstStartsSecondForwardedIdleStops(String path) throws Exception {
         Path socket = runtime.resolve("magus/server.sock");
         try {
-            Ran first = magus(env, "run", "--", "sh", "-c", "printf first");
+            BinMagus.Ran first = BinMagus.run(ws, env, "run", "--", "sh", "-c", "printf first");
             assertThat(first.status()).as(first.out()).isZero();
             assertThat(first.out()).as(path).contains("magus: started the magus server in the background (log "
                     + runtime.resolve("magus/server.log") + "); this run runs here").endsWith("first");
             long pid = awaitServer();
 
-            Ran second = magus(env, "run", "--", "sh", "-c", "printf second");
+            BinMagus.Ran second = BinMagus.run(ws, env, "run", "--", "sh", "-c", "printf second");
             assertThat(second.status()).as(second.out()).isZero();
             assertThat(second.out()).isEqualTo("second");
-            Ran status = magus(env, "server", "status");
+            BinMagus.Ran status = BinMagus.run(ws, env, "server", "status");
             assertThat(status.out()).contains("(pid " + pid + ",").containsPattern(
                     "magus\\.server\\.forwarded\\{outcome=started\\}\\s+1\\b").contains("idle timeout: " + IDLE + "s; stops at");
 
@@ -121,7 +95,7 @@ class AutoStartIT {
             assertThat(ServerProcesses.isServer(pid)).as("the server exited").isFalse();
             assertThat(Files.readString(runtime.resolve("magus/server.log"))).contains("no connection for " + IDLE + "s");
         } finally {
-            magus(env, "server", "stop");
+            BinMagus.run(ws, env, "server", "stop");
         }
     }
 
@@ -131,7 +105,7 @@ class AutoStartIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (Files.exists(runtime.resolve("magus/server.sock.token"))) {
-                Ran status = magus(env, "server", "status");
+                BinMagus.Ran status = BinMagus.run(ws, env, "server", "status");
                 Matcher m = Pattern.compile("\\(pid (\\d+),").matcher(status.out());
                 if (status.status() == 0 && m.find()) {
                     return Long.parseLong(m.group(1));
@@ -152,7 +126,7 @@ class AutoStartIT {
         Map<String, String> off = new HashMap<>(env);
         off.put("MAGUS_SERVER", "off");
         for (Map<String, String> e : List.of(noRuntime, throwaway, off)) {
-            Ran ran = magus(e, "run", "-q", "--", "sh", "-c", "printf here");
+            BinMagus.Ran ran = BinMagus.run(ws, e, "run", "-q", "--", "sh", "-c", "printf here");
             assertThat(ran.status()).as(ran.out()).isZero();
             assertThat(ran.out()).isEqualTo("here");
         }

@@ -7,11 +7,9 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,23 +33,6 @@ class PreAuthFloodIT {
     @TempDir
     Path root;
 
-    record Ran(int status, String out) {
-    }
-
-    Ran magus(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString());
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(root.resolve("ws").toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Ran(p.exitValue(), out);
-    }
-
     static long rss(long pid) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
             if (line.startsWith("VmRSS:")) {
@@ -70,29 +51,22 @@ class PreAuthFloodIT {
     void aFloodBeforeTheTokenCostsLittleMemoryAndEveryRunIsServed() throws Exception {
         ServerProcesses.assumeLinux();
         Path runtime = Files.createDirectories(root.resolve("runtime"));
-        Files.createDirectories(root.resolve("ws"));
-        Map<String, String> env = new HashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-        env.put("HOME", Files.createDirectories(root.resolve("home")).toString());
-        env.put("XDG_RUNTIME_DIR", runtime.toString());
-        env.put("TMPDIR", Files.createDirectories(root.resolve("tmp")).toString());
-        if (System.getenv("JAVA_HOME") != null) {
-            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
-        }
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Map<String, String> env = BinMagus.env(root, Files.createDirectories(root.resolve("home")), runtime);
         Path socket = runtime.resolve("magus/server.sock");
         List<SocketChannel> flood = new ArrayList<>();
         try {
-            Ran started = magus(env, "server", "start");
+            BinMagus.Ran started = BinMagus.run(ws, env, "server", "start");
             assertThat(started.status()).as(started.out()).isZero();
-            Matcher m = Pattern.compile("\\(pid (\\d+),").matcher(magus(env, "server", "status").out());
+            Matcher m = Pattern.compile("\\(pid (\\d+),").matcher(BinMagus.run(ws, env, "server", "status").out());
             assertThat(m.find()).isTrue();
             long pid = Long.parseLong(m.group(1));
             for (int i = 0; i < 3; i++) {
-                assertThat(magus(env, "run", "-q", "--", "true").status()).isZero();
+                assertThat(BinMagus.run(ws, env, "run", "-q", "--", "true").status()).isZero();
             }
             Thread.sleep(1000);
             long idle = rss(pid);
-            double before = forwarded(magus(env, "server", "status").out());
+            double before = forwarded(BinMagus.run(ws, env, "server", "status").out());
             System.err.printf("PreAuthFloodIT: idle server RSS %d KiB%n", idle / 1024);
 
             AtomicLong peak = new AtomicLong(idle);
@@ -136,7 +110,7 @@ class PreAuthFloodIT {
             floodThread.start();
             int runs = 5;
             for (int i = 0; i < runs; i++) {
-                Ran r = magus(env, "run", "-q", "--", "sh", "-c", "printf served" + i);
+                BinMagus.Ran r = BinMagus.run(ws, env, "run", "-q", "--", "sh", "-c", "printf served" + i);
                 assertThat(r.status()).as(r.out()).isZero();
                 assertThat(r.out()).isEqualTo("served" + i);
             }
@@ -144,7 +118,7 @@ class PreAuthFloodIT {
             Thread.sleep(1000);
             sampler.interrupt();
             sampler.join();
-            String status = magus(env, "server", "status").out();
+            String status = BinMagus.run(ws, env, "server", "status").out();
             System.err.printf("PreAuthFloodIT: peak RSS %d KiB during the flood (idle %d KiB); %d connections opened%n",
                     peak.get() / 1024, idle / 1024, flood.size());
             assertThat(flood).hasSize(IDLE + GIANT);
@@ -156,7 +130,7 @@ class PreAuthFloodIT {
                     c.close();
                 }
             }
-            magus(env, "server", "stop");
+            BinMagus.run(ws, env, "server", "stop");
         }
     }
 }

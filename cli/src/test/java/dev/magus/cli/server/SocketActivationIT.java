@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -47,36 +46,8 @@ class SocketActivationIT {
         Files.createDirectory(runtime.resolve("magus"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         ws = Files.createDirectories(root.resolve("ws"));
-        env = new HashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         // A throwaway HOME: nothing here starts a server by itself, only the activation does.
-        env.put("HOME", Files.createDirectories(root.resolve("home")).toString());
-        env.put("XDG_RUNTIME_DIR", runtime.toString());
-        env.put("TMPDIR", Files.createDirectories(root.resolve("tmp")).toString());
-        if (System.getenv("JAVA_HOME") != null) {
-            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
-        }
-    }
-
-    record Ran(int status, String out) {
-    }
-
-    Ran magus(Map<String, String> with, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(bin());
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(ws.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(with);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Ran(p.exitValue(), out);
-    }
-
-    private static String bin() {
-        return Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString();
+        env = BinMagus.env(root, Files.createDirectories(root.resolve("home")), runtime);
     }
 
     /** {@code systemd-socket-activate -l SOCKET bin/magus server}, with the test's environment (it passes none by itself). */
@@ -85,7 +56,7 @@ class SocketActivationIT {
         for (String name : env.keySet()) {
             command.addAll(List.of("-E", name));
         }
-        command.addAll(List.of(bin(), "server", "--idle-timeout=2m"));
+        command.addAll(List.of(BinMagus.path(), "server", "--idle-timeout=2m"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(root.resolve("activate-" + socket.getFileName() + ".log").toFile()).directory(ws.toFile());
         pb.environment().clear();
@@ -119,15 +90,15 @@ class SocketActivationIT {
             assertThat(runtime.resolve("magus/server.sock.token")).as("nothing started before a connection").doesNotExist();
             assertThat(ServerProcesses.isServer(activation.pid())).isFalse();
 
-            Ran first = magus(client, "run", "-q", "--", "sh", "-c", "printf activated");
+            BinMagus.Ran first = BinMagus.run(ws, client, "run", "-q", "--", "sh", "-c", "printf activated");
             assertThat(first.status()).as(first.out()).isZero();
             assertThat(first.out()).isEqualTo("activated");
             assertThat(ServerProcesses.isServer(activation.pid())).as("systemd-socket-activate became the server").isTrue();
-            Ran status = magus(env, "server", "status");
+            BinMagus.Ran status = BinMagus.run(ws, env, "server", "status");
             assertThat(status.out()).contains("(pid " + activation.pid() + ",").containsPattern(
                     "magus\\.server\\.forwarded\\{outcome=started\\}\\s+1\\b");
 
-            assertThat(magus(env, "server", "stop").out()).contains("stopped");
+            assertThat(BinMagus.run(ws, env, "server", "stop").out()).contains("stopped");
             assertThat(activation.waitFor(30, TimeUnit.SECONDS)).as("the server exited").isTrue();
             assertThat(socket).as("systemd's socket stays, to start the next server").exists();
             assertThat(runtime.resolve("magus/server.sock.token")).doesNotExist();
