@@ -509,7 +509,7 @@ static int prepare(const char *dir) {
 }
 
 /* ServerProcess.spawn with detach: `bin/magus server` in a session of its own, nobody's child here,
-   its output in server.log beside the socket. */
+   in the socket directory, its output in server.log there. */
 static int start_server(const char *dir, const char *launcher) {
     buf log = {0};
     puts_(&log, dir); puts_(&log, "/server.log");
@@ -520,7 +520,7 @@ static int start_server(const char *dir, const char *launcher) {
         pid_t q = fork();
         if (q != 0) _exit(q < 0 ? 1 : 0);
         int nul = open("/dev/null", O_RDONLY), out = open(log.p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (nul < 0 || out < 0) _exit(1);
+        if (nul < 0 || out < 0 || chdir(dir)) _exit(1); /* keeps no project directory busy */
         dup2(nul, 0); dup2(out, 1); dup2(out, 2);
         if (nul > 2) close(nul);
         if (out > 2) close(out);

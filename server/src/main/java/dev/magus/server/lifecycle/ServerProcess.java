@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Starts {@code magus server} as a process of its own, away from the caller's terminal and
- * session ({@code setsid}), its output in {@value #LOG} in the socket directory: through
+ * session ({@code setsid}), in the socket directory, its output in {@value #LOG} there: through
  * {@code bin/magus} (the {@code magus.launcher} property), which picks the server's JVM flags,
  * else this JVM's command and class path.
  */
@@ -43,7 +43,9 @@ public final class ServerProcess {
         command.add("server");
         command.addAll(args);
         File log = dir.dir().resolve(LOG).toFile();
-        return new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        // In the socket directory, not the caller's: a server that lives on keeps no project directory busy.
+        return new ProcessBuilder(command).directory(dir.dir().toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(log).redirectErrorStream(true).start();
     }
 }
