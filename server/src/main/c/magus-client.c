@@ -4,7 +4,10 @@
  * compiler is present; see server/pom.xml), for a plain `magus run` while a server's socket
  * exists:
  *
- *   magus-client N JAVA-ARGV... (N words: the full command line's java command) ARGS...
+ *   magus-client N FALLBACK-ARGV... (N words: bin/magus itself, or a java command) ARGS...
+ *
+ * The fallback is exec'd with MAGUS_NATIVE_FELL_BACK=1, which sends bin/magus on to its java
+ * command (worked out only then) instead of back here.
  *
  * It reads no option of ARGS: it sends them as they are, with its working directory and
  * environment, and the server parses them with the command line's own model.
@@ -28,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +40,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define VERSION 3 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
@@ -298,6 +303,8 @@ static void fallback(int local) {
         if (i == 0 && local) argv[k++] = "--local";
     }
     argv[k] = NULL;
+    /* bin/magus, given as the fallback, then goes on to its java command instead of back here. */
+    setenv("MAGUS_NATIVE_FELL_BACK", "1", 1);
     execvp(argv[0], argv);
     fprintf(stderr, "magus: cannot start %s: %s\n", argv[0], strerror(errno));
     exit(125);
@@ -310,7 +317,13 @@ static void line(const char *s) {
     free(b.p);
 }
 
+/* Whether the server welcomed this client: before that, nothing of the run has started there. */
+static int welcomed = 0;
+
 static void lost(const char *why) {
+    /* A server that closes before its welcome (one stopping for its idle timeout as this client
+       connected) ran nothing: the run goes to the Java command line, which finds the server gone. */
+    if (sock >= 0 && !welcomed) fallback(0);
     buf b = {0};
     puts_(&b, "magus: lost the magus server in the middle of the run: ");
     puts_(&b, why);
@@ -419,6 +432,101 @@ static void on_signal(int sig) {
     errno = saved;
 }
 
+/* ---------- no server there (AutoStart) ---------- */
+static int nonempty(const char *s) { return s && *s; }
+
+/* A path without its trailing slashes ("/" stays), as AutoStart.trimmed. */
+static size_t trimmed(const char *p) { size_t n = strlen(p); while (n > 1 && p[n - 1] == '/') n--; return n; }
+
+/* AutoStart.refusal: whether this is a login session where the user's server starts by itself. */
+static int login_session(void) {
+    const char *rt = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME"), *off = getenv("MAGUS_SERVER");
+    if (off && !strcmp(off, "off")) return 0;
+    if (nonempty(getenv("MAGUS_RUN_ID")) || nonempty(getenv("MAGUS_SERVER_ADDRESS")) || nonempty(getenv("CI"))) return 0;
+    struct stat st;
+    if (!rt || rt[0] != '/' || lstat(rt, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return 0;
+    /* The home the JDK takes as user.home: the user database's, or HOME where that is shorter than two characters. */
+    struct passwd *pw = getpwuid(getuid());
+    const char *db = pw && pw->pw_dir && strlen(pw->pw_dir) >= 2 ? pw->pw_dir : home;
+    if (!home) home = "";
+    if (!db) db = "";
+    size_t n = trimmed(home);
+    return n == trimmed(db) && !strncmp(home, db, n);
+}
+
+/* The socket directory made as SocketDir.prepare makes it (0700), and checked as SocketDir.check. */
+static int prepare(const char *dir) {
+    struct stat st;
+    if (mkdir(dir, 0700) && errno != EEXIST) return 0;
+    return !lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077);
+}
+
+/* ServerProcess.spawn with detach: `bin/magus server` in a session of its own, nobody's child here,
+   in the socket directory, its output in server.log there. */
+static int start_server(const char *dir, const char *launcher) {
+    buf log = {0};
+    puts_(&log, dir); puts_(&log, "/server.log");
+    pid_t p = fork();
+    if (p < 0) return 0;
+    if (p == 0) {
+        setsid();
+        pid_t q = fork();
+        if (q != 0) _exit(q < 0 ? 1 : 0);
+        int nul = open("/dev/null", O_RDONLY), out = open(log.p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (nul < 0 || out < 0 || chdir(dir)) _exit(1); /* keeps no project directory busy */
+        dup2(nul, 0); dup2(out, 1); dup2(out, 2);
+        if (nul > 2) close(nul);
+        if (out > 2) close(out);
+        execl(launcher, launcher, "server", (char *) NULL);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(p, &status, 0) < 0 && errno == EINTR) { }
+    free(log.p);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Activation.awaitToken: a socket with no token beside it that accepts a connection is systemd's
+   socket activation (magus.socket); the connection starts the server, which writes its token before
+   it serves. Waits for it while the socket is there and the connection open (a server that failed
+   to start closes it); the connection is the run's. */
+static int await_token(const char *socket_path, const char *token_file) {
+    struct sockaddr_un sa = {0};
+    sa.sun_family = AF_UNIX;
+    if (strlen(socket_path) >= sizeof sa.sun_path) return 0;
+    strcpy(sa.sun_path, socket_path);
+    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) return 0;
+    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; return 0; }
+    struct stat st;
+    for (int i = 0; i < 3000 && !lstat(socket_path, &st); i++) { /* Activation.WITHIN: 30 s */
+        if (!access(token_file, F_OK)) return 1;
+        struct pollfd p = {sock, POLLIN, 0}; /* nothing comes before the hello: readable is closed */
+        if (poll(&p, 1, 10) > 0) break;
+    }
+    close(sock); sock = -1;
+    return 0;
+}
+
+/* Nobody answers at dir: in a login session the user's server starts in the background and this run
+   runs here (`run --local`, as the Java client does it); elsewhere the Java command line decides. */
+static void nobody_there(const char *dir) {
+    /* bin/magus: the java command's -Dmagus.launcher, or the fallback itself when it is one word (bin/magus). */
+    const char *launcher = java_argc == 1 ? java_argv[0] : NULL;
+    for (int i = 0; i < java_argc; i++)
+        if (!strncmp(java_argv[i], "-Dmagus.launcher=", 17)) launcher = java_argv[i] + 17;
+    if (!launcher || !login_session() || !prepare(dir)) fallback(0);
+    buf b = {0};
+    if (start_server(dir, launcher)) {
+        puts_(&b, "magus: started the magus server in the background (log "); puts_(&b, dir);
+        puts_(&b, "/server.log); this run runs here, the next ones go to it");
+    } else {
+        puts_(&b, "magus: could not start the magus server; running here");
+    }
+    line(b.p);
+    fallback(1);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: magus-client N JAVA-ARGV... ARGS...\n"); return 125; }
     java_argc = atoi(argv[1]);
@@ -438,6 +546,9 @@ int main(int argc, char **argv) {
        words themselves are the server's to read, with the command line's own model: this client
        reads no option of them. */
     if (user_argc < 1 || (strcmp(user_argv[0], "run") && strcmp(user_argv[0], "target"))) fallback(0);
+    /* Under MAGUS_SERVER=off every run is the full command line's, as with --local. */
+    const char *server_setting = getenv("MAGUS_SERVER");
+    if (server_setting && !strcmp(server_setting, "off")) fallback(0);
 
     /* ServerLocation.find and SocketDir.check. */
     const char *carried = getenv("MAGUS_PROC_TOKEN"), *address = getenv("MAGUS_SERVER_ADDRESS");
@@ -464,6 +575,10 @@ int main(int argc, char **argv) {
         puts_(&tf, path.p); puts_(&tf, ".token");
         int fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         struct stat st;
+        if (fd < 0 && errno == ENOENT && !lstat(dir.p, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid()
+            && !(st.st_mode & 077) && await_token(path.p, tf.p))
+            fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0 && errno == ENOENT) nobody_there(dir.p);
         if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) fallback(0);
         ssize_t r = read(fd, token, sizeof token - 1);
         close(fd);
@@ -476,15 +591,17 @@ int main(int argc, char **argv) {
         memmove(token, s, n); token[n] = 0;
     }
     struct stat st;
-    if (lstat(path.p, &st)) fallback(0);
+    if (lstat(path.p, &st)) nobody_there(dir.p);
     if (lstat(dir.p, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) fallback(0);
     struct sockaddr_un sa = {0};
     sa.sun_family = AF_UNIX;
     if (path.n >= sizeof sa.sun_path) fallback(0);
     memcpy(sa.sun_path, path.p, path.n);
-    sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) fallback(0);
-    if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; fallback(0); } /* stale */
+    if (sock < 0) { /* else connected already, by await_token */
+        sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (sock < 0) fallback(0);
+        if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(dir.p); } /* stale */
+    }
 
     /* The hello and the run in one go: the server reads nothing after a hello it refuses, and
        the directory check above made sure the listener is this user's (one round trip less). */
@@ -522,6 +639,7 @@ int main(int argc, char **argv) {
         buf b = {0}; puts_(&b, "magus: the magus server speaks another protocol ("); text(&b, ver);
         puts_(&b, ", this client " XSTR(VERSION) "); running here instead"); line(b.p); fallback(1);
     }
+    welcomed = 1;
     if (unsent) lost(strerror(unsent));
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE here, and that stream is dropped */
 

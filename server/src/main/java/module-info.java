@@ -15,6 +15,7 @@ module dev.magus.server {
 
     exports dev.magus.server;
     exports dev.magus.server.client;
+    exports dev.magus.server.lifecycle;
     exports dev.magus.server.protocol;
     exports dev.magus.server.socket;
 }

@@ -82,6 +82,23 @@ class RunCommand implements Callable<Integer> {
     }
 
     /** picocli's model of this command ({@link RunModel}), which {@link #call} reads its options from. */
+    /**
+     * A run that no client forwarded (no native client, no socket there): in a login session the
+     * user's server starts in the background, as the clients start it ({@code AutoStart}); this
+     * run goes on here.
+     */
+    private void startServerWhenAbsent(PrintWriter err) {
+        java.util.Map<String, String> env = context.host().get().env();
+        long uid = context.host().get().uid();
+        if (dev.magus.server.lifecycle.AutoStart.refusal(env, uid).isPresent()) {
+            return;
+        }
+        dev.magus.server.client.ServerLocation where = dev.magus.server.client.ServerLocation.find(env, uid);
+        if (!Files.exists(where.socket(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            dev.magus.server.lifecycle.AutoStart.nobodyThere(where.dir(), env, uid, err);
+        }
+    }
+
     CommandSpec model() {
         return RunModel.of(this, NAME, DESCRIPTION);
     }
@@ -117,6 +134,9 @@ class RunCommand implements Callable<Integer> {
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
+        }
+        if (!local) {
+            startServerWhenAbsent(err);
         }
         if (logFile.isPresent()) {
             // slf4j-simple reads its settings once, when the first logger is made: before

@@ -33,6 +33,14 @@ public final class MagusEnv {
     public static final String PROC_TOKEN = "MAGUS_PROC_TOKEN";
     /** The magus server's socket, for a recursive magus only. */
     public static final String SERVER_ADDRESS = "MAGUS_SERVER_ADDRESS";
+    /**
+     * {@code off}: no run is forwarded to a server and none starts one (as {@code --local} on
+     * every run); unset or anything else, the default (forwarded when a server runs, and one
+     * started by itself in a login session).
+     */
+    public static final String SERVER = "MAGUS_SERVER";
+    /** How long the user's server waits with no connection before it exits ({@code 30m}, {@code 90s}, {@code never}). */
+    public static final String SERVER_IDLE_TIMEOUT = "MAGUS_SERVER_IDLE_TIMEOUT";
 
     /**
      * Whether a process with {@code environment} runs inside a magus run: exactly when

@@ -21,8 +21,11 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>the hello must arrive within {@link #HELLO_WITHIN}, else the connection is closed;
  *   <li>the first frame must fit in {@link #HELLO_MAX} bytes, length prefix included: a larger
- *       declared length is closed at once, so a partial hello buffers at most that much (after
- *       the hello, frames are capped at {@link FrameCodec#MAX_FRAME});
+ *       declared length is closed at once, so a partial hello buffers at most that much; the
+ *       request after it (a run carries its argv and environment) may be up to
+ *       {@link FrameCodec#MAX_FRAME}, and every frame after that (stdin, a signal) up to
+ *       {@link FrameCodec#MAX_STREAM_FRAME}, so that a connection cannot hold a request's worth of
+ *       memory for each chunk it never finishes;
  *   <li>at most {@link #MAX_UNAUTHENTICATED} connections wait for their hello; the next one
  *       drops the oldest, so a flood of idle connections cannot keep the user's own out.
  * </ul>
@@ -102,14 +105,18 @@ final class HelloGate {
         }
     }
 
-    /** The connection's frame decoder: the first frame held to {@link #HELLO_MAX}, later ones to {@link FrameCodec#MAX_FRAME}. */
+    /**
+     * The connection's frame decoder: the first frame held to {@link #HELLO_MAX}, the second to
+     * {@link FrameCodec#MAX_FRAME}, later ones to {@link FrameCodec#MAX_STREAM_FRAME}.
+     */
     LengthFieldBasedFrameDecoder decoder() {
         return new Frames(meters);
     }
 
     private static final class Frames extends LengthFieldBasedFrameDecoder {
         private final ServerMeters meters;
-        private boolean first = true;
+        /** Frames decoded so far: 0 before the hello, 1 before the request. */
+        private int decoded;
 
         Frames(ServerMeters meters) {
             super(FrameCodec.MAX_FRAME, 0, 4, 0, 4);
@@ -118,17 +125,17 @@ final class HelloGate {
 
         @Override
         protected Object decode(ChannelHandlerContext ctx, ByteBuf in) throws Exception {
-            if (first && in.readableBytes() >= 4 && in.getUnsignedInt(in.readerIndex()) + 4 > HELLO_MAX) {
-                // Not read, not buffered: a hello is a version and a token.
+            long max = decoded == 0 ? HELLO_MAX : decoded == 1 ? FrameCodec.MAX_FRAME : FrameCodec.MAX_STREAM_FRAME + 4L;
+            if (in.readableBytes() >= 4 && in.getUnsignedInt(in.readerIndex()) + 4 > max) {
+                // Not read, not buffered: larger than any frame of this place in the conversation.
                 in.skipBytes(in.readableBytes());
-                first = false;
-                meters.refusal("hello");
+                meters.refusal(decoded == 0 ? "hello" : "frame");
                 ctx.close();
                 return null;
             }
             Object frame = super.decode(ctx, in);
             if (frame != null) {
-                first = false;
+                decoded = Math.min(decoded + 1, 2);
             }
             return frame;
         }

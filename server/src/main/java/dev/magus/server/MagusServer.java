@@ -1,8 +1,15 @@
 package dev.magus.server;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
+import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.client.ServerClient;
+import dev.magus.server.lifecycle.IdleTimeout;
+import dev.magus.server.lifecycle.IdleWatch;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
@@ -14,12 +21,17 @@ import io.netty.channel.WriteBufferWaterMark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
@@ -44,6 +56,10 @@ public final class MagusServer implements AutoCloseable {
      */
     static final int HIGH_WATER = 256 * 1024;
     static final int LOW_WATER = 64 * 1024;
+    static final String LOCK = "server.lock";
+    /** Set on a connection that only asked for the status (see {@link IdleWatch}). */
+    private static final io.netty.util.AttributeKey<String> ACTIVITY = io.netty.util.AttributeKey.valueOf("magus.activity");
+    private static final String STATUS_ONLY = "status";
     /** Event loops, each accepting and serving connections (no separate acceptor thread). */
     static final int EVENT_LOOPS = 1;
 
@@ -56,7 +72,8 @@ public final class MagusServer implements AutoCloseable {
     /** Where this server's Prometheus scrape is ({@code host:port}), once it serves one. */
     private volatile Optional<String> metrics = Optional.empty();
     private final LoopResources loops;
-    private final DisposableServer server;
+    /** Set once bound; connections may be served a moment before. */
+    private volatile DisposableServer server;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -65,11 +82,22 @@ public final class MagusServer implements AutoCloseable {
     private final RunLines lines;
     /** The command line's parser of the words a client was given. */
     private final RunGrammar grammar;
+    /** Whether and when the server stops by itself: no connection for its idle timeout. */
+    private final IdleWatch idle;
+    /** The socket systemd passed, served instead of one of its own; it outlives the server. */
+    private final Optional<InheritedSocket> inherited;
+    /** {@value #LOCK} in the socket directory, locked while this server lives. */
+    private final FileChannel lock;
+    /** The one pending idle check, replaced whenever the last connection closes. */
+    private volatile io.netty.util.concurrent.Future<?> idleCheck;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, DisposableServer server, RunLines lines, RunGrammar grammar) {
-        this.lines = lines;
-        this.grammar = grammar;
+            LoopResources loops, Settings settings, IdleWatch idle, FileChannel lock, Optional<InheritedSocket> inherited) {
+        this.lines = settings.lines();
+        this.grammar = settings.grammar();
+        this.inherited = inherited;
+        this.idle = idle;
+        this.lock = lock;
         this.dir = dir;
         this.orchestrator = orchestrator;
         this.host = host;
@@ -77,7 +105,6 @@ public final class MagusServer implements AutoCloseable {
         this.gate = gate;
         this.token = token;
         this.loops = loops;
-        this.server = server;
     }
 
     /** Thrown by {@link #start} when a live server already answers on the socket. */
@@ -99,26 +126,70 @@ public final class MagusServer implements AutoCloseable {
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry)
             throws IOException {
-        return start(dir, host, orchestrator, registry, RunLines.NONE, RunGrammar.NONE);
+        return start(dir, host, orchestrator, registry, Settings.DEFAULTS);
     }
 
     /**
-     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry)}, parsing each client's words with
-     * {@code grammar} and writing magus's own lines of each forwarded run on its stderr as
-     * {@code lines} renders them: both are the command line's.
+     * How a server serves, beyond where and what it runs.
+     *
+     * @param lines       renders magus's own lines of each forwarded run on its stderr (the command line's)
+     * @param grammar     parses each client's words (the command line's model)
+     * @param idleTimeout the server stops by itself after this long with no connection
+     * @param inherit     serve a listening Unix socket on standard input (systemd's socket
+     *                    activation, see {@link InheritedSocket}) instead of one of its own; it must
+     *                    be this user's socket path
+     */
+    public record Settings(RunLines lines, RunGrammar grammar, IdleTimeout idleTimeout, boolean inherit) {
+        public static final Settings DEFAULTS = new Settings(RunLines.NONE, RunGrammar.NONE, IdleTimeout.DEFAULT, false);
+
+        public Settings {
+            Objects.requireNonNull(lines, "lines");
+            Objects.requireNonNull(grammar, "grammar");
+            Objects.requireNonNull(idleTimeout, "idleTimeout");
+        }
+
+        public Settings withIdleTimeout(IdleTimeout t) {
+            return new Settings(lines, grammar, t, inherit);
+        }
+    }
+
+    /**
+     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry)} as {@code settings} say.
+     *
+     * @throws SandboxException MGS2004 when an inherited socket is another path
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,
-            RunLines lines, RunGrammar grammar) throws IOException {
+            Settings settings) throws IOException {
+        IdleTimeout idleTimeout = settings.idleTimeout();
+        boolean inherit = settings.inherit();
         Objects.requireNonNull(orchestrator, "orchestrator");
-        Objects.requireNonNull(lines, "lines");
-        Objects.requireNonNull(grammar, "grammar");
         dir.prepare(host.uid());
         Path socket = dir.socket();
-        if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            if (ServerClient.listening(socket)) {
+        Optional<InheritedSocket> inherited = inherit ? InheritedSocket.fromStandardInput() : Optional.empty();
+        if (inherited.isPresent() && !inherited.get().address().getPath().toAbsolutePath().normalize().equals(socket)) {
+            throw new SandboxException(Diagnostic.of(Code.MGS2004, "the socket this server was started with ("
+                    + inherited.get().address().getPath() + ", systemd's socket activation) is not your server's socket "
+                    + socket + ", where clients look: set ListenStream=%t/magus/" + SocketDir.SOCKET_NAME
+                    + " in magus.socket", inherited.get().address().getPath().toString(), Operation.NONE, Layer.POLICY,
+                    "LISTEN_FDS"));
+        }
+        // One server at a time per directory, held for its life: two clients that each start one
+        // (two first runs at once) would otherwise each write a token, and the loser, failing to
+        // bind, delete the winner's.
+        FileChannel lock = FileChannel.open(dir.dir().resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            if (lockOrNull(lock) == null) {
                 throw new AlreadyRunning(socket);
             }
-            Files.delete(socket);
+            if (inherited.isEmpty() && Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (ServerClient.listening(socket)) {
+                    throw new AlreadyRunning(socket);
+                }
+                Files.delete(socket);
+            }
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
         }
         Token token = Token.generate();
         token.write(dir.tokenFile());
@@ -131,12 +202,14 @@ public final class MagusServer implements AutoCloseable {
         ServerMeters meters = new ServerMeters(registry);
         // Before the socket is bound: the first connection may come before this method returns.
         HelloGate gate = new HelloGate(meters);
-        MagusServer[] self = new MagusServer[1];
-        DisposableServer server;
+        IdleWatch idle = new IdleWatch(idleTimeout, System::currentTimeMillis);
+        // Made before the socket is served: the first connection (systemd's, which started this
+        // server, is waiting already) may be accepted before the bind has returned.
+        MagusServer self = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, settings, idle, lock, inherited);
         try {
-            server = TcpServer.create()
+            self.server = TcpServer.create()
                     .bindAddress(() -> UnixDomainSocketAddress.of(socket))
-                    .runOn(loops, false)
+                    .runOn(inherited.isPresent() ? inherited.get().adoptedBy(loops) : loops, false)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
                     .doOnConnection(c -> {
                         // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty
@@ -145,6 +218,12 @@ public final class MagusServer implements AutoCloseable {
                         // forwarded run (issue 15).
                         c.channel().localAddress();
                         c.channel().remoteAddress();
+                        idle.opened();
+                        c.channel().closeFuture().addListener(f -> {
+                            if (idle.closed(!STATUS_ONLY.equals(c.channel().attr(ACTIVITY).get()))) {
+                                self.stopWhenIdle();
+                            }
+                        });
                         // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
                         gate.admit(c.channel());
                         c.addHandlerLast("magus-frames", gate.decoder());
@@ -152,7 +231,7 @@ public final class MagusServer implements AutoCloseable {
                     .handle((in, out) -> {
                         Connection[] conn = new Connection[1];
                         in.withConnection(c -> conn[0] = c);
-                        Session session = self[0].session(conn[0]);
+                        Session session = self.session(conn[0]);
                         conn[0].addHandlerLast("magus-writability", new ChannelInboundHandlerAdapter() {
                             @Override
                             public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -166,11 +245,11 @@ public final class MagusServer implements AutoCloseable {
                                 ctx.fireChannelInactive();
                             }
                         });
-                        self[0].sessions.add(session);
+                        self.sessions.add(session);
                         return in.receive().asByteArray()
                                 .doOnNext(session::onFrame)
                                 .doFinally(s -> {
-                                    self[0].sessions.remove(session);
+                                    self.sessions.remove(session);
                                     session.disconnected();
                                 })
                                 .then();
@@ -179,15 +258,45 @@ public final class MagusServer implements AutoCloseable {
         } catch (RuntimeException e) {
             loops.dispose();
             Files.deleteIfExists(dir.tokenFile());
+            lock.close();
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
         }
-        self[0] = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, server, lines, grammar);
-        return self[0];
+        self.stopWhenIdle();
+        return self;
+    }
+
+    /**
+     * Checks, when the idle timeout has passed with no connection, whether it still has: then
+     * the server stops (off the event loop, as a client's stop does). A connection in between
+     * leaves the check to the moment it closes.
+     */
+    private void stopWhenIdle() {
+        io.netty.util.concurrent.Future<?> before = idleCheck;
+        if (before != null) {
+            before.cancel(false);
+        }
+        idle.remainingMillis().ifPresent(left -> idleCheck = loops.onServer(false).next().schedule(() -> {
+            if (idle.expired()) {
+                System.out.println("magus server stopping: no connection for " + idle.timeout().spelling()
+                        + " (its idle timeout)");
+                System.out.flush();
+                Schedulers.boundedElastic().schedule(this::close);
+            } else if (idle.connections() == 0) {
+                stopWhenIdle();
+            }
+        }, left, TimeUnit.MILLISECONDS));
+    }
+
+    /** What {@code magus server status} shows; the query's own connection does not restart the idle count. */
+    private Frame.Status status(io.netty.channel.Channel query) {
+        query.attr(ACTIVITY).set(STATUS_ONLY);
+        return new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics, Optional.of(new Frame.Idle(
+                idle.timeout().value().toMillis(), idle.stopsAt(1).orElse(0), idle.connections() - 1)));
     }
 
     private Session session(Connection c) {
         meters.connection();
-        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar, () -> metrics,
+        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar, this::status,
                 gate::authenticated, s -> {
             // Off the event loop: disposing waits for the loops to stop.
             Schedulers.boundedElastic().schedule(this::close);
@@ -247,19 +356,41 @@ public final class MagusServer implements AutoCloseable {
         } catch (IOException e) {
             // deleted again below; its failure is reported there
         }
-        try {
-            server.disposeNow(Duration.ofSeconds(5));
-        } catch (IllegalStateException e) {
-            // it did not stop within the time; the loops go below anyway
+        if (inherited.isPresent()) {
+            // systemd's socket stays where it is, listening, to start the next server.
+            inherited.get().release();
+        } else if (server != null) {
+            try {
+                server.disposeNow(Duration.ofSeconds(5));
+            } catch (IllegalStateException e) {
+                // it did not stop within the time; the loops go below anyway
+            }
         }
-        loops.disposeLater().block(Duration.ofSeconds(5));
+        // No quiet period (the default waits 2 s for tasks that never come): the process ends sooner.
+        loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
         try {
             Files.deleteIfExists(dir.tokenFile());
-            Files.deleteIfExists(dir.socket());
+            if (inherited.isEmpty()) {
+                Files.deleteIfExists(dir.socket());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
+            try {
+                lock.close(); // and its lock with it
+            } catch (IOException e) {
+                // the process ends soon, and the lock with it
+            }
             stopped.countDown();
+        }
+    }
+
+    /** The lock on {@code file}, or null when another server (in this process or another) holds it. */
+    private static FileLock lockOrNull(FileChannel file) throws IOException {
+        try {
+            return file.tryLock();
+        } catch (OverlappingFileLockException e) {
+            return null;
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
  * <ul>
  *   <li>{@code magus.server.connections}: connections accepted;</li>
  *   <li>{@code magus.server.refusals{code}}: connections refused ({@code MGS2011} for the token,
+ *       {@code hello} for a hello late or too large, {@code frame} for a later frame too large,
  *       {@code protocol} for a version or a malformed frame);</li>
  *   <li>{@code magus.server.forwarded{outcome}}: forwarded runs, {@code started}, {@code declined}
  *       (the client runs the work itself) or {@code refused} (MGS2010, MGS2004 before a spawn).</li>

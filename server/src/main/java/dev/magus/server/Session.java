@@ -64,11 +64,12 @@ final class Session {
     /** Told when the hello carried the token: the connection is no longer held to the hello's limits. */
     private final java.util.function.Consumer<Channel> onHello;
     private final RunTokens runTokens;
-    private final java.util.function.Supplier<Optional<String>> metrics;
     private final RunLines lines;
     private final RunGrammar grammar;
     /** The run this connection asked for, once it is known: its lines are rendered from it. */
     private volatile Frame.Submit submit;
+    /** The status reply: the counters, the scrape's address, the idle timeout. */
+    private final Function<Channel, Frame.Status> status;
     /** This connection's number, which a run token minted for its run names. */
     private final long serial = SERIALS.incrementAndGet();
     private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
@@ -85,12 +86,12 @@ final class Session {
     private volatile boolean disconnected;
 
     Session(Channel channel, Token token, RunTokens runTokens, Path socket, Orchestrator orchestrator, Host serverHost,
-            ServerMeters meters, RunLines lines, RunGrammar grammar, java.util.function.Supplier<Optional<String>> metrics,
+            ServerMeters meters, RunLines lines, RunGrammar grammar, Function<Channel, Frame.Status> status,
             java.util.function.Consumer<Channel> onHello, Function<Session, Frame.ToClient> stop) {
         this.lines = lines;
         this.grammar = grammar;
         this.socket = socket;
-        this.metrics = metrics;
+        this.status = status;
         this.runTokens = runTokens;
         this.onHello = onHello;
         this.channel = channel;
@@ -172,7 +173,7 @@ final class Session {
             beforeRun(() -> command(c));
         } else if (frame instanceof Frame.StatusQuery) {
             state = State.DONE;
-            sendAndClose(new Frame.Status(ProcessHandle.current().pid(), meters.counters(), metrics.get()));
+            sendAndClose(status.apply(channel));
         } else if (frame instanceof Frame.Stop) {
             state = State.DONE;
             sendAndClose(stop.apply(this));

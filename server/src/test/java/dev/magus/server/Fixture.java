@@ -103,6 +103,10 @@ final class Fixture implements AutoCloseable {
     }
 
     Fixture(Path root, Optional<Path> launcher) throws IOException {
+        this(root, launcher, dev.magus.server.lifecycle.IdleTimeout.DEFAULT);
+    }
+
+    Fixture(Path root, Optional<Path> launcher, dev.magus.server.lifecycle.IdleTimeout idle) throws IOException {
         assumeLinux();
         this.launcher = launcher;
         home = Files.createDirectories(root.resolve("home")).toRealPath();
@@ -114,7 +118,8 @@ final class Fixture implements AutoCloseable {
         // The fallback a user without XDG_RUNTIME_DIR gets: <home>/.cache/magus-run.
         dir = SocketDir.forUser(env, uid());
         Host host = host();
-        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry, LINES, GRAMMAR);
+        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry,
+                new MagusServer.Settings(LINES, GRAMMAR, idle, false));
     }
 
     static void assumeLinux() {

@@ -2,6 +2,7 @@ package dev.magus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -11,6 +12,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +81,32 @@ class HelloGateTest {
             Fixture.Result r = f.forward(f.submit("/bin/sh", "-c", "echo served"));
             assertThat(r.status()).isZero();
             assertThat(r.out()).isEqualTo("served\n");
+        }
+    }
+
+    @Test
+    void afterTheRequestAFrameLargerThanAStdinChunkIsDroppedAtOnceAndAChunkIsServed() throws Exception {
+        try (Fixture f = new Fixture(root); SocketChannel c = connect(f)) {
+            String token = Files.readString(f.dir.tokenFile()).trim();
+            c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.Hello(Frame.VERSION, token))));
+            c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.Submit(List.of("/bin/sh", "-c", "wc -c; sleep 30"),
+                    f.workspace.toString(), f.env, Map.of(), List.of(), Optional.empty(), true, false))));
+            byte[] chunk = new byte[16 * 1024];
+            c.write(ByteBuffer.wrap(FrameCodec.stdin(chunk, 0, chunk.length)));
+            c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.StdinEnd())));
+            // The child counted the chunk: a stdin frame of a client's size is served.
+            ByteBuffer got = ByteBuffer.allocate(1 << 16);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (!new String(got.array(), 0, got.position(), java.nio.charset.StandardCharsets.ISO_8859_1).contains("16384")
+                    && System.nanoTime() < deadline) {
+                c.read(got);
+            }
+            assertThat(new String(got.array(), 0, got.position(), java.nio.charset.StandardCharsets.ISO_8859_1))
+                    .contains("16384");
+            // A frame of a request's size, never finished, after the request: closed at its length.
+            c.write(partial(1 << 20, 1000));
+            assertThat(untilClosed(c, 6_000)).isLessThan(HelloGate.HELLO_WITHIN.toMillis());
+            assertThat(f.registry.get("magus.server.refusals").tag("code", "frame").counter().count()).isEqualTo(1.0);
         }
     }
 

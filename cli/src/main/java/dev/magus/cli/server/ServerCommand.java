@@ -8,12 +8,13 @@ import dev.magus.cli.ServedCommandLine;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
+import dev.magus.server.lifecycle.IdleTimeout;
+import dev.magus.server.lifecycle.ServerProcess;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -44,6 +45,10 @@ public final class ServerCommand implements Callable<Integer> {
             + " (loopback only, e.g. 127.0.0.1:9464).")
     Optional<String> metrics;
 
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "Stops after this long with no connection"
+            + " (e.g. 90s, 30m, 2h; 0 or never: only when stopped). Default: $MAGUS_SERVER_IDLE_TIMEOUT, else 30m.")
+    Optional<String> idleTimeout;
+
     @Spec
     CommandSpec spec;
 
@@ -53,11 +58,13 @@ public final class ServerCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Host host = Host.fromSystem();
         SocketDir dir = SocketDir.forUser(host.env(), host.uid());
+        IdleTimeout idle = IdleTimeout.of(idleTimeout, host.env());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MagusServer server;
         try {
+            // A listening socket on standard input is systemd's (socket activation): served instead of one of its own.
             server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry,
-                    PrintedLines.INSTANCE, ServedCommandLine.INSTANCE);
+                    new MagusServer.Settings(PrintedLines.INSTANCE, ServedCommandLine.INSTANCE, idle, true));
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;
@@ -73,7 +80,8 @@ public final class ServerCommand implements Callable<Integer> {
         }
         endpoint.ifPresent(m -> server.servesMetricsAt(address(m)));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "magus-server-stop"));
-        out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid() + ")");
+        out.println("magus server listening on " + server.socket() + " (pid " + ProcessHandle.current().pid()
+                + ", idle timeout " + idle.spelling() + ")");
         endpoint.ifPresent(m -> out.println("metrics: http://" + address(m) + "/metrics"));
         out.flush();
         server.awaitStop();
@@ -103,6 +111,9 @@ public final class ServerCommand implements Callable<Integer> {
         @Option(names = "--metrics", paramLabel = "ADDR", description = "As for 'magus server'.")
         Optional<String> metrics;
 
+        @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "As for 'magus server'.")
+        Optional<String> idleTimeout;
+
         @Spec
         CommandSpec spec;
 
@@ -128,23 +139,14 @@ public final class ServerCommand implements Callable<Integer> {
                         + metrics.get());
                 return 1;
             }
-            dir.prepare(Host.fromSystem().uid());
-            List<String> command = new ArrayList<>();
-            if (new File("/usr/bin/setsid").canExecute()) {
-                command.add("/usr/bin/setsid"); // away from the terminal's signals
-            }
-            Optional<String> launcher = Optional.ofNullable(System.getProperty("magus.launcher"));
-            if (launcher.isPresent()) {
-                command.add(launcher.get());
-            } else {
-                command.add(ProcessHandle.current().info().command().orElse("java"));
-                command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.magus.cli.Main"));
-            }
-            command.add("server");
-            metrics.ifPresent(m -> command.addAll(List.of("--metrics", m)));
-            Path log = dir.dir().resolve("server.log");
-            Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(log.toFile()).redirectErrorStream(true).start();
+            Host host = Host.fromSystem();
+            IdleTimeout idle = IdleTimeout.of(idleTimeout, host.env()); // refused here, before anything starts
+            dir.prepare(host.uid());
+            List<String> args = new ArrayList<>();
+            metrics.ifPresent(m -> args.addAll(List.of("--metrics", m)));
+            args.add("--idle-timeout=" + idle.spelling());
+            Path log = dir.dir().resolve(ServerProcess.LOG);
+            Process p = ServerProcess.spawn(dir, args, false);
             Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
             while (Instant.now().isBefore(deadline) && p.isAlive()) {
                 if (ServerClient.listening(dir.socket()) && Files.exists(dir.tokenFile())) {
@@ -170,6 +172,22 @@ public final class ServerCommand implements Callable<Integer> {
         }
     }
 
+    /** The idle timeout and when the server stops by itself, for a person. */
+    static String idleLine(Frame.Idle i, Instant now) {
+        if (i.timeoutMillis() == 0) {
+            return "idle timeout: none (runs until 'magus server stop')";
+        }
+        String timeout = new IdleTimeout(Duration.ofMillis(i.timeoutMillis())).spelling();
+        if (i.stopsAtMillis() == 0) {
+            return "idle timeout: " + timeout + "; " + i.connections() + " connection(s) open: stops " + timeout
+                    + " after the last one closes";
+        }
+        Instant at = Instant.ofEpochMilli(i.stopsAtMillis());
+        long left = Math.max(0, Duration.between(now, at).toSeconds());
+        return "idle timeout: " + timeout + "; stops at " + at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (in "
+                + left / 60 + "m" + left % 60 + "s) unless a run comes before";
+    }
+
     @Command(name = "stop", description = "Stops the user's magus server.")
     static final class Stop implements Callable<Integer> {
         @Spec
@@ -183,12 +201,20 @@ public final class ServerCommand implements Callable<Integer> {
                 spec.commandLine().getOut().println("no magus server is running");
                 return 0;
             }
+            Optional<ProcessHandle> process;
             try (ServerClient c = client.get()) {
+                c.send(new Frame.StatusQuery());
+                process = c.read() instanceof Frame.Status s ? ProcessHandle.of(s.pid()) : Optional.empty();
+            }
+            try (ServerClient c = connect(dir).orElseThrow(() -> new IOException("the magus server went away"))) {
                 c.send(new Frame.Stop());
                 c.read();
             }
+            // Returns once the server's process is gone (its socket went before it; a socket systemd
+            // passed it stays), so that a start right after finds the place free.
             Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Files.exists(dir.socket()) && Instant.now().isBefore(deadline)) {
+            while ((process.isPresent() ? process.get().isAlive() : Files.exists(dir.socket()))
+                    && Instant.now().isBefore(deadline)) {
                 Thread.sleep(50);
             }
             spec.commandLine().getOut().println("magus server stopped");
@@ -218,6 +244,7 @@ public final class ServerCommand implements Callable<Integer> {
             Frame.Status s = (Frame.Status) answer;
             out.println("magus server running on " + dir.socket() + " (pid " + s.pid() + ", protocol " + Frame.VERSION + ")");
             s.metrics().ifPresent(m -> out.println("metrics: http://" + m + "/metrics"));
+            s.idle().ifPresent(i -> out.println(idleLine(i, Instant.now())));
             for (Map.Entry<String, Double> c : s.counters().entrySet()) {
                 out.printf("  %-60s %.0f%n", c.getKey(), c.getValue());
             }

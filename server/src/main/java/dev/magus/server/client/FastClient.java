@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code bin/magus run} (and {@code target}) when a server is running: the Java forwarding
@@ -110,9 +111,21 @@ public final class FastClient {
     static int forward(String[] args) {
         Map<String, String> env = System.getenv();
         long uid = uid();
+        if (dev.magus.server.lifecycle.AutoStart.off(env)) {
+            return AS_GIVEN; // MAGUS_SERVER=off: every run here, as with --local
+        }
         ServerLocation where = ServerLocation.find(env, uid);
-        if (where.token().isEmpty() || !Files.exists(where.socket(), LinkOption.NOFOLLOW_LINKS)) {
-            return AS_GIVEN;
+        if (!Files.exists(where.socket(), LinkOption.NOFOLLOW_LINKS)) {
+            return nobodyThere(where, env, uid);
+        }
+        Optional<String> token = where.token();
+        if (token.isEmpty()) {
+            // A socket without a token: a socket-activated server starts when connected to.
+            token = dev.magus.server.socket.Activation.awaitToken(where.socket(), where.dir().tokenFile(),
+                    dev.magus.server.socket.Activation.WITHIN);
+            if (token.isEmpty()) {
+                return nobodyThere(where, env, uid);
+            }
         }
         FastClient client;
         try {
@@ -122,19 +135,34 @@ public final class FastClient {
                 c.connect(UnixDomainSocketAddress.of(where.socket()));
             } catch (IOException e) {
                 c.close();
-                return AS_GIVEN; // a stale socket: nobody answers
+                return nobodyThere(where, env, uid); // a stale socket: nobody answers
             }
             client = new FastClient(c);
         } catch (IOException | RuntimeException e) {
             return AS_GIVEN;
         }
         try (SocketChannel c = client.channel) {
-            return client.run(args, where.token().get(), env);
+            return client.run(args, token.get(), env);
         } catch (IOException e) {
             // The run may have started: it is not run a second time here.
             client.lines.println("magus: lost the magus server in the middle of the run: " + e.getMessage());
             return 125;
         }
+    }
+
+    /**
+     * No server answers: in a login session the user's server starts in the background and
+     * this run runs here ({@link #HERE}, as {@code run --local}); elsewhere the full command
+     * line runs it as given.
+     */
+    private static int nobodyThere(ServerLocation where, Map<String, String> env, long uid) {
+        if (dev.magus.server.lifecycle.AutoStart.refusal(env, uid).isPresent()) {
+            return AS_GIVEN;
+        }
+        java.io.PrintWriter err = new java.io.PrintWriter(new java.io.OutputStreamWriter(
+                new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
+        dev.magus.server.lifecycle.AutoStart.nobodyThere(where.dir(), env, uid, err);
+        return HERE;
     }
 
     private int run(String[] args, String token, Map<String, String> env) throws IOException {
@@ -149,7 +177,14 @@ public final class FastClient {
         } catch (IOException e) {
             unsent = e;
         }
-        Map<String, Object> answer = control(read());
+        Map<String, Object> answer;
+        try {
+            answer = control(read());
+        } catch (IOException e) {
+            // Closed before its welcome (a server stopping for its idle timeout as this client
+            // connected): it ran nothing, and the full command line finds the server gone.
+            return AS_GIVEN;
+        }
         if ("refused".equals(answer.get("type"))) {
             lines.println("magus: the magus server refused this client: " + answer.get("message") + "; running here instead");
             return HERE;

@@ -211,17 +211,31 @@ public sealed interface Frame {
 
     /**
      * The server's counters, by meter name and tags, for {@code magus server status}, and the
-     * address of its Prometheus scrape ({@code host:port}) when it serves one.
+     * address of its Prometheus scrape ({@code host:port}) when it serves one, and when it stops by
+     * itself.
      */
-    record Status(long pid, Map<String, Double> counters, Optional<String> metrics) implements ToClient {
+    record Status(long pid, Map<String, Double> counters, Optional<String> metrics, Optional<Idle> idle) implements ToClient {
         public Status {
             counters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counters));
             Objects.requireNonNull(metrics, "metrics");
+            Objects.requireNonNull(idle, "idle");
+        }
+
+        public Status(long pid, Map<String, Double> counters, Optional<String> metrics) {
+            this(pid, counters, metrics, Optional.empty());
         }
 
         public Status(long pid, Map<String, Double> counters) {
             this(pid, counters, Optional.empty());
         }
+    }
+
+    /**
+     * The server's idle timeout ({@code timeoutMillis}, 0 for none) and when it stops if nothing
+     * connects before ({@code stopsAtMillis}, epoch milliseconds; 0 while another connection is open
+     * or with no timeout). {@code connections} counts the open ones besides the status query's own.
+     */
+    record Idle(long timeoutMillis, long stopsAtMillis, int connections) {
     }
 
     /** The server is stopping. */

@@ -29,6 +29,11 @@ import java.util.Optional;
 public final class FrameCodec {
     /** Bigger frames are refused: a broken or hostile peer cannot make either end buffer without bound. */
     public static final int MAX_FRAME = 16 * 1024 * 1024;
+    /**
+     * A frame a client sends after its request (a chunk of stdin, a signal): clients send stdin in
+     * chunks of 16 KiB, so a larger one is not a client's.
+     */
+    public static final int MAX_STREAM_FRAME = 64 * 1024;
 
     /** The kinds of frame: the byte after the length prefix. */
     public static final byte JSON = 0;
@@ -189,6 +194,8 @@ public final class FrameCodec {
             ObjectNode c = n.putObject("counters");
             s.counters().forEach(c::put);
             s.metrics().ifPresent(m -> n.put("metrics", m));
+            s.idle().ifPresent(i -> n.putObject("idle").put("timeoutMillis", i.timeoutMillis())
+                    .put("stopsAtMillis", i.stopsAtMillis()).put("connections", i.connections()));
         } else if (frame instanceof Frame.Stopping) {
             n.put("type", "stopping");
         } else {
@@ -256,8 +263,11 @@ public final class FrameCodec {
             case "status-reply": {
                 Map<String, Double> counters = new LinkedHashMap<>();
                 n.path("counters").fields().forEachRemaining(e -> counters.put(e.getKey(), e.getValue().asDouble()));
+                JsonNode idle = n.path("idle");
                 return new Frame.Status(n.path("pid").asLong(), counters,
-                        n.path("metrics").isTextual() ? Optional.of(n.path("metrics").asText()) : Optional.empty());
+                        n.path("metrics").isTextual() ? Optional.of(n.path("metrics").asText()) : Optional.empty(),
+                        idle.isObject() ? Optional.of(new Frame.Idle(idle.path("timeoutMillis").asLong(),
+                                idle.path("stopsAtMillis").asLong(), idle.path("connections").asInt())) : Optional.empty());
             }
             case "stopping":
                 return new Frame.Stopping();
