@@ -12,6 +12,5 @@ module dev.magus.cli {
 
     // picocli reads and sets the annotated fields of the commands.
     opens dev.magus.cli to info.picocli;
-    opens dev.magus.cli.server to info.picocli;
     // Nothing is exported: the command line is an application, started by dev.magus.cli.Main.
 }

@@ -8,6 +8,7 @@ module dev.magus.landlock {
     exports dev.magus.landlock.abi;
     exports dev.magus.landlock.denials;
     exports dev.magus.landlock.denials.audit;
+    exports dev.magus.landlock.denials.stream;
     exports dev.magus.landlock.launch;
     exports dev.magus.landlock.seccomp;
     // NetRules: the run's TCP rules, built by the orchestrator from the policy and the proxy's port.

@@ -1,7 +1,7 @@
 package dev.magus.cli;
 
 import dev.magus.events.DetailKey;
-import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.stream.KernelDenialStream;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;

@@ -1,7 +1,6 @@
 package dev.magus.cli;
 
 import dev.magus.events.RawBytes;
-import dev.magus.cli.server.ServerCommand;
 import dev.magus.landlock.launch.Launcher;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

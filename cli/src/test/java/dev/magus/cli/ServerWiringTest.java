@@ -2,7 +2,6 @@ package dev.magus.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.cli.server.ServerCommand;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 

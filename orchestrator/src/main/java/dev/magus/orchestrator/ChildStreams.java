@@ -5,7 +5,7 @@ import static dev.magus.orchestrator.RunHandle.say;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.DenialConfirmer;
-import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.stream.KernelDenialStream;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Exit;

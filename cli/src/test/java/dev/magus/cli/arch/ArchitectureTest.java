@@ -64,8 +64,114 @@ class ArchitectureTest {
                 .check(main);
     }
 
-    /** Static state that is a fact about the process: each field, and why it is one per process. */
-    static final Map<String, String> PROCESS_FACTS = Map.of();
+    /**
+     * Static state allowed, each field with why it is one per process: a fact about the process
+     * ({@code process:}), or a cache of immutable values keyed by their inputs ({@code cache:}),
+     * which a fresh process would rebuild the same. Anything new must say which it is here.
+     */
+    static final Map<String, String> PROCESS_FACTS = Map.ofEntries(
+            Map.entry("dev.magus.cli.ClassArchives.childStarted",
+                    "process: whether this JVM started a child, which decides the class archive it writes at exit"),
+            Map.entry("dev.magus.cli.Signals.exitingWith",
+                    "process: the JVM's signal handling is one per process"),
+            Map.entry("dev.magus.cli.Signals.held",
+                    "process: signals held for the run while the JVM's handlers are installed"),
+            Map.entry("dev.magus.cli.Signals.run",
+                    "process: the one run a command-line JVM forwards its signals to"),
+            Map.entry("dev.magus.cli.Signals.state",
+                    "process: the signal handlers' state"),
+            Map.entry("dev.magus.env.platform.Platform.CURRENT",
+                    "process: the OS this JVM runs on, read once"),
+            Map.entry("dev.magus.env.scrub.Scrubber.LAST",
+                    "cache: the last scrubber built; immutable values, keyed by their inputs"),
+            Map.entry("dev.magus.landlock.denials.audit.AuditDenialSource.OPEN",
+                    "process: the kernel's audit netlink socket, one reader per process"),
+            Map.entry("dev.magus.landlock.launch.CapabilityDrop.process",
+                    "process: the capability sets this process may drop for its children"),
+            Map.entry("dev.magus.landlock.launch.Launched.LIVE",
+                    "process: children of this process, which the process-wide reaper collects"),
+            Map.entry("dev.magus.landlock.launch.Launched.SPAWNERS",
+                    "process: the threads that spawned those children (the kernel's parent-death rule is per thread)"),
+            Map.entry("dev.magus.landlock.launch.Launched.inFlight",
+                    "process: spawns in flight, for the same reaper"),
+            Map.entry("dev.magus.landlock.launch.Launched.spawnerUnknown",
+                    "process: a spawn whose thread could not be read"),
+            Map.entry("dev.magus.landlock.launch.Launched.spawns",
+                    "process: the spawn count of the reaper's bookkeeping"),
+            Map.entry("dev.magus.landlock.launch.Launcher.DOMAINS",
+                    "process: Landlock domains this process created (a count for the telemetry)"),
+            Map.entry("dev.magus.landlock.launch.Launcher.THREADS",
+                    "process: launch threads this process made (a count for names)"),
+            Map.entry("dev.magus.landlock.launch.Launcher.instance",
+                    "process: the launcher owns the process's launch threads and SIGCHLD handling"),
+            Map.entry("dev.magus.landlock.launch.Launcher.oneShot",
+                    "process: a one-run command line keeps no spare launch threads"),
+            Map.entry("dev.magus.landlock.launch.SeccompFilter.BUILT",
+                    "cache: compiled BPF programs by their immutable rules"),
+            Map.entry("dev.magus.landlock.launch.SpareThreads.SPARES",
+                    "process: a count for the spare launch threads' names"),
+            Map.entry("dev.magus.landlock.launch.SpareThreads.shared",
+                    "process: the parked launch threads, which must not take a confined thread's state"),
+            Map.entry("dev.magus.landlock.sys.FanotifyWatcher.VERDICT",
+                    "cache: whether fanotify can watch a mount table, by the table's exact bytes"),
+            Map.entry("dev.magus.landlock.sys.Natives.chosen",
+                    "process: the native layer (JNA or the C path) chosen once"),
+            Map.entry("dev.magus.landlock.sys.Natives.cleanerPin",
+                    "process: keeps JNA's cleaner thread from being restarted by a confined thread"),
+            Map.entry("dev.magus.landlock.sys.Natives.glibcVersion",
+                    "process: the C library's version"),
+            Map.entry("dev.magus.landlock.sys.Natives.libc",
+                    "process: the loaded C library"),
+            Map.entry("dev.magus.landlock.sys.NoLinkOpen.noOpenat2",
+                    "process: the kernel said openat2 is missing"),
+            Map.entry("dev.magus.landlock.sys.ProcFdLookup.fds",
+                    "process: this process's /proc/self/fd, opened once"),
+            Map.entry("dev.magus.landlock.sys.ProcFdLookup.fdsIdentity",
+                    "process: the identity that descriptor was checked against"),
+            Map.entry("dev.magus.landlock.sys.ProcFdLookup.unsupported",
+                    "process: the kernel said openat2 is missing"),
+            Map.entry("dev.magus.orchestrator.IoThreads.IO_THREADS",
+                    "process: a count for the I/O pool's thread names"),
+            Map.entry("dev.magus.orchestrator.RunChecks.LOCKS",
+                    "process: one audit lock per workspace root, shared by every run of this process"),
+            Map.entry("dev.magus.orchestrator.orphans.HeldLists.HELD",
+                    "process: /proc child lists held open, under one budget of descriptors"),
+            Map.entry("dev.magus.orchestrator.orphans.Strays.ACTIVE",
+                    "process: this process's runs, whose strays it is the subreaper of"),
+            Map.entry("dev.magus.orchestrator.orphans.Strays.adopted",
+                    "process: whether this process became the child subreaper"),
+            Map.entry("dev.magus.orchestrator.orphans.Strays.firstStart",
+                    "process: when this process's first run started"),
+            Map.entry("dev.magus.orchestrator.orphans.Watchdog.shared",
+                    "process: the one watchdog that kills this process's runs if it dies"),
+            Map.entry("dev.magus.orchestrator.temp.StaleTemps.SWEPT",
+                    "process: temp bases this process swept once"),
+            Map.entry("dev.magus.policy.HostFacts.lastStateDir",
+                    "cache: the state dir last derived from the environment; immutable value keyed by its inputs"),
+            Map.entry("dev.magus.server.Session.SERIALS",
+                    "process: connection numbers, unique in the server process"),
+            Map.entry("dev.magus.telemetry.ndjson.InstantText.last",
+                    "cache: the last second's formatted prefix; immutable value"),
+            Map.entry("dev.magus.workspace.Hashes.KNOWN",
+                    "cache: hashes of texts, bounded, keyed by the text"),
+            Map.entry("dev.magus.workspace.StateDir.lastOf",
+                    "cache: the state dir last derived; immutable value keyed by its inputs"),
+            Map.entry("dev.magus.workspace.audit.ControlFileAudit.FILED",
+                    "cache: walks kept on disk, bounded, by workspace"),
+            Map.entry("dev.magus.workspace.audit.ControlFileAudit.LAST",
+                    "cache: the last walk of each workspace, so the next run rescans what moved; bounded, immutable values"),
+            Map.entry("dev.magus.workspace.audit.ControlFileAudit.UNAUDITED",
+                    "process: workspaces a run of this process left unaudited"),
+            Map.entry("dev.magus.workspace.audit.ControlFileAudit.lastPass",
+                    "observation: the last after-run pass, read by its benchmark"),
+            Map.entry("dev.magus.workspace.audit.DescendantAudit.LAST",
+                    "cache: the last walk of each set of descendant trees; bounded, immutable values"),
+            Map.entry("dev.magus.workspace.config.ConfigCache.ENTRIES",
+                    "cache: parsed magus.yaml by path and file stamp"),
+            Map.entry("dev.magus.workspace.spell.SpellCatalog.PARSED",
+                    "cache: parsed spell files by their text; bounded"),
+            Map.entry("dev.magus.workspace.spell.SpellCatalog.PROVIDERS",
+                    "cache: the spell providers a class loader sees"));
 
     @Test
     void staticMutableStateIsOnlyWhereItIsAFactAboutTheProcess() {
@@ -99,11 +205,34 @@ class ArchitectureTest {
             "java.util.concurrent.ConcurrentSkipListSet", "java.util.concurrent.ConcurrentSkipListMap",
             "java.util.concurrent.Semaphore", "java.util.concurrent.locks.ReentrantLock");
 
-    /** A non-final field, or a final one whose type holds changing state (a collection, an atomic). */
+    /**
+     * A non-final field; a final one whose type holds changing state (a concrete collection, an
+     * atomic); or a final {@code Map}/{@code Set}/{@code List} whose value, read after its class
+     * is initialized, is not one of the JDK's unmodifiable collections.
+     */
     private static boolean mutable(JavaField f) {
         if (!f.getModifiers().contains(JavaModifier.FINAL)) {
             return true;
         }
-        return MUTABLE_TYPES.contains(f.getRawType().getName());
+        if (MUTABLE_TYPES.contains(f.getRawType().getName())) {
+            return true;
+        }
+        if (!f.getRawType().isAssignableTo(java.util.Collection.class) && !f.getRawType().isAssignableTo(Map.class)) {
+            return false;
+        }
+        try {
+            java.lang.reflect.Field field = Class.forName(f.getOwner().getName(), true, ArchitectureTest.class.getClassLoader())
+                    .getDeclaredField(f.getName());
+            field.setAccessible(true);
+            Object value = field.get(null);
+            if (value == null) {
+                return false;
+            }
+            String type = value.getClass().getName();
+            return !(type.startsWith("java.util.ImmutableCollections$") || type.startsWith("java.util.Collections$Unmodifiable")
+                    || type.startsWith("java.util.Collections$Empty") || type.startsWith("java.util.Collections$Singleton"));
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new AssertionError("cannot read " + f.getFullName() + ": " + e, e);
+        }
     }
 }

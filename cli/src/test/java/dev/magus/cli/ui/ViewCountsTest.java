@@ -7,7 +7,7 @@ import dev.magus.events.Code;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
-import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.stream.KernelDenialStream;
 import java.util.List;
 import org.jline.utils.AttributedString;
 import org.jline.utils.AttributedStringBuilder;

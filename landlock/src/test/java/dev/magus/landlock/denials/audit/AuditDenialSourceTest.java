@@ -11,9 +11,9 @@ import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.Confinement;
-import dev.magus.landlock.denials.DenialMerger;
+import dev.magus.landlock.denials.stream.DenialMerger;
 import dev.magus.landlock.denials.Fixture;
-import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.stream.KernelDenialStream;
 import dev.magus.landlock.denials.PrefixConfirmer;
 import dev.magus.landlock.denials.infer.KernelDenials;
 import java.io.IOException;
@@ -176,7 +176,7 @@ class AuditDenialSourceTest {
             Sinks.Many<RunEvent.Output> output = Sinks.many().unicast().onBackpressureBuffer();
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            dev.magus.landlock.denials.KernelDenialStream.forRun(new dev.magus.landlock.denials.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
+            dev.magus.landlock.denials.stream.KernelDenialStream.forRun(new dev.magus.landlock.denials.stream.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
                     new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), Duration.ofSeconds(1))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -8,7 +8,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
-import dev.magus.landlock.denials.KernelDenialStream;
+import dev.magus.landlock.denials.stream.KernelDenialStream;
 import dev.magus.landlock.denials.PrefixConfirmer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,6 @@
-package dev.magus.landlock.denials;
+package dev.magus.landlock.denials.stream;
+
+import dev.magus.landlock.denials.DenialConfirmer;
 
 import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;

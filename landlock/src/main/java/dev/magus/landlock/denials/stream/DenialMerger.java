@@ -1,4 +1,4 @@
-package dev.magus.landlock.denials;
+package dev.magus.landlock.denials.stream;
 
 import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;

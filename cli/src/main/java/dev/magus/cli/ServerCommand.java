@@ -1,10 +1,8 @@
-package dev.magus.cli.server;
+package dev.magus.cli;
 
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.cli.PrintedLines;
-import dev.magus.cli.ServedCommandLine;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
