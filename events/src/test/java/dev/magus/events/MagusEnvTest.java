@@ -30,6 +30,6 @@ class MagusEnvTest {
                 names++;
             }
         }
-        assertThat(names).isEqualTo(9);
+        assertThat(names).isEqualTo(11);
     }
 }
