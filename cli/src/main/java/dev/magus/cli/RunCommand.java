@@ -56,6 +56,7 @@ class RunCommand implements Callable<Integer> {
     boolean stdin = true;
     Optional<String> log = Optional.empty();
     boolean kernelAudit;
+    boolean supervise;
     boolean ui;
     boolean verbose;
     boolean quiet;
@@ -111,7 +112,7 @@ class RunCommand implements Callable<Integer> {
             return ExitCodes.REFUSED;
         }
         // --op, --target, --allow, --pass and --allow-host cross the socket (protocol version 2).
-        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit) {
+        if (!local && events.isEmpty() && logFile.isEmpty() && !ui && !kernelAudit && !supervise) {
             Optional<Integer> forwarded = Forwarding.tryForward(request, sandbox, context, err, verbose);
             if (forwarded.isPresent()) {
                 return forwarded.get();
@@ -223,6 +224,7 @@ class RunCommand implements Callable<Integer> {
         allow.forEach(b::allow);
         pass.forEach(b::pass);
         allowHost.forEach(b::allowHost);
+        b.supervise(supervise);
         // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput).
         if (stdin && !StandardInput.closedAtStart()) {
             b.stdin(new Stdin.Inherit());

@@ -18,9 +18,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A run's kernel-layer denials from both sources, as the orchestrator wires them: inferred
- * from the child's output always, exact from the audit stream when this process has one,
- * merged so that each denial is reported once.
+ * A run's kernel-layer denials from every source, as the orchestrator wires them: inferred
+ * from the child's output always, exact from the audit stream when this process has one and
+ * from the run's supervisor when it has one, merged so that each denial is reported once.
  */
 public final class KernelDenialStream {
 
@@ -71,17 +71,38 @@ public final class KernelDenialStream {
     static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
             DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit, Duration window,
             Scheduler timer) {
+        return forRun(runId, pid, domainTag, cwd, argv, policy, output, audit, Optional.empty(), window, timer);
+    }
+
+    /**
+     * As above, with the exact reports of the run's supervisor ({@code Supervisor.denials()}),
+     * merged with the others like the audit stream's; {@code supervised} must complete once the
+     * supervisor has ended.
+     */
+    public static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
+            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit,
+            Optional<Flux<Diagnostic>> supervised, Duration window) {
+        return forRun(runId, pid, domainTag, cwd, argv, policy, output, audit, supervised, window, Schedulers.parallel());
+    }
+
+    static Flux<Diagnostic> forRun(String runId, long pid, String domainTag, Path cwd, List<String> argv,
+            DenialConfirmer policy, Flux<RunEvent.Output> output, Optional<AuditDenialSource> audit,
+            Optional<Flux<Diagnostic>> supervised, Duration window, Scheduler timer) {
         Objects.requireNonNull(window, "window");
         return Flux.defer(() -> {
             KernelDenials inferred = new KernelDenials(policy, cwd, new ProcCwd(pid, cwd), new CommandLine(argv));
             Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept);
-            if (audit.isEmpty()) {
+            if (audit.isEmpty() && supervised.isEmpty()) {
                 return fromOutput;
             }
-            AuditDenialSource source = audit.get();
-            Flux<Diagnostic> exact = source.track(runId, pid, domainTag, cwd, policy);
-            Flux<Diagnostic> untracking = fromOutput.doFinally(signal ->
-                    Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+            Flux<Diagnostic> exact = supervised.orElse(Flux.empty());
+            Flux<Diagnostic> untracking = fromOutput;
+            if (audit.isPresent()) {
+                AuditDenialSource source = audit.get();
+                exact = Flux.merge(source.track(runId, pid, domainTag, cwd, policy), exact);
+                untracking = fromOutput.doFinally(signal ->
+                        Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+            }
             return DenialMerger.merge(exact, untracking, window, timer);
         });
     }

@@ -5,6 +5,7 @@ import com.sun.jna.Pointer;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Operation;
 import dev.magus.landlock.denials.DenialConfirmer;
+import dev.magus.landlock.denials.DenialMerger;
 import dev.magus.landlock.seccomp.Arch;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Natives;
@@ -40,7 +41,7 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class Supervisor implements AutoCloseable {
     /** The {@code source} of every diagnostic the supervisor reports. */
-    public static final String SOURCE = "supervisor";
+    public static final String SOURCE = DenialMerger.SUPERVISOR_SOURCE;
 
     static final long NOTIF_RECV = 0xc0502100L;
     static final long NOTIF_SEND = 0xc0182101L;
