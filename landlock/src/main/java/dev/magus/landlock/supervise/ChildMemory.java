@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.magus.landlock.sys.Natives;
+import dev.magus.landlock.sys.Syscalls;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
@@ -24,7 +25,9 @@ final class ChildMemory implements AutoCloseable {
     private static final int PAGE = 4096;
     private static final int KEPT = 256;
     private final Map<Integer, FileChannel> open = new HashMap<>();
+    private static final Syscalls SYS = Natives.require();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(PATH_MAX);
+    private final byte[] target = new byte[PATH_MAX];
 
     /** The NUL-terminated string at {@code address}, or empty when it cannot be read whole. */
     Optional<String> string(int pid, long address) {
@@ -117,15 +120,18 @@ final class ChildMemory implements AutoCloseable {
         }
     }
 
-    /** Where the caller's working directory ({@code dirfd} AT_FDCWD) or its descriptor {@code dirfd} is. */
-    static Optional<String> directory(int pid, int dirfd) {
-        Path link = dirfd == AT_FDCWD ? Path.of("/proc", Integer.toString(pid), "cwd")
-                : Path.of("/proc", Integer.toString(pid), "fd", Integer.toString(dirfd));
-        try {
-            return Optional.of(Files.readSymbolicLink(link).toString());
-        } catch (IOException | UnsupportedOperationException e) {
+    /**
+     * Where the caller's working directory ({@code dirfd} AT_FDCWD) or its descriptor
+     * {@code dirfd} is: {@code readlink} of {@code /proc/PID/cwd} or {@code /proc/PID/fd/N}.
+     */
+    Optional<String> directory(int pid, int dirfd) {
+        String link = dirfd == AT_FDCWD ? "/proc/" + pid + "/cwd" : "/proc/" + pid + "/fd/" + dirfd;
+        byte[] name = (link + '\0').getBytes(StandardCharsets.US_ASCII);
+        long n = SYS.readlink(name, target, target.length);
+        if (n <= 0 || n >= target.length) {
             return Optional.empty();
         }
+        return Optional.of(new String(target, 0, (int) n, StandardCharsets.UTF_8));
     }
 
     static final int AT_FDCWD = -100;

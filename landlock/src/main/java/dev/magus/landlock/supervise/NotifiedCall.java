@@ -46,18 +46,18 @@ final class NotifiedCall {
         for (int i = 0; i < call.pathCount(); i++) {
             Optional<String> named = memory.string(pid, args[call.pathArg(i)]);
             int dirfd = call.dirArg(i) < 0 ? ChildMemory.AT_FDCWD : (int) args[call.dirArg(i)];
-            named.flatMap(p -> absolute(pid, dirfd, p))
+            named.flatMap(p -> absolute(pid, dirfd, p, memory))
                     .ifPresent(p -> out.add(new Intercept(op.get(), pid, p, "", -1)));
         }
         return out;
     }
 
     /** {@code path} made absolute against the caller's {@code dirfd} (AT_FDCWD: its working directory). */
-    static Optional<String> absolute(int pid, int dirfd, String path) {
+    static Optional<String> absolute(int pid, int dirfd, String path, ChildMemory memory) {
         if (path.startsWith("/")) {
             return Optional.of(path);
         }
-        return ChildMemory.directory(pid, dirfd).map(base -> join(base, path));
+        return memory.directory(pid, dirfd).map(base -> join(base, path));
     }
 
     static String join(String base, String path) {

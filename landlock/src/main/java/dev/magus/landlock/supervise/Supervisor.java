@@ -46,6 +46,9 @@ public final class Supervisor implements AutoCloseable {
     static final long NOTIF_RECV = 0xc0502100L;
     static final long NOTIF_SEND = 0xc0182101L;
     static final long NOTIF_ID_VALID = 0x40082102L;
+    static final long NOTIF_SET_FLAGS = 0x40082104L;
+    /** Linux 6.6: the caller and the supervisor wake each other on the waker's CPU. */
+    static final long FD_SYNC_WAKE_UP = 1;
     static final int GET_NOTIF_SIZES = 3;
     static final int FLAG_CONTINUE = 1;
     private static final int NOTIF_BYTES = 80;
@@ -168,6 +171,8 @@ public final class Supervisor implements AutoCloseable {
             notifBytes = Math.max(NOTIF_BYTES, sizes.getShort(0) & 0xffff);
             respBytes = Math.max(RESP_BYTES, sizes.getShort(2) & 0xffff);
         }
+        // Best effort: an older kernel wakes across CPUs, which costs more per call, nothing else.
+        sys.ioctl(fd, NOTIF_SET_FLAGS, FD_SYNC_WAKE_UP);
         Memory notif = new Memory(notifBytes);
         Memory resp = new Memory(respBytes);
         Memory id = new Memory(8);
