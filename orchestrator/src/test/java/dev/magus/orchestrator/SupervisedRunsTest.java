@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
-import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.supervise.Support;
 import dev.magus.orchestrator.run.Run;
@@ -39,18 +38,13 @@ class SupervisedRunsTest {
         secret = Files.writeString(Files.createDirectories(t.home.resolve(".aws")).resolve("credentials"), "AKIAFAKEFAKEFAKE\n");
     }
 
-    private static List<Diagnostic> kernel(List<RunEvent> events) {
-        return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
-                .filter(d -> d.layer() == Layer.KERNEL).toList();
-    }
-
     @Test
     void aSilentReadIsAnExactDenialFromTheSupervisor() throws Exception {
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
                 "cat " + secret + " 2>/dev/null; cat " + t.workspace.resolve("missing") + " 2>/dev/null; true")
                 .supervise(true).build());
         List<RunEvent> events = TestHost.events(run);
-        assertThat(kernel(events)).singleElement().satisfies(d -> {
+        assertThat(KernelDenialsInRunsTest.kernel(events)).singleElement().satisfies(d -> {
             assertThat(d.code()).isEqualTo(Code.MGS2001);
             assertThat(d.subject()).isEqualTo(secret.toString());
             assertThat(d.source()).isEqualTo("supervisor");
@@ -63,7 +57,7 @@ class SupervisedRunsTest {
     void aPrintedDenialIsReportedOnceAndExactly() throws Exception {
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + "; true")
                 .supervise(true).build());
-        assertThat(kernel(TestHost.events(run))).singleElement()
+        assertThat(KernelDenialsInRunsTest.kernel(TestHost.events(run))).singleElement()
                 .satisfies(d -> assertThat(d.source()).isEqualTo("supervisor"));
     }
 
@@ -72,6 +66,6 @@ class SupervisedRunsTest {
         t.yaml("sandbox:\n  mode: required\n  supervise: true\n");
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + " 2>/dev/null; true")
                 .build());
-        assertThat(kernel(TestHost.events(run))).extracting(Diagnostic::source).containsExactly("supervisor");
+        assertThat(KernelDenialsInRunsTest.kernel(TestHost.events(run))).extracting(Diagnostic::source).containsExactly("supervisor");
     }
 }
