@@ -33,23 +33,48 @@ final class Supervision {
         if (!asked) {
             return Optional.empty();
         }
+        boolean kernel = confinement instanceof Confinement.Kernel && confirmer.isPresent();
+        Verdict v = decide(confinement.mode(), kernel, kernel ? Support.probe() : new Support(false, ""));
+        if (v instanceof Verdict.Refuse r) {
+            throw new Refusal.Said("magus: --supervise refused in required mode: " + r.why(), 125);
+        }
+        if (v instanceof Verdict.Skip k) {
+            say(run, passthrough, "magus: this run is not supervised: " + k.why());
+            return Optional.empty();
+        }
+        return Optional.of(Supervisor.start(confirmer.orElseThrow(), cwd));
+    }
+
+    /** What a run that asked for supervision gets. */
+    sealed interface Verdict {
+        record Start() implements Verdict {
+        }
+
+        /** Not supervised, said on the run's stream. */
+        record Skip(String why) implements Verdict {
+        }
+
+        /** Required mode: the run does not start. */
+        record Refuse(String why) implements Verdict {
+        }
+    }
+
+    /**
+     * @param kernel  whether the child gets a Landlock domain (and the run a policy to check with)
+     * @param support what this host can do (read only when {@code kernel})
+     */
+    static Verdict decide(Mode mode, boolean kernel, Support support) {
         String why;
-        if (confinement.mode() == Mode.OFF) {
+        if (mode == Mode.OFF) {
             why = "mode off has no kernel layer to supervise";
-        } else if (!(confinement instanceof Confinement.Kernel) || confirmer.isEmpty()) {
+        } else if (!kernel) {
             why = "this host has no Landlock domain for the child";
+        } else if (support.available()) {
+            return new Verdict.Start();
         } else {
-            Support support = Support.probe();
-            if (support.available()) {
-                return Optional.of(Supervisor.start(confirmer.get(), cwd));
-            }
             why = support.reason();
         }
-        if (confinement.mode() == Mode.REQUIRED) {
-            throw new Refusal.Said("magus: --supervise refused in required mode: " + why, 125);
-        }
-        say(run, passthrough, "magus: this run is not supervised: " + why);
-        return Optional.empty();
+        return mode == Mode.REQUIRED ? new Verdict.Refuse(why) : new Verdict.Skip(why);
     }
 
     /**
