@@ -68,4 +68,35 @@ class SupervisedRunsTest {
                 .build());
         assertThat(KernelDenialsInRunsTest.kernel(TestHost.events(run))).extracting(Diagnostic::source).containsExactly("supervisor");
     }
+
+    /**
+     * The supervisor dies mid-run (its thread stopped as an error would end it): the child's
+     * next intercepted call fails, and the run ends supervised-failed, with a line and status 1
+     * although the child succeeded.
+     */
+    @Test
+    @SuppressWarnings("removal")
+    void aSupervisorThatDiesMidRunFailsTheChildsNextCallAndTheRun() throws Exception {
+        Path ready = t.workspace.resolve("ready");
+        Path go = t.workspace.resolve("go");
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                ": > ready; while [ ! -e go ]; do :; done; cat /etc/hostname > /dev/null 2>&1; echo \"cat=$?\"")
+                .supervise(true).build());
+        long until = System.nanoTime() + TestHost.DEADLINE.toNanos();
+        while (!Files.exists(ready) && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        List<Thread> supervisors = Thread.getAllStackTraces().keySet().stream()
+                .filter(th -> th.getName().startsWith("magus-supervisor-") && th.isAlive()).toList();
+        assertThat(supervisors).as("the run's supervisor").singleElement();
+        supervisors.get(0).stop();
+        supervisors.get(0).join(5000);
+        Files.writeString(go, "");
+        List<RunEvent> events = TestHost.events(run);
+        List<String> out = TestHost.lines(events, RunEvent.Stream.STDOUT);
+        assertThat(out).singleElement().satisfies(l -> assertThat(l).startsWith("cat=").isNotEqualTo("cat=0"));
+        assertThat(TestHost.lines(events, RunEvent.Stream.STDERR))
+                .anySatisfy(l -> assertThat(l).startsWith("magus: supervised-failed: "));
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isEqualTo(1);
+    }
 }
