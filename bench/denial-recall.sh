@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Recall of magus's live denial stream, measured against Landlock's own audit records.
 #
-#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"]
+#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"]   (or supervise: --supervise)
 #
 # Runs every scenario of bench/denial-recall/scenarios.txt under 'bin/magus run' with
 # sandbox.mode required, in a workspace beside a fake HOME holding credential files: once
@@ -93,6 +93,7 @@ while IFS= read -r line; do
     eval "argv=($words)"
     flags=()
     [[ "$mode" == audit ]] && flags=(--kernel-audit)
+    [[ "$mode" == supervise ]] && flags=(--supervise)
     dir="$out/$mode"
     mkdir -p "$dir"
     start=$(date +%s.%N)

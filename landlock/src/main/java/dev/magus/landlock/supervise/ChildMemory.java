@@ -134,6 +134,16 @@ final class ChildMemory implements AutoCloseable {
         return Optional.of(new String(target, 0, (int) n, StandardCharsets.UTF_8));
     }
 
+    /** The process of thread {@code tid} ({@code Tgid:} of its status), or empty when it is gone. */
+    static Optional<Integer> tgid(int tid) {
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(Path.of("/proc", Integer.toString(tid),
+                "status"))) {
+            return lines.filter(l -> l.startsWith("Tgid:")).findFirst().map(l -> Integer.parseInt(l.substring(5).strip()));
+        } catch (IOException | java.io.UncheckedIOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
     static final int AT_FDCWD = -100;
 
     @Override

@@ -55,9 +55,26 @@ final class NotifiedCall {
     /** {@code path} made absolute against the caller's {@code dirfd} (AT_FDCWD: its working directory). */
     static Optional<String> absolute(int pid, int dirfd, String path, ChildMemory memory) {
         if (path.startsWith("/")) {
-            return Optional.of(path);
+            return Optional.of(ownProc(pid, path));
         }
         return memory.directory(pid, dirfd).map(base -> join(base, path));
+    }
+
+    /**
+     * {@code /proc/self} and {@code /proc/thread-self} as the caller meant them: magus, which
+     * checks the path, would read its own there.
+     */
+    static String ownProc(int tid, String path) {
+        String thread = "/proc/thread-self";
+        String self = "/proc/self";
+        if (path.equals(thread) || path.startsWith(thread + "/")) {
+            return ChildMemory.tgid(tid).map(p -> "/proc/" + p + "/task/" + tid + path.substring(thread.length()))
+                    .orElse(path);
+        }
+        if (path.equals(self) || path.startsWith(self + "/")) {
+            return ChildMemory.tgid(tid).map(p -> "/proc/" + p + path.substring(self.length())).orElse(path);
+        }
+        return path;
     }
 
     static String join(String base, String path) {

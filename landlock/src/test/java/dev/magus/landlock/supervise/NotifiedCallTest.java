@@ -53,4 +53,15 @@ class NotifiedCallTest {
         byte[] unix = {1, 0, '/', 't', 'm', 'p'};
         assertThat(NotifiedCall.inet(unix)).isEmpty();
     }
+
+    @Test
+    void procSelfIsTheCallersNotMagus() {
+        long me = ProcessHandle.current().pid();
+        int tid = dev.magus.landlock.sys.Natives.syscalls().gettid();
+        assertThat(NotifiedCall.ownProc(tid, "/proc/self/coredump_filter")).isEqualTo("/proc/" + me + "/coredump_filter");
+        assertThat(NotifiedCall.ownProc(tid, "/proc/self")).isEqualTo("/proc/" + me);
+        assertThat(NotifiedCall.ownProc(tid, "/proc/thread-self/comm")).isEqualTo("/proc/" + me + "/task/" + tid + "/comm");
+        assertThat(NotifiedCall.ownProc(tid, "/proc/selfish")).isEqualTo("/proc/selfish");
+        assertThat(NotifiedCall.ownProc(tid, "/etc/passwd")).isEqualTo("/etc/passwd");
+    }
 }
