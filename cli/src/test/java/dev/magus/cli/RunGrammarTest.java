@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.OptionSpec;
 class RunGrammarTest {
     /** run's options that no forwarding client reads: the full command line runs them here. */
     private static final Set<String> LOCAL_ONLY = Set.of("--local", "--events", "--log", "--ui", "--kernel-audit",
-            "-h", "--help", "-V", "--version");
+            "--supervise", "-h", "--help", "-V", "--version");
 
     private record Model(Set<String> flags, Set<String> valued) {
         Set<String> all() {
