@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Recall of magus's live denial stream, measured against Landlock's own audit records.
 #
-#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"] [--scenarios FILE]
+#   bench/denial-recall.sh [--out DIR] [--only REGEX] [--modes "infer audit"] [--scenarios FILE]   (or supervise: --supervise)
 #
 # Runs every scenario of bench/denial-recall/scenarios.txt (or FILE there: added.txt, heldout.txt) under 'bin/magus run' with
 # sandbox.mode required, in a workspace beside a fake HOME holding credential files: once
@@ -111,6 +111,7 @@ while IFS= read -r line; do
     eval "argv=($words)"
     flags=()
     [[ "$mode" == audit ]] && flags=(--kernel-audit)
+    [[ "$mode" == supervise ]] && flags=(--supervise)
     dir="$out/$mode"
     mkdir -p "$dir"
     start=$(date +%s.%N)

@@ -157,7 +157,7 @@ def main():
                    and (r[1] == path or (is_dir and inside(r[1], path)))]
             if hit:
                 s["recalled"] += 1
-                if any(r[2] == "audit" for r in hit):
+                if any(r[2] in ("audit", "supervisor") for r in hit):
                     s["by_audit"] += 1
             else:
                 got = ", ".join("%s %s [%s]" % (r[0], short(r[1]), r[2]) for r in rep) or "nothing"

@@ -11,6 +11,7 @@ module dev.magus.landlock {
     exports dev.magus.landlock.denials.stream;
     exports dev.magus.landlock.launch;
     exports dev.magus.landlock.seccomp;
+    exports dev.magus.landlock.supervise;
     // NetRules: the run's TCP rules, built by the orchestrator from the policy and the proxy's port.
     exports dev.magus.landlock.compile to dev.magus.orchestrator, dev.magus.cli, dev.magus.bench;
     // The native calls (Syscalls, Natives, errno): for magus's own modules, which check

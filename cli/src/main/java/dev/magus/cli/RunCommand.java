@@ -55,6 +55,7 @@ class RunCommand implements Callable<Integer> {
     boolean stdin = true;
     Optional<String> log = Optional.empty();
     boolean kernelAudit;
+    boolean supervise;
     boolean ui;
     boolean verbose;
     boolean quiet;
@@ -206,14 +207,14 @@ class RunCommand implements Callable<Integer> {
     /**
      * The run a client's words ask the server for, as this command would run it: refused values
      * are refused here with the same line and status, and a run only this process can serve
-     * (an events file, a log, the live view, the kernel's audit records, {@code --local}) is the
+     * (an events file, a log, the live view, the kernel's audit records, the supervisor, {@code --local}) is the
      * client's own.
      */
     private Integer serve() {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
                 : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
-                : Optional.empty();
+                : supervise ? Optional.of("--supervise") : Optional.empty();
         if (only.isPresent()) {
             served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
             return 0;
@@ -261,6 +262,7 @@ class RunCommand implements Callable<Integer> {
         allow.forEach(b::allow);
         pass.forEach(b::pass);
         allowHost.forEach(b::allowHost);
+        b.supervise(supervise);
         // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput);
         // a served run's is the client's, which sends it.
         if (stdin && (served != null || !StandardInput.closedAtStart())) {

@@ -33,6 +33,7 @@ final class RunModel {
     private final OptionSpec stdin;
     private final OptionSpec log;
     private final OptionSpec kernelAudit;
+    private final OptionSpec supervise;
     private final OptionSpec ui;
     private final OptionSpec verbose;
     private final OptionSpec quiet;
@@ -74,6 +75,9 @@ final class RunModel {
                 + " logfmt line (code= layer= op= subject= source= msg=) to FILE, at the level of its severity."));
         kernelAudit = add(s, flag("Also reads Landlock's audit records for exact kernel-layer denials"
                 + " (root or CAP_AUDIT_READ). Switches audit on for the run if it is off, and back off after.", "--kernel-audit"));
+        supervise = add(s, flag("Observes the child's calls that name a path or an address and reports each one"
+                + " the policy refuses exactly, without privilege and without a word from the child (costs per call;"
+                + " see the docs).", "--supervise"));
         ui = add(s, flag("Shows a live view while the run goes: elapsed time, counters per code, the latest"
                 + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.", "--ui"));
         verbose = add(s, flag("Also shows debug diagnostics (MGS2008), known harmless"
@@ -100,6 +104,7 @@ final class RunModel {
         c.stdin = isSet(stdin);
         c.log = Optional.ofNullable(log.getValue());
         c.kernelAudit = isSet(kernelAudit);
+        c.supervise = isSet(supervise);
         c.ui = isSet(ui);
         c.verbose = isSet(verbose);
         c.quiet = isSet(quiet);

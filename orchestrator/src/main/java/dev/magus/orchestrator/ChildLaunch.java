@@ -12,6 +12,7 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
+import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.Attempt.Ending;
 import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.orphans.Strays;
@@ -54,10 +55,12 @@ final class ChildLaunch {
     /** A started child, and what its end is checked against. */
     record Launched(RunPlan plan, Child child, Optional<DenialConfirmer> denials,
             Optional<ControlFileAudit.Baseline> controlFiles, Optional<DescendantAudit.Baseline> descendants,
-            Optional<LeaseAudit.Baseline> leaseWrites) {
+            Optional<LeaseAudit.Baseline> leaseWrites, Optional<Supervisor> supervisor) {
         Launched {
             Objects.requireNonNull(plan, "plan");
             Objects.requireNonNull(child, "child");
+            Objects.requireNonNull(leaseWrites, "leaseWrites");
+            Objects.requireNonNull(supervisor, "supervisor");
         }
     }
 
@@ -79,6 +82,7 @@ final class ChildLaunch {
         RunConfig config = plan.config();
         PolicyOrOff policy = plan.policy();
         Optional<DenialConfirmer> denials = Optional.empty();
+        Optional<DenialConfirmer> confirmer = Optional.empty();
         Spawn spawn;
         boolean guarded;
         try (Confinement confinement = plan.confinement()) {
@@ -87,15 +91,18 @@ final class ChildLaunch {
             if (run.beginSpawn() != 0) {
                 return null;
             }
-            if (confinement instanceof Confinement.Kernel kernel && (!plan.recursive() || plan.trail().isPresent())) {
-                // Only Landlock's refusals are worth inferring from the child's output; a nested
-                // magus reports its own children's, so for it they only go on the job's trail,
-                // which it cannot write itself.
+            if (confinement instanceof Confinement.Kernel kernel) {
                 NetRules net = policy.policy().map(p -> NetRules.of(p.network(), plan.proxyPort())).orElse(NetRules.OPEN);
                 // Only a ruleset that handles TCP refuses connects (below ABI 4 it cannot).
                 boolean tcp = kernel.ruleset().handledNet() != 0;
-                denials = Optional.of(DenialConfirmer.withConnects(RunChecks.confirmer(policy),
+                confirmer = Optional.of(DenialConfirmer.withConnects(RunChecks.confirmer(policy),
                         new KernelConnects(tcp ? net : NetRules.OPEN, kernel.sockets())));
+                // Only Landlock's refusals are worth inferring from the child's output; a nested
+                // magus reports its own children's, so for it they only go on the job's trail,
+                // which it cannot write itself.
+                if (!plan.recursive() || plan.trail().isPresent()) {
+                    denials = confirmer;
+                }
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
@@ -109,17 +116,29 @@ final class ChildLaunch {
                     .map(a -> a.quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env()))
                             .before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            spawn = spawner.spawn(new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
-                    config.workingDir(), stdio), confinement);
+            Optional<Supervisor> supervisor = Supervision.start(request.supervise() || config.config().supervise(), run,
+                    passthrough, confinement, confirmer, config.workingDir());
+            SpawnRequest child = new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
+                    config.workingDir(), stdio);
+            try {
+                spawn = supervisor.isPresent() ? spawner.spawn(child, confinement, supervisor.get())
+                        : spawner.spawn(child, confinement);
+            } catch (RuntimeException | Error e) {
+                supervisor.ifPresent(Supervisor::close);
+                throw e;
+            }
+            if (spawn instanceof Spawn.NotStarted) {
+                supervisor.ifPresent(Supervisor::close);
+            }
             if (spawn instanceof Spawn.NotStarted ns) {
                 Optional<DenialConfirmer> policyCheck = denials;
                 throw ns.diagnostic().map(d -> policyCheck.map(c -> refusedOne(d, c, config.workingDir())).orElse(d))
                         .<Refusal>map(d -> new Refusal.Diagnosed(d, ns.status()))
                         .orElseGet(() -> new Refusal.Said("magus: " + config.argv().get(0) + ": " + ns.message(), ns.status()));
             }
-            Child child = ((Spawn.Started) spawn).child();
-            started(run, passthrough, config, child, guarded, attempt);
-            return new Launched(plan, child, denials, controlFiles, descendants, leaseWrites);
+            Child started = ((Spawn.Started) spawn).child();
+            started(run, passthrough, config, started, guarded, attempt);
+            return new Launched(plan, started, denials, controlFiles, descendants, leaseWrites, supervisor);
         }
     }
 
@@ -168,7 +187,7 @@ final class ChildLaunch {
         ChildStreams.Ended ended;
         try {
             ended = streams.stream(run, launched.child(), request.stdin(), passthrough, launched.denials(),
-                    config.workingDir(), config.argv(),
+                    launched.supervisor(), config.workingDir(), config.argv(),
                     plan.recursive() && trail.isPresent() ? trail.get()::observeNested : run.journal()::diagnostic);
         } finally {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for.
@@ -177,6 +196,7 @@ final class ChildLaunch {
         Exit exit = ended.exit();
         // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
         int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
+        status = Supervision.end(launched.supervisor(), run, passthrough, status);
         if (launched.controlFiles().isPresent() && RunChecks.audit(run, passthrough, launched.controlFiles().get(), config)
                 && status == 0) {
             // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.

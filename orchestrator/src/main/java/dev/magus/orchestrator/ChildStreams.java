@@ -9,6 +9,7 @@ import dev.magus.landlock.denials.stream.KernelDenialStream;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Exit;
+import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
@@ -59,12 +60,13 @@ final class ChildStreams {
      * or, for a nested magus that shows them itself, only its job's trail.
      */
     Ended stream(RunHandle run, Child child, Stdin stdin, Passthrough passthrough, Optional<DenialConfirmer> confirmer,
-            Path cwd, List<String> argv, Consumer<Diagnostic> denials) {
+            Optional<Supervisor> supervisor, Path cwd, List<String> argv, Consumer<Diagnostic> denials) {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(new KernelDenialStream.RunChild(run.id(), child.pid(), child.domainTag(), cwd, argv), c, lines.orElseThrow().asFlux(), audit,
-                        KernelDenialStream.DEFAULT_WINDOW).doOnNext(denials).then())
+                .map(c -> KernelDenialStream.forRun(new KernelDenialStream.RunChild(run.id(), child.pid(), child.domainTag(), cwd, argv),
+                        c, lines.orElseThrow().asFlux(), audit, supervisor.map(Supervisor::denials), KernelDenialStream.DEFAULT_WINDOW)
+                        .doOnNext(denials).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {
                     // Never silent: the run goes on, and the person sees that denials may be missing.
@@ -100,6 +102,8 @@ final class ChildStreams {
             // Fail closed: what survived can still write after the audits.
             run.journal().diagnostic(strays.diagnostic(run.id()));
         }
+        // The run's processes are gone: the supervisor's reports complete once it has ended.
+        supervisor.ifPresent(Supervisor::close);
         awaitDrain(drained, progress);
         child.close();
         lines.ifPresent(l -> {

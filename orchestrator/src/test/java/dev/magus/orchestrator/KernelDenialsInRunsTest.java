@@ -37,7 +37,8 @@ class KernelDenialsInRunsTest {
         secret = Files.writeString(Files.createDirectories(t.home.resolve(".aws")).resolve("credentials"), "AKIAFAKEFAKEFAKE\n");
     }
 
-    private static List<Diagnostic> kernel(List<RunEvent> events) {
+    /** The kernel layer's diagnostics among {@code events}. */
+    static List<Diagnostic> kernel(List<RunEvent> events) {
         return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
                 .filter(d -> d.layer() == Layer.KERNEL).toList();
     }

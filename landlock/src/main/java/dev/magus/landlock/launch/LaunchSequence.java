@@ -6,6 +6,7 @@ import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
+import dev.magus.landlock.supervise.Listener;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -31,6 +32,10 @@ final class LaunchSequence implements Runnable {
     static final int STEP_AFFINITY = 6;
     static final int STEP_DUMPABLE = 7;
     static final int STEP_SECCOMP = 8;
+    static final int STEP_LISTENER = 9;
+    /** {@code seccomp(2)}'s operation and flag for a filter with a user-notification listener. */
+    private static final int SECCOMP_SET_MODE_FILTER = 1;
+    private static final int SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3;
     /** Every CPU: the kernel keeps those the thread may use. Built here, never on a launch thread. */
     private static final Memory ALL_CPUS = allCpus();
 
@@ -44,6 +49,10 @@ final class LaunchSequence implements Runnable {
     int restrictFlags;
     /** The run's socket filter, a {@code sock_fprog} ({@link SeccompFilter}); null: none. */
     Pointer seccomp;
+    /** The user-notification filter of a supervised child ({@link SeccompFilter#supervised}); null: none. */
+    Pointer notify;
+    /** Where the listener goes, to the supervisor already running; set with {@link #notify}. */
+    Listener listener;
     CapabilityDrop caps;
     /**
      * The name this thread takes before it creates the domain (null: keep its own). The kernel
@@ -248,6 +257,15 @@ final class LaunchSequence implements Runnable {
                 && SYS.prctl(LibC.PR_SET_SECCOMP, LibC.SECCOMP_MODE_FILTER, Pointer.nativeValue(seccomp), 0, 0) != 0) {
             return fail(STEP_SECCOMP, SYS.errno());
         }
+        // Last, after the domain: the supervisor observes what Landlock enforces. Its listener
+        // is handed over before the spawn, whose own exec is among the calls it answers.
+        if (notify != null) {
+            long fd = SYS.seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, Pointer.nativeValue(notify));
+            if (fd < 0) {
+                return fail(STEP_LISTENER, (int) -fd);
+            }
+            listener.listening((int) fd, SYS.gettid());
+        }
         return true;
     }
 
@@ -305,6 +323,8 @@ final class LaunchSequence implements Runnable {
                 return "prctl(PR_SET_DUMPABLE)";
             case STEP_SECCOMP:
                 return "prctl(PR_SET_SECCOMP)";
+            case STEP_LISTENER:
+                return "seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER)";
             default:
                 return "launch";
         }

@@ -7,6 +7,7 @@ import dev.magus.landlock.compile.CompiledRuleset;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
+import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.events.Mode;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
@@ -112,6 +113,11 @@ public final class Launcher implements Spawner {
         }
 
         @Override
+        public Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor) {
+            return get().spawn(request, confinement, supervisor);
+        }
+
+        @Override
         public void prepare() {
             get();
         }
@@ -138,11 +144,30 @@ public final class Launcher implements Spawner {
      */
     @Override
     public Spawn spawn(SpawnRequest request, Confinement confinement) {
-        return spawn(request, confinement, spares);
+        return spawn(request, confinement, spares, null);
+    }
+
+    /**
+     * {@link #spawn(SpawnRequest, Confinement)} supervised: the child's user-notification
+     * listener goes to {@code supervisor}, already running.
+     *
+     * @throws IllegalArgumentException for a confinement without a kernel domain (mode off, or
+     *                                  best-effort without Landlock): the filter needs no_new_privs
+     */
+    @Override
+    public Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor) {
+        if (!(confinement instanceof Confinement.Kernel)) {
+            throw new IllegalArgumentException("only a child with a kernel domain can be supervised");
+        }
+        return spawn(request, confinement, spares, java.util.Objects.requireNonNull(supervisor, "supervisor"));
     }
 
     /** {@link #spawn} with the spares of {@code pool}: the warm-up's own pools, or this launcher's. */
     Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
+        return spawn(request, confinement, pool, null);
+    }
+
+    private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool, Supervisor supervisor) {
         // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
         // the process's (cut). Magus's own threads never set no_new_privs: a caller that has it
         // may be confined itself, and its child must inherit that, so it gets a fresh thread.
@@ -155,7 +180,7 @@ public final class Launcher implements Spawner {
             SpareThread owned = spare;
             spare = null; // launch owns it from here: it hands it off or gives it back
             Pointer filter = confinement instanceof Confinement.Kernel k ? SeccompFilter.of(k.sockets()) : null;
-            return launch(request, confinement.mode(), lease, filter, pool, owned);
+            return launch(request, confinement.mode(), lease, new Filters(filter, supervisor), pool, owned);
         } finally {
             if (spare != null) {
                 pool.giveBack(spare);
@@ -171,7 +196,11 @@ public final class Launcher implements Spawner {
         return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
-    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Pointer filter,
+    /** The seccomp filters of one spawn: the socket filter, and the supervisor's listener (null: none). */
+    private record Filters(Pointer sockets, Supervisor supervisor) {
+    }
+
+    private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Filters filter,
                          SpareThreads pool, SpareThread spare) {
         Launched.spawning();
         int started = 0;
@@ -184,7 +213,7 @@ public final class Launcher implements Spawner {
         }
     }
 
-    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Pointer filter,
+    private Spawn launchCounted(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Filters filter,
                                 SpareThreads pool, SpareThread spare) {
         // Arguments first: a NUL in one is the caller's error, found before any descriptor exists.
         NativeArgs args = null;
@@ -266,9 +295,13 @@ public final class Launcher implements Spawner {
 
     /** Gives {@code seq} everything it reads on the launch thread: fields only, no call back into magus. */
     private void prepare(LaunchSequence seq, NativeArgs args, Pipes pipes, CompiledRuleset.Lease lease,
-                         Pointer filter) {
+                         Filters filter) {
         seq.confine = lease != null;
-        seq.seccomp = lease != null ? filter : null;
+        seq.seccomp = lease != null ? filter.sockets() : null;
+        if (lease != null && filter.supervisor() != null) {
+            seq.notify = SeccompFilter.supervised();
+            seq.listener = filter.supervisor().listener();
+        }
         seq.rulesetFd = lease != null ? lease.fd() : -1;
         seq.restrictFlags = lease != null ? AbiRights.restrictFlags(lease.abi()) : 0;
         seq.caps = caps;

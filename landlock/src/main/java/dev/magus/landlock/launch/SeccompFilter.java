@@ -4,8 +4,10 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import dev.magus.landlock.seccomp.Arch;
 import dev.magus.landlock.seccomp.Insn;
+import dev.magus.landlock.seccomp.NotifyFilterProgram;
 import dev.magus.landlock.seccomp.SocketFilterProgram;
 import dev.magus.landlock.seccomp.SocketRules;
+import dev.magus.landlock.supervise.Call;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -21,6 +23,9 @@ final class SeccompFilter {
     private static final int FPROG_BYTES = 16;
     private static final int INSN_BYTES = 8;
     private static final ConcurrentMap<SocketRules, SeccompFilter> BUILT = new ConcurrentHashMap<>();
+
+    /** Kept for the life of the process, as the socket programs are. */
+    private static volatile SeccompFilter supervised;
 
     private final Memory memory;
     final int length;
@@ -51,8 +56,22 @@ final class SeccompFilter {
      *                               refuse to load there first)
      */
     static Pointer of(SocketRules rules) {
-        return BUILT.computeIfAbsent(rules, r -> new SeccompFilter(SocketFilterProgram.build(r,
-                Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp filter for os.arch "
-                        + System.getProperty("os.arch")))))).memory;
+        return BUILT.computeIfAbsent(rules, r -> new SeccompFilter(SocketFilterProgram.build(r, arch()))).memory;
+    }
+
+    /** The {@code sock_fprog} of a supervised child's user-notification filter ({@link Call}). */
+    static Pointer supervised() {
+        SeccompFilter f = supervised;
+        if (f == null) {
+            Arch arch = arch();
+            f = new SeccompFilter(NotifyFilterProgram.build(arch, Call.numbers(arch)));
+            supervised = f;
+        }
+        return f.memory;
+    }
+
+    private static Arch arch() {
+        return Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp filter for os.arch "
+                + System.getProperty("os.arch")));
     }
 }

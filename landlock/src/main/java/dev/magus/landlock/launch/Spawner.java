@@ -1,5 +1,7 @@
 package dev.magus.landlock.launch;
 
+import dev.magus.landlock.supervise.Supervisor;
+
 /**
  * Starts one child under a confinement. The seam between the run pipeline and the kernel: the
  * {@link Launcher} is the implementation that confines with Landlock; a test gives the pipeline
@@ -27,5 +29,16 @@ public interface Spawner {
      * instead of waiting in a queue for a slow first spawn.
      */
     default void prepare() {
+    }
+
+    /**
+     * {@link #spawn(SpawnRequest, Confinement)} with {@code supervisor} answering the child's
+     * intercepted calls: the launch installs the user-notification filter after the domain and
+     * hands it the listener before the spawn.
+     *
+     * @throws UnsupportedOperationException when this spawner cannot supervise (never silently unsupervised)
+     */
+    default Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor) {
+        throw new UnsupportedOperationException("this spawner cannot supervise a child");
     }
 }

@@ -288,4 +288,26 @@ final class JnaSyscalls implements Syscalls {
     public int fstatfs(int fd, Pointer buffer) {
         return JnaLibC.fstatfs(fd, buffer);
     }
+
+    private static final long SYS_SECCOMP = X86_64 ? 317 : 277;
+    private static final long SYS_IOCTL = X86_64 ? 16 : 29;
+    private static final long SYS_PPOLL = X86_64 ? 271 : 73;
+    /** {@code sizeof(sigset_t)} as the kernel takes it: 64 signals. */
+    private static final long KERNEL_SIGSET_BYTES = 8;
+
+    @Override
+    public long seccomp(int operation, int flags, long argsAddress) {
+        return call(SYS_SECCOMP, operation, flags, argsAddress, 0);
+    }
+
+    @Override
+    public long ioctl(int fd, long request, long argAddress) {
+        return call(SYS_IOCTL, fd, request, argAddress, 0);
+    }
+
+    @Override
+    public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
+        long r = JnaLibC.syscall(SYS_PPOLL, fdsAddress, nfds, timeoutAddress, 0, KERNEL_SIGSET_BYTES);
+        return r < 0 ? -Native.getLastError() : r;
+    }
 }

@@ -174,4 +174,19 @@ public interface Syscalls {
 
     /** {@code fstatfs(fd, buffer)} ({@code struct statfs}, 120 bytes on x86_64 and aarch64): 0, or -1. */
     int fstatfs(int fd, Pointer buffer);
+
+    /**
+     * {@code seccomp(operation, flags, args)}, {@code args} as an address: the call's value (a
+     * listener's descriptor for {@code SECCOMP_FILTER_FLAG_NEW_LISTENER}), or {@code -errno}.
+     */
+    long seccomp(int operation, int flags, long argsAddress);
+
+    /** {@code ioctl(fd, request, arg)}, {@code arg} as an address: the call's value, or {@code -errno}. */
+    long ioctl(int fd, long request, long argAddress);
+
+    /**
+     * {@code ppoll(fds, nfds, timeout, NULL)}, both pointers as addresses (a {@code struct
+     * timespec}, or 0 to wait without end): how many descriptors are ready, or {@code -errno}.
+     */
+    long ppoll(long fdsAddress, long nfds, long timeoutAddress);
 }

@@ -278,4 +278,19 @@ final class UnsupportedSyscalls implements Syscalls {
     public int fstatfs(int fd, Pointer buffer) {
         throw unavailable();
     }
+
+    @Override
+    public long seccomp(int operation, int flags, long argsAddress) {
+        throw unavailable();
+    }
+
+    @Override
+    public long ioctl(int fd, long request, long argAddress) {
+        throw unavailable();
+    }
+
+    @Override
+    public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
+        throw unavailable();
+    }
 }

@@ -36,6 +36,8 @@ import java.util.Set;
  * @param target     {@code --target NAME}: run the target {@code NAME} ({@code project/target}, or a
  *                   target name unique in the workspace) in its project's dir, with its sandbox
  *                   layer; {@code argv} is then appended to the target's command and may be empty
+ * @param supervise  {@code --supervise}: the child's path and address calls observed by a supervisor
+ *                   (also when the workspace sets {@code sandbox.supervise})
  */
 public record RunRequest(
         Path workingDir,
@@ -48,7 +50,8 @@ public record RunRequest(
         Grants grants,
         List<String> allowHosts,
         Optional<String> op,
-        Optional<String> target) {
+        Optional<String> target,
+        boolean supervise) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -68,6 +71,13 @@ public record RunRequest(
     }
 
     /** A request without a descendant audit, grants, op or target. */
+    /** Not supervised unless the workspace says so. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants, List<String> allowHosts,
+            Optional<String> op, Optional<String> target) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, allowHosts, op, target, false);
+    }
+
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
         this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of(), Optional.empty(),
@@ -103,6 +113,7 @@ public record RunRequest(
         private List<Path> descendantAudit = List.of();
         private final List<String> allow = new ArrayList<>();
         private final List<String> pass = new ArrayList<>();
+        private boolean supervise;
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -173,9 +184,20 @@ public record RunRequest(
             return this;
         }
 
+        /**
+         * Supervises the run: the child's calls that name a path or an address are observed,
+         * and each one the policy refuses is an exact denial, without privilege and without a
+         * word from the child. Refused (required) or said and skipped (best-effort) on a kernel
+         * that cannot.
+         */
+        public Builder supervise(boolean on) {
+            this.supervise = on;
+            return this;
+        }
+
         public RunRequest build() {
             return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
-                    allowHosts, op, target);
+                    allowHosts, op, target, supervise);
         }
     }
 }

@@ -49,6 +49,7 @@ import org.yaml.snakeyaml.nodes.Tag;
  * sandbox:
  *   mode: best-effort          # off (the default), best-effort or required
  *   controlFiles: restore      # restore (the default) or report: what the audit does with a changed control file
+ *   supervise: true            # false (the default): every run observed by the supervisor (magus run --supervise)
  *   allow:
  *     - name: mise-installs
  *       env: MISE_DATA_DIR
@@ -80,8 +81,15 @@ import org.yaml.snakeyaml.nodes.Tag;
  * @param section      the workspace layer's declaration, or why it cannot be honored
  * @param controlFiles what the control-file audit does with a control file a run created,
  *                     changed or removed ({@code sandbox.controlFiles}; restore when absent)
+ * @param supervise    whether every run here is supervised ({@code sandbox.supervise}; false when absent)
  */
-public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, ControlFilesAction controlFiles) {
+public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, ControlFilesAction controlFiles,
+        boolean supervise) {
+
+    /** Without {@code sandbox.supervise}: runs are not supervised unless asked. */
+    public WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, ControlFilesAction controlFiles) {
+        this(mode, modeDeclared, section, controlFiles, false);
+    }
 
     /** Without {@code sandbox.controlFiles}: the audit restores. */
     public WorkspaceConfig(Mode mode, boolean modeDeclared, Section section) {
@@ -126,7 +134,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
     public SandboxDecl sandbox() {
         return section.decl();
     }
-    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env", "network");
+    private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "supervise", "allow", "env", "network");
     private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
     private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
@@ -254,7 +262,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             if (sandbox == null || isNull(sandbox.getValueNode())) {
                 return DEFAULT;
             }
-            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, allow, env, network)");
+            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, supervise, allow, env, network)");
             Map<String, NodeTuple> keys = keys(section, "sandbox", Optional.of(SANDBOX_KEYS));
 
             Mode mode = Mode.OFF;
@@ -272,11 +280,22 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
                 controlFiles = ControlFilesAction.parse(value).orElseThrow(() -> error(v.getStartMark(), "sandbox.controlFiles",
                         "unknown sandbox.controlFiles '" + value + "' (expected restore or report)"));
             }
+            boolean supervise = false;
+            NodeTuple superviseTuple = keys.get("supervise");
+            if (superviseTuple != null) {
+                Node v = superviseTuple.getValueNode();
+                String value = scalar(v, "sandbox.supervise");
+                if (!value.equals("true") && !value.equals("false")) {
+                    throw error(v.getStartMark(), "sandbox.supervise", "sandbox.supervise must be true or false, not '"
+                            + value + "'");
+                }
+                supervise = value.equals("true");
+            }
             try {
-                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles);
+                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles, supervise);
             } catch (SandboxException e) {
                 return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail(DetailKey.FILE, file.toString())),
-                        controlFiles);
+                        controlFiles, supervise);
             }
         }
 

@@ -90,6 +90,16 @@ class WorkspaceConfigTest {
     }
 
     @Test
+    void superviseIsOffUnlessTheWorkspaceSaysTrue() throws IOException {
+        assertThat(WorkspaceConfig.DEFAULT.supervise()).isFalse();
+        assertThat(read("sandbox:\n  mode: required\n").supervise()).isFalse();
+        assertThat(read("sandbox:\n  mode: required\n  supervise: true\n").supervise()).isTrue();
+        assertThat(read("sandbox:\n  supervise: false\n").supervise()).isFalse();
+        error("sandbox:\n  supervise: yes please\n", "magus.yaml:2:14 sandbox.supervise");
+        error("sandbox:\n  supervise: [true]\n", "magus.yaml:2:14 sandbox.supervise");
+    }
+
+    @Test
     void controlFilesIsRestoreUnlessTheWorkspaceSaysReport() throws IOException {
         assertThat(WorkspaceConfig.DEFAULT.controlFiles()).isEqualTo(ControlFilesAction.RESTORE);
         assertThat(read("sandbox:\n  mode: required\n").controlFiles()).isEqualTo(ControlFilesAction.RESTORE);

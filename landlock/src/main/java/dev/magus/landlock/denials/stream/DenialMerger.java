@@ -17,7 +17,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * One diagnostic per kernel denial when both sources see it; the exact one wins.
+ * One diagnostic per kernel denial when both sources see it; the exact one wins. The exact
+ * reports are the kernel's audit records and the supervisor's intercepted calls.
  *
  * <p>Two reports are the same denial when they have the same operation and path, or when the
  * audit record names the parent directory of the inferred path: the kernel logs a create or
@@ -33,7 +34,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>Pure state, synchronised; {@link #merge} wires it between two Fluxes.
  */
 public final class DenialMerger {
-
+    /** The source of the supervisor's reports, exact like the audit stream's. */
+    public static final String SUPERVISOR_SOURCE = "supervisor";
 
     private final List<Diagnostic> emitted = new ArrayList<>();
     private final List<Diagnostic> heldExact = new ArrayList<>();
@@ -178,7 +180,7 @@ public final class DenialMerger {
     }
 
     private static boolean isExact(Diagnostic d) {
-        return d.source().equals(AuditDiagnostics.SOURCE);
+        return d.source().equals(AuditDiagnostics.SOURCE) || d.source().equals(SUPERVISOR_SOURCE);
     }
 
     private static boolean onParentDirectory(Diagnostic exact) {

@@ -19,9 +19,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * A run's kernel-layer denials from both sources, as the orchestrator wires them: inferred
- * from the child's output always, exact from the audit stream when this process has one,
- * merged so that each denial is reported once.
+ * A run's kernel-layer denials from every source, as the orchestrator wires them: inferred
+ * from the child's output always, exact from the audit stream when this process has one and
+ * from the run's supervisor when it has one, merged so that each denial is reported once.
  */
 public final class KernelDenialStream {
 
@@ -57,16 +57,18 @@ public final class KernelDenialStream {
      * @param policy the run's binding-layer check
      * @param output the child's output lines; completes when the child's streams close
      * @param audit  the process's audit source, when it has one
+     * @param supervised the exact reports of the run's supervisor ({@code Supervisor.denials()}),
+     *               merged like the audit stream's; must complete once the supervisor has ended
      * @param window see {@link DenialMerger}; the audit stream of the run is closed one window
      *               after the output completes, as the kernel delivers records asynchronously
      */
     public static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
-            Optional<AuditDenialSource> audit, Duration window) {
-        return forRun(child, policy, output, audit, window, Schedulers.parallel());
+            Optional<AuditDenialSource> audit, Optional<Flux<Diagnostic>> supervised, Duration window) {
+        return forRun(child, policy, output, audit, supervised, window, Schedulers.parallel());
     }
 
     static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
-            Optional<AuditDenialSource> audit, Duration window, Scheduler timer) {
+            Optional<AuditDenialSource> audit, Optional<Flux<Diagnostic>> supervised, Duration window, Scheduler timer) {
         String runId = child.runId();
         long pid = child.pid();
         String domainTag = child.domainTag();
@@ -77,13 +79,17 @@ public final class KernelDenialStream {
             KernelDenials inferred = new KernelDenials(policy, KernelDenials.Child.running(pid, cwd, new CommandLine(argv)));
             Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept)
                     .concatWith(Flux.defer(() -> Flux.fromIterable(inferred.finish())));
-            if (audit.isEmpty()) {
+            if (audit.isEmpty() && supervised.isEmpty()) {
                 return fromOutput;
             }
-            AuditDenialSource source = audit.get();
-            Flux<Diagnostic> exact = source.track(runId, pid, domainTag, cwd, policy);
-            Flux<Diagnostic> untracking = fromOutput.doFinally(signal ->
-                    Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+            Flux<Diagnostic> exact = supervised.orElse(Flux.empty());
+            Flux<Diagnostic> untracking = fromOutput;
+            if (audit.isPresent()) {
+                AuditDenialSource source = audit.get();
+                exact = Flux.merge(source.track(runId, pid, domainTag, cwd, policy), exact);
+                untracking = fromOutput.doFinally(signal ->
+                        Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+            }
             return DenialMerger.merge(exact, untracking, window, timer);
         });
     }

@@ -177,7 +177,7 @@ class AuditDenialSourceTest {
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
             dev.magus.landlock.denials.stream.KernelDenialStream.forRun(new dev.magus.landlock.denials.stream.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
-                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), Duration.ofSeconds(1))
+                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), java.util.Optional.empty(), Duration.ofSeconds(1))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
             Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();

@@ -1,0 +1,79 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.landlock.supervise.Support;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code magus run --supervise} run by an unprivileged user: the whole magus, not only its child,
+ * drops to {@code nobody}, so the supervisor reads the child's memory and the policy with no
+ * privilege at all. A silent read of a key is an exact MGS2001 from the supervisor; without
+ * the option the same run reports nothing.
+ */
+class SuperviseIT {
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+    static Path magus;
+
+    @TempDir
+    Path root;
+
+    @BeforeAll
+    static void findMagus() {
+        magus = BinMagus.find("supervise test");
+        String why = !"root".equals(System.getProperty("user.name")) ? "dropping to nobody needs root"
+                : !Files.isExecutable(SETPRIV) ? "no " + SETPRIV
+                : !Support.probe().available() ? Support.probe().reason() : "";
+        if (!why.isEmpty()) {
+            System.err.println("supervise test skipped: " + why);
+        }
+        Assumptions.assumeTrue(why.isEmpty(), "supervise test skipped: " + why);
+    }
+
+    private Path open(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        return dir.toRealPath();
+    }
+
+    private BinMagus.Result asNobody(Path ws, Map<String, String> env, String... args) {
+        List<String> all = new ArrayList<>(List.of("--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                magus.toString()));
+        all.addAll(List.of(args));
+        ProcessBuilder pb = BinMagus.command(SETPRIV, ws, env, all.toArray(String[]::new));
+        return BinMagus.run(pb, 120, "magus ended");
+    }
+
+    @Test
+    void anUnprivilegedMagusReportsASilentReadOfAKeyExactly() throws IOException {
+        open(root);
+        Path home = open(root.resolve("home"));
+        Path ws = open(home.resolve("ws"));
+        Path tmp = open(root.resolve("tmp"));
+        Path key = Files.writeString(open(home.resolve(".ssh")).resolve("id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Files.setPosixFilePermissions(ws.resolve("magus.yaml"), PosixFilePermissions.fromString("rw-rw-rw-"));
+        Map<String, String> env = BinMagus.env(home, tmp);
+        String silent = "cat ~/.ssh/id_rsa 2>/dev/null; true";
+
+        BinMagus.Result watched = asNobody(ws, env, "run", "--local", "--supervise", "--events", "-", "--", "sh", "-c", silent);
+        assertThat(watched.status()).as(watched.err()).isZero();
+        assertThat(watched.out().lines().filter(l -> l.contains("\"code\":\"MGS2001\"")).toList()).singleElement()
+                .satisfies(l -> assertThat(l).contains("\"source\":\"supervisor\"").contains(key.toString()));
+
+        BinMagus.Result unwatched = asNobody(ws, env, "run", "--local", "--events", "-", "--", "sh", "-c", silent);
+        assertThat(unwatched.status()).as(unwatched.err()).isZero();
+        assertThat(unwatched.out()).doesNotContain("MGS2001");
+    }
+}

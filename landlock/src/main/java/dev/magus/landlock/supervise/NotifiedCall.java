@@ -1,0 +1,120 @@
+package dev.magus.landlock.supervise;
+
+import dev.magus.events.Operation;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads what one intercepted call names from its caller, while the caller waits. */
+final class NotifiedCall {
+    static final int AF_INET = 2;
+    static final int AF_INET6 = 10;
+    private static final int SOCKADDR_MAX = 128;
+
+    private NotifiedCall() {
+    }
+
+    /**
+     * The accesses {@code call} asks for: one per path it names, or its address; none for what
+     * cannot be read (the caller died, an address that is not TCP's) or touches nothing (an
+     * {@code O_PATH} open).
+     */
+    static List<Intercept> read(Call call, int pid, long[] args, ChildMemory memory) {
+        if (call.isNetwork()) {
+            return address(call, pid, args, memory).stream().toList();
+        }
+        long flags = 0;
+        if (call.flagsArg() >= 0) {
+            if (call == Call.OPENAT2) {
+                // openat2's flags are the first field of its struct open_how.
+                Optional<byte[]> how = memory.bytes(pid, args[call.flagsArg()], 8);
+                if (how.isEmpty()) {
+                    return List.of();
+                }
+                flags = ByteBuffer.wrap(how.get()).order(ByteOrder.nativeOrder()).getLong();
+            } else {
+                flags = args[call.flagsArg()];
+            }
+        }
+        Optional<Operation> op = call.operation(flags);
+        if (op.isEmpty()) {
+            return List.of();
+        }
+        List<Intercept> out = new ArrayList<>(call.pathCount());
+        for (int i = 0; i < call.pathCount(); i++) {
+            Optional<String> named = memory.string(pid, args[call.pathArg(i)]);
+            int dirfd = call.dirArg(i) < 0 ? ChildMemory.AT_FDCWD : (int) args[call.dirArg(i)];
+            named.flatMap(p -> absolute(pid, dirfd, p, memory))
+                    .ifPresent(p -> out.add(new Intercept(op.get(), pid, p, "", -1)));
+        }
+        return out;
+    }
+
+    /** {@code path} made absolute against the caller's {@code dirfd} (AT_FDCWD: its working directory). */
+    static Optional<String> absolute(int pid, int dirfd, String path, ChildMemory memory) {
+        if (path.startsWith("/")) {
+            return Optional.of(ownProc(pid, path));
+        }
+        return memory.directory(pid, dirfd).map(base -> join(base, path));
+    }
+
+    /**
+     * {@code /proc/self} and {@code /proc/thread-self} as the caller meant them: magus, which
+     * checks the path, would read its own there.
+     */
+    static String ownProc(int tid, String path) {
+        String thread = "/proc/thread-self";
+        String self = "/proc/self";
+        if (path.equals(thread) || path.startsWith(thread + "/")) {
+            return ChildMemory.tgid(tid).map(p -> "/proc/" + p + "/task/" + tid + path.substring(thread.length()))
+                    .orElse(path);
+        }
+        if (path.equals(self) || path.startsWith(self + "/")) {
+            return ChildMemory.tgid(tid).map(p -> "/proc/" + p + path.substring(self.length())).orElse(path);
+        }
+        return path;
+    }
+
+    static String join(String base, String path) {
+        if (path.isEmpty()) {
+            // AT_EMPTY_PATH: the descriptor itself.
+            return base;
+        }
+        return base.endsWith("/") ? base + path : base + "/" + path;
+    }
+
+    private static Optional<Intercept> address(Call call, int pid, long[] args, ChildMemory memory) {
+        int length = (int) Math.min(args[2] & 0xffffffffL, SOCKADDR_MAX);
+        if (length < 4) {
+            return Optional.empty();
+        }
+        return memory.bytes(pid, args[1], length).flatMap(b -> inet(b))
+                .map(a -> new Intercept(call == Call.CONNECT ? Operation.CONNECT : Operation.BIND, pid, "",
+                        a.host(), a.port()));
+    }
+
+    record Inet(String host, int port) {
+    }
+
+    /** A {@code sockaddr_in} or {@code sockaddr_in6}'s address and port; empty for another family. */
+    static Optional<Inet> inet(byte[] sockaddr) {
+        ByteBuffer b = ByteBuffer.wrap(sockaddr);
+        int family = b.order(ByteOrder.nativeOrder()).getShort(0) & 0xffff;
+        int port = b.order(ByteOrder.BIG_ENDIAN).getShort(2) & 0xffff;
+        try {
+            if (family == AF_INET && sockaddr.length >= 8) {
+                byte[] a = java.util.Arrays.copyOfRange(sockaddr, 4, 8);
+                return Optional.of(new Inet(java.net.InetAddress.getByAddress(a).getHostAddress(), port));
+            }
+            if (family == AF_INET6 && sockaddr.length >= 24) {
+                byte[] a = java.util.Arrays.copyOfRange(sockaddr, 8, 24);
+                return Optional.of(new Inet("[" + java.net.InetAddress.getByAddress(a).getHostAddress() + "]", port));
+            }
+        } catch (java.net.UnknownHostException e) {
+            // a length the JDK refuses: not an address
+        }
+        return Optional.empty();
+    }
+}
