@@ -78,6 +78,24 @@ public sealed interface DenialAdvice {
             ".cargo/credentials.toml", ".config/rclone", ".config/op", ".claude", ".claude.json", ".cursor", ".codex",
             ".gemini", ".config/github-copilot");
 
+    /**
+     * The credential stores ({@link #CREDENTIAL_STORES}, as {@code ~/...}) that a grant of
+     * {@code granted} reaches: a store inside it ({@code ~/.config} holds {@code ~/.config/gh}),
+     * or the store it lies in ({@code ~/.ssh/authorized_keys}). Present or not: a grant outlives
+     * what is there today.
+     */
+    static List<String> credentialStores(Path granted, Path home) {
+        Path g = granted.normalize();
+        List<String> reached = new java.util.ArrayList<>();
+        for (String e : CREDENTIAL_STORES) {
+            Path store = home.resolve(e);
+            if (store.startsWith(g) || g.startsWith(store)) {
+                reached.add("~/" + e);
+            }
+        }
+        return reached;
+    }
+
     /** Files a shell (or a desktop session) runs at the next login: a write there is persistence. */
     List<String> STARTUP_FILES = List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
             ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",

@@ -36,6 +36,8 @@ import java.util.Set;
  * @param target     {@code --target NAME}: run the target {@code NAME} ({@code project/target}, or a
  *                   target name unique in the workspace) in its project's dir, with its sandbox
  *                   layer; {@code argv} is then appended to the target's command and may be empty
+ * @param failOnDenial {@code --fail-on-denial}: a child that exits 0 after the kernel refused it
+ *                   something ({@link DenialStatus}) ends the run with {@link DenialStatus#STATUS}
  */
 public record RunRequest(
         Path workingDir,
@@ -48,7 +50,8 @@ public record RunRequest(
         Grants grants,
         List<String> allowHosts,
         Optional<String> op,
-        Optional<String> target) {
+        Optional<String> target,
+        boolean failOnDenial) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -71,14 +74,14 @@ public record RunRequest(
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
         this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), false);
     }
 
     /** A request that adds no host and names no op or target. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants) {
         this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, List.of(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), false);
     }
 
     public static Builder builder(Path workingDir, String... argv) {
@@ -103,6 +106,7 @@ public record RunRequest(
         private List<Path> descendantAudit = List.of();
         private final List<String> allow = new ArrayList<>();
         private final List<String> pass = new ArrayList<>();
+        private boolean failOnDenial;
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -173,9 +177,15 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --fail-on-denial}: see {@link DenialStatus}. */
+        public Builder failOnDenial(boolean fail) {
+            this.failOnDenial = fail;
+            return this;
+        }
+
         public RunRequest build() {
             return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
-                    allowHosts, op, target);
+                    allowHosts, op, target, failOnDenial);
         }
     }
 }

@@ -1,0 +1,154 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.cli.BinMagus.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Everyday output, through {@code bin/magus}, on both paths: each run once with {@code --local}
+ * and once forwarded to a real server on its Unix socket. A clean run shows only the child's
+ * output, {@code -q} only refusals and denials, {@code -v} everything; {@code --fail-on-denial}
+ * exits 3 on a clean exit after a denial; an {@code --allow} of a credential store says so in one line.
+ */
+class EverydayOutputIT {
+    static Path magus;
+
+    @TempDir
+    Path root;
+    Path home;
+    Path ws;
+    Path key;
+    Map<String, String> env;
+
+    @BeforeAll
+    static void findMagus() {
+        magus = BinMagus.find("everyday output tests");
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        home = Files.createDirectories(root.resolve("home")).toRealPath();
+        ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+        Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        Path runtime = Files.createDirectories(root.resolve("runtime"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        Files.createDirectories(home.resolve(".ssh"));
+        key = Files.writeString(home.resolve(".ssh/id_rsa"), "KEY-c0ffee\n");
+        env = BinMagus.env(home, tmp);
+        // No version manager's shims: what -v shows is magus's alone.
+        env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        env.put("XDG_RUNTIME_DIR", runtime.toString());
+        if (System.getenv("JAVA_HOME") != null) {
+            env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
+        }
+        Result started = magus(env, "server", "start");
+        assertThat(started.status()).as("%s", started).isZero();
+        // MGS2003 is said on a workspace's first run: this one.
+        magus(env, "run", "--local", "--", "true");
+    }
+
+    @AfterEach
+    void stopServer() {
+        magus(env, "server", "stop");
+    }
+
+    private Result magus(Map<String, String> e, String... args) {
+        return BinMagus.run(BinMagus.command(magus, ws, e, args), 120, "bin/magus " + List.of(args) + " ended");
+    }
+
+    /** The same words, run --local and forwarded: both results, local first. */
+    private List<Result> both(Map<String, String> extra, String... words) {
+        List<Result> results = new ArrayList<>();
+        for (boolean local : new boolean[] {true, false}) {
+            Map<String, String> e = new LinkedHashMap<>(env);
+            e.putAll(extra);
+            List<String> args = new ArrayList<>(List.of("run"));
+            if (local) {
+                args.add("--local");
+            }
+            args.addAll(List.of(words));
+            results.add(magus(e, args.toArray(String[]::new)));
+        }
+        return results;
+    }
+
+    private static void lines(Result r, String... patterns) {
+        List<String> err = r.err().lines().toList();
+        assertThat(err).as("stderr of %s", r).hasSize(patterns.length);
+        for (int i = 0; i < patterns.length; i++) {
+            assertThat(err.get(i)).as("stderr line %s of %s", i, r).matches(patterns[i]);
+        }
+    }
+
+    private static String see(String code) {
+        return Pattern.quote("; see 'magus explain " + code + "'");
+    }
+
+    @Test
+    void a_clean_run_prints_only_the_childs_output_quiet_only_denials_verbose_everything() {
+        for (Result r : both(Map.of(), "--", "echo", "hello")) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("hello\n");
+            assertThat(r.err()).as("a clean run").isEmpty();
+        }
+        String denied = "magus: MGS2001 read denied: ~/\\.ssh/id_rsa is outside every read rule; .*\\[kernel\\]" + see("MGS2001");
+        // A new variable to drop: MGS2003 would be said, but -q leaves denials only.
+        for (Result r : both(Map.of("QUIET_DROPPED", "1"), "-q", "--", "sh", "-c", "cat " + key + "; echo after")) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("after\n");
+            lines(r, Pattern.quote("cat: " + key + ": Permission denied"), denied);
+        }
+        for (Result r : both(Map.of("VERBOSE_DROPPED", "1"), "-v", "--", "echo", "v")) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("v\n");
+            lines(r, "magus: MGS2003 child environment rebuilt from the allowlist: .*" + see("MGS2003"),
+                    "magus:   dropped: (.*, )?VERBOSE_DROPPED(, .*)?");
+        }
+        assertThat(both(Map.of(), "-q", "--allow", home.resolve(".ssh").toString(), "--", "true"))
+                .allSatisfy(r -> assertThat(r.err()).isEmpty());
+    }
+
+    @Test
+    void fail_on_denial_exits_3_after_a_clean_exit_with_a_denial_only() {
+        // The refusal is seen as every denial is without --kernel-audit: from the message the tool prints.
+        String shrug = "cat " + key + "; true";
+        assertThat(both(Map.of(), "--", "sh", "-c", shrug)).allSatisfy(r -> assertThat(r.status()).as("%s", r).isZero());
+        assertThat(both(Map.of(), "--fail-on-denial", "--", "sh", "-c", shrug))
+                .allSatisfy(r -> assertThat(r.status()).as("%s", r).isEqualTo(3));
+        assertThat(both(Map.of(), "--fail-on-denial", "-q", "--", "sh", "-c", shrug))
+                .allSatisfy(r -> assertThat(r.status()).as("quiet changes no status: %s", r).isEqualTo(3));
+        assertThat(both(Map.of(), "--fail-on-denial", "--", "sh", "-c", "cat " + key + "; exit 5"))
+                .allSatisfy(r -> assertThat(r.status()).as("the child's own failure: %s", r).isEqualTo(5));
+        assertThat(both(Map.of(), "--fail-on-denial", "--", "echo", "clean"))
+                .allSatisfy(r -> assertThat(r.status()).as("%s", r).isZero());
+    }
+
+    @Test
+    void an_allow_of_a_credential_store_warns_in_one_line_on_both_paths() {
+        List<Result> rs = both(Map.of(), "--allow", home.resolve(".ssh") + ":rw", "--", "cat", key.toString());
+        for (Result r : rs) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("KEY-c0ffee\n");
+            lines(r, Pattern.quote("magus: warning: --allow " + home.resolve(".ssh") + ":rw grants this run a credential"
+                    + " store, ~/.ssh: ") + ".*change them.*");
+        }
+        assertThat(rs.get(1).err()).isEqualTo(rs.get(0).err());
+        assertThat(both(Map.of(), "--allow", home.toString() + "/.ssh/../out", "--", "true"))
+                .allSatisfy(r -> assertThat(r.err()).doesNotContain("warning"));
+    }
+}
