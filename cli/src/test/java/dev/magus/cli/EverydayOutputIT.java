@@ -151,4 +151,46 @@ class EverydayOutputIT {
         assertThat(both(Map.of(), "--allow", home.toString() + "/.ssh/../out", "--", "true"))
                 .allSatisfy(r -> assertThat(r.err()).doesNotContain("warning"));
     }
+
+    @Test
+    void a_nested_run_shows_each_denial_once() {
+        for (Result r : both(Map.of(), "--", magus.toString(), "run", "--", "cat", key.toString())) {
+            assertThat(r.status()).as("%s", r).isEqualTo(1);
+            assertThat(r.err().lines().filter(l -> l.startsWith("magus: MGS2001 "))).as("%s", r).hasSize(1);
+        }
+    }
+
+    @Test
+    void maven_under_another_user_home_names_it_and_the_hint_makes_the_denial_go_away() throws IOException {
+        // The password file's home, as the JVM reads it: elsewhere than HOME, outside every rule.
+        Path passwdHome = Files.createDirectories(root.resolve("passwd-home"));
+        for (Path h : List.of(passwdHome, home)) {
+            Files.createDirectories(h.resolve(".m2/repository/dep"));
+            Files.writeString(h.resolve(".m2/repository/dep/dep.jar"), "jar\n");
+        }
+        Files.writeString(ws.resolve("pom.xml"), "<project/>\n");
+        Files.writeString(ws.resolve("Read.java"), "public class Read { public static void main(String[] a) throws Exception {"
+                + " java.nio.file.Path p = java.nio.file.Path.of(System.getProperty(\"user.home\"), \".m2/repository/dep/dep.jar\");"
+                + " try (var in = new java.io.FileInputStream(p.toFile())) { System.out.println(\"read \" + in.readAllBytes().length); } } }\n");
+        // A Maven stand-in: a JVM whose user.home is the password file's unless MAVEN_OPTS says otherwise.
+        Path mvn = ws.resolve("mvn");
+        Files.writeString(mvn, "#!/bin/sh\nexec java -Duser.home=" + passwdHome + " $MAVEN_OPTS Read.java\n");
+        mvn.toFile().setExecutable(true);
+        Files.delete(ws.resolve("magus.yaml"));
+        Result init = magus(env, "init");
+        assertThat(init.status()).as("%s", init).isZero();
+        magus(env, "run", "--local", "--", "true");
+        for (Result r : both(Map.of(), "--", "./mvn")) {
+            assertThat(r.status()).as("%s", r).isNotZero();
+            assertThat(r.err().lines().filter(l -> l.startsWith("magus: MGS2001 ")))
+                    .as("%s", r).singleElement().satisfies(l -> assertThat(l)
+                            .contains("Maven looks under Java's user.home (" + passwdHome + ")")
+                            .contains("MAVEN_OPTS=-Duser.home=$HOME"));
+        }
+        for (Result r : both(Map.of("MAVEN_OPTS", "-Duser.home=" + home), "--", "./mvn")) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("read 4\n");
+            assertThat(r.err()).as("%s", r).doesNotContain("MGS2001");
+        }
+    }
 }
