@@ -96,6 +96,17 @@ public sealed interface DenialAdvice {
         return reached;
     }
 
+    /**
+     * Tool caches and installs the built-in spells know, under home: a hint for a path inside one
+     * names the root ({@code ~/.m2/repository}), not the one artifact directory the tool asked for
+     * first, so that one grant lets the whole build through.
+     */
+    List<String> TOOL_CACHES = List.of(".m2/repository", ".gradle/caches", ".gradle/wrapper/dists",
+            ".npm/_cacache", ".npm", ".pnpm-store", ".yarn/berry/cache", ".bun/install/cache", ".cargo/registry",
+            ".cargo/git", ".rustup/toolchains", ".rustup/downloads", "go/pkg/mod", ".nvm/versions", ".pyenv/versions",
+            ".sdkman/candidates", ".asdf/installs", ".local/share/mise/installs", ".deno", ".ivy2/cache",
+            ".sbt/boot", ".coursier", ".conan2/p", ".nuget/packages", ".stack", ".cabal/packages", ".ghcup/ghc");
+
     /** Files a shell (or a desktop session) runs at the next login: a write there is persistence. */
     List<String> STARTUP_FILES = List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
             ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
@@ -174,6 +185,8 @@ public sealed interface DenialAdvice {
                 at = resolved;
             }
         }
+        // Inside a tool's cache: its root, which the build reads and writes all over.
+        at = cacheRoot(at, home).orElse(at);
         // Too wide (home, /, a directory holding a credential store): step back down towards the path.
         while (!at.equals(resolved) && unsafeToGrant(at, op, home, exists)) {
             at = at.resolve(at.relativize(resolved).getName(0));
@@ -183,6 +196,17 @@ public sealed interface DenialAdvice {
                     + " and that one would grant a credential store, a startup file or what runs later");
         }
         return new Hint(at, needed, Optional.empty(), !exists.test(at));
+    }
+
+    /** The {@link #TOOL_CACHES} root that holds {@code p}, if any. */
+    private static Optional<Path> cacheRoot(Path p, Path home) {
+        for (String c : TOOL_CACHES) {
+            Path root = home.resolve(c);
+            if (p.startsWith(root)) {
+                return Optional.of(root);
+            }
+        }
+        return Optional.empty();
     }
 
     /** A known harmless probe, and why it is harmless. */
