@@ -193,4 +193,31 @@ class EverydayOutputIT {
             assertThat(r.err()).as("%s", r).doesNotContain("MGS2001");
         }
     }
+
+    @Test
+    void rustup_under_another_home_names_cargo_home_and_rustup_home_and_the_rust_spell_follows_them() throws IOException {
+        Path other = Files.createDirectories(root.resolve("other-home"));
+        Path rustup = Files.createDirectories(other.resolve(".cargo/bin")).resolve("rustup");
+        Files.writeString(rustup, "#!/bin/sh\ncat \"${RUSTUP_HOME:-$HOME/.rustup}/settings.toml\"\n");
+        rustup.toFile().setExecutable(true);
+        Files.createDirectories(other.resolve(".rustup"));
+        Files.writeString(other.resolve(".rustup/settings.toml"), "default_toolchain = \"stable\"\n");
+        Files.writeString(ws.resolve("Cargo.toml"), "[package]\nname = \"demo\"\n");
+        Files.delete(ws.resolve("magus.yaml"));
+        Result init = magus(env, "init");
+        assertThat(init.status()).as("%s", init).isZero();
+        magus(env, "run", "--local", "--", "true");
+        for (Result r : both(Map.of(), "--", rustup.toString(), "show")) {
+            assertThat(r.status()).as("%s", r).isEqualTo(126);
+            assertThat(r.err()).as("%s", r).contains("MGS2007").contains("CARGO_HOME=" + other.resolve(".cargo"))
+                    .contains("RUSTUP_HOME=" + other.resolve(".rustup"));
+        }
+        Map<String, String> homes = Map.of("CARGO_HOME", other.resolve(".cargo").toString(),
+                "RUSTUP_HOME", other.resolve(".rustup").toString());
+        for (Result r : both(homes, "--", rustup.toString(), "show")) {
+            assertThat(r.status()).as("%s", r).isZero();
+            assertThat(r.out()).isEqualTo("default_toolchain = \"stable\"\n");
+            assertThat(r.err()).as("%s", r).doesNotContain("MGS200");
+        }
+    }
 }
