@@ -13,8 +13,9 @@ import java.util.Set;
  * <p>What counts is a refusal of the child's own access: a read, write or exec the kernel refused,
  * a connection outside the network policy, a refused socket, and a write the after-run audit put
  * back. A known harmless runtime probe ({@code benign}, such as every JVM's
- * {@code /proc/self/coredump_filter}) does not: the child's code never asked for it, and every
- * Java build would otherwise fail. A repeat counts as its first occurrence did.
+ * {@code /proc/self/coredump_filter}) does not, nor a tool's silent probe that magus knows of
+ * without the tool saying a word ({@link DetailKey#QUIET}): the child's code never asked for
+ * them, and every Java build would otherwise fail. A repeat counts as its first occurrence did.
  */
 public final class DenialStatus {
     /** The exit status: distinct from a refusal before the child (125) and from what most tools exit with. */
@@ -30,7 +31,8 @@ public final class DenialStatus {
 
     /** Whether {@code d} is a refusal that {@code --fail-on-denial} fails the run on. */
     public static boolean counts(Diagnostic d) {
-        return DENIALS.contains(d.code()) && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()));
+        return DENIALS.contains(d.code()) && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()))
+                && !"true".equals(d.details().get(DetailKey.QUIET.key()));
     }
 
     /** The run's status: {@link #STATUS} instead of a clean exit when asked to and a denial counted. */

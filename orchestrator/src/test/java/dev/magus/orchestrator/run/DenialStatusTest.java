@@ -24,6 +24,9 @@ class DenialStatusTest {
             assertThat(DenialStatus.counts(of(c, ""))).as(c.name()).isTrue();
             assertThat(DenialStatus.counts(of(c, "benign"))).as(c.name()).isFalse();
         }
+        assertThat(DenialStatus.counts(of(Code.MGS2002, "hint").withDetail(DetailKey.QUIET.key(), "true")))
+                .as("a tool's silent probe, not said by the tool").isFalse();
+        assertThat(DenialStatus.counts(of(Code.MGS2001, "hint").withDetail(DetailKey.REPEAT.key(), "2"))).isTrue();
         assertThat(DenialStatus.counts(of(Code.MGS2003, ""))).isFalse();
         assertThat(DenialStatus.counts(of(Code.MGS2004, ""))).isFalse();
         assertThat(DenialStatus.counts(of(Code.MGS2014, ""))).isFalse();
