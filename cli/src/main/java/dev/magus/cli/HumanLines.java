@@ -66,6 +66,18 @@ final class HumanLines {
      * logged, never dropped.
      */
     static boolean shown(Diagnostic d, boolean verbose) {
+        return shown(d, verbose, false);
+    }
+
+    /**
+     * {@link #shown(Diagnostic, boolean)}, and with {@code quiet} (and not {@code verbose}) only
+     * refusals and denials: the diagnostics of severity error. A notice, a warning or a hint is
+     * still an event, in {@code --events} and {@code --log}.
+     */
+    static boolean shown(Diagnostic d, boolean verbose, boolean quiet) {
+        if (quiet && !verbose && d.severity() != Severity.ERROR) {
+            return false;
+        }
         if (d.details().containsKey(DetailKey.REPEAT.key())) {
             // One more occurrence of a denial already shown: an event, counted, not a new line.
             return false;

@@ -63,6 +63,10 @@ final class LearnCommand implements Callable<Integer> {
             + " switching audit on for the run if it is off. Without it they are read only when audit is already on.")
     boolean kernelAudit;
 
+    @Option(names = "--rerun", paramLabel = "N", description = "Runs CMD again, with what the rounds so far learned"
+            + " granted for that run only, until it runs clean or N rounds have run; prints the union of the additions.")
+    int rerun = 1;
+
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
@@ -109,21 +113,30 @@ final class LearnCommand implements Callable<Integer> {
                 return ExitCodes.REFUSED;
             }
         }
+        if (rerun < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rerun takes a number of rounds, 1 or more, not "
+                    + rerun);
+        }
         List<dev.magus.events.Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
-        RunResult result;
+        RunResult result = null;
+        Orchestrator orchestrator = builder.build();
         try {
-            Run run = builder.build().submit(RunRequest.builder(cwd, command).sandbox(mode).stdin(new Stdin.Inherit())
-                    .build(), Passthrough.of(System.out, System.err));
-            Signals.forward(run);
-            run.events().subscribe(e -> {
-                if (e instanceof RunEvent.Diag d) {
-                    seen.add(d.diagnostic());
-                    if (HumanLines.shown(d.diagnostic(), false)) {
-                        err.println(HumanLines.line(d.diagnostic()));
-                    }
+            Learned so = Learned.from(List.of());
+            for (int round = 1; round <= rerun; round++) {
+                if (round > 1) {
+                    err.println("magus learn: round " + round + " of " + rerun + ", with " + grants(granted(so, cwd)));
                 }
-            });
-            result = run.result().block();
+                int before = seen.size();
+                result = round(orchestrator, cwd, mode, granted(so, cwd), seen, err);
+                boolean clean = result != null && result.status() == 0
+                        && Learned.from(List.copyOf(seen.subList(before, seen.size()))).additions().isEmpty();
+                Learned now = Learned.from(List.copyOf(seen));
+                // Clean, or nothing new to grant: another round would run the same.
+                if (result == null || clean || now.additions().equals(so.additions())) {
+                    break;
+                }
+                so = now;
+            }
         } finally {
             if (audit != null) {
                 audit.close();
@@ -150,6 +163,39 @@ final class LearnCommand implements Callable<Integer> {
             return 0;
         }
         return write(out, err, target, new Learned(chosen, learned.attacks(), learned.benign(), learned.byHand()));
+    }
+
+    /**
+     * What a next round grants of {@code so}: what {@code --write} would write ({@link GrantReview}),
+     * as {@code --allow} values.
+     */
+    private List<String> granted(Learned so, Path cwd) {
+        dev.magus.orchestrator.Host host = context.host().get();
+        Path workspace = ConfigStage.findWorkspaceFile(cwd).map(f -> f.toAbsolutePath().getParent()).orElse(cwd);
+        return so.reviewed(GrantReview.Context.of(host.env(), host.home(), workspace)).toWrite(force).stream()
+                .map(a -> a.path() + ":" + a.mode()).toList();
+    }
+
+    /** One run of CMD, with {@code allow} granted for this run only; its diagnostics go to {@code seen}. */
+    private RunResult round(Orchestrator orchestrator, Path cwd, Mode mode, List<String> allow,
+            List<dev.magus.events.Diagnostic> seen, PrintWriter err) {
+        RunRequest.Builder b = RunRequest.builder(cwd, command).sandbox(mode).stdin(new Stdin.Inherit());
+        allow.forEach(b::allow);
+        Run run = orchestrator.submit(b.build(), Passthrough.of(System.out, System.err));
+        Signals.forward(run);
+        run.events().subscribe(e -> {
+            if (e instanceof RunEvent.Diag d) {
+                seen.add(d.diagnostic());
+                if (HumanLines.shown(d.diagnostic(), false)) {
+                    err.println(HumanLines.line(d.diagnostic()));
+                }
+            }
+        });
+        return run.result().block();
+    }
+
+    private static String grants(List<String> allow) {
+        return allow.isEmpty() ? "nothing more granted" : "--allow " + String.join(" --allow ", allow);
     }
 
     private void report(PrintWriter out, Learned learned, int status) {

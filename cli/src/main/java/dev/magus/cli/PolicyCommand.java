@@ -127,7 +127,7 @@ final class PolicyCommand implements Callable<Integer> {
         int abi = context.probe().abi();
         KernelLayer kernel = KernelLayer.of(effective.config().mode(), abi);
         if (json) {
-            out.println(json(effective, abi, kernel));
+            out.println(json(effective, host.home(), abi, kernel));
         } else {
             // Paths and reasons come from magus.yaml and the environment: shown, never sent as controls.
             text(effective, host, abi, kernel).forEach(l -> out.println(Echo.visible(l)));
@@ -136,7 +136,7 @@ final class PolicyCommand implements Callable<Integer> {
         return 0;
     }
 
-    static String json(EffectivePolicy effective, int abi, KernelLayer kernel) {
+    static String json(EffectivePolicy effective, Path home, int abi, KernelLayer kernel) {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("mode", effective.config().mode().spelling());
@@ -158,6 +158,10 @@ final class PolicyCommand implements Callable<Integer> {
                 rule.put("path", EffectivePolicy.shownPath(r, Optional.empty()));
                 rule.put("bits", r.mode().letters());
                 rule.put("origin", r.origin());
+                List<String> stores = CredentialGrants.stores(r, home);
+                if (!stores.isEmpty()) {
+                    stores.forEach(rule.putArray("credential_stores")::add);
+                }
             }
             ArrayNode notes = root.putArray("notes");
             for (PolicyNote n : p.notes()) {
@@ -240,7 +244,9 @@ final class PolicyCommand implements Callable<Integer> {
         List<List<String>> rules = new ArrayList<>();
         rules.add(List.of("PATH", "BITS", "GRANTED BY"));
         for (Rule r : p.rules()) {
-            rules.add(List.of(EffectivePolicy.shownPath(r, Optional.of(home)), r.mode().letters(), r.origin()));
+            List<String> stores = CredentialGrants.stores(r, home);
+            rules.add(List.of(EffectivePolicy.shownPath(r, Optional.of(home)), r.mode().letters(), r.origin()
+                    + (stores.isEmpty() ? "" : "  ! credential store: " + String.join(", ", stores))));
         }
         lines.addAll(Tables.align(rules, "  "));
         lines.addAll(LeaseView.text(p, home));

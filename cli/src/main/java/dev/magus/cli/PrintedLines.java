@@ -21,14 +21,19 @@ public final class PrintedLines implements RunLines {
     }
 
     @Override
-    public Optional<String> diagnostic(Diagnostic d, boolean verbose) {
-        return HumanLines.shown(d, verbose) ? Optional.of(HumanLines.line(d, verbose)) : Optional.empty();
+    public Optional<String> diagnostic(Diagnostic d, boolean verbose, boolean quiet) {
+        return HumanLines.shown(d, verbose, quiet) ? Optional.of(HumanLines.line(d, verbose)) : Optional.empty();
     }
 
     @Override
     public Optional<String> started(RunEvent.Started started, Path cwd, Optional<String> sandbox, List<String> argv,
             boolean quiet) {
         return unconfined(started.mode(), sandbox, cwd, argv, quiet);
+    }
+
+    @Override
+    public List<String> granted(List<String> allow, Path cwd, Path home, boolean quiet) {
+        return quiet ? List.of() : CredentialGrants.warnings(allow, cwd, home);
     }
 
     /**

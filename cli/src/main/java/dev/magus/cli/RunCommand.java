@@ -60,6 +60,7 @@ class RunCommand implements Callable<Integer> {
     boolean verbose;
     boolean quiet;
     boolean local;
+    boolean failOnDenial;
     List<String> command;
 
     CommandSpec spec;
@@ -132,6 +133,7 @@ class RunCommand implements Callable<Integer> {
             eventsFile = events.filter(e -> !e.equals("-")).map(e -> cwd.resolve(Flags.path(e, "--events")));
             logFile = log.map(l -> cwd.resolve(Flags.path(l, "--log")));
             logFile.ifPresent(RunCommand::checkLogFile);
+            PrintedLines.INSTANCE.granted(allow, cwd, context.host().get().home(), quiet).forEach(err::println);
         } catch (SandboxException e) {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
@@ -173,7 +175,7 @@ class RunCommand implements Callable<Integer> {
         }
         boolean ndjsonOnStdout = ndjson == out;
         Optional<LiveView> view = ui && !ndjsonOnStdout
-                ? LiveView.open(request.argv().isEmpty() ? List.of(request.target().orElse("")) : request.argv(), HumanLines::line, d -> HumanLines.shown(d, verbose))
+                ? LiveView.open(request.argv().isEmpty() ? List.of(request.target().orElse("")) : request.argv(), HumanLines::line, d -> HumanLines.shown(d, verbose, quiet))
                 : Optional.empty();
         // The child's bytes go through unchanged (binary output, partial lines) unless the live
         // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
@@ -229,7 +231,7 @@ class RunCommand implements Callable<Integer> {
         }
         served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
                 request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin, false, request.grants().allow(),
-                request.grants().pass(), request.op(), request.target(), request.allowHosts(), verbose, quiet));
+                request.grants().pass(), request.op(), request.target(), request.allowHosts(), verbose, quiet, failOnDenial));
         return 0;
     }
 
@@ -247,6 +249,7 @@ class RunCommand implements Callable<Integer> {
         RunRequest.Builder b = RunRequest.builder(cwd, targetName.isPresent() ? targetArgs() : args);
         targetName.ifPresent(b::target);
         op.ifPresent(b::op);
+        b.failOnDenial(failOnDenial);
         sandbox.ifPresent(s -> b.sandbox(Mode.parse(s, "--sandbox")));
         for (String kv : env) {
             int eq = kv.indexOf('=');
@@ -294,8 +297,8 @@ class RunCommand implements Callable<Integer> {
      * either went through the pass-through or belongs to the NDJSON on stdout.
      */
     private void show(RunEvent e, PrintWriter err) {
-        if (e instanceof RunEvent.Diag d && HumanLines.shown(d.diagnostic(), verbose)) {
-            err.println(HumanLines.line(d.diagnostic(), verbose));
+        if (e instanceof RunEvent.Diag d) {
+            PrintedLines.INSTANCE.diagnostic(d.diagnostic(), verbose, quiet).ifPresent(err::println);
         } else if (e instanceof RunEvent.Started s) {
             unconfinedNotice(s).ifPresent(err::println);
         }

@@ -38,6 +38,7 @@ final class RunModel {
     private final OptionSpec verbose;
     private final OptionSpec quiet;
     private final OptionSpec local;
+    private final OptionSpec failOnDenial;
     private final PositionalParamSpec command;
 
     /**
@@ -82,9 +83,13 @@ final class RunModel {
                 + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.", "--ui"));
         verbose = add(s, flag("Also shows debug diagnostics (MGS2008), known harmless"
                 + " runtime probes, and the names (never the values) of the variables MGS2003 dropped.", "-v", "--verbose"));
-        quiet = add(s, flag("Does not say that a run without a sandbox is unconfined.", "-q", "--quiet"));
+        quiet = add(s, flag("Shows only refusals and denials: no notices, warnings or hints (they stay"
+                + " in --events and --log).", "-q", "--quiet"));
         local = add(s, flag("Runs in this process even when a magus server is running"
                 + " (a plain run is otherwise forwarded to it).", "--local"));
+        failOnDenial = add(s, flag("Exits " + dev.magus.orchestrator.run.DenialStatus.STATUS + " when the child exited 0"
+                + " but something it asked for was refused (a read, write, exec, connection or socket; not a known"
+                + " harmless runtime probe), so CI fails on it.", "--fail-on-denial"));
         command = PositionalParamSpec.builder().arity("0..*").paramLabel("CMD").type(List.class)
                 .auxiliaryTypes(String.class).description("The command and its arguments (after --).").build();
         s.addPositional(command);
@@ -109,6 +114,7 @@ final class RunModel {
         c.verbose = isSet(verbose);
         c.quiet = isSet(quiet);
         c.local = isSet(local);
+        c.failOnDenial = isSet(failOnDenial);
         c.command = command.getValue();
     }
 

@@ -136,6 +136,31 @@ class CliHabitsIT {
     }
 
     @Test
+    void learn_rerun_reaches_a_clean_offline_maven_like_build_with_one_repository_grant() throws IOException {
+        List<String> artifacts = List.of("org/a/1/a-1.jar", "org/b/2/b-2.jar", "com/c/3/c-3.jar", "com/d/4/d-4.pom");
+        for (String a : artifacts) {
+            Path f = home.resolve(".m2/repository").resolve(a);
+            Files.createDirectories(f.getParent());
+            Files.writeString(f, "artifact\n");
+        }
+        // Like Maven offline: reads each artifact in turn and stops at the first it cannot.
+        Path build = ws.resolve("build.sh");
+        Files.writeString(build, "#!/bin/sh\nfor f in " + String.join(" ", artifacts)
+                + "; do cat \"$HOME/.m2/repository/$f\" > /dev/null || exit 1; done\necho built\n");
+        build.toFile().setExecutable(true);
+        Result r = magus(ws, "learn", "--rerun", "5", "--write", "--", "./build.sh");
+        assertThat(r.status()).as("%s", r).isZero();
+        assertThat(r.out()).contains("built\n").contains("./build.sh exited 0; 1 entry to add");
+        assertThat(r.err()).contains("magus learn: round 2 of 5, with --allow ~/.m2/repository:ro")
+                .doesNotContain("round 3");
+        String yaml = Files.readString(ws.resolve("magus.yaml"));
+        assertThat(yaml.lines().filter(l -> l.contains("path:"))).containsExactly("    - path: \"~/.m2/repository\"");
+        Result again = magus(ws, "run", "--", "./build.sh");
+        assertThat(again.status()).as("the written grant lets the build through: %s", again).isZero();
+        assertThat(again.err()).doesNotContain("MGS2001");
+    }
+
+    @Test
     void learn_says_no_denial_explains_a_failure_only_when_none_was_seen() throws IOException {
         Files.writeString(home.resolve(".npmrc"), "//registry.invalid/:_authToken=FAKE-NPM-TOKEN\n");
         Result stolen = magus(ws, "learn", "--", "sh", "-c", "cat \"$HOME/.npmrc\"");

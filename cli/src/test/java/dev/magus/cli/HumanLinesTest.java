@@ -32,6 +32,21 @@ class HumanLinesTest {
     }
 
     @Test
+    void quiet_leaves_refusals_and_denials_only_and_verbose_everything() {
+        Diagnostic notice = Diagnostic.of(Code.MGS2003, "child environment rebuilt", "", Operation.NONE, Layer.POLICY, "env");
+        Diagnostic hint = Diagnostic.of(Code.MGS2006, "pyenv shim on PATH", "", Operation.NONE, Layer.POLICY, "env");
+        Diagnostic refusal = Diagnostic.of(Code.MGS2004, "unknown access mode", "", Operation.NONE, Layer.POLICY, "--allow");
+        assertThat(HumanLines.shown(notice, false, true)).isFalse();
+        assertThat(HumanLines.shown(hint, false, true)).isFalse();
+        assertThat(HumanLines.shown(refusal, false, true)).isTrue();
+        assertThat(HumanLines.shown(denial("hint"), false, true)).isTrue();
+        assertThat(HumanLines.shown(denial("benign"), false, true)).as("a known probe stays a -v line").isFalse();
+        assertThat(HumanLines.shown(notice, true, true)).as("-v shows everything").isTrue();
+        assertThat(PrintedLines.INSTANCE.diagnostic(notice, false, true)).isEmpty();
+        assertThat(PrintedLines.INSTANCE.diagnostic(notice, false, false)).isPresent();
+    }
+
+    @Test
     void anAuditFindingSaysSo() {
         Diagnostic d = Diagnostic.of(Code.MGS2002, "write to a control file: .envrc was created during the run; removed again",
                 "/ws/.envrc", Operation.WRITE, Layer.AUDIT, "audit");

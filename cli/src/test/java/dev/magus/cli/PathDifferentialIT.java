@@ -156,6 +156,10 @@ class PathDifferentialIT {
                 run("nested", "--", bin, "run", "--", "echo", "nested"),
                 run("nested allow", "--", bin, "run", "--allow", ssh, "--", "cat", key),
                 run("nested weaker", "--", bin, "run", "--sandbox=off", "--", "true"),
+                run("fail on denial", "--fail-on-denial", "--", "sh", "-c", "cat " + key + "; true"),
+                run("fail on denial, clean", "--fail-on-denial", "--", "echo", "clean"),
+                run("quiet denial", "-q", "--", "sh", "-c", "cat " + key + "; echo after"),
+                run("allow a credential store rw", "--allow", ssh + ":rw", "--", "true"),
                 run("help", "--help"));
     }
 

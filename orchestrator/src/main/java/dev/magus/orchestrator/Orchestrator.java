@@ -140,6 +140,7 @@ public final class Orchestrator {
         Objects.requireNonNull(runHost, "runHost");
         Objects.requireNonNull(observer, "observer");
         RunHandle run = new RunHandle(newRunId(), clock, warningOnce);
+        run.journal().failOnDenial(request.failOnDenial());
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.run.DenialStatus;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunResult;
 
@@ -65,6 +66,9 @@ final class RunJournal {
     private final Sinks.One<RunResult> result = Sinks.one();
     private final Map<Code, Long> counts = new EnumMap<>(Code.class);
     private boolean ended;
+    /** {@code --fail-on-denial}, and whether a denial it fails on was emitted; guarded by this. */
+    private boolean failOnDenial;
+    private boolean denied;
     /** What every diagnostic goes through before it is emitted: a lease names its job, and its trail records it. */
     private UnaryOperator<Diagnostic> diagnostics = UnaryOperator.identity();
 
@@ -146,6 +150,11 @@ final class RunJournal {
         this.diagnostics = observer;
     }
 
+    /** {@code --fail-on-denial}: a clean exit after a denial ({@link DenialStatus}) ends the run with its status. */
+    synchronized void failOnDenial(boolean fail) {
+        this.failOnDenial = fail;
+    }
+
     synchronized void emit(RunEvent event) {
         if (ended) {
             return;
@@ -156,6 +165,7 @@ final class RunJournal {
                 event = new RunEvent.Diag(d.runId(), d.at(), seen);
             }
             counts.merge(seen.code(), 1L, Long::sum);
+            denied |= DenialStatus.counts(seen);
         }
         publish(event);
     }
@@ -169,10 +179,11 @@ final class RunJournal {
     }
 
     /** Emits the exit event, completes the stream and the result. Only the first call counts. */
-    synchronized void exit(int status, int signal) {
+    synchronized void exit(int childStatus, int signal) {
         if (ended) {
             return;
         }
+        int status = DenialStatus.status(failOnDenial, denied, childStatus, signal);
         Instant at = now();
         Duration took = Duration.between(start, at);
         publish(new RunEvent.Exited(runId, at, status, signal, took));

@@ -78,6 +78,35 @@ public sealed interface DenialAdvice {
             ".cargo/credentials.toml", ".config/rclone", ".config/op", ".claude", ".claude.json", ".cursor", ".codex",
             ".gemini", ".config/github-copilot");
 
+    /**
+     * The credential stores ({@link #CREDENTIAL_STORES}, as {@code ~/...}) that a grant of
+     * {@code granted} reaches: a store inside it ({@code ~/.config} holds {@code ~/.config/gh}),
+     * or the store it lies in ({@code ~/.ssh/authorized_keys}). Present or not: a grant outlives
+     * what is there today.
+     */
+    static List<String> credentialStores(Path granted, Path home) {
+        Path g = granted.normalize();
+        List<String> reached = new java.util.ArrayList<>();
+        for (String e : CREDENTIAL_STORES) {
+            Path store = home.resolve(e);
+            if (store.startsWith(g) || g.startsWith(store)) {
+                reached.add("~/" + e);
+            }
+        }
+        return reached;
+    }
+
+    /**
+     * Tool caches and installs the built-in spells know, under home: a hint for a path inside one
+     * names the root ({@code ~/.m2/repository}), not the one artifact directory the tool asked for
+     * first, so that one grant lets the whole build through.
+     */
+    List<String> TOOL_CACHES = List.of(".m2/repository", ".gradle/caches", ".gradle/wrapper/dists",
+            ".npm/_cacache", ".npm", ".pnpm-store", ".yarn/berry/cache", ".bun/install/cache", ".cargo/registry",
+            ".cargo/git", ".rustup/toolchains", ".rustup/downloads", "go/pkg/mod", ".nvm/versions", ".pyenv/versions",
+            ".sdkman/candidates", ".asdf/installs", ".local/share/mise/installs", ".deno", ".ivy2/cache",
+            ".sbt/boot", ".coursier", ".conan2/p", ".nuget/packages", ".stack", ".cabal/packages", ".ghcup/ghc");
+
     /** Files a shell (or a desktop session) runs at the next login: a write there is persistence. */
     List<String> STARTUP_FILES = List.of(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
             ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".cshrc", ".tcshrc", ".kshrc", ".mkshrc",
@@ -156,6 +185,8 @@ public sealed interface DenialAdvice {
                 at = resolved;
             }
         }
+        // Inside a tool's cache: its root, which the build reads and writes all over.
+        at = cacheRoot(at, home).orElse(at);
         // Too wide (home, /, a directory holding a credential store): step back down towards the path.
         while (!at.equals(resolved) && unsafeToGrant(at, op, home, exists)) {
             at = at.resolve(at.relativize(resolved).getName(0));
@@ -165,6 +196,17 @@ public sealed interface DenialAdvice {
                     + " and that one would grant a credential store, a startup file or what runs later");
         }
         return new Hint(at, needed, Optional.empty(), !exists.test(at));
+    }
+
+    /** The {@link #TOOL_CACHES} root that holds {@code p}, if any. */
+    private static Optional<Path> cacheRoot(Path p, Path home) {
+        for (String c : TOOL_CACHES) {
+            Path root = home.resolve(c);
+            if (p.startsWith(root)) {
+                return Optional.of(root);
+            }
+        }
+        return Optional.empty();
     }
 
     /** A known harmless probe, and why it is harmless. */

@@ -275,7 +275,7 @@ public record Policy(
             if (hint.missing()) {
                 details.put(DetailKey.ALLOW_MISSING.key(), "true");
             }
-            said = ShimAdvice.of(resolved).orElse("");
+            said = ShimAdvice.of(resolved).or(() -> UserHomeAdvice.of(resolved, home)).orElse("");
         } else if (advice instanceof DenialAdvice.AttackLike attack) {
             details.put(DetailKey.ATTACK.key(), attack.why());
             said = "; this looks like an attack (" + attack.why() + "), so nothing is suggested";

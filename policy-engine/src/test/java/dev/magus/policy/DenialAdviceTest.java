@@ -109,6 +109,15 @@ class DenialAdviceTest {
     }
 
     @Test
+    void inside_a_tool_cache_the_hint_is_its_root_not_one_artifact() {
+        // Without the ~/.m2 ro rule: a read deep in Maven's repository names the repository.
+        DenialAdvice.Hint h = (DenialAdvice.Hint) DenialAdvice.classify(Access.READ,
+                HOME.resolve(".m2/repository/org/apache/commons/1.0/c.jar"), HOME, Ruleset.of(List.of()), EXISTS, IS_DIR);
+        assertThat(h.path()).isEqualTo(HOME.resolve(".m2/repository"));
+        assertThat(h.mode()).isEqualTo(AccessMode.R);
+    }
+
+    @Test
     void a_directory_holding_a_credential_store_is_never_suggested() {
         // ~/.config exists but holds ~/.config/gh: the hint steps down to the tool's own directory.
         DenialAdvice.Hint h = (DenialAdvice.Hint) classify(Access.WRITE, "/home/u/.config/newtool/x");

@@ -13,8 +13,11 @@ import java.util.Optional;
  * the server it starts ({@code magus server start}); the server module cannot depend on it.
  */
 public interface RunLines {
-    /** The line(s) shown for {@code d}, or empty when a run at this verbosity shows none. */
-    Optional<String> diagnostic(Diagnostic d, boolean verbose);
+    /**
+     * The line(s) shown for {@code d}, or empty when a run at this verbosity shows none:
+     * {@code -v} shows everything, {@code -q} refusals and denials only.
+     */
+    Optional<String> diagnostic(Diagnostic d, boolean verbose, boolean quiet);
 
     /**
      * The line said when the run started (a run in mode off says it is unconfined), or empty.
@@ -26,10 +29,19 @@ public interface RunLines {
      */
     Optional<String> started(RunEvent.Started started, Path cwd, Optional<String> sandbox, List<String> argv, boolean quiet);
 
+    /**
+     * The lines said before the run starts about what its command line grants (an {@code --allow}
+     * of a credential store), or none; none at {@code -q}.
+     *
+     * @param allow its {@code --allow} values, as written (relative to {@code cwd})
+     * @param home  the run's home directory
+     */
+    List<String> granted(List<String> allow, Path cwd, Path home, boolean quiet);
+
     /** No lines at all: a server whose clients read the events (tests of the protocol). */
     RunLines NONE = new RunLines() {
         @Override
-        public Optional<String> diagnostic(Diagnostic d, boolean verbose) {
+        public Optional<String> diagnostic(Diagnostic d, boolean verbose, boolean quiet) {
             return Optional.empty();
         }
 
@@ -37,6 +49,11 @@ public interface RunLines {
         public Optional<String> started(RunEvent.Started started, Path cwd, Optional<String> sandbox, List<String> argv,
                 boolean quiet) {
             return Optional.empty();
+        }
+
+        @Override
+        public List<String> granted(List<String> allow, Path cwd, Path home, boolean quiet) {
+            return List.of();
         }
     };
 }

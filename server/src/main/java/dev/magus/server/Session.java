@@ -320,6 +320,7 @@ final class Session {
             s.target().ifPresent(b::target);
             s.allowHosts().forEach(b::allowHost);
             b.sandbox(mode);
+            b.failOnDenial(s.failOnDenial());
             b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
             request = b.build();
         } catch (SandboxException e) {
@@ -342,6 +343,7 @@ final class Session {
         if (announce) {
             writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(s.stdin()))));
         }
+        lines.granted(s.allow(), cwd, host.home(), s.quiet()).forEach(l -> writes.write(stderrFrame(l)));
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run
         // is this session's before its first stage; its stages then run on this thread.
         orchestrator.submitHere(request, Passthrough.of(new Out(true), new Out(false)), host,
@@ -446,7 +448,7 @@ final class Session {
                     && !s.env().containsKey(diag.subject())) {
                 return Optional.empty();
             }
-            return lines.diagnostic(diag, s.verbose());
+            return lines.diagnostic(diag, s.verbose(), s.quiet());
         }
         if (e instanceof RunEvent.Started st) {
             return lines.started(st, Path.of(s.cwd()), s.sandbox(), s.argv(), s.quiet());
@@ -466,7 +468,7 @@ final class Session {
         state = State.DONE;
         ended = true;
         Frame.Submit s = submit;
-        Optional<String> line = lines.diagnostic(d, s != null && s.verbose());
+        Optional<String> line = lines.diagnostic(d, s != null && s.verbose(), s != null && s.quiet());
         Frame event = new Frame.Event(NdjsonSink.toJson(new RunEvent.Diag("forwarded", Instant.now(), d)));
         if (line.isPresent()) {
             sendAndClose(event, new Frame.Stderr((line.get() + "\n").getBytes(StandardCharsets.UTF_8)), new Frame.Exit(125, 0));

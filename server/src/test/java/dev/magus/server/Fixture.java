@@ -75,7 +75,7 @@ final class Fixture implements AutoCloseable {
      */
     static final RunLines LINES = new RunLines() {
         @Override
-        public Optional<String> diagnostic(dev.magus.events.Diagnostic d, boolean verbose) {
+        public Optional<String> diagnostic(dev.magus.events.Diagnostic d, boolean verbose, boolean quiet) {
             return d.severity() == dev.magus.events.Severity.DEBUG && !verbose ? Optional.empty()
                     : Optional.of("magus: " + d.code() + " " + d.message() + "; see 'magus explain " + d.code() + "'");
         }
@@ -84,6 +84,11 @@ final class Fixture implements AutoCloseable {
         public Optional<String> started(dev.magus.events.RunEvent.Started started, Path cwd, Optional<String> sandbox,
                 List<String> argv, boolean quiet) {
             return Optional.empty();
+        }
+
+        @Override
+        public List<String> granted(List<String> allow, Path cwd, Path home, boolean quiet) {
+            return List.of();
         }
     };
 

@@ -38,6 +38,8 @@ import java.util.Set;
  *                   layer; {@code argv} is then appended to the target's command and may be empty
  * @param supervise  {@code --supervise}: the child's path and address calls observed by a supervisor
  *                   (also when the workspace sets {@code sandbox.supervise})
+ * @param failOnDenial {@code --fail-on-denial}: a child that exits 0 after the kernel refused it
+ *                   something ({@link DenialStatus}) ends the run with {@link DenialStatus#STATUS}
  */
 public record RunRequest(
         Path workingDir,
@@ -51,7 +53,8 @@ public record RunRequest(
         List<String> allowHosts,
         Optional<String> op,
         Optional<String> target,
-        boolean supervise) {
+        boolean supervise,
+        boolean failOnDenial) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -70,14 +73,14 @@ public record RunRequest(
         allowHosts = List.copyOf(allowHosts);
     }
 
-    /** A request without a descendant audit, grants, op or target. */
-    /** Not supervised unless the workspace says so. */
+    /** Not supervised unless the workspace says so; a denial leaves the child's status alone. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants, List<String> allowHosts,
             Optional<String> op, Optional<String> target) {
-        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, allowHosts, op, target, false);
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, allowHosts, op, target, false, false);
     }
 
+    /** A request without a descendant audit, grants, op or target. */
     public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
             Optional<Mode> sandbox, Stdin stdin) {
         this(workingDir, argv, envSet, envUnset, sandbox, stdin, List.of(), Grants.NONE, List.of(), Optional.empty(),
@@ -114,6 +117,7 @@ public record RunRequest(
         private final List<String> allow = new ArrayList<>();
         private final List<String> pass = new ArrayList<>();
         private boolean supervise;
+        private boolean failOnDenial;
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -195,9 +199,15 @@ public record RunRequest(
             return this;
         }
 
+        /** {@code --fail-on-denial}: see {@link DenialStatus}. */
+        public Builder failOnDenial(boolean fail) {
+            this.failOnDenial = fail;
+            return this;
+        }
+
         public RunRequest build() {
             return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
-                    allowHosts, op, target, supervise);
+                    allowHosts, op, target, supervise, failOnDenial);
         }
     }
 }

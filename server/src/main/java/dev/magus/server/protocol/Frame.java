@@ -75,12 +75,13 @@ public sealed interface Frame {
      *                     beyond its policy; absent in the JSON when empty
      * @param verbose      {@code -v}: the server writes magus's own lines on the run's stderr as the
      *                     command line would print them, debug ones too
-     * @param quiet        {@code -q}: no line that the run is unconfined
+     * @param quiet        {@code -q}: magus's lines are refusals and denials only
+     * @param failOnDenial {@code --fail-on-denial}: a clean exit after a denial is status 3 (absent in the JSON when off)
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
             List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-            boolean quiet) implements ToServer {
+            boolean quiet, boolean failOnDenial) implements ToServer {
         public Submit {
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
@@ -93,6 +94,15 @@ public sealed interface Frame {
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run that does not fail on denials. */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
+                boolean quiet) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, verbose, quiet,
+                    false);
         }
 
         /** A run neither verbose nor quiet. */

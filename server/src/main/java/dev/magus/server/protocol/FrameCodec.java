@@ -164,6 +164,9 @@ public final class FrameCodec {
             if (s.quiet()) {
                 n.put("quiet", true);
             }
+            if (s.failOnDenial()) {
+                n.put("failOnDenial", true);
+            }
         } else if (frame instanceof Frame.Command c) {
             words(n, "command", "args", c.args(), c.cwd(), c.env());
         } else if (frame instanceof Frame.Accepted a) {
@@ -232,7 +235,8 @@ public final class FrameCodec {
                         strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
-                        strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false));
+                        strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false),
+                        n.path("failOnDenial").asBoolean(false));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"));
             case "accepted":

@@ -111,11 +111,7 @@ public final class GrantReview {
             ".local/share/JetBrains", ".config/anthropic", ".config/openai");
 
     /** Tool caches and installs the built-in spells know, under home. */
-    static final List<String> TOOL_CACHES = List.of(".m2/repository", ".gradle/caches", ".gradle/wrapper/dists",
-            ".npm/_cacache", ".npm", ".pnpm-store", ".yarn/berry/cache", ".bun/install/cache", ".cargo/registry",
-            ".cargo/git", ".rustup/toolchains", ".rustup/downloads", "go/pkg/mod", ".nvm/versions", ".pyenv/versions",
-            ".sdkman/candidates", ".asdf/installs", ".local/share/mise/installs", ".deno", ".ivy2/cache",
-            ".sbt/boot", ".coursier", ".conan2/p", ".nuget/packages", ".stack", ".cabal/packages", ".ghcup/ghc");
+    static final List<String> TOOL_CACHES = dev.magus.policy.DenialAdvice.TOOL_CACHES;
 
     /** System directories whose content runs or decides who may do what: never written. */
     static final List<String> SYSTEM_RUN = List.of("/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/usr/bin",
