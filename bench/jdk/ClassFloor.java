@@ -3,7 +3,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The floor of a direct run's class loading (issue 15): loads, in order, the classes a direct
+ * The floor of a direct run's class loading: loads, in order, the classes a direct
  * {@code magus run --local -- true} loads (the list from -Xlog:class+load, hidden and lambda
  * classes left out), from a class archive made by this very program, and with "init" runs their
  * static initialisers too. Nothing of magus runs. Run by bench/direct-floor.sh.

@@ -4,7 +4,7 @@ import java.nio.channels.spi.SelectorProvider;
 import java.security.SecureRandom;
 
 /**
- * What the Java fast client pays the JDK for its one AF_UNIX socket (issue 15), one step per
+ * What the Java fast client pays the JDK for its one AF_UNIX socket, one step per
  * argument: nothing (the trivial JVM), a lambda (the JDK's SelectorProvider and
  * UnixDomainSocketsUtil each link one), SelectorProvider.provider(), SecureRandom's SHA1PRNG (what
  * sun.nio.ch.UnixDomainSockets' static initialiser makes, for names of sockets bound to no path),

@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Thread CPU per policy build and per Landlock ruleset compile, for the workspace of
  * {@code server-cpu.sh} (a fake home, no declarations, the core footprint: about 20 paths
- * resolved, 17 rules compiled): the part of a forwarded run issue 15 cut in session polfd.
+ * resolved, 17 rules compiled): the part of a forwarded run this cut.
  *
  * <pre>bench/policy-cpu.sh [runs, default 2000] [warm-up runs, default 2000]</pre>
  */

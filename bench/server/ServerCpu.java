@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The magus server's own CPU per forwarded run (issue 15: under 2 ms for {@code true}). An
+ * The magus server's own CPU per forwarded run (under 2 ms for {@code true}). An
  * in-process server on a real Unix socket in a temp dir, with a fake home and a workspace
  * holding a magus.yaml (sandbox required); this thread forwards N runs of {@code true} over the
  * socket, one after another, and the process's CPU (user + system, /proc/self/stat, which
@@ -114,7 +114,7 @@ public final class ServerCpu {
     }
 
     /**
-     * The journal's bound (issue 15): {@value #CHATTY} runs at once, each printing
+     * The journal's bound: {@value #CHATTY} runs at once, each printing
      * {@value #CHATTY_LINES} lines and then staying alive; the heap is read once all have printed.
      * The journal keeps every line a subscriber still to come could want only within its window,
      * so this is about what {@value #CHATTY} silent runs cost.

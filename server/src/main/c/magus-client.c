@@ -1,5 +1,5 @@
 /*
- * magus-client: the native forwarding client of `magus run` (issue 15), the C twin of
+ * magus-client: the native forwarding client of `magus run`, the C twin of
  * dev.magus.server.client.FastClient. bin/magus execs it, when it was built (only where a C
  * compiler is present; see server/pom.xml), for a plain `magus run` while a server's socket
  * exists:

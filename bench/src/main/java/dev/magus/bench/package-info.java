@@ -1,2 +1,2 @@
-/** See DESIGN.md: the bench module. */
+/** The bench module: how to run each benchmark is in bench/README.md. */
 package dev.magus.bench;

@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.SandboxException;
 import picocli.CommandLine.IExitCodeExceptionMapper;
 
-/** DESIGN.md's exit statuses for failures that escape a command: a refusal before any child is 125. */
+/** magus run's exit statuses (docs/network.md) for failures that escape a command: a refusal before any child is 125. */
 final class ExitCodes implements IExitCodeExceptionMapper {
     static final int REFUSED = 125;
     static final int NOT_EXECUTABLE = 126;

@@ -27,7 +27,7 @@ import java.util.Set;
  * reached it unshortened.
  */
 final class HumanLines {
-    /** The codes of a refusal before the child starts (DESIGN.md, exit status 125). */
+    /** The codes of a refusal before the child starts (exit status 125). */
     static final Set<Code> REFUSALS = Set.of(Code.MGS2004, Code.MGS2010, Code.MGS2011, Code.MGS2012);
     static final int MAX_MESSAGE = 1000;
 

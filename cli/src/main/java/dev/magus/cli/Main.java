@@ -46,7 +46,7 @@ public final class Main {
     /**
      * Two libraries' look-ups over the whole class path that magus has no use for, each of which,
      * the first time anything in the process looks up a name the class path does not hold, opens
-     * and indexes every jar of it (about 50: 40-50 ms of CPU on its own, issue 15), on the main
+     * and indexes every jar of it (about 50: 40-50 ms of CPU on its own), on the main
      * thread, before the run's first stage: picocli's probe for Groovy ({@code groovy.lang.Closure},
      * for closures in annotations, which magus never writes) and SLF4J's search for its providers
      * (a {@code ServiceLoader}; cli's slf4j-simple is the only one on the class path, so it is named).

@@ -11,7 +11,7 @@ import picocli.CommandLine.Model.PositionalParamSpec;
  * picocli's model of {@code magus run} and {@code magus target}, built with picocli's programmatic
  * API instead of from annotations. Reading the annotations of a command class (reflection over its
  * fields and methods, a proxy class per annotation type) and of the standard help mixin was half
- * of a direct run's main thread (issue 15); the options, their help and their parsing are picocli's
+ * of a direct run's main thread; the options, their help and their parsing are picocli's
  * as before, option for option (CliHelpTest, RunModelTest). Values stay in picocli's model until
  * {@link #bind} copies them into the command's fields.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which runs bin/magus asks to make the class archive: not one that only prints its help or
- * version (its archive would lack the sandbox's classes until the next build, issue 15); and
+ * version (its archive would lack the sandbox's classes until the next build); and
  * which runs compile later than the JVM's defaults (a command line, not the server). bin/magus
  * of this checkout is copied beside a fake build and started with a fake {@code java} that
  * writes down its arguments, so no JVM runs.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a new user tries first, through {@code bin/magus} (issue 18): stdin reaches the child,
+ * What a new user tries first, through {@code bin/magus}: stdin reaches the child,
  * an unconfined run says so, {@code -v} names the dropped variables, and {@code magus learn}
  * takes an npm-like script from failing to passing without ever adding a credential store.
  */

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two separate magus processes (two {@code bin/magus} JVMs, not two runs in one) with
- * overlapping {@code --kernel-audit} runs (issue 18): the first starts first and ends first,
+ * overlapping {@code --kernel-audit} runs: the first starts first and ends first,
  * while the second is still running; the second's denial after that must still be logged, so
  * the first must not have switched audit off under it. Each run's denials are made silently
  * ({@code 2>/dev/null}), so only the audit records can report them, and each must see its own

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Signals sent to a real {@code bin/magus} process, at random moments of its start-up and
- * while its confined child runs, and a {@code kill -9} of magus itself (issue 12: "signals are
+ * while its confined child runs, and a {@code kill -9} of magus itself ("signals are
  * never lost"). Every wait is a bounded deadline; the one timing assertion is the second the
  * issue allows a killed magus's group to outlive it.
  */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real toolchains run confined under {@code required} with a fake home, each with only the
- * magus.yaml {@code magus init} writes for its marker file (issue 14): the test runs
+ * magus.yaml {@code magus init} writes for its marker file: the test runs
  * {@code magus init}, then the build with {@code --sandbox required}, and declares nothing else.
  * The spell's caches work and the credential file beside them is refused by the kernel. A tool
  * missing on this host skips its test and says why. Nothing here reaches a network: npm is

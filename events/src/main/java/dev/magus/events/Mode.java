@@ -46,7 +46,7 @@ public enum Mode {
     }
 
     /**
-     * The effective mode of a run (DESIGN.md, Modes): the stronger of the floor and the
+     * The effective mode of a run (docs/architecture.md, a run: config): the stronger of the floor and the
      * request, where the request is the flag when given and else the workspace's mode. A flag
      * weaker than the floor is refused with MGS2010; a workspace mode weaker than the floor
      * simply runs at the floor.

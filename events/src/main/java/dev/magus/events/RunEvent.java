@@ -28,7 +28,7 @@ public sealed interface RunEvent {
     }
 
     /**
-     * The run ended. {@code status} follows DESIGN.md (child status, 128+N for a signal,
+     * The run ended. {@code status} follows magus run's exit status (child status, 128+N for a signal,
      * 125/126/127 for refusals); {@code signal} is 0 unless a signal ended the child.
      */
     record Exited(String runId, Instant at, int status, int signal, Duration duration) implements RunEvent {

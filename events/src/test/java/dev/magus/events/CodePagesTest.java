@@ -21,7 +21,7 @@ class CodePagesTest {
     private static final Pattern YAML_BLOCK = Pattern.compile("(?ms)^```yaml\\n(.*?)^```$");
     private static final Pattern CODE_REF = Pattern.compile("MGS\\d{4}");
 
-    // What DESIGN.md and the specification let a magus.yaml `sandbox:` section say.
+    // What the documentation lets a magus.yaml `sandbox:` section say.
     private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "allow", "env", "network");
     private static final Set<String> NETWORK_KEYS = Set.of("mode", "allow", "ports", "bind", "unix");
     private static final Set<String> NETWORK_MODES = Set.of("open", "none", "proxy");

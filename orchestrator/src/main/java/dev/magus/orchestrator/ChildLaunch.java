@@ -199,7 +199,7 @@ final class ChildLaunch {
         status = Supervision.end(launched.supervisor(), run, passthrough, status);
         if (launched.controlFiles().isPresent() && RunChecks.audit(run, passthrough, launched.controlFiles().get(), config)
                 && status == 0) {
-            // DESIGN.md, exit status: a run the audits fail exits 1 unless the child already failed.
+            // The exit status (docs/network.md): a run the audits fail exits 1 unless the child already failed.
             status = 1;
         }
         if (launched.descendants().isPresent() && DescendantStage.after(run, passthrough, launched.descendants().get())

@@ -119,7 +119,7 @@ final class ChildStreams {
      * Waits up to {@link #DRAIN_GRACE} for the run's kernel-layer denials, then goes on without
      * them, as {@code timeout(DRAIN_GRACE, Mono.empty())} did, but with no timer: that operator
      * scheduled one on Reactor's parallel threads for every run, and cancelled it at once when,
-     * as almost always, the denials were done (issue 15). {@code denials} is cached and already
+     * as almost always, the denials were done. {@code denials} is cached and already
      * subscribed, so giving up on it here ends only this wait, as the timeout's did.
      */
     static void awaitDenials(Mono<Void> denials) {
@@ -132,7 +132,7 @@ final class ChildStreams {
      * error of {@code done} is thrown, as {@code block} throws it. Not {@code block(Duration)},
      * whose timeout is an {@link IllegalStateException} like its refusal to block a non-blocking
      * thread: catching the one swallowed the other, and a run would have gone on without its
-     * kernel denials, silently (security review, issue 15).
+     * kernel denials, silently.
      */
     static boolean within(Mono<Void> done, Duration grace) {
         java.util.concurrent.CompletableFuture<Void> f = done.toFuture();

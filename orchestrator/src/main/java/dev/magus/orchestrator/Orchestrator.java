@@ -45,7 +45,7 @@ import reactor.core.publisher.Flux;
  * {@link dev.magus.workspace.audit.LeaseAudit}'s), the spawn ({@link Spawner}, the
  * {@link Launcher} unless the builder says otherwise), the stream and the after-run audits. Each stage is a function of immutable
  * values; a stage that refuses is the chain's error signal, which ends the run before any spawn,
- * with its diagnostic in {@link Run#events()} and DESIGN.md's exit status in {@link Run#result()}.
+ * with its diagnostic in {@link Run#events()} and magus run's exit status in {@link Run#result()}.
  * A signal before the spawn disposes the chain: no child starts. {@link #submit} starts a run that
  * goes on by itself; {@link #run} is the cold form whose subscription owns the run. Everything that
  * blocks (the stages, the spawn, pipes,
@@ -160,7 +160,7 @@ public final class Orchestrator {
 
     /**
      * {@link #submit(RunRequest, Passthrough, Host, Consumer)} with the run's stages on the
-     * calling thread, when it is one of {@link #execute}'s (issue 15: one hand-off between threads
+     * calling thread, when it is one of {@link #execute}'s (one hand-off between threads
      * fewer per run): {@code started} gets the run before its first stage, and this returns once
      * the run has ended (or, cancelled before its spawn, while its ending runs on another I/O
      * thread). Called from any other thread, it is {@code submit}: the run starts there and this
@@ -180,7 +180,7 @@ public final class Orchestrator {
     }
 
     /**
-     * The run as DESIGN.md's cold Flux: nothing happens until a subscription, and each
+     * The run as a cold Flux: nothing happens until a subscription, and each
      * subscription submits one run of {@code request} and streams its events, from Started (or a
      * refusal's diagnostics) to Exited, then completes.
      *

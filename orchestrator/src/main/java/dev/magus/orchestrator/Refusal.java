@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * A stage's refusal, as the error signal of the run's chain ({@link RunStages}): what the run
- * says about it and the exit status it ends with (DESIGN.md). No child starts after one; the
+ * says about it and the exit status it ends with (docs/network.md). No child starts after one; the
  * chain's release reports it ({@link Attempt#refused}) after the diagnostics held back so far.
  * Stackless: a refusal is an answer, not a failure of magus, and costs no stack walk.
  */

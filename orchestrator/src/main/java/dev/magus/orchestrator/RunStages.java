@@ -57,7 +57,7 @@ final class RunStages {
 
     /**
      * {@link #start}, with the chain on the calling thread, one of magus's I/O threads: no hand-off
-     * to another of them (a wake-up and the scheduler's bookkeeping per run, issue 15). Returns
+     * to another of them (a wake-up and the scheduler's bookkeeping per run). Returns
      * once the chain has ended: the run's Exited is emitted by then, unless a signal cancelled
      * it before its spawn, whose ending ({@link Attempt#cancelled}) runs on another I/O thread as
      * it does for {@link #start}.

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The spell catalog's listing of {@code .magus/spells} and the lease lookup's look at its
  * markers dir answer "nothing there" from the native lstat's ENOENT instead of the JDK's
- * {@code NoSuchFileException} (issue 15), with the installed (getdents) reader this module's
+ * {@code NoSuchFileException}, with the installed (getdents) reader this module's
  * class path has; every other outcome is still the JDK's, and the answers are the ones the
  * JDK alone gave: nothing, a refusal (MGS2004), or what is there.
  */

@@ -10,7 +10,7 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * ChildStreams' waits (the kernel denials, the drained pipes): done, timed out, or failed, and
- * never a refusal taken for a timeout (security review, issue 15).
+ * never a refusal taken for a timeout.
  */
 class ChildStreamsWithinTest {
     private static final Duration SHORT = Duration.ofMillis(50);

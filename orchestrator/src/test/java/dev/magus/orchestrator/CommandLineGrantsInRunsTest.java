@@ -117,7 +117,7 @@ class CommandLineGrantsInRunsTest {
     /**
      * A grant magus turns down by rule ($HOME as a whole, or an ancestor of it) is refused like
      * a malformed one: the run is not started with less than asked, and the line names the flag
-     * and says why (found by running toolchains as a new user, issue 15's session).
+     * and says why (found by running toolchains as a new user).
      */
     @Test
     void aGrantOfTheWholeHomeIsRefusedNamingTheFlagNotIgnored() {

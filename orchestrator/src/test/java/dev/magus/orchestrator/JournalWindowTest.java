@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The run journal keeps a window of the output, not the whole run (issue 15: memory per run
+ * The run journal keeps a window of the output, not the whole run (memory per run
  * must not grow with its output): a subscriber that is there while the run goes gets every
  * line, even one that falls far behind; one that comes after the end gets every event that is
  * not output and the last {@link RunJournal#HISTORY} lines. Mode off: the journal is the same

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A confined run cannot widen the next one through the locations magus reads from the
- * workspace (issue 12, item 1): the first run plants a {@code .git} link or file, or replaces
+ * workspace: the first run plants a {@code .git} link or file, or replaces
  * a declared directory by a link, as a compromised package would; the second run, confined by
  * the kernel under a policy built afterwards, still cannot read the (fake) home's private key
  * or write into {@code /etc}.

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A confined run whose first act is PTRACE_SEIZE on every thread of magus (security review,
- * issue 15). The thread that launches a confined child confines itself first, so it shares the
+ * A confined run whose first act is PTRACE_SEIZE on every thread of magus (found by a security
+ * review). The thread that launches a confined child confines itself first, so it shares the
  * child's Landlock domain, and Landlock lets a process trace another of its own domain: before
  * the fix the child attached to that thread in 24 of 24 runs, stopped it and read its registers
  * (and could have written magus's memory). magus is now not dumpable from its first confined

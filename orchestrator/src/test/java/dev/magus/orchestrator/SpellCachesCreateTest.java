@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A spell's cache is made only where it is safe (issue 14 review): never through a symbolic link
+ * A spell's cache is made only where it is safe: never through a symbolic link
  * planted in another component ({@code ~/.gradle -> ~/.ssh} must not make {@code ~/.ssh/caches}),
  * never into magus's own dirs, a credential store, or home.
  */

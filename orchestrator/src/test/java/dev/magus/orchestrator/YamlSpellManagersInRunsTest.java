@@ -50,7 +50,7 @@ class YamlSpellManagersInRunsTest {
 
     @Test
     void unboundItDrivesNoHintSinceAClonedRepositoryMayHaveBroughtItAndBoundTheVariableIsKept() {
-        // A .magus/spells file bound by no project must not make runs suggest passing variables (review of issue 14/18).
+        // A .magus/spells file bound by no project must not make runs suggest passing variables.
         t.yaml("sandbox:\n  mode: required\nprojects:\n  - {dir: .}\n");
         List<RunEvent> unbound = run();
         assertThat(lines(unbound, RunEvent.Stream.STDOUT)).containsExactly("v=");

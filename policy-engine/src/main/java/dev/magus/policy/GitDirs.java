@@ -27,7 +27,7 @@ import java.util.Optional;
  *
  * <p>Every git dir is granted read-write to the next run, and {@code .git} lies inside the
  * workspace, which the previous run could write. So what {@code .git} says is believed only
- * when nothing a confined child can plant makes it name something else (issue 12: a child's
+ * when nothing a confined child can plant makes it name something else (a child's
  * {@code ln -s ../home .git} or {@code echo 'gitdir: /' > .git} handed the next run
  * {@code ~} or {@code /}):
  * <ul>

@@ -27,8 +27,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Builds a run's {@link Policy}: the core footprint (DESIGN.md, "The core footprint on
- * Linux"), then the workspace's, the spells' and the target's declarations. Every rule path
+ * Builds a run's {@link Policy}: the core footprint (on
+ * Linux), then the workspace's, the spells' and the target's declarations. Every rule path
  * is resolved the way the kernel walks it, so rules and requests compare as one string; a
  * path that does not exist on the host is skipped, as the kernel layer would skip it, and
  * noted for {@code magus policy}.

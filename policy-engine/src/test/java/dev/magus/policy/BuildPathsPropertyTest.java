@@ -17,7 +17,7 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * The per-build memo is transparent: on random trees of directories, files and links, any
  * sequence of resolutions and traces, repeated paths and a resolution answering a later trace
- * included, answers exactly what an uncached resolver answers for each call (issue 15).
+ * included, answers exactly what an uncached resolver answers for each call.
  */
 class BuildPathsPropertyTest {
 

@@ -21,7 +21,7 @@ import dev.magus.policy.control.ControlFiles;
 
 /**
  * The control-file check of a write looks at every name the walk went through: the file it
- * reaches, each symbolic link on the way, and the path as written (issue 12, item 7). Each
+ * reaches, each symbolic link on the way, and the path as written. Each
  * case is asked of {@link Policy#check} and of a {@link PolicyChecker}, which must agree.
  */
 class ControlFileLinksTest {

@@ -13,7 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
  * written after every frame handed over before it, and those that arrive together in one flush:
  * one task on the event loop and one write to the socket for a run's Started and the diagnostics
  * held back behind it, where each frame was a task, a wake-up of the loop and a write of its own
- * (issue 15). The frames wait here only until the loop runs the task; they count towards the
+ *. The frames wait here only until the loop runs the task; they count towards the
  * connection's high-water mark ({@link #queuedBytes}) until they are in the channel's own buffer.
  * Only the child's bytes wait for room below that mark; the events of the lines in one chunk of
  * them are handed over without waiting, so a run printing empty lines to a client that never

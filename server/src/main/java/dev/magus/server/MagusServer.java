@@ -215,7 +215,7 @@ public final class MagusServer implements AutoCloseable {
                         // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty
                         // asks for them again once the connection has closed, and a closed JDK channel
                         // answers with a ClosedChannelException and its stack trace, two on every
-                        // forwarded run (issue 15).
+                        // forwarded run.
                         c.channel().localAddress();
                         c.channel().remoteAddress();
                         idle.opened();

@@ -184,7 +184,7 @@ final class Session {
 
     /**
      * {@code work} (a run's start) on magus's I/O threads, where the run then stays
-     * (Orchestrator#submitHere): one hand-off between threads per run, not two (issue 15).
+     * (Orchestrator#submitHere): one hand-off between threads per run, not two.
      */
     private void beforeRun(Runnable work) {
         state = State.RUNNING;
@@ -407,7 +407,7 @@ final class Session {
      * The event frame of {@code e}, streamed from the event into one of the connection's I/O
      * buffers: the same bytes as {@code FrameCodec.encode(new Frame.Event(NdjsonSink.toJson(e)))}
      * (ForwardedRunTest and the cli's forwarded-run tests read them), but with no JSON tree, no
-     * array copied into a second one, and no copy from the heap on the event loop (issue 15).
+     * array copied into a second one, and no copy from the heap on the event loop.
      */
     private ByteBuf eventFrame(RunEvent e) {
         return eventFrame(channel.alloc(), e);
@@ -570,7 +570,7 @@ final class Session {
                 throw new IOException("the client went away");
             }
             // Framed straight into one of the connection's I/O buffers: one copy of the child's
-            // bytes, where a heap frame cost a second one on the event loop (issue 15).
+            // bytes, where a heap frame cost a second one on the event loop.
             ByteBuf frame = channel.alloc().ioBuffer(5 + len);
             frame.writeInt(len + 1).writeByte(stdout ? FrameCodec.STDOUT : FrameCodec.STDERR).writeBytes(b, off, len);
             writes.write(frame);

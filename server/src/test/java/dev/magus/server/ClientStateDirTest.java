@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The server never takes a state dir from a client's environment (issue 15): a client that
+ * The server never takes a state dir from a client's environment: a client that
  * names another one ({@code MAGUS_STATE_DIR}, {@code XDG_STATE_HOME}, another {@code HOME}) is
  * declined and runs the work itself; the server's own must be the user's and writable by nobody
  * else, or no run is served. Over the real Unix socket; mode off, so no Landlock is needed:

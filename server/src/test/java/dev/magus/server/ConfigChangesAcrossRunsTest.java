@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One server, many runs of one workspace (issue 15): the server keeps what it read of
+ * One server, many runs of one workspace: the server keeps what it read of
  * magus.yaml between runs, and every change of the file reaches the very next forwarded run:
  * a rewrite of the same size with its mtime put back, a replacement by rename, and a file that
  * no longer parses, which is refused (MGS2004), never run under the policy read before.

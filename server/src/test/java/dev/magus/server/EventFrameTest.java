@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A forwarded run's event frames are streamed from the event into the connection's buffer
- * (issue 15); their bytes must stay exactly those of the event's NDJSON tree framed by
+ *; their bytes must stay exactly those of the event's NDJSON tree framed by
  * {@link FrameCodec#encode}, which the clients of every version read.
  */
 class EventFrameTest {

@@ -26,7 +26,7 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
     public record Stat(long dev, long ino, long size, long mtimeNanos, long ctimeNanos, int mode) {
         /**
          * The record's own form, written out: the generated one links through
-         * {@code ObjectMethods} at its first call, milliseconds of every CLI run (issue 15).
+         * {@code ObjectMethods} at its first call, milliseconds of every CLI run.
          */
         @Override
         public String toString() {
@@ -41,7 +41,7 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
     /**
      * {@link #of(Path)} from the name's own attributes as a caller already read them
      * ({@link #ATTRIBUTES}, without following a link): the very stamp {@link #of(Path)} takes,
-     * without a second {@code lstat} of the same name (issue 15: a workspace's magus.yaml was
+     * without a second {@code lstat} of the same name (a workspace's magus.yaml was
      * found with one and stamped with another, twice per forwarded run). A link's target is
      * stamped here, as {@link #of(Path)} does.
      */
@@ -73,7 +73,7 @@ public record FileStamp(Optional<Stat> name, Optional<Stat> target) {
      * {@link #of(Path)}, asking {@code lstat} first whether there is anything at all: a file
      * that is absent, the usual case of an optional config file ({@code ~/.gitconfig} on every
      * run of a server), is then {@link #ABSENT} without the JDK's lstat, which says so with two
-     * exceptions and their stack traces (issue 15). A name it finds is stamped by {@link #of(Path)}
+     * exceptions and their stack traces. A name it finds is stamped by {@link #of(Path)}
      * itself, so the stamp is the very one {@link #of(Path)} gives.
      */
     public static FileStamp of(Path file, dev.magus.policy.path.DirectoryReader lstat) {

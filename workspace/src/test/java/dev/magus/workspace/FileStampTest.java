@@ -49,7 +49,7 @@ class FileStampTest {
         // What the reader says is absent (ENOENT, ENOTDIR) is, without asking the JDK.
         assertThat(FileStamp.of(f, reader(true))).isSameAs(FileStamp.ABSENT);
         // A reader whose lstat found nothing but cannot say why (a name it cannot pass to the
-        // kernel, another error) leaves the answer to the JDK (security review, issue 15).
+        // kernel, another error) leaves the answer to the JDK.
         for (Path p : new Path[] {f, link, dangling, dir}) {
             assertThat(FileStamp.of(p, reader(false))).as("%s", p).isEqualTo(FileStamp.of(p)).isNotSameAs(FileStamp.ABSENT);
         }

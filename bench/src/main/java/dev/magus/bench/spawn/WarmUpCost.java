@@ -6,7 +6,7 @@ import java.lang.management.ManagementFactory;
 
 /**
  * What making the process's launcher costs, with its warm-up children ({@code warm}, as a
- * server makes it) or without ({@code oneshot}, as a CLI run does since issue 15): the wall
+ * server makes it) or without ({@code oneshot}, as a CLI run does): the wall
  * and the process CPU of {@code Launcher.get()}, JNA already loaded. One fresh JVM per figure:
  *
  * <pre>

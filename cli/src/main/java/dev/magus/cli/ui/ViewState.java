@@ -74,7 +74,7 @@ public record ViewState(
             Optional<String> allowHint) {
     }
 
-    /** How the run ended: DESIGN.md's exit status, the signal (0 when none) and the duration. */
+    /** How the run ended: magus run's exit status, the signal (0 when none) and the duration. */
     public record Ending(int status, int signal, Duration duration) {
     }
 }

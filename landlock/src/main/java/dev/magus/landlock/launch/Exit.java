@@ -13,7 +13,7 @@ public record Exit(int code, int signal) {
         }
     }
 
-    /** The shell's convention, which DESIGN.md adopts: the code, or 128+N for signal N. */
+    /** The shell's convention, which magus run adopts: the code, or 128+N for signal N. */
     public int status() {
         return signal > 0 ? 128 + signal : code;
     }

@@ -105,7 +105,7 @@ public final class Launched {
      * a reaped pid to a new process at once, a child of magus among them (a confined process's
      * {@code CLONE_PARENT} child, a stray re-parented to the subreaper); had the pid stayed
      * registered after the reap, a check between the two would have vouched for that stranger
-     * as the launcher's own (security review, issue 15). Any check that saw the new process in
+     * as the launcher's own. Any check that saw the new process in
      * {@code /proc} did so after the reap, so it takes the lock after this method released it;
      * a caller must therefore ask {@link #owns} or {@link #mayTouch} after its last read of
      * {@code /proc}, never rely on an answer given before a later read.
@@ -139,7 +139,7 @@ public final class Launched {
      * launcher child can be reaped, and its pid handed on, between the check and the action; the
      * action must be short and must itself confirm, by a read made inside it (the process's start
      * time, say), that {@code pid} is still the process the caller saw. Reaping a stranger's
-     * zombie is such an action (security review, issue 15: a stat read before the check could
+     * zombie is such an action (a stat read before the check could
      * describe a launcher child reaped since, whose pid a new one of its children then held).
      *
      * @return what {@code action} returned, or false when it did not run

@@ -155,7 +155,7 @@ public final class FanotifyWatcher implements ChangeWatcher {
         try {
             // Read whole on every call: a rename of a directory above a mount point moves the
             // mount's path in this table without any mount event, so no poll of a held
-            // descriptor can say the table is unchanged (security review, issue 15:
+            // descriptor can say the table is unchanged (security review:
             // FanotifyMountTest).
             bytes = Files.readAllBytes(MOUNTINFO);
         } catch (IOException | RuntimeException e) {
@@ -177,7 +177,7 @@ public final class FanotifyWatcher implements ChangeWatcher {
      * The last verdict for each list of roots, by the exact bytes of the mount table it read: in
      * a server every run of a workspace asks about the same roots under the same table, and
      * parsing it (a split and a {@code Path} per mount) was most of this watcher's start
-     * (issue 15). The table is still read on every run; a verdict is reused only for the
+     *. The table is still read on every run; a verdict is reused only for the
      * very same bytes, so any mount or unmount anywhere is judged anew.
      */
     private static final Map<List<Path>, Verdict> VERDICT = new java.util.concurrent.ConcurrentHashMap<>();

@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  * The mode of an open descriptor, an {@code O_PATH} one included:
  * {@code fstatat(fd, "", AT_EMPTY_PATH)}, the inode the descriptor holds whatever its path names
  * now. The same answer as a stat of {@code /proc/self/fd/FD}, without the kernel's walk of
- * {@code /proc} (issue 15: once per Landlock rule, for every run of a server).
+ * {@code /proc} (once per Landlock rule, for every run of a server).
  */
 public final class FdStat {
     private static final boolean X86_64 = Platform.ARCH.equals("x86-64");

@@ -48,7 +48,7 @@ public final class NoLinkOpen {
             return -Errno.ENAMETOOLONG;
         }
         // One native buffer per thread, its open_how written once: no Memory (malloc and a
-        // cleaner) per rule of every compile (issue 15).
+        // cleaner) per rule of every compile.
         Memory m = REQUEST.get();
         m.write(OPEN_HOW, path, 0, path.length);
         long base = Pointer.nativeValue(m);

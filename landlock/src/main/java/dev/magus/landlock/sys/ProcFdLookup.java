@@ -12,7 +12,7 @@ import java.util.Optional;
  * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link exactly as
  * any other call on the path would, {@code readlinkat(FDS, "N")} reads back where it led
  * (beneath {@code FDS}, a descriptor of {@code /proc/self/fd} opened once per process, so the
- * kernel no longer walks {@code /proc/self/fd} for every path: issue 15), {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
+ * kernel no longer walks {@code /proc/self/fd} for every path), {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
  * META-INF/services.
  *
  * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly what the
@@ -50,7 +50,7 @@ public final class ProcFdLookup implements KernelLookup {
      * The file {@link #fds} was opened on ({@code st_dev}, {@code st_ino}), checked before each
      * answer read beneath it: were the number ever closed by some other code's mistake and
      * reused for another directory, a name {@code N} there (a link a run planted) would be
-     * taken for where a policy path leads (security review, issue 15). On a mismatch the
+     * taken for where a policy path leads. On a mismatch the
      * descriptor is given up and the whole path read as before.
      */
     private static volatile long[] fdsIdentity;
@@ -127,7 +127,7 @@ public final class ProcFdLookup implements KernelLookup {
      * walks the path following no link at all and fails with ELOOP at the first one (magic
      * ones too), so success means every component exists now and none is a link. Nothing is
      * read back, so neither {@code /proc/self/fd} nor its identity check is involved: two system
-     * calls, against four for {@link #realPath} (issue 15).
+     * calls, against four for {@link #realPath}.
      */
     @Override
     public Unlinked unlinked(String plainPath) {

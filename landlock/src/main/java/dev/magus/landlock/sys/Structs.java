@@ -37,7 +37,7 @@ public final class Structs {
         /**
          * Sets both fields and writes them to native memory at their packed offsets (0 and 8):
          * the same 12 bytes as {@link #write()}, without its reflection over the fields, once per
-         * rule of every compile (issue 15).
+         * rule of every compile.
          */
         public void set(long allowedAccess, int parentFd) {
             allowed_access = allowedAccess;

@@ -37,7 +37,7 @@ import net.jqwik.api.statistics.Statistics;
  * exactly the ruleset of the policy built by the walk alone, which never asks the kernel: the
  * same rules and notes, the same grants (path, kind, rights, origin) and skips, on random trees
  * of directories, files and links (inside the workspace too, where a link to outside is refused
- * as planted) declared with random spellings and modes (issue 15).
+ * as planted) declared with random spellings and modes.
  */
 class SameRulesPropertyTest {
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The launcher's register of its own children: a reap and the pid's leaving the register are one
  * step for every check, so a pid the kernel hands on right after the reap is never vouched for
- * as the launcher's (security review, issue 15: a confined process's {@code CLONE_PARENT} child
+ * as the launcher's (a confined process's {@code CLONE_PARENT} child
  * could take it and hide from the stray pass).
  */
 class LaunchedTest {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link GetdentsReader#presence}: only the kernel's ENOENT and ENOTDIR are an answer, and
  * {@code Filesystem.real().lstat}, which takes that answer instead of the JDK's exceptions
- * (issue 15), gives for every kind of path exactly what the JDK's {@code lstat} alone gives.
+ *, gives for every kind of path exactly what the JDK's {@code lstat} alone gives.
  */
 class PresenceTest {
     @TempDir
@@ -85,7 +85,7 @@ class PresenceTest {
         assertThat(Filesystem.real().lstat(t.resolve("dangling")).kind()).isEqualTo(Entry.Kind.LINK);
     }
 
-    /** {@link GetdentsReader#lstat}: one native lstat gives the kind, or ABSENT exactly where presence is an answer (issue 15). */
+    /** {@link GetdentsReader#lstat}: one native lstat gives the kind, or ABSENT exactly where presence is an answer. */
     @Test
     void lstatGivesTheKindOrAbsentExactlyWherePresenceAnswers() throws IOException {
         Map<Path, Presence> cases = cases();

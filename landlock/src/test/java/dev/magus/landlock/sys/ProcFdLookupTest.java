@@ -71,7 +71,7 @@ class ProcFdLookupTest {
     /**
      * {@link ProcFdLookup#unlinked}: YES only when no component is a link (the last one, a
      * dangling one and a magic one included), ABSENT only when the path is missing or passes a
-     * file before any link, and every answer agrees with the walk (issue 15).
+     * file before any link, and every answer agrees with the walk.
      */
     @Test
     void unlinkedSaysYesOnlyForAPathWithNoLinkInIt() throws IOException {
@@ -133,7 +133,7 @@ class ProcFdLookupTest {
      * Were the number of the /proc/self/fd descriptor closed by some other code's mistake and
      * reused for a directory a run wrote, a link named after the next descriptor there must not
      * be taken for where a path leads: the lookup sees that the number no longer names the file
-     * it opened, gives it up, and reads the whole /proc/self/fd/N path (security review, issue 15).
+     * it opened, gives it up, and reads the whole /proc/self/fd/N path.
      */
     @Test
     void aReusedDescriptorNumberIsNotTrusted() throws Exception {

@@ -18,7 +18,7 @@ class StructSizesTest {
         assertThat(attr.getPointer().getInt(8)).isEqualTo(0x11223344);
     }
 
-    /** {@link Structs.PathBeneathAttr#set} writes the very bytes {@code write()} writes (issue 15: the compile uses it). */
+    /** {@link Structs.PathBeneathAttr#set} writes the very bytes {@code write()} writes (the compile uses it). */
     @Test
     void pathBeneathSetWritesTheSameBytesAsWrite() {
         long[] rights = {0, 1, 0xc000L | 0x1fffL, 0x0102030405060708L, -1L};

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The children files the first pass of one check opened, read again by its second through
  * the same descriptors: a read at offset 0 ({@code pread}) makes the kernel build the list
  * anew, as an open does, without the open's walk of {@code /proc} and the close (about half
- * of the second pass's cost, issue 15). The second pass still lists the task directory
+ * of the second pass's cost). The second pass still lists the task directory
  * afresh, opens any task not seen by the first, and compares both whole. A descriptor of a
  * thread that ended since reads empty, as its path would read empty or not at all; a task
  * id taken again meanwhile by a new magus thread would need a lap of the pid space between
@@ -21,7 +21,7 @@ final class HeldLists implements AutoCloseable {
     /**
      * How many descriptors all checks of this process may hold at once. One check holds one
      * per magus thread, and the threads grow with the live runs: runs ending together would
-     * hold runs x threads descriptors (security review, issue 15: a burst of ending runs
+     * hold runs x threads descriptors (a burst of ending runs
      * could exhaust the server's descriptors and fail other runs' spawns and accepts). Past
      * the budget a list is opened again by the second pass, as before.
      */

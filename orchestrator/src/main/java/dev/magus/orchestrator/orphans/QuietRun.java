@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * Whether the end of a run may skip the pass over {@code /proc} for strays (issue 15: that pass,
+ * Whether the end of a run may skip the pass over {@code /proc} for strays (that pass,
  * one {@code /proc/PID/stat} read per process on the host, was the largest part of the
  * server's CPU per run): when magus, the child subreaper of everything it starts, has no child
  * but the ones its launcher started and still owns (run leaders, the watchdog).
@@ -28,7 +28,7 @@ import java.util.function.LongPredicate;
  * anything behind leaves magus a child its launcher does not own, and then the pass runs as
  * before.
  *
- * <p>Which of magus's threads such a child belongs to (issue 15: reading every thread's list
+ * <p>Which of magus's threads such a child belongs to (reading every thread's list
  * was about 117 system calls per run): {@code forget_original_parent} (kernel/exit.c) moves an
  * exiting task's children to {@code find_new_reaper}, which takes the first of
  * {@code find_alive_thread(father)} (another thread of the dying process) and then, walking
@@ -62,7 +62,7 @@ import java.util.function.LongPredicate;
  * <p>An earlier form compared the kernel's last pid ({@code /proc/loadavg}) with the child's,
  * guarding against a lap of the pid space with {@code /proc/stat}'s fork count; a failing
  * {@code clone3} spends a pid without counting a fork, so a confined child could lap the space
- * unseen and hide a stray (security review, issue 15). This form counts nothing.
+ * unseen and hide a stray. This form counts nothing.
  */
 final class QuietRun {
     private static final Path OWN_TASKS = Path.of("/proc/self/task");
@@ -73,7 +73,7 @@ final class QuietRun {
     /**
      * One pass: the tasks read (leader last) and every child they listed, both sorted. Its
      * equals and hashCode are written out: a record's own are linked at their first call
-     * ({@code ObjectMethods} bootstrap), which cost a one-shot run about 5 ms (issue 15).
+     * ({@code ObjectMethods} bootstrap), which cost a one-shot run about 5 ms.
      */
     record Pass(List<Long> tasks, List<Long> children) {
         @Override
@@ -115,7 +115,7 @@ final class QuietRun {
             }
             // The register is asked again after the last read: a pid the first pass saw as the
             // launcher's may have been reaped and handed to a stranger since, and the second pass
-            // would list the stranger under the same number (security review, issue 15). Each
+            // would list the stranger under the same number. Each
             // answer of owned then comes after the read it judges, as Launched.reap requires.
             Optional<Pass> second = pass(OWN_TASKS, self, held);
             return second.isPresent() && first.get().equals(second.get()) && quiet(second.get().children(), owned);
@@ -156,7 +156,7 @@ final class QuietRun {
             }
             // Each list opened beneath the directory's descriptor (openat "TID/children"), not by
             // its whole path: the kernel's walk of /proc/self/task was most of each open's cost,
-            // two opens per task per pass (issue 15). Same files, same single read.
+            // two opens per task per pass. Same files, same single read.
             SecureDirectoryStream<Path> at = ds instanceof SecureDirectoryStream<Path> secure ? secure : null;
             List<Long> out = new ArrayList<>();
             ByteBuffer buf = ByteBuffer.allocate(OneRead.SIZE);

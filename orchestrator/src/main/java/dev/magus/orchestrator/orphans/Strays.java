@@ -144,7 +144,7 @@ public final class Strays {
             Active self = ACTIVE.get(runId);
             if (self != null && self.group() == group && !groupLives(sys, group) && adoptedHolds()
                     && QuietRun.quiet(Launched::owns)) {
-                // magus has no child its launcher does not own: nothing of this run was left (issue 15).
+                // magus has no child its launcher does not own: nothing of this run was left.
                 return new Collected(0, List.of());
             }
             long since = self == null ? Long.MAX_VALUE : self.startTicks();

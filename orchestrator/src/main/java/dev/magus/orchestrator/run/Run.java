@@ -10,7 +10,7 @@ import reactor.core.publisher.Mono;
  * cancels its subscription to {@link #events()} ends its own replay and nothing else, so
  * subscribers may come and go safely.
  *
- * <p>For a run owned by its subscription, the cold form DESIGN.md describes, where cancelling
+ * <p>For a run owned by its subscription, the cold form, where cancelling
  * the subscription kills the child's whole process group, use
  * {@link dev.magus.orchestrator.Orchestrator#run(RunRequest)} instead.
  */

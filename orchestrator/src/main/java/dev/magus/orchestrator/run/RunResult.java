@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * How a run ended.
  *
- * @param status      DESIGN.md's exit status: the child's own, 128+N for signal N, 125 when magus
+ * @param status      magus run's exit status (docs/network.md): the child's own, 128+N for signal N, 125 when magus
  *                    refused before the child started, 126 when the exec was denied or not
  *                    executable, 127 when the command was not found
  * @param signal      the signal that ended the child, 0 when none

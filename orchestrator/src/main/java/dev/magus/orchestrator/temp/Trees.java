@@ -32,7 +32,7 @@ public final class Trees {
      */
     public static Path createPrivateTemp(Path tempBase) throws IOException {
         // What createDirectories accepts (a directory, or a link to one), looked at first, without
-        // an exception: its mkdir's EEXIST was one on every run (issue 15, server CPU per run).
+        // an exception: its mkdir's EEXIST was one on every run (server CPU per run).
         if (!Files.isDirectory(tempBase)) {
             Files.createDirectories(tempBase);
         }

@@ -133,7 +133,7 @@ class LeaderListTest {
     }
 
     /**
-     * The register is asked again after the last read (security review, issue 15): a pid it
+     * The register is asked again after the last read: a pid it
      * vouched for after the first read but no longer after the second is not quiet.
      */
     @Test

@@ -19,7 +19,7 @@ class QuietRunTest {
     @TempDir
     Path tmp;
 
-    /** Pass's equals is written out (issue 15): two passes agree only on the same tasks and the same children. */
+    /** Pass's equals is written out: two passes agree only on the same tasks and the same children. */
     @Test
     void twoPassesAgreeOnlyWhenTasksAndChildrenAreTheSame() {
         QuietRun.Pass p = new QuietRun.Pass(List.of(1L, 2L), List.of(5L, 6L));
@@ -252,7 +252,7 @@ class QuietRunTest {
     /**
      * A pid the first pass saw as the launcher's, reaped before the second pass and taken by a
      * stranger under the same number, is not vouched for by the first answer: the register is
-     * asked again after the last read (security review, issue 15). The "stranger" here is the
+     * asked again after the last read. The "stranger" here is the
      * same child, which the register stops vouching for after its first answer.
      */
     @Test

@@ -3,8 +3,8 @@ package dev.magus.policy.decl;
 import java.util.Optional;
 
 /**
- * A directory a declared {@code path} is written under (DESIGN.md, "Bases for a declared
- * location"). The table is data here; the policy builder applies it to a host.
+ * A directory a declared {@code path} is written under (a base for a declared
+ * location). The table is data here; the policy builder applies it to a host.
  *
  * <pre>
  * base        Linux                                   macOS

@@ -95,7 +95,7 @@ public interface DirectoryReader {
     /**
      * What {@code lstat} of a name says, for a caller that only asks whether nothing is there
      * before it asks the JDK, which says "nothing" with two exceptions and their stack traces
-     * (issue 15). Only the kernel's own ENOENT and ENOTDIR are taken as an answer; anything
+     *. Only the kernel's own ENOENT and ENOTDIR are taken as an answer; anything
      * else leaves the question to the JDK, so the caller's answer is the one it always gave.
      */
     enum Presence {
@@ -148,7 +148,7 @@ public interface DirectoryReader {
      * What {@code lstat(absolutePath)} says, in one system call: the kind of what is there (a
      * link is not followed), {@link Lstat#ABSENT} exactly when {@link #absent} would say so, or
      * {@link Lstat#UNSURE}. The walk asks this instead of the JDK's {@code readAttributes}, which
-     * would stat the same entry a second time (issue 15). The default answers only
+     * would stat the same entry a second time. The default answers only
      * {@code ABSENT} or {@code UNSURE}, as {@link #absent} does.
      */
     default Lstat lstat(String absolutePath) {

@@ -38,7 +38,7 @@ public interface KernelLookup {
      * Whether {@code plainPath} exists now with no symbolic link anywhere in it, asked of the
      * kernel with no link followed at all ({@code openat2(RESOLVE_NO_SYMLINKS)}): one or two
      * system calls where {@link #realPath} needs four, and no answer to read back, since such a
-     * path is its own real path (issue 15). {@link PathResolver} asks it only for a plain
+     * path is its own real path. {@link PathResolver} asks it only for a plain
      * spelling: absolute, no empty, {@code .} or {@code ..} component, no trailing slash.
      *
      * <p>The default says {@link Unlinked#UNKNOWN}, so a lookup without it behaves as before.

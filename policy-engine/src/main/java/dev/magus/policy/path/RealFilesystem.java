@@ -61,7 +61,7 @@ final class RealFilesystem implements Filesystem {
     /**
      * The installed {@link DirectoryReader}'s one native {@code lstat} of {@code p}: its kind
      * (the same {@code st_mode} the JDK's {@code readAttributes} reads, so the same answer,
-     * with one system call instead of two: issue 15), or {@code ABSENT} for sure (ENOENT,
+     * with one system call instead of two), or {@code ABSENT} for sure (ENOENT,
      * ENOTDIR: the JDK would say so with two exceptions, each filling its stack trace through a
      * server run's deep chain), or {@code UNSURE}, when the JDK is asked as before.
      */

@@ -250,7 +250,7 @@ class RulesetTest {
     }
 
     /**
-     * The merge before issue 15's rewrite of {@link Ruleset#of} (a map per path, then a sort):
+     * The merge before the rewrite of {@link Ruleset#of} (a map per path, then a sort):
      * the rewrite (one stable sort, runs of one path merged) must give exactly these rules,
      * origins and their order included.
      */

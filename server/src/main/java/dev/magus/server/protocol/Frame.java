@@ -208,7 +208,7 @@ public sealed interface Frame {
     record Stderr(byte[] bytes) implements ToClient {
     }
 
-    /** The run ended: DESIGN.md's exit status, and the signal that ended the child (0 when none). */
+    /** The run ended: magus run's exit status (docs/network.md), and the signal that ended the child (0 when none). */
     record Exit(int status, int signal) implements ToClient {
     }
 

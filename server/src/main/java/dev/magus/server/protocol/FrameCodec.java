@@ -79,7 +79,7 @@ public final class FrameCodec {
      * Writes the event frame of {@code event} to {@code out}, all but its length prefix (the kind,
      * then the JSON): exactly the bytes {@code encode(new Frame.Event(NdjsonSink.toJson(event)))}
      * has after its first four, streamed from the event with no tree and no intermediate array
-     * (the server writes each of a forwarded run's events once, on the run's thread; issue 15).
+     * (the server writes each of a forwarded run's events once, on the run's thread).
      * {@code out} is not closed.
      */
     public static void writeEventBody(RunEvent event, OutputStream out) throws IOException {

@@ -92,7 +92,7 @@ public final class MetricsSink implements Consumer<RunEvent> {
     /**
      * The meters this sink registered, by their tags: registering again (a builder, its tags
      * sorted, the registry's lookup and filters) on every run and diagnostic was ~2 % of a
-     * forwarded run's thread in the server (issue 15). The registry hands back the meter it
+     * forwarded run's thread in the server. The registry hands back the meter it
      * already holds for the same name and tags, so the one kept here is that same meter; magus
      * never removes a meter from its registry, so it stays the registry's. The tags are a few
      * enum values and mode spellings, so these maps stay small.

@@ -7,7 +7,7 @@ import java.time.Instant;
  * date and time of day formatted by the JDK once per second and reused for the events of that
  * second: only the fraction is written here, in groups of three digits as {@code ISO_INSTANT}
  * writes it (none, 3, 6 or 9). The formatter per event was ~2 % of a forwarded run's thread in
- * the server (issue 15), for every event's {@code at}.
+ * the server, for every event's {@code at}.
  */
 final class InstantText {
     /** The last second formatted: its epoch second and its text up to the fraction. */

@@ -80,7 +80,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
      * Writes {@code event}'s JSON object to {@code g}: the fields {@link #toJson} puts in its tree,
      * in the same order and with the same values, so that a frame or a line written this way has
      * exactly the bytes of the tree serialised by the same factory, without building the tree (a
-     * forwarded run's events are written once each, on the run's own thread; issue 15).
+     * forwarded run's events are written once each, on the run's own thread).
      */
     public static void write(RunEvent event, JsonGenerator g) throws IOException {
         g.writeStartObject();

@@ -174,7 +174,7 @@ public final class ControlFileAudit {
      * For each workspace and state dir, the walk in {@link #LAST} that the state dir's file is
      * known to hold the equal of (this process loaded it, wrote it, or found it still holding),
      * by identity: a run that starts from it and changes nothing need not rewrite the file
-     * (issue 15: in a server every run started from memory, so every run rewrote it, ~0.3 ms).
+     * (in a server every run started from memory, so every run rewrote it, ~0.3 ms).
      * Another process replacing the file meanwhile leaves a walk of the same workspace there, as
      * good to rescan from; one removing it costs the next process a full walk, as before.
      */

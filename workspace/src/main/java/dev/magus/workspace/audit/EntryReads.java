@@ -87,7 +87,7 @@ final class EntryReads {
         }
         try (SeekableByteChannel ch = Files.newByteChannel(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             // Sized by the stamp, not by an fstat of the channel (a system call per control file
-            // per pass, issue 15): a file that grew since is read on into a bigger buffer below.
+            // per pass): a file that grew since is read on into a bigger buffer below.
             ByteBuffer buf = ByteBuffer.allocate((int) Math.min(limit + 1L, Math.max(0, st.size()) + 1));
             while (ch.read(buf) > 0) {
                 if (!buf.hasRemaining()) {

@@ -15,7 +15,7 @@ import java.util.Optional;
  *
  * <p>The records' equals and hashCode are written out, component by component as a record's
  * own: those are linked at their first call ({@code ObjectMethods} bootstrap, method-handle
- * classes spun at run time), a cost every one-shot run paid in its audit (issue 15).
+ * classes spun at run time), a cost every one-shot run paid in its audit.
  */
 public sealed interface Node {
 

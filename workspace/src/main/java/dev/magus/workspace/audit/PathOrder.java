@@ -21,7 +21,7 @@ final class PathOrder implements Comparator<Path> {
      * that character, as {@link String#compareTo} does), or one name ended where the other goes
      * on (the shorter name, a prefix of the longer, comes first), or one path ended (its names
      * are a prefix of the other's: it comes first). No {@code Path} or {@code String} is made
-     * (issue 15: two of each per name per comparison showed in the audit's profile).
+     * (two of each per name per comparison showed in the audit's profile).
      */
     @Override
     public int compare(Path a, Path b) {

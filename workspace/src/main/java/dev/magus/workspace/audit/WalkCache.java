@@ -86,7 +86,7 @@ final class WalkCache {
 
     /**
      * The key's tail: the control entries this magus knows, an immutable list fixed at build
-     * time, so written out once rather than on every run (issue 15).
+     * time, so written out once rather than on every run.
      */
     private static final String ENTRIES_PART;
 
@@ -266,7 +266,7 @@ final class WalkCache {
     Set<Path> loadUnaudited(String key, List<Path> roots) {
         Path f = unauditedFile(key);
         // Usually there is none: access(2) says so without the two exceptions of a missing file's
-        // lstat below (issue 15). A link, or one it cannot tell, is looked at below as before.
+        // lstat below. A link, or one it cannot tell, is looked at below as before.
         if (!Files.exists(f)) {
             return Set.of();
         }
@@ -298,7 +298,7 @@ final class WalkCache {
         try {
             if (dirs.isEmpty()) {
                 // Usually there is none: access(2) says so without the exceptions of deleteIfExists's
-                // lstat of a missing file (issue 15: every run saves an empty list). A dangling link
+                // lstat of a missing file (every run saves an empty list). A dangling link
                 // left so is read as no memory (loadUnaudited), and a later save renames over it.
                 if (Files.exists(target)) {
                     Files.deleteIfExists(target);

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The magus.yaml {@code magus init} writes: {@code sandbox.mode} (best-effort unless asked) and the
- * {@code projects:} found, in the shape of DESIGN.md, with a comment explaining every line.
+ * {@code projects:} found, in the shape the README shows, with a comment explaining every line.
  */
 public final class InitFile {
     /** What a directory may be written as without quotes. */

@@ -85,7 +85,7 @@ public sealed interface TrailEvent {
      * A run under the job's lease ended.
      *
      * @param run     the run's id
-     * @param status  its exit status (DESIGN.md's: 125 refused, 128+N signalled, ...)
+     * @param status  its exit status (magus run's: 125 refused, 128+N signalled, ...)
      * @param omitted refusals beyond the rows one run may write ({@code sandbox_denial}s not recorded)
      */
     record RunEnded(String run, int status, long omitted) implements TrailEvent {

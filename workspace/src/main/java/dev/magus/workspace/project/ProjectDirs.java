@@ -23,7 +23,7 @@ public final class ProjectDirs {
     /** @throws SandboxException MGS2004 naming the project's dir and where it was declared */
     public static void check(Projects projects, Path workspaceRoot) {
         if (projects.all().isEmpty()) {
-            // Nothing to check: no real path of the root either (a readlink per component on every run, issue 15).
+            // Nothing to check: no real path of the root either (a readlink per component on every run).
             return;
         }
         Path root;

@@ -147,7 +147,7 @@ public final class SpellCatalog {
         return loaded.computeIfAbsent(name, n -> parsed(n, reader.apply(file)));
     }
 
-    /** A YAML spell's parse, by its name and exact text (issue 15: a server does not parse an unchanged spell per run). */
+    /** A YAML spell's parse, by its name and exact text (a server does not parse an unchanged spell per run). */
     private record Parsed(String name, String text, Spell spell) {
     }
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Node's records and Snapshot.Recorded write out equals and hashCode (no ObjectMethods bootstrap
- * in a one-shot run, issue 15): equal exactly when every component is, as a record's own.
+ * in a one-shot run): equal exactly when every component is, as a record's own.
  */
 class NodeEqualsTest {
     private static Node.Content content(String text) {

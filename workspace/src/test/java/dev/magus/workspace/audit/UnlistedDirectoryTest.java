@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A directory the audit cannot list never hides a change (issue 12): the run that leaves one is
+ * A directory the audit cannot list never hides a change: the run that leaves one is
  * an MGS2002 naming it, unless it provably kept everyone out during the run. A user without
  * root's {@code CAP_DAC_*} is emulated through the reader seam ({@link AsAUser}): as root every
  * directory is listable, and the same tree is audited as usual ({@link #asRootTheChangeIsSeenThrough}).

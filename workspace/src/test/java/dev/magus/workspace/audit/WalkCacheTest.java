@@ -136,7 +136,7 @@ class WalkCacheTest {
 
     /**
      * A server: every run after the first starts from the walk kept in memory. One that changed
-     * nothing leaves the state dir's file as it is (issue 15: rewriting it was ~0.3 ms per run);
+     * nothing leaves the state dir's file as it is (rewriting it was ~0.3 ms per run);
      * a run that listed a directory rewrites it, and the next process starts from that.
      */
     @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A server loads the catalog once per run and keeps each YAML spell's parse and each class
- * loader's providers (issue 15): every change of a spell file is seen by the next load, and a
+ * loader's providers: every change of a spell file is seen by the next load, and a
  * spell that no longer parses is refused, never answered from an earlier parse.
  */
 class SpellsAcrossRunsTest {

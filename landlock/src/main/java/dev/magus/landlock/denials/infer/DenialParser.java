@@ -35,7 +35,7 @@ public final class DenialParser {
     /**
      * The patterns, compiled the first time a line is parsed, not when the class is first used:
      * every confined run makes a parser, and a run that prints nothing (or only what no pattern
-     * is tried on) never needs them (issue 15: about 35 patterns, a few ms of a one-shot run).
+     * is tried on) never needs them (about 35 patterns, a few ms of a one-shot run).
      */
     private static final class Patterns {
         private static final Pattern ANSI = Pattern.compile(
