@@ -326,24 +326,8 @@ public final class FastClient {
     }
 
     private void copyStdin() {
-        byte[] buf = new byte[16 * 1024];
         try (InputStream stdin = new FileInputStream(FileDescriptor.in)) {
-            while (true) {
-                int n;
-                try {
-                    n = stdin.read(buf);
-                } catch (IOException e) {
-                    // An input that cannot be read (a directory, a terminal hung up) ends as it does for
-                    // a local run: the child reads its end, rather than waiting for bytes that never come.
-                    n = -1;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (n > 0) {
-                    send(STDIN, buf, n);
-                }
-            }
+            StandardInput.pump(stdin, (buf, n) -> send(STDIN, buf, n));
             send(JSON, new StringBuilder("{\"type\":\"stdin-end\"}"));
         } catch (IOException e) {
             // the connection is gone: the run ends with it

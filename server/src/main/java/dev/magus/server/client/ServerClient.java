@@ -174,24 +174,8 @@ public final class ServerClient implements AutoCloseable {
     }
 
     private void copyStdin(InputStream stdin) {
-        byte[] buf = new byte[16 * 1024];
         try {
-            while (true) {
-                int n;
-                try {
-                    n = stdin.read(buf);
-                } catch (IOException e) {
-                    // An input that cannot be read (a directory, a terminal hung up) ends as it does for
-                    // a local run: the child reads its end, rather than waiting for bytes that never come.
-                    n = -1;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (n > 0) {
-                    sendRaw(FrameCodec.stdin(buf, 0, n));
-                }
-            }
+            StandardInput.pump(stdin, (buf, n) -> sendRaw(FrameCodec.stdin(buf, 0, n)));
             send(new Frame.StdinEnd());
         } catch (IOException e) {
             // the connection is gone: the run ends with it

@@ -26,6 +26,37 @@ public final class StandardInput {
         }
     }
 
+    /** Where a client sends each chunk of its input, as a stdin frame. */
+    @FunctionalInterface
+    interface Chunks {
+        void send(byte[] buf, int len) throws IOException;
+    }
+
+    /**
+     * Sends {@code in} to the run chunk by chunk until it ends. An input that cannot be read (a
+     * directory, a terminal hung up) ends as it does for a local run: the child reads its end,
+     * rather than waiting for bytes that never come.
+     *
+     * @throws IOException when a chunk cannot be sent: the connection is gone
+     */
+    static void pump(java.io.InputStream in, Chunks out) throws IOException {
+        byte[] buf = new byte[16 * 1024];
+        while (true) {
+            int n;
+            try {
+                n = in.read(buf);
+            } catch (IOException e) {
+                n = -1;
+            }
+            if (n < 0) {
+                return;
+            }
+            if (n > 0) {
+                out.send(buf, n);
+            }
+        }
+    }
+
     /** Whether {@code fd0} (descriptor 0's target) is the class image of the JDK at {@code javaHome}. */
     static boolean isClassImage(Path fd0, Path javaHome) {
         Path image = javaHome.resolve("lib").resolve("modules");
