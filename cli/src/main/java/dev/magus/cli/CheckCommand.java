@@ -4,7 +4,7 @@ import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.Locations;
 import dev.magus.policy.LookPath;
 import dev.magus.policy.Verdict;

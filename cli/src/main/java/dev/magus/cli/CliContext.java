@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Supplier;

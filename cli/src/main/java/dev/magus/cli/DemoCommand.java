@@ -2,8 +2,8 @@ package dev.magus.cli;
 
 import dev.magus.events.MagusEnv;
 import dev.magus.events.RunEvent;
-import dev.magus.orchestrator.Host;
-import dev.magus.orchestrator.HostDirs;
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.HostDirs;
 import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.temp.Trees;

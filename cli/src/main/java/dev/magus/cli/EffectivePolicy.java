@@ -1,8 +1,8 @@
 package dev.magus.cli;
 
 import dev.magus.events.MagusEnv;
-import dev.magus.orchestrator.Host;
-import dev.magus.orchestrator.HostDirs;
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.HostDirs;
 import dev.magus.orchestrator.temp.Trees;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.pipeline.ConfigStage;

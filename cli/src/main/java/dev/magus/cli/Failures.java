@@ -2,7 +2,7 @@ package dev.magus.cli;
 
 import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Unexpected;
+import dev.magus.orchestrator.run.Unexpected;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;

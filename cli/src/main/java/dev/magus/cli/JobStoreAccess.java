@@ -1,6 +1,6 @@
 package dev.magus.cli;
 
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.workspace.StateDir;
 import java.nio.file.Path;
 

@@ -9,7 +9,7 @@ import dev.magus.env.MagusVariables;
 import dev.magus.env.platform.Platform;
 import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.policy.Locations;

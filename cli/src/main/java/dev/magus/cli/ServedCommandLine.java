@@ -2,7 +2,7 @@ package dev.magus.cli;
 
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.server.RunGrammar;
 import dev.magus.server.protocol.Frame;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
 package dev.magus.cli;
 
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;

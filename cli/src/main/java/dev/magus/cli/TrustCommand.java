@@ -3,7 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.Echo;
 import dev.magus.events.Mode;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.policy.PolicyNote;
 import dev.magus.workspace.trust.TrustStore;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.magus.events.Code;
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.HostFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import dev.magus.env.platform.Platform;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.HostFacts;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

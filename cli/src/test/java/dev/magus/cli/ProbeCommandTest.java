@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.sys.Capabilities;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.magus.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.workspace.quarantine.Quarantine;
 import java.io.IOException;
 import java.nio.file.Files;

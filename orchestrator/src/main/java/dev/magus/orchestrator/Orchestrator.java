@@ -1,5 +1,11 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.pipeline.ChildStreams;
+import dev.magus.orchestrator.pipeline.IoThreads;
+import dev.magus.orchestrator.pipeline.RunHandle;
+import dev.magus.orchestrator.pipeline.RunStages;
+import dev.magus.orchestrator.run.Host;
+
 import dev.magus.events.MagusEnv;
 
 import dev.magus.events.RunEvent;

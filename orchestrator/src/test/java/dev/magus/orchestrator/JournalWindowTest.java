@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.pipeline.RunJournal;
+
 import static dev.magus.orchestrator.TestHost.DEADLINE;
 import static dev.magus.orchestrator.TestHost.lines;
 import static org.assertj.core.api.Assertions.assertThat;

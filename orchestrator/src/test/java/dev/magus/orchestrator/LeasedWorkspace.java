@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.run.Host;
+
 import dev.magus.policy.lease.WriteGlob;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.jobs.Job;

@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.run.Host;
+
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

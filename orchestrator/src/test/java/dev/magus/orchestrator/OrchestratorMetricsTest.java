@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.run.Host;
+
 import dev.magus.env.platform.Platform;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
 package dev.magus.orchestrator;
 
+import dev.magus.orchestrator.pipeline.RunHandle;
+
 import static dev.magus.orchestrator.TestHost.DEADLINE;
 import static dev.magus.orchestrator.Procs.eventually;
 import static org.assertj.core.api.Assertions.assertThat;

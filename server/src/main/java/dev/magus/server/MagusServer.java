@@ -5,7 +5,7 @@ import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.lifecycle.IdleTimeout;

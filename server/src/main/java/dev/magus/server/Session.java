@@ -5,7 +5,7 @@ import dev.magus.events.MagusEnv;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;

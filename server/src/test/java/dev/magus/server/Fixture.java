@@ -2,7 +2,7 @@ package dev.magus.server;
 
 import dev.magus.env.platform.Platform;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.policy.HostFacts;
 import dev.magus.server.client.ServerClient;

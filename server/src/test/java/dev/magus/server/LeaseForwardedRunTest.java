@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.lease.CarriedLease;
 import dev.magus.policy.lease.WriteGlob;
 import dev.magus.workspace.StateDir;

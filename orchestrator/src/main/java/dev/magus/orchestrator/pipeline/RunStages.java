@@ -1,13 +1,15 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.IoThreads.IO;
-import static dev.magus.orchestrator.IoThreads.STAGES;
+import dev.magus.orchestrator.run.Host;
+
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
+import static dev.magus.orchestrator.pipeline.IoThreads.STAGES;
 
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.landlock.launch.Spawner;
-import dev.magus.orchestrator.RunPlan.Equipped;
-import dev.magus.orchestrator.RunPlan.Governed;
+import dev.magus.orchestrator.pipeline.RunPlan.Equipped;
+import dev.magus.orchestrator.pipeline.RunPlan.Governed;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;

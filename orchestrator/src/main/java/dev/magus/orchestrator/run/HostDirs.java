@@ -1,4 +1,4 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.run;
 
 import dev.magus.orchestrator.temp.Trees;
 

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

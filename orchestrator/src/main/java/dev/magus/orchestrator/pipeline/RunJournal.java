@@ -1,4 +1,7 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.run.Host;
 
 import dev.magus.orchestrator.run.DenialStatus;
 import dev.magus.orchestrator.run.Run;

@@ -1,4 +1,7 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.TestHost;
+import dev.magus.orchestrator.run.Host;
 
 import dev.magus.orchestrator.temp.Trees;
 
@@ -10,12 +13,11 @@ import dev.magus.events.Code;
 import dev.magus.events.Mode;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.launch.Confinement;
-import dev.magus.orchestrator.RunPlan.Aimed;
-import dev.magus.orchestrator.RunPlan.Equipped;
-import dev.magus.orchestrator.RunPlan.Governed;
-import dev.magus.orchestrator.RunPlan.Premises;
+import dev.magus.orchestrator.pipeline.RunPlan.Aimed;
+import dev.magus.orchestrator.pipeline.RunPlan.Equipped;
+import dev.magus.orchestrator.pipeline.RunPlan.Governed;
+import dev.magus.orchestrator.pipeline.RunPlan.Premises;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
-import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
 import java.io.IOException;

@@ -1,6 +1,8 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.RunHandle.say;
+import dev.magus.orchestrator.run.Host;
+
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.compile.NetRules;
@@ -13,11 +15,10 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.landlock.supervise.Supervisor;
-import dev.magus.orchestrator.Attempt.Ending;
+import dev.magus.orchestrator.pipeline.Attempt.Ending;
 import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
-import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
 import dev.magus.events.DetailKey;
 import dev.magus.events.Code;

@@ -1,6 +1,6 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.RunHandle.say;
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Mode;
 import dev.magus.landlock.denials.DenialConfirmer;

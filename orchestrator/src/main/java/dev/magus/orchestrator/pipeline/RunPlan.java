@@ -1,9 +1,10 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.run.Host;
 
 import dev.magus.env.overlay.Overlay;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
-import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.launch.Child;

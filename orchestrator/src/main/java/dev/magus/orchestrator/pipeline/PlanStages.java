@@ -1,4 +1,7 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.HostDirs;
 
 import dev.magus.env.child.SandboxDirs;
 import dev.magus.env.overlay.Overlay;
@@ -9,22 +12,15 @@ import dev.magus.events.Mode;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.launch.Confinement;
-import dev.magus.orchestrator.RunPlan.Aimed;
-import dev.magus.orchestrator.RunPlan.Equipped;
-import dev.magus.orchestrator.RunPlan.Governed;
-import dev.magus.orchestrator.RunPlan.Premises;
+import dev.magus.orchestrator.pipeline.RunPlan.Aimed;
+import dev.magus.orchestrator.pipeline.RunPlan.Equipped;
+import dev.magus.orchestrator.pipeline.RunPlan.Governed;
+import dev.magus.orchestrator.pipeline.RunPlan.Premises;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.network.NetworkProxy;
 import dev.magus.orchestrator.network.ProxyEnv;
-import dev.magus.orchestrator.pipeline.ConfigStage;
-import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
-import dev.magus.orchestrator.pipeline.ExecStage;
-import dev.magus.orchestrator.pipeline.PolicyStage;
-import dev.magus.orchestrator.pipeline.ProbeStage;
-import dev.magus.orchestrator.pipeline.RunConfig;
-import dev.magus.orchestrator.pipeline.SpellCaches;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;

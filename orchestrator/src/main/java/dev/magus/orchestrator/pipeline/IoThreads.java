@@ -1,4 +1,6 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.Orchestrator;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

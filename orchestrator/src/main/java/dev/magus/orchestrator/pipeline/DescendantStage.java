@@ -1,8 +1,7 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.RunHandle.say;
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
-import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.workspace.StateDir;
 import dev.magus.workspace.audit.DescendantAudit;

@@ -1,10 +1,9 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.RunHandle.say;
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.denials.DenialConfirmer;
-import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;

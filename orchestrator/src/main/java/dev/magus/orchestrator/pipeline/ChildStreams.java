@@ -1,7 +1,7 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.IoThreads.IO;
-import static dev.magus.orchestrator.RunHandle.say;
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.denials.DenialConfirmer;
@@ -13,7 +13,6 @@ import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
-import dev.magus.orchestrator.pipeline.OutputPump;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Stdin;
 import java.io.IOException;

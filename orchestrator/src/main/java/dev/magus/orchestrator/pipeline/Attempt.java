@@ -1,9 +1,12 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.Unexpected;
 
 import dev.magus.orchestrator.temp.Trees;
 
-import static dev.magus.orchestrator.IoThreads.IO;
-import static dev.magus.orchestrator.RunHandle.say;
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
+import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.launch.Child;

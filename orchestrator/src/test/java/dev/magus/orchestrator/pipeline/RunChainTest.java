@@ -1,4 +1,8 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
+
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.RecordingSpawner;
+import dev.magus.orchestrator.TestHost;
 
 import static dev.magus.orchestrator.TestHost.DEADLINE;
 import static dev.magus.orchestrator.TestHost.codes;

@@ -1,4 +1,4 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
