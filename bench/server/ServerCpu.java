@@ -1,5 +1,5 @@
 import dev.magus.env.platform.Platform;
-import dev.magus.orchestrator.Host;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.policy.HostFacts;
 import dev.magus.server.MagusServer;

@@ -94,7 +94,7 @@ final class InitCommand implements Callable<Integer> {
         }
         try {
             // The file magus wrote for this person is theirs: it needs no 'magus trust'.
-            dev.magus.orchestrator.Host host = context.host().get();
+            dev.magus.orchestrator.run.Host host = context.host().get();
             dev.magus.workspace.trust.TrustStore.of(host.env(), host.home()).trust(file);
         } catch (IOException | RuntimeException e) {
             err.println("magus: note: could not trust " + Echo.visible(file.toString()) + " (" + e.getMessage()

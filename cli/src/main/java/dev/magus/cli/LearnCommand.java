@@ -170,7 +170,7 @@ final class LearnCommand implements Callable<Integer> {
      * as {@code --allow} values.
      */
     private List<String> granted(Learned so, Path cwd) {
-        dev.magus.orchestrator.Host host = context.host().get();
+        dev.magus.orchestrator.run.Host host = context.host().get();
         Path workspace = ConfigStage.findWorkspaceFile(cwd).map(f -> f.toAbsolutePath().getParent()).orElse(cwd);
         return so.reviewed(GrantReview.Context.of(host.env(), host.home(), workspace)).toWrite(force).stream()
                 .map(a -> a.path() + ":" + a.mode()).toList();
@@ -243,7 +243,7 @@ final class LearnCommand implements Callable<Integer> {
         // The person asked for these lines: a file that was theirs (trusted, new, or asking for
         // nothing beyond the workspace) stays theirs once written. A cloned repository's file that
         // waits for trust still waits: re-pinning it would trust what it declared before.
-        dev.magus.orchestrator.Host host = context.host().get();
+        dev.magus.orchestrator.run.Host host = context.host().get();
         dev.magus.workspace.trust.TrustStore store = dev.magus.workspace.trust.TrustStore.of(host.env(), host.home());
         boolean theirs = !Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS) || store.trusts(target)
                 || TrustCommand.needingTrust(host, target.toAbsolutePath().getParent()).isEmpty();

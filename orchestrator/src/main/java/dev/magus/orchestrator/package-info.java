@@ -18,13 +18,3 @@
  * </ul>
  */
 package dev.magus.orchestrator;
-
-import dev.magus.orchestrator.pipeline.Attempt;
-import dev.magus.orchestrator.pipeline.ChildLaunch;
-import dev.magus.orchestrator.pipeline.ChildStreams;
-import dev.magus.orchestrator.pipeline.PlanStages;
-import dev.magus.orchestrator.pipeline.Refusal;
-import dev.magus.orchestrator.pipeline.RunHandle;
-import dev.magus.orchestrator.pipeline.RunJournal;
-import dev.magus.orchestrator.pipeline.RunPlan;
-import dev.magus.orchestrator.pipeline.RunStages;

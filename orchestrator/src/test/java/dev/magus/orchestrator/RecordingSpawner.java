@@ -16,10 +16,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * itself left unconfined (best-effort below ABI 1, mode off) and fails the test for one it
  * meant to confine, which such a host cannot.
  */
-final class RecordingSpawner implements Spawner {
+public final class RecordingSpawner implements Spawner {
 
     /** One spawn the pipeline asked for. */
-    record Call(SpawnRequest request, Confinement confinement) {
+    public record Call(SpawnRequest request, Confinement confinement) {
     }
 
     private final Spawner delegate;
@@ -32,12 +32,12 @@ final class RecordingSpawner implements Spawner {
     }
 
     /** Records, then spawns with {@code delegate}. */
-    static RecordingSpawner around(Spawner delegate) {
+    public static RecordingSpawner around(Spawner delegate) {
         return new RecordingSpawner(delegate, true);
     }
 
     /** Records, and starts only what needs no kernel layer (no Landlock needed, Linux still is). */
-    static RecordingSpawner withoutKernel() {
+    public static RecordingSpawner withoutKernel() {
         return new RecordingSpawner((request, confinement) -> {
             if (confinement instanceof Confinement.Kernel) {
                 throw new AssertionError("a host without Landlock was asked to confine " + request.argv());
@@ -47,7 +47,7 @@ final class RecordingSpawner implements Spawner {
     }
 
     /** The fake that fits this host: {@link #withoutKernel()} unless {@link TestHost#landlock()}. */
-    static RecordingSpawner forThisHost() {
+    public static RecordingSpawner forThisHost() {
         return TestHost.landlock() ? around(Launcher.get()) : withoutKernel();
     }
 
@@ -58,11 +58,11 @@ final class RecordingSpawner implements Spawner {
     }
 
     /** Whether a kernel confinement reaches a real launcher; false for {@link #withoutKernel()}. */
-    boolean confinesWithKernel() {
+    public boolean confinesWithKernel() {
         return kernel;
     }
 
-    List<Call> calls() {
+    public List<Call> calls() {
         return List.copyOf(calls);
     }
 }

@@ -29,16 +29,16 @@ import org.junit.jupiter.api.Assumptions;
  * A fake host for pipeline tests: a home, a workspace and a temp base in the test's temp
  * directory, and an environment built by hand. The real home is never the run's.
  */
-final class TestHost {
+public final class TestHost {
     /** Generous bound for a run that should take well under a second; a deadline, not a timing assertion. */
-    static final Duration DEADLINE = Duration.ofSeconds(60);
+    public static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    final Path home;
-    final Path workspace;
-    final Path tempBase;
-    final Map<String, String> env = new LinkedHashMap<>();
+    public final Path home;
+    public final Path workspace;
+    public final Path tempBase;
+    public final Map<String, String> env = new LinkedHashMap<>();
 
-    TestHost(Path root) {
+    public TestHost(Path root) {
         try {
             this.home = Files.createDirectories(root.resolve("home")).toRealPath();
             this.workspace = Files.createDirectories(root.resolve("ws")).toRealPath();
@@ -57,7 +57,7 @@ final class TestHost {
      *
      * @return the git executable
      */
-    Path gitInit(String skipWhy) throws IOException, InterruptedException {
+    public Path gitInit(String skipWhy) throws IOException, InterruptedException {
         Optional<Path> found = dev.magus.policy.LookPath.find("git", env.get("PATH"), workspace);
         if (found.isEmpty()) {
             System.err.println(skipWhy);
@@ -79,10 +79,10 @@ final class TestHost {
      * that confines nothing, so the tests that need no kernel are seen to pass without one
      * ({@code mvn -pl orchestrator test -Dmagus.test.landlock=absent}).
      */
-    static final String LANDLOCK_PROPERTY = "magus.test.landlock";
+    public static final String LANDLOCK_PROPERTY = "magus.test.landlock";
 
     /** The host's Landlock, or ABI 0 when {@value #LANDLOCK_PROPERTY} says it is absent. */
-    static LandlockProbe probe() {
+    public static LandlockProbe probe() {
         if ("absent".equals(System.getProperty(LANDLOCK_PROPERTY))) {
             return LandlockProbe.fixed(0);
         }
@@ -91,7 +91,7 @@ final class TestHost {
     }
 
     /** Whether this host runs confined children (Linux, Landlock ABI 3+). */
-    static boolean landlock() {
+    public static boolean landlock() {
         return probe().abi() >= 3;
     }
 
@@ -99,7 +99,7 @@ final class TestHost {
      * Skips, saying why on stderr, unless this host can start children at all (Linux with
      * glibc): a test that needs a child but no kernel layer, run by {@link RecordingSpawner}.
      */
-    static void assumeChildren() {
+    public static void assumeChildren() {
         boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
         String why = "pipeline test skipped: starting a child needs Linux (os " + System.getProperty("os.name") + ")";
         if (!linux) {
@@ -109,7 +109,7 @@ final class TestHost {
     }
 
     /** Skips, saying why on stderr, unless this host runs confined children (Linux, Landlock ABI 3+). */
-    static int assumeLandlock() {
+    public static int assumeLandlock() {
         int abi = probe().abi();
         String why = "pipeline test skipped: needs Linux with Landlock ABI 3 or newer (os " + System.getProperty("os.name")
                 + ", ABI " + abi + ", " + LANDLOCK_PROPERTY + "=" + System.getProperty(LANDLOCK_PROPERTY, "unset") + ")";
@@ -120,12 +120,12 @@ final class TestHost {
         return abi;
     }
 
-    TestHost mode(String mode) {
+    public TestHost mode(String mode) {
         return yaml("sandbox:\n  mode: " + mode + "\n");
     }
 
     /** Writes the workspace's magus.yaml and trusts it, as the person who wrote it would ({@code magus trust}). */
-    TestHost yaml(String text) {
+    public TestHost yaml(String text) {
         untrustedYaml(text);
         try {
             dev.magus.workspace.trust.TrustStore.of(env, home).trust(workspace.resolve("magus.yaml"));
@@ -136,7 +136,7 @@ final class TestHost {
     }
 
     /** Writes the workspace's magus.yaml as a cloned repository brings it: not trusted. */
-    TestHost untrustedYaml(String text) {
+    public TestHost untrustedYaml(String text) {
         try {
             Files.writeString(workspace.resolve("magus.yaml"), text);
         } catch (IOException e) {
@@ -145,24 +145,24 @@ final class TestHost {
         return this;
     }
 
-    Host host() {
+    public Host host() {
         return new Host(env, home, uid(), Platform.LINUX, List.of(), Optional.empty(), tempBase);
     }
 
-    Orchestrator orchestrator() {
+    public Orchestrator orchestrator() {
         return Orchestrator.builder(host()).build();
     }
 
-    Orchestrator orchestrator(LandlockProbe probe) {
+    public Orchestrator orchestrator(LandlockProbe probe) {
         return Orchestrator.builder(host()).probe(probe).build();
     }
 
-    Orchestrator orchestrator(LandlockProbe probe, RecordingSpawner spawner) {
+    public Orchestrator orchestrator(LandlockProbe probe, RecordingSpawner spawner) {
         return Orchestrator.builder(host()).probe(probe).spawner(spawner).build();
     }
 
     /** An executable script at {@code dir/name}. */
-    static Path script(Path dir, String name, String body) {
+    public static Path script(Path dir, String name, String body) {
         try {
             Files.createDirectories(dir);
             Path p = dir.resolve(name);
@@ -174,19 +174,19 @@ final class TestHost {
         }
     }
 
-    static List<RunEvent> events(Run run) {
+    public static List<RunEvent> events(Run run) {
         List<RunEvent> all = run.events().collectList().block(DEADLINE);
         assertThat(all).as("events of run %s", run.id()).isNotNull();
         return all;
     }
 
-    static List<String> lines(List<RunEvent> events, RunEvent.Stream stream) {
+    public static List<String> lines(List<RunEvent> events, RunEvent.Stream stream) {
         return events.stream().filter(e -> e instanceof RunEvent.Output o && o.stream() == stream)
                 .map(e -> ((RunEvent.Output) e).line()).toList();
     }
 
     /** Every output line and diagnostic, one per line, for assertions and failure messages. */
-    static String text(List<RunEvent> events) {
+    public static String text(List<RunEvent> events) {
         StringBuilder sb = new StringBuilder();
         for (RunEvent e : events) {
             if (e instanceof RunEvent.Output o) {
@@ -198,17 +198,17 @@ final class TestHost {
         return sb.toString();
     }
 
-    static List<Code> codes(List<RunEvent> events) {
+    public static List<Code> codes(List<RunEvent> events) {
         return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic().code()).toList();
     }
 
     /** The child's environment as {@code env} printed it. */
-    static Map<String, String> parseEnv(List<String> lines) {
+    public static Map<String, String> parseEnv(List<String> lines) {
         return lines.stream().filter(l -> l.indexOf('=') > 0)
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1), (a, b) -> b));
     }
 
-    static long uid() {
+    public static long uid() {
         try {
             return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
         } catch (IOException e) {

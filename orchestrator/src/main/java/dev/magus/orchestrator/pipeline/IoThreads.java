@@ -9,7 +9,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /** magus's own I/O threads, one pool per process, shared by every {@link Orchestrator}. */
-final class IoThreads {
+public final class IoThreads {
     /**
      * The threads: where everything that blocks runs: each run's stages and wait, and one reader
      * per pipe. Not {@code boundedElastic}: a run holds its thread while its child lives, so with
@@ -40,12 +40,12 @@ final class IoThreads {
     }
 
     /** Runs {@code work} on one of these threads. */
-    static void execute(Runnable work) {
+    public static void execute(Runnable work) {
         POOL.execute(work);
     }
 
     /** Whether the calling thread is one of these (a run's stages may then run on it, {@link RunStages#startHere}). */
-    static boolean onIoThread() {
+    public static boolean onIoThread() {
         return Thread.currentThread() instanceof IoThread;
     }
 

@@ -22,7 +22,7 @@ import reactor.core.publisher.Mono;
  * is attached, signals are queued and sent to its group the moment it is; after that they go
  * straight to the group, until it is reaped.
  */
-final class RunHandle implements Run {
+public final class RunHandle implements Run {
     private final RunJournal journal;
     private final Flux<RunEvent> events;
     private Child child;
@@ -33,12 +33,12 @@ final class RunHandle implements Run {
     /** The subscription to the run's chain, until the spawn is decided; a cancelling signal disposes it. */
     private Disposable pipeline;
 
-    RunHandle(String id, Clock clock, LandlockWarningOnce once) {
+    public RunHandle(String id, Clock clock, LandlockWarningOnce once) {
         this.journal = new RunJournal(id, clock);
         this.events = journal.events().transform(once);
     }
 
-    RunJournal journal() {
+    public RunJournal journal() {
         return journal;
     }
 

@@ -52,9 +52,9 @@ import reactor.core.publisher.Sinks;
  * <p>Emission is serialized here because the stdout and stderr readers, the spawner and a
  * cancelling caller emit from different threads.
  */
-final class RunJournal {
+public final class RunJournal {
     /** How many of the latest output lines are kept for a subscriber still to come. */
-    static final int HISTORY = 2048;
+    public static final int HISTORY = 2048;
 
     private final String runId;
     private final Clock clock;
@@ -154,7 +154,7 @@ final class RunJournal {
     }
 
     /** {@code --fail-on-denial}: a clean exit after a denial ({@link DenialStatus}) ends the run with its status. */
-    synchronized void failOnDenial(boolean fail) {
+    public synchronized void failOnDenial(boolean fail) {
         this.failOnDenial = fail;
     }
 

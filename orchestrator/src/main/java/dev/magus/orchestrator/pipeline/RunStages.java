@@ -33,7 +33,7 @@ import reactor.core.publisher.Mono;
  * subscription ({@link RunHandle#signal}): the stage running then finishes, none after it
  * starts, no child starts, and the run ends with 128+N.
  */
-final class RunStages {
+public final class RunStages {
     private final LandlockProbe probe;
     private final Optional<GitConfigSource> git;
     /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
@@ -42,7 +42,7 @@ final class RunStages {
     private final HostResolver resolver;
     private final ChildLaunch launch;
 
-    RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams,
+    public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams,
             HostResolver resolver) {
         this.probe = probe;
         this.git = git;
@@ -52,7 +52,7 @@ final class RunStages {
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
-    void start(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
+    public void start(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
         Disposable subscription = execution(run, request, passthrough, host).subscribe(ending -> { }, reported -> { });
         run.pipeline(subscription);
     }
@@ -70,7 +70,7 @@ final class RunStages {
      * 128+N through {@link Attempt#cancelled}; none before that could find a chain without its
      * release.
      */
-    void startHere(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
+    public void startHere(RunHandle run, RunRequest request, Passthrough passthrough, Host host) {
         BaseSubscriber<Attempt.Ending> subscriber = new BaseSubscriber<>() {
             @Override
             protected void hookOnError(Throwable reported) {

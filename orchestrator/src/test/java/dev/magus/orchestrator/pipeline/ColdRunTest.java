@@ -1,6 +1,9 @@
-package dev.magus.orchestrator;
+package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.pipeline.RunHandle;
+import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.Procs;
+import dev.magus.orchestrator.TestHost;
+
 
 import static dev.magus.orchestrator.TestHost.DEADLINE;
 import static dev.magus.orchestrator.Procs.alive;
@@ -16,7 +19,6 @@ import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Stdio;
-import dev.magus.orchestrator.pipeline.ProbeStage;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
