@@ -1,13 +1,6 @@
 package dev.magus.orchestrator;
 
-import dev.magus.orchestrator.pipeline.ChildStreams;
-import dev.magus.orchestrator.pipeline.IoThreads;
-import dev.magus.orchestrator.pipeline.RunHandle;
-import dev.magus.orchestrator.pipeline.RunStages;
-import dev.magus.orchestrator.run.Host;
-
 import dev.magus.events.MagusEnv;
-
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
@@ -16,18 +9,16 @@ import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
-import dev.magus.orchestrator.pipeline.ConfigStage;
-import dev.magus.orchestrator.pipeline.EnvStage;
-import dev.magus.orchestrator.pipeline.ExecStage;
-import dev.magus.orchestrator.pipeline.PolicyStage;
-import dev.magus.orchestrator.pipeline.ProbeStage;
+import dev.magus.orchestrator.pipeline.IoThreads;
+import dev.magus.orchestrator.pipeline.RunHandle;
+import dev.magus.orchestrator.pipeline.RunStages;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.LookPath;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
 import dev.magus.telemetry.meters.MetricsSink;
-import dev.magus.workspace.audit.ControlFileAudit;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -43,15 +34,13 @@ import reactor.core.publisher.Flux;
  * config, policy, environment overlay and private temp dir, and nothing of one run reaches
  * another. One instance is one "invocation" for MGS2005, which it reports once.
  *
- * <p>A run is a Reactor chain ({@code RunStages}): its stages ({@code PlanStages}: resolve config
- * ({@link ConfigStage}) → private temp dir and host facts → build policy ({@link PolicyStage}) → exec
- * check ({@link ExecStage}) → env overlay ({@link EnvStage}) → proxy → probe ({@link ProbeStage}))
- * build an immutable {@code RunPlan}, which flat-maps into the control-file snapshot
- * ({@link ControlFileAudit}, and under a lease whose glob the kernel grants a whole directory for,
- * {@link dev.magus.workspace.audit.LeaseAudit}'s), the spawn ({@link Spawner}, the
- * {@link Launcher} unless the builder says otherwise), the stream and the after-run audits. Each stage is a function of immutable
- * values; a stage that refuses is the chain's error signal, which ends the run before any spawn,
- * with its diagnostic in {@link Run#events()} and magus run's exit status in {@link Run#result()}.
+ * <p>A run is one Reactor chain ({@link dev.magus.orchestrator.pipeline.RunStages}, which names its
+ * stages in order: config → host → policy → aim → env overlay → proxy → probe → spawn → stream →
+ * audits). The stages up to the probe build an immutable plan; the spawn is the {@link Spawner}
+ * given to the builder, the {@link Launcher} unless it says otherwise. Each stage is a function
+ * of immutable values; a stage that refuses is the chain's error signal, which ends the run
+ * before any spawn, with its diagnostic in {@link Run#events()} and magus run's exit status in
+ * {@link Run#result()}.
  * A signal before the spawn disposes the chain: no child starts. {@link #submit} starts a run that
  * goes on by itself; {@link #run} is the cold form whose subscription owns the run. Everything that
  * blocks (the stages, the spawn, pipes,
@@ -88,7 +77,7 @@ public final class Orchestrator {
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);
-        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, new ChildStreams(watchdog, b.audit), b.resolver);
+        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, b.audit, b.resolver);
     }
 
     /** A fresh run id: 16 lowercase hex digits from {@link SecureRandom}. */

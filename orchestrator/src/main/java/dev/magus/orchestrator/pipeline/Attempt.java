@@ -82,7 +82,7 @@ final class Attempt {
 
     /**
      * One stage of the chain, under this attempt's lock: its value, or its refusal as an error
-     * signal ({@link PlanStages#signal}). Empty once the attempt is cancelled or ended: a stage
+     * signal ({@link Refusal#signal}). Empty once the attempt is cancelled or ended: a stage
      * the cancellation overtook hands nothing on, not even its failure, since the run ends by the
      * signal.
      */
@@ -97,7 +97,7 @@ final class Attempt {
                     return cancelled ? Mono.empty() : Mono.justOrEmpty(value);
                 } catch (Throwable e) {
                     // Whatever broke, the run ends through its release: a caller waiting on result() is never left hanging.
-                    return cancelled ? Mono.empty() : Mono.error(PlanStages.signal(e));
+                    return cancelled ? Mono.empty() : Mono.error(Refusal.signal(e));
                 }
             }
         });

@@ -15,7 +15,6 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.landlock.supervise.Supervisor;
-import dev.magus.orchestrator.pipeline.Attempt.Ending;
 import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
@@ -33,7 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The plan's two last stages: the spawn, then the child's streams up to its {@link Ending}.
+ * The plan's two last stages: the spawn, then the child's streams up to how it ended.
  * The spawn is where cancellation changes its means: before it a signal disposes the run's chain
  * (no child starts), from {@link RunHandle#beginSpawn()} on it waits for the child and reaches
  * its group ({@link RunHandle#attach}).
@@ -176,12 +175,15 @@ final class ChildLaunch {
         }
     }
 
+    /** How the child's life ended, before the after-run audits ({@link RunChecks#after}). */
+    record Streamed(Launched launched, int status, int signal) {
+    }
+
     /**
-     * The child's life: its streams pumped, its stdin fed, its denials reported, then the audits.
-     * The run fails (1) when a stray outlived the collection or an audit fails, unless the child
-     * already failed.
+     * The child's life: its streams pumped, its stdin fed, its denials reported. The run fails
+     * (1) when a stray outlived the collection, unless the child already failed.
      */
-    Ending stream(RunHandle run, RunRequest request, Passthrough passthrough, Launched launched) {
+    Streamed stream(RunHandle run, RunRequest request, Passthrough passthrough, Launched launched) {
         RunPlan plan = launched.plan();
         RunConfig config = plan.config();
         Optional<LeaseTrail> trail = plan.trail();
@@ -198,19 +200,6 @@ final class ChildLaunch {
         // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).
         int status = ended.strayed() && exit.status() == 0 ? 1 : exit.status();
         status = Supervision.end(launched.supervisor(), run, passthrough, status);
-        if (launched.controlFiles().isPresent() && RunChecks.audit(run, passthrough, launched.controlFiles().get(), config)
-                && status == 0) {
-            // The exit status (docs/network.md): a run the audits fail exits 1 unless the child already failed.
-            status = 1;
-        }
-        if (launched.descendants().isPresent() && DescendantStage.after(run, passthrough, launched.descendants().get())
-                && status == 0) {
-            status = 1;
-        }
-        if (launched.leaseWrites().isPresent() && RunChecks.leaseAudit(run, passthrough, launched.leaseWrites().get(), config)
-                && status == 0) {
-            status = 1;
-        }
-        return new Ending(status, exit.signal());
+        return new Streamed(launched, status, exit.signal());
     }
 }

@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /** A started child's streams: its pipes pumped into the run's events, its stdin fed, its denials reported. */
-public final class ChildStreams {
+final class ChildStreams {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
     /** How long killing and reaping the run's strays (descendants that left its group) may take. */
@@ -37,7 +37,7 @@ public final class ChildStreams {
     private final Watchdog watchdog;
     private final Optional<AuditDenialSource> audit;
 
-    public ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit) {
+    ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit) {
         this.watchdog = watchdog;
         this.audit = audit;
     }

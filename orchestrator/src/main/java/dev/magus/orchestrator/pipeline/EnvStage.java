@@ -13,9 +13,15 @@ import dev.magus.env.scrub.Scrubber;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Echo;
 import dev.magus.env.Allowlist;
+import dev.magus.events.IoFailures;
+import dev.magus.orchestrator.git.GitConfigSource;
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.HostDirs;
 import dev.magus.policy.lease.CarriedLease;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +29,7 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
-/** Stage 3: the child's environment, rebuilt from the allowlist with this run's overlay on top. */
+/** The child's environment, rebuilt from the allowlist with this run's overlay on top. */
 public final class EnvStage {
     /** Where git finds its global config inside the sandbox; see {@code SafeGitConfig}. */
     public static final String GIT_CONFIG_GLOBAL = "GIT_CONFIG_GLOBAL";
@@ -42,6 +48,30 @@ public final class EnvStage {
     }
 
     private EnvStage() {
+    }
+
+    /**
+     * The stage: the child's environment, rebuilt from the allowlist with the run's overlay on top;
+     * a sandboxed run gets its safe git config in its private temp dir (MGS2004 when it cannot be
+     * written: the run does not start without its files). Its diagnostics are the caller's to hold back.
+     */
+    static ChildEnvPlan childEnv(RunPlan plan, Host host, Optional<GitConfigSource> git) {
+        Optional<Path> gitConfig = plan.privateTemp().map(temp -> writeGitConfig(temp, host, git));
+        SandboxDirs dirs = new SandboxDirs(plan.tempDir(host), plan.facts().magusCacheDir(), host.stateDir().dir());
+        ChildEnvPlan env = build(plan.config(), plan.policy(), host.env(), plan.overlay(), dirs, plan.recursive(), gitConfig);
+        return quieted(env, host.stateDir().dir().resolve("seen"), plan.config().workspaceRoot(), plan.executable());
+    }
+
+    private static Path writeGitConfig(Path privateTemp, Host host, Optional<GitConfigSource> git) {
+        String text = git.map(g -> g.rendered(host.home(), host.env(), Optional.of(host.stateDir().dir())))
+                .orElse("");
+        try {
+            return Files.writeString(privateTemp.resolve("gitconfig"), text);
+        } catch (IOException e) {
+            // A full temp dir: the run cannot have its files, so it does not start.
+            throw HostDirs.tempFailure(host, "cannot write the run's git config in its private temp dir " + privateTemp,
+                    IoFailures.reason(e));
+        }
     }
 
     /** {@code plan} with its diagnostics that have nothing new to say marked quiet ({@link Quieting}). */

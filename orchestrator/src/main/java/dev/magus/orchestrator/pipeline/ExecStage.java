@@ -1,6 +1,10 @@
 package dev.magus.orchestrator.pipeline;
 
+import dev.magus.env.overlay.Overlay;
+import dev.magus.env.proc.ProcSocket;
 import dev.magus.events.Diagnostic;
+import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.LookPath;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.Verdict;
@@ -30,6 +34,27 @@ public final class ExecStage {
     }
 
     private ExecStage() {
+    }
+
+    /**
+     * The stage: the command looked up the way the child's PATH would find it. Not found is a
+     * refusal said as a shell would (127; 126 not runnable), a file the exec rules deny is
+     * MGS2007 (126).
+     */
+    static RunPlan aim(RunPlan plan, RunRequest request, Host host) {
+        Overlay overlay = EnvStage.overlay(request);
+        RunConfig config = plan.config();
+        Target target = resolve(config.argv().get(0), EnvStage.lookupPath(overlay, host.env()), config.workingDir(),
+                plan.policy());
+        if (target instanceof Target.Unrunnable u) {
+            throw new Refusal.Said("magus: " + u.message(), u.status());
+        }
+        if (target instanceof Target.Denied denied) {
+            throw new Refusal.Diagnosed(denied.diagnostic(), 126);
+        }
+        Path exe = ((Target.Runnable) target).executable();
+        boolean recursive = host.launcher().map(l -> ProcSocket.isRecursiveMagus(exe, l)).orElse(false);
+        return plan.aimed(overlay, exe, recursive);
     }
 
     public static Target resolve(String command, String path, Path cwd, PolicyOrOff policy) {

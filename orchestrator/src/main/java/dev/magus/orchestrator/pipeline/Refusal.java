@@ -52,6 +52,11 @@ abstract sealed class Refusal extends RuntimeException permits Refusal.Diagnosed
         }
     }
 
+    /** How a stage's failure travels the chain: a {@link SandboxException} as its refusal, anything else as it is. */
+    static Throwable signal(Throwable e) {
+        return e instanceof SandboxException s ? of(s) : e;
+    }
+
     /** A stage's {@link SandboxException}: 126 for the binding layer's exec refusal (MGS2007), else 125. */
     static Refusal of(SandboxException e) {
         return new Diagnosed(e.diagnostic(), e.code() == Code.MGS2007 ? 126 : 125);

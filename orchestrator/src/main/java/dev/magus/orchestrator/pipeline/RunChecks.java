@@ -24,6 +24,24 @@ final class RunChecks {
     }
 
     /**
+     * The stage after the child: the audits, once its process group is gone, in order: control
+     * files, descendant projects, lease writes. A run an audit fails exits 1 unless the child
+     * already failed (docs/network.md).
+     */
+    static Attempt.Ending after(RunHandle run, Passthrough passthrough, ChildLaunch.Streamed streamed) {
+        ChildLaunch.Launched launched = streamed.launched();
+        RunConfig config = launched.plan().config();
+        boolean failed = launched.controlFiles().isPresent()
+                && audit(run, passthrough, launched.controlFiles().get(), config);
+        failed |= launched.descendants().isPresent()
+                && DescendantStage.after(run, passthrough, launched.descendants().get());
+        failed |= launched.leaseWrites().isPresent()
+                && leaseAudit(run, passthrough, launched.leaseWrites().get(), config);
+        int status = failed && streamed.status() == 0 ? 1 : streamed.status();
+        return new Attempt.Ending(status, streamed.signal());
+    }
+
+    /**
      * The control-file audit, once the child's process group is gone: each control file the
      * run created, changed or removed is an MGS2002 (layer audit), put back unless the
      * workspace says {@code sandbox.controlFiles: report}, the run's version kept in the

@@ -1,10 +1,9 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.run.Host;
-
 import dev.magus.env.overlay.Overlay;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
 import java.nio.file.Path;
@@ -13,100 +12,62 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Everything a run's spawn needs, decided before it: the value the chain of {@link PlanStages}
- * builds, one stage's record wrapping the one before it (config and host facts → policy and
- * lease trail → exec target → child environment and proxy → confinement). Immutable; what it
- * names that must be released (the private temp dir, the trail, the proxy, the ruleset) is
- * released by the run's {@link Attempt}, however the run ends.
+ * Everything a run's spawn needs, decided before it: the one value {@link RunStages}' chain hands
+ * from stage to stage, each stage returning it with its own part decided. A part a later stage
+ * decides is null until that stage has run; the chain hands the spawn a plan whose stages have
+ * all run ({@link #confined}). Immutable; what it names that must be released (the private temp
+ * dir, the trail, the proxy, the ruleset) is released by the run's {@link Attempt}, however the
+ * run ends.
+ *
+ * @param config      the run's config (stage config)
+ * @param privateTemp the run's private temp dir, none in mode off (stage host)
+ * @param facts       the host facts under it (stage host)
+ * @param policy      the policy of the config on this host (stage policy)
+ * @param trail       the leased job's trail, once run_started is written (stage policy)
+ * @param overlay     the request's env-set and env-unset (stage aim)
+ * @param executable  the file the command resolved to, allowed by the exec rules (stage aim)
+ * @param recursive   whether that file is a magus itself (stage aim)
+ * @param env         the child's environment (stage env, pointed at the proxy by stage proxy)
+ * @param proxyPort   under network mode proxy, the port of the run's proxy (stage proxy)
+ * @param confinement the kernel layer: the ruleset and seccomp filter, or none (stage probe)
  */
-record RunPlan(Equipped equipped, Confinement confinement) {
-    RunPlan {
-        Objects.requireNonNull(equipped, "equipped");
-        Objects.requireNonNull(confinement, "confinement");
+public record RunPlan(RunConfig config, Optional<Path> privateTemp, HostFacts facts, PolicyOrOff policy,
+        Optional<LeaseTrail> trail, Overlay overlay, Path executable, boolean recursive, ChildEnvPlan env,
+        OptionalInt proxyPort, Confinement confinement) {
+    public RunPlan {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(privateTemp, "privateTemp");
+        Objects.requireNonNull(facts, "facts");
     }
 
-    /** The config, the run's private temp dir (none in mode off) and the host facts under it. */
-    record Premises(RunConfig config, Optional<Path> privateTemp, HostFacts facts) {
-        Premises {
-            Objects.requireNonNull(config, "config");
-            Objects.requireNonNull(privateTemp, "privateTemp");
-            Objects.requireNonNull(facts, "facts");
-        }
-
-        boolean sandboxed() {
-            return privateTemp.isPresent();
-        }
-
-        /** The private temp dir, or the host's temp base for a run without one (mode off). */
-        Path tempDir(Host host) {
-            return privateTemp.orElse(host.tempBase());
-        }
+    /** The plan once the host stage has run: nothing after it decided yet. */
+    static RunPlan of(RunConfig config, Optional<Path> privateTemp, HostFacts facts) {
+        return new RunPlan(config, privateTemp, facts, null, Optional.empty(), null, null, false, null,
+                OptionalInt.empty(), null);
     }
 
-    /** The policy, and the leased job's trail once run_started is written. */
-    record Governed(Premises premises, PolicyOrOff policy, Optional<LeaseTrail> trail) {
-        Governed {
-            Objects.requireNonNull(premises, "premises");
-            Objects.requireNonNull(policy, "policy");
-            Objects.requireNonNull(trail, "trail");
-        }
+    /** The private temp dir, or the host's temp base for a run without one (mode off). */
+    Path tempDir(Host host) {
+        return privateTemp.orElse(host.tempBase());
     }
 
-    /** The file the command resolved to, allowed by the exec rules; whether it is a magus itself. */
-    record Aimed(Governed governed, Overlay overlay, Path executable, boolean recursive) {
-        Aimed {
-            Objects.requireNonNull(governed, "governed");
-            Objects.requireNonNull(overlay, "overlay");
-            Objects.requireNonNull(executable, "executable");
-        }
+    RunPlan governed(PolicyOrOff p, Optional<LeaseTrail> t) {
+        return new RunPlan(config, privateTemp, facts, Objects.requireNonNull(p, "policy"), Objects.requireNonNull(t, "trail"),
+                overlay, executable, recursive, env, proxyPort, confinement);
     }
 
-    /** The child's environment and, under network mode proxy, the port of the run's proxy. */
-    record Equipped(Aimed aimed, ChildEnvPlan env, OptionalInt proxyPort) {
-        Equipped {
-            Objects.requireNonNull(aimed, "aimed");
-            Objects.requireNonNull(env, "env");
-            Objects.requireNonNull(proxyPort, "proxyPort");
-        }
+    RunPlan aimed(Overlay o, Path exe, boolean isMagus) {
+        return new RunPlan(config, privateTemp, facts, policy, trail, Objects.requireNonNull(o, "overlay"),
+                Objects.requireNonNull(exe, "executable"), isMagus, env, proxyPort, confinement);
     }
 
-    RunConfig config() {
-        return premises().config();
+    RunPlan equipped(ChildEnvPlan e, OptionalInt port) {
+        return new RunPlan(config, privateTemp, facts, policy, trail, overlay, executable, recursive,
+                Objects.requireNonNull(e, "env"), Objects.requireNonNull(port, "proxyPort"), confinement);
     }
 
-    Premises premises() {
-        return governed().premises();
-    }
-
-    Governed governed() {
-        return aimed().governed();
-    }
-
-    Aimed aimed() {
-        return equipped.aimed();
-    }
-
-    PolicyOrOff policy() {
-        return governed().policy();
-    }
-
-    Optional<LeaseTrail> trail() {
-        return governed().trail();
-    }
-
-    Path executable() {
-        return aimed().executable();
-    }
-
-    boolean recursive() {
-        return aimed().recursive();
-    }
-
-    ChildEnvPlan env() {
-        return equipped.env();
-    }
-
-    OptionalInt proxyPort() {
-        return equipped.proxyPort();
+    RunPlan confined(Confinement c) {
+        return new RunPlan(config, privateTemp, facts, policy, trail, overlay, executable, recursive, env, proxyPort,
+                Objects.requireNonNull(c, "confinement"));
     }
 }

@@ -1,19 +1,17 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.run.Host;
-
 import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.IoThreads.STAGES;
 
 import dev.magus.landlock.abi.LandlockProbe;
+import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.landlock.launch.Spawner;
-import dev.magus.orchestrator.pipeline.RunPlan.Equipped;
-import dev.magus.orchestrator.pipeline.RunPlan.Governed;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
+import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.policy.PolicyOrOff;
@@ -25,11 +23,12 @@ import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Mono;
 
 /**
- * One execution of a run as a Reactor chain on magus's I/O threads: the {@link PlanStages} build
- * a {@link RunPlan} ({@code Mono<RunPlan>}), which flat-maps into the spawn and the child's
- * streams ({@link ChildLaunch}); the run's {@link Attempt} is the chain's resource, released
- * however it ends ({@code usingWhen}): completed, refused (a stage's {@link Refusal} is the
- * chain's error signal), broken, or cancelled. A signal before the spawn disposes the
+ * The run as one Reactor chain on magus's I/O threads, written once here ({@link #stages}):
+ * config → host → policy → aim → env overlay → proxy → probe → spawn → stream → audits. The
+ * stages up to the probe build a {@link RunPlan}, which the spawn and the child's streams
+ * ({@link ChildLaunch}) and the audits ({@link RunChecks}) take. The run's {@link Attempt} is
+ * the chain's resource, released however it ends ({@code usingWhen}): completed, refused (a
+ * stage's {@link Refusal} is the chain's error signal), broken, or cancelled. A signal before the spawn disposes the
  * subscription ({@link RunHandle#signal}): the stage running then finishes, none after it
  * starts, no child starts, and the run ends with 128+N.
  */
@@ -42,13 +41,13 @@ public final class RunStages {
     private final HostResolver resolver;
     private final ChildLaunch launch;
 
-    public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog, ChildStreams streams,
-            HostResolver resolver) {
+    public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog,
+            Optional<AuditDenialSource> audit, HostResolver resolver) {
         this.probe = probe;
         this.git = git;
         this.watchdog = watchdog;
         this.resolver = resolver;
-        this.launch = new ChildLaunch(spawner, watchdog, streams);
+        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit));
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
@@ -98,11 +97,8 @@ public final class RunStages {
                 attempt -> {
                     Mono<Attempt.Ending> stages = Mono.defer(() -> {
                         subscribed.run();
-                        return plan(run, request, host, attempt);
-                    })
-                            .flatMap(plan -> attempt.step(() -> launch.spawn(run, request, passthrough, host, plan, attempt)))
-                            .flatMap(launched -> attempt.step(() -> launch.stream(run, request, passthrough, launched)))
-                            .doOnNext(attempt::conclude);
+                        return stages(run, request, passthrough, host, attempt);
+                    });
                     return hop ? stages.subscribeOn(STAGES) : stages;
                 },
                 Attempt::completed,
@@ -111,42 +107,60 @@ public final class RunStages {
     }
 
     /**
-     * The plan, stage by stage (see {@link PlanStages}), each stage one step of the attempt: a
-     * signal between two of them stops the chain at the next. What a stage acquires, the attempt
-     * owns in the same step, before anything can refuse.
+     * The run, stage by stage, each stage one step of the attempt: a signal between two of them
+     * stops the chain at the next (until the spawn, from which signals reach the child). Up to the
+     * spawn each stage is a function of the {@link RunPlan} so far that returns it with its own part
+     * decided; what a stage acquires, the attempt owns in the same step, before anything can refuse;
+     * what a stage reports is held back until the run has started (or has ended without starting).
      */
-    Mono<RunPlan> plan(RunHandle run, RunRequest request, Host host, Attempt attempt) {
-        return attempt.step(() -> PlanStages.config(run.id(), request, host))
+    private Mono<Attempt.Ending> stages(RunHandle run, RunRequest request, Passthrough passthrough, Host host,
+            Attempt attempt) {
+        // config: magus.yaml, the floor and the request.
+        return attempt.step(() -> ConfigStage.resolve(run.id(), request, host.env(), host.home()))
+                // host: the private temp dir and the host facts under it.
                 .flatMap(config -> attempt.step(() -> {
                     // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
                     watchdog.start(IO::schedule);
-                    return PlanStages.premises(config, attempt.ownTemp(PlanStages.privateTemp(config, host), host), host);
+                    return HostStage.facts(config, attempt.ownTemp(HostStage.privateTemp(config, host), host), host);
                 }))
-                .flatMap(premises -> attempt.step(() -> {
-                    PolicyOrOff policy = PlanStages.policy(premises);
-                    attempt.holdBack(dev.magus.orchestrator.pipeline.PolicyStage.untrustedDiagnostics(policy));
-                    return new Governed(premises, policy, attempt.ownTrail(LeaseTrail.attach(run.journal(), policy,
-                            run.id(), premises.config().workingDir(), request.argv())));
+                // policy, and the leased job's trail.
+                .flatMap(plan -> attempt.step(() -> {
+                    PolicyOrOff policy = PolicyStage.build(plan.config(), plan.facts());
+                    attempt.holdBack(PolicyStage.untrustedDiagnostics(policy));
+                    return plan.governed(policy, attempt.ownTrail(LeaseTrail.attach(run.journal(), policy, run.id(),
+                            plan.config().workingDir(), request.argv())));
                 }))
-                .flatMap(governed -> attempt.step(() -> PlanStages.aim(governed, request, host)))
-                .flatMap(aimed -> attempt.step(() -> {
-                    ChildEnvPlan env = PlanStages.childEnv(aimed, host, git);
+                // aim: the command on the child's PATH, checked against the exec rules.
+                .flatMap(plan -> attempt.step(() -> ExecStage.aim(plan, request, host)))
+                // env overlay: the child's environment.
+                .flatMap(plan -> attempt.step(() -> {
+                    ChildEnvPlan env = EnvStage.childEnv(plan, host, git);
                     attempt.holdBack(env.diagnostics());
-                    return new Equipped(aimed, env, OptionalInt.empty());
+                    return plan.equipped(env, OptionalInt.empty());
                 }))
-                .flatMap(equipped -> attempt.step(() -> PlanStages.equip(equipped.aimed(), equipped.env(),
-                        attempt.ownProxy(PlanStages.proxy(equipped.aimed().governed().policy(), resolver,
+                // proxy: under network mode proxy, the run's own, and the child pointed at it.
+                .flatMap(plan -> attempt.step(() -> ProxyStage.equip(plan, plan.env(),
+                        attempt.ownProxy(ProxyStage.start(plan.policy(), resolver,
                                 // The proxy's event loop must not block on a sink: its refusals are emitted from an I/O thread.
                                 d -> IO.schedule(() -> run.journal().diagnostic(d)))))))
-                .flatMap(equipped -> attempt.step(() -> {
-                    // A step of its own: a signal while the spawner warms up stops the run before its ruleset.
+                // A step of its own: a signal while the spawner warms up stops the run before its ruleset.
+                .flatMap(plan -> attempt.step(() -> {
                     launch.prepare();
-                    return equipped;
+                    return plan;
                 }))
-                .flatMap(equipped -> attempt.step(() -> {
-                    Confinement confinement = attempt.ownConfinement(PlanStages.confinement(equipped, probe));
+                // probe: the kernel layer (the Landlock ruleset and the seccomp filter), or none.
+                .flatMap(plan -> attempt.step(() -> {
+                    Confinement confinement = attempt.ownConfinement(ProbeStage.prepare(plan.policy(), probe,
+                            plan.proxyPort()));
                     confinement.warning().ifPresent(w -> attempt.holdBack(List.of(w)));
-                    return new RunPlan(equipped, confinement);
-                }));
+                    return plan.confined(confinement);
+                }))
+                // spawn: the confined child; the run has started.
+                .flatMap(plan -> attempt.step(() -> launch.spawn(run, request, passthrough, host, plan, attempt)))
+                // stream: its output pumped and its denials reported, until it and its strays are gone.
+                .flatMap(launched -> attempt.step(() -> launch.stream(run, request, passthrough, launched)))
+                // the audits: control files, descendant projects, lease writes.
+                .flatMap(streamed -> attempt.step(() -> RunChecks.after(run, passthrough, streamed)))
+                .doOnNext(attempt::conclude);
     }
 }

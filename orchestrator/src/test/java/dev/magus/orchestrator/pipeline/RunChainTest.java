@@ -60,8 +60,7 @@ class RunChainTest {
 
     private RunStages stages(LandlockProbe probe, Spawner s) {
         Watchdog watchdog = Watchdog.shared();
-        return new RunStages(probe, s, Optional.empty(), watchdog, new ChildStreams(watchdog, Optional.empty()),
-                HostResolver.system());
+        return new RunStages(probe, s, Optional.empty(), watchdog, Optional.empty(), HostResolver.system());
     }
 
     private static RunHandle handle(String id) {
