@@ -13,6 +13,7 @@ import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.events.Mode;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.workspace.learn.AllowAppender;
@@ -181,7 +182,7 @@ final class LearnCommand implements Callable<Integer> {
             List<dev.magus.events.Diagnostic> seen, PrintWriter err) {
         RunRequest.Builder b = RunRequest.builder(cwd, command).sandbox(mode).stdin(new Stdin.Inherit());
         allow.forEach(b::allow);
-        Run run = orchestrator.submit(b.build(), Passthrough.of(System.out, System.err));
+        Run run = orchestrator.submit(Submission.of(b.build()).withPassthrough(Passthrough.of(System.out, System.err)));
         Signals.forward(run);
         run.events().subscribe(e -> {
             if (e instanceof RunEvent.Diag d) {

@@ -17,6 +17,7 @@ import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.events.Mode;
 import dev.magus.telemetry.log.DiagnosticLogSink;
@@ -180,7 +181,8 @@ class RunCommand implements Callable<Integer> {
         // The child's bytes go through unchanged (binary output, partial lines) unless the live
         // view draws them or NDJSON owns stdout; diagnostics are printed from the events.
         boolean raw = view.isEmpty() && !ndjsonOnStdout;
-        Run run = builder.build().submit(request, raw ? Passthrough.of(out, System.err) : Passthrough.none());
+        Run run = builder.build().submit(
+                Submission.of(request).withPassthrough(raw ? Passthrough.of(out, System.err) : Passthrough.none()));
         Signals.forward(run);
         // Taken now, while the run goes: the journal keeps only a window for later subscribers.
         java.util.concurrent.CompletableFuture<RunEvent.Started> started = run.events().ofType(RunEvent.Started.class)

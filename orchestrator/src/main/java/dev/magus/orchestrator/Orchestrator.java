@@ -13,9 +13,9 @@ import dev.magus.orchestrator.pipeline.IoThreads;
 import dev.magus.orchestrator.pipeline.RunHandle;
 import dev.magus.orchestrator.pipeline.RunStages;
 import dev.magus.orchestrator.run.Host;
-import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.policy.LookPath;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
 import dev.magus.telemetry.meters.MetricsSink;
@@ -91,55 +91,26 @@ public final class Orchestrator {
         return new Builder(host);
     }
 
-    /** Starts the run and returns at once. */
+    /** Starts the run and returns at once: {@code submit(Submission.of(request))}. */
     public Run submit(RunRequest request) {
-        return submit(request, Passthrough.none());
+        return submit(Submission.of(request));
     }
 
-    /**
-     * Starts the run and returns at once; the child's output also goes, byte for byte, to
-     * {@code passthrough} (a command line's own stdout and stderr).
-     */
-    public Run submit(RunRequest request, Passthrough passthrough) {
-        return submit(request, passthrough, host);
-    }
-
-    /**
-     * Starts the run as if on {@code runHost}: its environment (the {@code MAGUS_SANDBOX} floor,
-     * {@code HOME}, {@code PATH}, what the scrub keeps) and home are the run's, not this
-     * orchestrator's. For a server, whose runs come from clients with environments of their own:
-     * one long-lived orchestrator (one probe, one launcher, one set of sinks) serves them all, and
-     * nothing of one client's environment reaches another run or the server itself. Only the
-     * environment and home should differ from this orchestrator's host: the uid, the installation
-     * and the temp base are the server's, and it is the server that spawns.
-     */
-    public Run submit(RunRequest request, Passthrough passthrough, Host runHost) {
-        return submit(request, passthrough, runHost, e -> { });
-    }
-
-    /**
-     * {@link #submit(RunRequest, Passthrough, Host)}, with {@code observer} subscribed to the
-     * run's events before anything of the run happens: it gets every event, every output line
-     * among them, however chatty the run (the journal keeps only a window of the output for
-     * subscribers that come later).
-     */
-    public Run submit(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer) {
-        RunHandle run = handle(request, passthrough, runHost, observer);
-        stages.start(run, request, passthrough, runHost);
+    /** Starts the run and returns at once. */
+    public Run submit(Submission submission) {
+        RunHandle run = handle(submission);
+        stages.start(run, submission.request(), submission.passthrough(), submission.host().orElse(host));
         return run;
     }
 
-    private RunHandle handle(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(passthrough, "passthrough");
-        Objects.requireNonNull(runHost, "runHost");
-        Objects.requireNonNull(observer, "observer");
+    private RunHandle handle(Submission submission) {
+        Objects.requireNonNull(submission, "submission");
         RunHandle run = new RunHandle(newRunId(), clock, warningOnce);
-        run.journal().failOnDenial(request.failOnDenial());
+        run.journal().failOnDenial(submission.request().failOnDenial());
         for (Consumer<RunEvent> sink : sinks) {
             run.events().subscribe(sink);
         }
-        run.events().subscribe(observer);
+        run.events().subscribe(submission.observer());
         return run;
     }
 
@@ -154,23 +125,23 @@ public final class Orchestrator {
     }
 
     /**
-     * {@link #submit(RunRequest, Passthrough, Host, Consumer)} with the run's stages on the
-     * calling thread, when it is one of {@link #execute}'s (one hand-off between threads
-     * fewer per run): {@code started} gets the run before its first stage, and this returns once
-     * the run has ended (or, cancelled before its spawn, while its ending runs on another I/O
-     * thread). Called from any other thread, it is {@code submit}: the run starts there and this
-     * returns at once, {@code started} having had it first. Either way the run is the same:
-     * events, signals and cancellation behave as {@code submit}'s.
+     * {@link #submit(Submission)} with the run's stages on the calling thread, when it is one of
+     * {@link #execute}'s (one hand-off between threads fewer per run): {@code started} gets the
+     * run before its first stage, and this returns once the run has ended (or, cancelled before
+     * its spawn, while its ending runs on another I/O thread). Called from any other thread, it is
+     * {@code submit}: the run starts there and this returns at once, {@code started} having had it
+     * first. Either way the run is the same: events, signals and cancellation behave as
+     * {@code submit}'s.
      */
-    public void submitHere(RunRequest request, Passthrough passthrough, Host runHost, Consumer<RunEvent> observer,
-            Consumer<Run> started) {
+    public void submitHere(Submission submission, Consumer<Run> started) {
         Objects.requireNonNull(started, "started");
-        RunHandle run = handle(request, passthrough, runHost, observer);
+        RunHandle run = handle(submission);
         started.accept(run);
+        Host runHost = submission.host().orElse(host);
         if (IoThreads.onIoThread()) {
-            stages.startHere(run, request, passthrough, runHost);
+            stages.startHere(run, submission.request(), submission.passthrough(), runHost);
         } else {
-            stages.start(run, request, passthrough, runHost);
+            stages.start(run, submission.request(), submission.passthrough(), runHost);
         }
     }
 
@@ -192,18 +163,14 @@ public final class Orchestrator {
      * and cancelling a subscription to its {@link Run#events()} ends only that replay.
      */
     public Flux<RunEvent> run(RunRequest request) {
-        return run(request, Passthrough.none());
+        return run(Submission.of(request));
     }
 
-    /**
-     * {@link #run(RunRequest)}, with the child's output also going, byte for byte, to
-     * {@code passthrough}, as {@link #submit(RunRequest, Passthrough)} does.
-     */
-    public Flux<RunEvent> run(RunRequest request, Passthrough passthrough) {
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(passthrough, "passthrough");
+    /** {@link #run(RunRequest)} for a whole submission: its pass-through, host and observer as {@link #submit(Submission)} takes them. */
+    public Flux<RunEvent> run(Submission submission) {
+        Objects.requireNonNull(submission, "submission");
         return Flux.defer(() -> {
-            Run run = submit(request, passthrough);
+            Run run = submit(submission);
             return run.events().doOnCancel(run::cancel);
         });
     }

@@ -7,7 +7,6 @@ import static dev.magus.orchestrator.TestHost.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.RunEvent;
-import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import java.nio.file.Files;
@@ -38,7 +37,7 @@ class JournalWindowTest {
         Path go = root.resolve("go");
         // The child waits until both subscribers are there: they are live from its first line.
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
-                "while [ ! -e '" + go + "' ]; do sleep 0.01; done; seq 1 " + LINES).build(), Passthrough.none());
+                "while [ ! -e '" + go + "' ]; do sleep 0.01; done; seq 1 " + LINES).build());
         CompletableFuture<List<RunEvent>> fast = run.events().collectList().toFuture();
         // A slow one: requests 8 at a time and sleeps on its first 200 events, so the run ends
         // long before it has read them.

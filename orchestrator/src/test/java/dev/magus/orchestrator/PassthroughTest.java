@@ -9,6 +9,7 @@ import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Submission;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -48,8 +49,8 @@ class PassthroughTest {
         Files.write(t.workspace.resolve("blob"), data);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat blob; printf 'warn' >&2").build(),
-                Passthrough.of(out, err));
+        Run run = t.orchestrator().submit(Submission.of(RunRequest.builder(t.workspace, "sh", "-c", "cat blob; printf 'warn' >&2").build())
+                .withPassthrough(Passthrough.of(out, err)));
         assertThat(run.result().block(DEADLINE).status()).isZero();
         assertThat(out.toByteArray()).isEqualTo(data);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("warn");
@@ -71,8 +72,8 @@ class PassthroughTest {
                 throw new IOException("reader went away");
             }
         };
-        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "seq 1 100000").build(),
-                Passthrough.of(broken, broken));
+        Run run = t.orchestrator().submit(Submission.of(RunRequest.builder(t.workspace, "sh", "-c", "seq 1 100000").build())
+                .withPassthrough(Passthrough.of(broken, broken)));
         // Subscribed while the run goes, as every caller does: a later one sees only the journal's window.
         var events = run.events().collectList().toFuture();
         assertThat(run.result().block(DEADLINE).status()).isZero();
@@ -82,8 +83,8 @@ class PassthroughTest {
     @Test
     void magusOwnMessagesReachThePassthroughToo() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "magus-test-no-such-command").build(),
-                Passthrough.of(OutputStream.nullOutputStream(), err));
+        Run run = t.orchestrator().submit(Submission.of(RunRequest.builder(t.workspace, "magus-test-no-such-command").build())
+                .withPassthrough(Passthrough.of(OutputStream.nullOutputStream(), err)));
         assertThat(run.result().block(DEADLINE).status()).isEqualTo(127);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("magus: magus-test-no-such-command: command not found\n");
         assertThat(lines(events(run), RunEvent.Stream.STDERR))

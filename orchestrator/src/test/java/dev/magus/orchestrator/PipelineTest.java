@@ -13,6 +13,7 @@ import dev.magus.events.Mode;
 import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.orchestrator.run.RunResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,8 +177,8 @@ class PipelineTest {
         // Each observed from before it starts: the journal keeps only a window of the output for later subscribers.
         List<List<RunEvent>> seen = IntStream.range(0, n).mapToObj(i -> java.util.Collections.synchronizedList(
                 new java.util.ArrayList<RunEvent>())).toList();
-        List<Run> runs = IntStream.range(0, n).mapToObj(i -> o.submit(sh("head -c 300000 /dev/zero | tr '\\0' y | fold -w 99"),
-                dev.magus.orchestrator.run.Passthrough.none(), t.host(), seen.get(i)::add)).toList();
+        List<Run> runs = IntStream.range(0, n).mapToObj(i -> o.submit(Submission.of(sh("head -c 300000 /dev/zero | tr '\\0' y | fold -w 99"))
+                .on(t.host()).observedBy(seen.get(i)::add))).toList();
         for (int i = 0; i < n; i++) {
             StepVerifier.create(runs.get(i).result()).assertNext(x -> assertThat(x.status()).isZero()).expectComplete()
                     .verify(DEADLINE);

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.launch.Child;
-import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.orchestrator.run.RunResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,8 +53,8 @@ class SubmitHereTest {
         CompletableFuture<Integer> seenWhenReturned = new CompletableFuture<>();
         orchestrator.execute(() -> {
             caller.complete(Thread.currentThread());
-            orchestrator.submitHere(RunRequest.builder(t.workspace, "sh", "-c", "echo here; exit 3").build(),
-                    Passthrough.none(), t.host(), e -> seen.add(new Seen(e, Thread.currentThread())), r -> {
+            orchestrator.submitHere(Submission.of(RunRequest.builder(t.workspace, "sh", "-c", "echo here; exit 3").build())
+                    .on(t.host()).observedBy(e -> seen.add(new Seen(e, Thread.currentThread()))), r -> {
                         handed.set(r);
                         eventsWhenHanded.set(seen.size());
                     });
@@ -82,8 +82,8 @@ class SubmitHereTest {
         AtomicReference<Run> handed = new AtomicReference<>();
         CompletableFuture<Void> returned = new CompletableFuture<>();
         orchestrator.execute(() -> {
-            orchestrator.submitHere(RunRequest.builder(t.workspace, "sh", "-c", "touch spawned").build(), Passthrough.none(),
-                    t.host(), e -> { }, r -> {
+            orchestrator.submitHere(Submission.of(RunRequest.builder(t.workspace, "sh", "-c", "touch spawned").build())
+                    .on(t.host()), r -> {
                         handed.set(r);
                         r.signal(Child.SIGTERM);
                     });
@@ -105,8 +105,8 @@ class SubmitHereTest {
     void fromAnotherThreadItReturnsAtOnceAsSubmitDoes() {
         AtomicReference<Run> handed = new AtomicReference<>();
         // The test's own thread is none of magus's I/O threads.
-        orchestrator.submitHere(RunRequest.builder(t.workspace, "sleep", "300").build(), Passthrough.none(), t.host(),
-                e -> { }, handed::set);
+        orchestrator.submitHere(Submission.of(RunRequest.builder(t.workspace, "sleep", "300").build()).on(t.host()),
+                handed::set);
         Run run = handed.get();
         assertThat(run).isNotNull();
         assertThat(run.result().toFuture()).as("returned while the child runs").isNotDone();

@@ -11,6 +11,7 @@ import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
+import dev.magus.orchestrator.run.Submission;
 import dev.magus.events.Mode;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
@@ -346,8 +347,8 @@ final class Session {
         lines.granted(s.allow(), cwd, host.home(), s.quiet()).forEach(l -> writes.write(stderrFrame(l)));
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run
         // is this session's before its first stage; its stages then run on this thread.
-        orchestrator.submitHere(request, Passthrough.of(new Out(true), new Out(false)), host,
-                e -> event(e, s.outputEvents()), r -> {
+        orchestrator.submitHere(Submission.of(request).withPassthrough(Passthrough.of(new Out(true), new Out(false)))
+                .on(host).observedBy(e -> event(e, s.outputEvents())), r -> {
                     run = r;
                     if (disconnected) {
                         r.cancel();

@@ -1,14 +1,12 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.Orchestrator;
-
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-/** magus's own I/O threads, one pool per process, shared by every {@link Orchestrator}. */
+/** magus's own I/O threads, one pool per process, shared by every {@link dev.magus.orchestrator.Orchestrator}. */
 public final class IoThreads {
     /**
      * The threads: where everything that blocks runs: each run's stages and wait, and one reader

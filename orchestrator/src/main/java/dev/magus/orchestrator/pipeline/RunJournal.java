@@ -1,8 +1,5 @@
 package dev.magus.orchestrator.pipeline;
 
-import dev.magus.orchestrator.Orchestrator;
-import dev.magus.orchestrator.run.Host;
-
 import dev.magus.orchestrator.run.DenialStatus;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunResult;
@@ -37,9 +34,8 @@ import reactor.core.publisher.Sinks;
  * that arrives after more than {@value #HISTORY} lines misses the earlier lines and nothing
  * else; the bytes themselves never went through the journal ({@link
  * dev.magus.orchestrator.run.Passthrough}). A caller that needs every line subscribes before the
- * run starts ({@link Orchestrator#submit(dev.magus.orchestrator.run.RunRequest,
- * dev.magus.orchestrator.run.Passthrough, Host, java.util.function.Consumer)}, or the builder's
- * sinks). (Reactor's size-bound replay sink is not used: a subscriber that falls more than its
+ * run starts (a {@link dev.magus.orchestrator.run.Submission}'s observer, or the orchestrator
+ * builder's sinks). (Reactor's size-bound replay sink is not used: a subscriber that falls more than its
  * limit behind skips what it has not read.) The pipe readers hand lines over without waiting
  * for subscribers, so the child never blocks on a slow subscriber.
  *
