@@ -173,7 +173,7 @@ class ToolCorpusTest {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         PrefixConfirmer policy = new PrefixConfirmer(f.home());
         KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.running(p.pid(), f.ws(), CommandLine.NONE));
-        KernelDenials fromStart = new KernelDenials(new PrefixConfirmer(f.home()), f.ws());
+        KernelDenials fromStart = new KernelDenials(new PrefixConfirmer(f.home()), KernelDenials.Child.at(f.ws()));
         List<Diagnostic> found = new ArrayList<>();
         List<Diagnostic> foundFromStart = new ArrayList<>();
         List<String> lines = new ArrayList<>();
@@ -227,7 +227,7 @@ class ToolCorpusTest {
         DenialParser parser = new DenialParser();
         assertThat(out.stderr().stream().flatMap(l -> parser.parse(l, RunEvent.Stream.STDERR, f.ws()).stream()))
                 .as("the line is recognised as a denial").isNotEmpty();
-        KernelDenials denials = new KernelDenials(policy, f.ws());
+        KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.at(f.ws()));
         assertThat(out.stderr().stream().flatMap(l -> denials.accept(RunEvent.Stream.STDERR, l).stream())).isEmpty();
         assertThat(policy.asked()).as("the policy was asked and allowed it").isNotEmpty();
     }

@@ -63,8 +63,9 @@ final class ChildStreams {
         // Only the denial inference reads the lines back; without it nothing is buffered twice.
         Optional<Sinks.Many<RunEvent.Output>> lines = confirmer.map(c -> Sinks.many().unicast().<RunEvent.Output>onBackpressureBuffer());
         Mono<Void> denialsDone = confirmer
-                .map(c -> KernelDenialStream.forRun(new KernelDenialStream.RunChild(run.id(), child.pid(), child.domainTag(), cwd, argv),
-                        c, lines.orElseThrow().asFlux(), audit, supervisor.map(Supervisor::denials), KernelDenialStream.DEFAULT_WINDOW)
+                .map(c -> KernelDenialStream.forRun(new KernelDenialStream.Sources(
+                        new KernelDenialStream.RunChild(run.id(), child.pid(), child.domainTag(), cwd, argv), c,
+                        lines.orElseThrow().asFlux(), audit, supervisor.map(Supervisor::denials), KernelDenialStream.DEFAULT_WINDOW))
                         .doOnNext(denials).then())
                 .orElse(Mono.empty())
                 .onErrorResume(e -> {

@@ -106,11 +106,6 @@ public final class KernelDenials {
         }
     }
 
-    /** For a child that stays in {@code cwd}, absolute. */
-    public KernelDenials(DenialConfirmer confirmer, Path cwd) {
-        this(confirmer, Child.at(cwd));
-    }
-
     public KernelDenials(DenialConfirmer confirmer, Child child) {
         this.confirmer = Objects.requireNonNull(confirmer, "confirmer");
         this.cwd = child.cwd();

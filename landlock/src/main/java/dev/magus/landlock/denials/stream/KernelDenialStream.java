@@ -53,44 +53,54 @@ public final class KernelDenialStream {
     }
 
     /**
-     * @param child  the run's child
-     * @param policy the run's binding-layer check
-     * @param output the child's output lines; completes when the child's streams close
-     * @param audit  the process's audit source, when it has one
+     * Where a run's denials come from.
+     *
+     * @param child      the run's child
+     * @param policy     the run's binding-layer check
+     * @param output     the child's output lines; completes when the child's streams close
+     * @param audit      the process's audit source, when it has one
      * @param supervised the exact reports of the run's supervisor ({@code Supervisor.denials()}),
-     *               merged like the audit stream's; must complete once the supervisor has ended
-     * @param window see {@link DenialMerger}; the audit stream of the run is closed one window
-     *               after the output completes, as the kernel delivers records asynchronously
+     *                   merged like the audit stream's; must complete once the supervisor has ended
+     * @param window     see {@link DenialMerger}; the audit stream of the run is closed one window
+     *                   after the output completes, as the kernel delivers records asynchronously
      */
-    public static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
+    public record Sources(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
             Optional<AuditDenialSource> audit, Optional<Flux<Diagnostic>> supervised, Duration window) {
-        return forRun(child, policy, output, audit, supervised, window, Schedulers.parallel());
+        public Sources {
+            Objects.requireNonNull(child, "child");
+            Objects.requireNonNull(policy, "policy");
+            Objects.requireNonNull(output, "output");
+            Objects.requireNonNull(audit, "audit");
+            Objects.requireNonNull(supervised, "supervised");
+            Objects.requireNonNull(window, "window");
+        }
     }
 
-    static Flux<Diagnostic> forRun(RunChild child, DenialConfirmer policy, Flux<RunEvent.Output> output,
-            Optional<AuditDenialSource> audit, Optional<Flux<Diagnostic>> supervised, Duration window, Scheduler timer) {
-        String runId = child.runId();
-        long pid = child.pid();
-        String domainTag = child.domainTag();
-        Path cwd = child.cwd();
-        List<String> argv = child.argv();
-        Objects.requireNonNull(window, "window");
+    /** The run's denials from {@code sources}, each reported once. */
+    public static Flux<Diagnostic> forRun(Sources sources) {
+        return forRun(sources, Schedulers.parallel());
+    }
+
+    static Flux<Diagnostic> forRun(Sources sources, Scheduler timer) {
+        RunChild child = sources.child();
         return Flux.defer(() -> {
-            KernelDenials inferred = new KernelDenials(policy, KernelDenials.Child.running(pid, cwd, new CommandLine(argv)));
-            Flux<Diagnostic> fromOutput = output.concatMapIterable(inferred::accept)
+            KernelDenials inferred = new KernelDenials(sources.policy(),
+                    KernelDenials.Child.running(child.pid(), child.cwd(), new CommandLine(child.argv())));
+            Flux<Diagnostic> fromOutput = sources.output().concatMapIterable(inferred::accept)
                     .concatWith(Flux.defer(() -> Flux.fromIterable(inferred.finish())));
-            if (audit.isEmpty() && supervised.isEmpty()) {
+            if (sources.audit().isEmpty() && sources.supervised().isEmpty()) {
                 return fromOutput;
             }
-            Flux<Diagnostic> exact = supervised.orElse(Flux.empty());
+            Flux<Diagnostic> exact = sources.supervised().orElse(Flux.empty());
             Flux<Diagnostic> untracking = fromOutput;
-            if (audit.isPresent()) {
-                AuditDenialSource source = audit.get();
-                exact = Flux.merge(source.track(runId, pid, domainTag, cwd, policy), exact);
+            if (sources.audit().isPresent()) {
+                AuditDenialSource source = sources.audit().get();
+                exact = Flux.merge(source.track(child.runId(), child.pid(), child.domainTag(), child.cwd(), sources.policy()),
+                        exact);
                 untracking = fromOutput.doFinally(signal ->
-                        Mono.delay(window, timer).subscribe(t -> source.untrack(runId)));
+                        Mono.delay(sources.window(), timer).subscribe(t -> source.untrack(child.runId())));
             }
-            return DenialMerger.merge(exact, untracking, window, timer);
+            return DenialMerger.merge(exact, untracking, sources.window(), timer);
         });
     }
 }

@@ -148,7 +148,7 @@ class AuditDenialSourceTest {
                     Duration.ofSeconds(2)).subscribe(merged::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
-            KernelDenials fromOutput = new KernelDenials(policy, fixture.ws());
+            KernelDenials fromOutput = new KernelDenials(policy, KernelDenials.Child.at(fixture.ws()));
             Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();
             List<String> lines = Files.readAllLines(err);
             assertThat(lines).hasSize(2);
@@ -176,8 +176,9 @@ class AuditDenialSourceTest {
             Sinks.Many<RunEvent.Output> output = Sinks.many().unicast().onBackpressureBuffer();
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            dev.magus.landlock.denials.stream.KernelDenialStream.forRun(new dev.magus.landlock.denials.stream.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
-                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), java.util.Optional.empty(), Duration.ofSeconds(1))
+            dev.magus.landlock.denials.stream.KernelDenialStream.forRun(new dev.magus.landlock.denials.stream.KernelDenialStream.Sources(
+                    new dev.magus.landlock.denials.stream.KernelDenialStream.RunChild("run-3", child.pid(), "", fixture.ws(), java.util.List.of()),
+                    new PrefixConfirmer(home), output.asFlux(), java.util.Optional.of(source), java.util.Optional.empty(), Duration.ofSeconds(1)))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
             Path err = Files.list(root).filter(p -> p.getFileName().toString().startsWith("err-")).findFirst().orElseThrow();

@@ -30,7 +30,7 @@ class KernelDenialsTest {
     void a_denial_reported_twice_is_one_diagnostic() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(home.resolve("f"), "x");
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         // Node's "open" says no access: the report waits for the frames that say it, or the
         // first line that is no frame.
         assertThat(denials.accept(ERR, "Error: EACCES: permission denied, open '" + home.resolve("f") + "'")).isEmpty();
@@ -53,7 +53,7 @@ class KernelDenialsTest {
         Files.writeString(ws.resolve("sh"), "x");
         Files.writeString(ws.resolve("t"), "x");
         // The policy allows writing the workspace: the refusal is the seccomp layer's, not a rule's.
-        KernelDenials denials = new KernelDenials((op, path, cwd) -> java.util.Optional.empty(), ws);
+        KernelDenials denials = new KernelDenials((op, path, cwd) -> java.util.Optional.empty(), KernelDenials.Child.at(ws));
         assertThat(denials.accept(ERR, "chmod: changing permissions of 'sh': Operation not permitted"))
                 .singleElement().satisfies(d -> {
                     assertThat(d.code()).isEqualTo(Code.MGS2002);
@@ -76,7 +76,7 @@ class KernelDenialsTest {
     void a_nested_magus_diagnostic_line_is_not_taken_for_a_tool_the_kernel_refused() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(home.resolve("f"), "x");
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(denials.accept(ERR, "magus: MGS2001 read denied: " + home.resolve("f")
                 + " is outside every read rule [kernel]; see 'magus explain MGS2001'")).isEmpty();
         assertThat(denials.accept(ERR, "magus: MGS2004 lease cannot be honored: " + home.resolve("f")
@@ -92,10 +92,10 @@ class KernelDenialsTest {
         Files.writeString(home.resolve(".bashrc"), "# rc\n");
         Files.writeString(ws.resolve("x.pl"), "use strict;\nopen(my $f, '>>', $ENV{HOME} . '/.bashrc') or die \"Can't open $!\";\n");
         Files.writeString(ws.resolve("r.pl"), "open(my $f, '<', '/x') or die;\n");
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), ws);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws));
         assertThat(denials.accept(ERR, "Can't open " + home.resolve(".bashrc") + ": Permission denied at x.pl line 2."))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2002);
-        KernelDenials reading = new KernelDenials(new PrefixConfirmer(home), ws);
+        KernelDenials reading = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws));
         assertThat(reading.accept(ERR, "Can't open " + home.resolve(".bashrc") + ": Permission denied at r.pl line 1."))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2001);
     }
@@ -106,7 +106,7 @@ class KernelDenialsTest {
         Files.writeString(home.resolve("x.pl"), "open(my $f, '>>', '/x') or die;\n");
         Files.writeString(home.resolve("f"), "x");
         PrefixConfirmer policy = new PrefixConfirmer(home);
-        KernelDenials denials = new KernelDenials(policy, root);
+        KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.at(root));
         assertThat(denials.accept(ERR, "Can't open " + home.resolve("f") + ": Permission denied at "
                 + home.resolve("x.pl") + " line 1.")).extracting(Diagnostic::code).containsExactly(Code.MGS2001);
         assertThat(policy.asked()).contains("READ " + home.resolve("x.pl"));
@@ -116,7 +116,7 @@ class KernelDenialsTest {
     void a_message_without_an_errno_is_only_believed_for_a_file_that_exists() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Files.writeString(home.resolve("f"), "x");
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(denials.accept(ERR, "curl: (37) Couldn't open file " + home.resolve("missing"))).isEmpty();
         assertThat(denials.accept(ERR, "curl: (37) Couldn't open file " + home.resolve("f")))
                 .extracting(Diagnostic::code).containsExactly(Code.MGS2001);
@@ -125,7 +125,7 @@ class KernelDenialsTest {
     @Test
     void the_policy_decides_and_nothing_is_invented() {
         PrefixConfirmer allowsAll = new PrefixConfirmer();
-        KernelDenials denials = new KernelDenials(allowsAll, root);
+        KernelDenials denials = new KernelDenials(allowsAll, KernelDenials.Child.at(root));
         assertThat(denials.accept(ERR, "cat: /etc/shadow: Permission denied")).isEmpty();
         assertThat(allowsAll.asked()).containsExactly("READ /etc/shadow");
     }
@@ -133,7 +133,7 @@ class KernelDenialsTest {
     @Test
     void kernel_layer_inferred_source_and_the_policys_details_are_kept() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         String line = "\u001B[1mtouch: cannot touch '" + home.resolve("n") + "': Permission denied\u001B[0m";
         Diagnostic d = denials.accept(RunEvent.Stream.STDOUT, line).get(0);
         assertThat(d.layer()).isEqualTo(Layer.KERNEL);
@@ -151,7 +151,7 @@ class KernelDenialsTest {
         Path data = Files.writeString(home.resolve("data"), "x");
         Path tool = Files.writeString(home.resolve("tool"), "#!/bin/sh\n");
         Files.setPosixFilePermissions(tool, PosixFilePermissions.fromString("rwxr-xr-x"));
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(denials.accept(ERR, "bash: " + home.resolve("missing") + ": Permission denied"))
                 .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
         assertThat(denials.accept(ERR, "bash: " + data + ": Permission denied"))
@@ -165,7 +165,7 @@ class KernelDenialsTest {
 
         // A policy that lets the file be read but not written: the write is what was refused.
         KernelDenials readOnly = new KernelDenials((op, path, cwd) -> op == Operation.READ ? Optional.empty()
-                : new PrefixConfirmer(home).confirm(op, path, cwd), root);
+                : new PrefixConfirmer(home).confirm(op, path, cwd), KernelDenials.Child.at(root));
         assertThat(readOnly.accept(ERR, "PermissionError: [Errno 13] Permission denied: '" + data + "'"))
                 .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
     }
@@ -174,7 +174,7 @@ class KernelDenialsTest {
     void relative_paths_resolve_against_the_childs_directory() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Path cwd = Files.createDirectories(root.resolve("ws"));
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), cwd);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(cwd));
         assertThat(denials.accept(ERR, "cat: ../home/x: Permission denied"))
                 .extracting(Diagnostic::subject).containsExactly(home.resolve("x").toString());
         assertThat(denials.accept(ERR, "cat: x: Permission denied")).isEmpty();
@@ -231,17 +231,17 @@ class KernelDenialsTest {
     void java_and_node_frames_say_which_way_a_file_was_opened() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Path rc = Files.writeString(home.resolve(".bashrc"), "x");
-        KernelDenials java = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials java = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(java.accept(ERR, "Exception in thread \"main\" java.io.FileNotFoundException: " + rc + " (Permission denied)"))
                 .isEmpty();
         assertThat(java.accept(ERR, "\tat java.base/java.io.FileOutputStream.open0(Native Method)"))
                 .extracting(Diagnostic::operation).containsExactly(Operation.WRITE);
-        KernelDenials node = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials node = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(node.accept(ERR, "Error: EACCES: permission denied, open '" + rc + "'")).isEmpty();
         assertThat(node.accept(ERR, "    at Object.readFileSync (node:fs:441:20)"))
                 .extracting(Diagnostic::operation).containsExactly(Operation.READ);
         // No frame came before the streams ended: the path's state decides, as for any unknown access.
-        KernelDenials bare = new KernelDenials(new PrefixConfirmer(home), root);
+        KernelDenials bare = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(root));
         assertThat(bare.accept(ERR, "java.io.FileNotFoundException: " + rc + " (Permission denied)")).isEmpty();
         assertThat(bare.finish()).extracting(Diagnostic::operation).containsExactly(Operation.READ);
     }

@@ -22,8 +22,9 @@ class KernelDenialStreamTest {
     void without_audit_the_inferred_denials_flow_at_once() {
         Flux<RunEvent.Output> output = Flux.just(err("hello"), err("cat: /h/secret: Permission denied"),
                 err("cat: /h/secret: Permission denied"), err("cat: /ws/x: Permission denied"));
-        StepVerifier.create(KernelDenialStream.forRun(new KernelDenialStream.RunChild("r", 1, "", Path.of("/ws"), java.util.List.of()), new PrefixConfirmer(Path.of("/h")), output,
-                        Optional.empty(), Optional.empty(), KernelDenialStream.DEFAULT_WINDOW))
+        StepVerifier.create(KernelDenialStream.forRun(new KernelDenialStream.Sources(
+                        new KernelDenialStream.RunChild("r", 1, "", Path.of("/ws"), java.util.List.of()), new PrefixConfirmer(Path.of("/h")),
+                        output, Optional.empty(), Optional.empty(), KernelDenialStream.DEFAULT_WINDOW)))
                 .expectNextMatches(d -> d.code() == Code.MGS2001 && d.subject().equals("/h/secret")
                         && d.source().equals("inferred:stderr") && !d.details().containsKey(DetailKey.REPEAT.key()))
                 // The same refusal printed again is one more occurrence: counted, marked a repeat.
