@@ -19,7 +19,8 @@ module dev.magus.orchestrator {
     // The resolver seam (Orchestrator.Builder.resolver), and the proxy itself for the benchmark.
     exports dev.magus.orchestrator.network;
     // The stages one at a time: `magus policy`/`check` show a policy without running it (cli),
-    // and the server checks a forwarded run's workspace against the client's mode.
+    // and the server checks a forwarded run's workspace against the client's mode. The chain's
+    // own classes there are public only for Orchestrator.
     exports dev.magus.orchestrator.pipeline to dev.magus.cli, dev.magus.server;
     // The stray collection's /proc pass, for its benchmark (StraysScanCpuTime).
     exports dev.magus.orchestrator.orphans to dev.magus.bench;
