@@ -31,10 +31,10 @@ import java.util.OptionalInt;
  * @param proxyPort   under network mode proxy, the port of the run's proxy (stage proxy)
  * @param confinement the kernel layer: the ruleset and seccomp filter, or none (stage probe)
  */
-public record RunPlan(RunConfig config, Optional<Path> privateTemp, HostFacts facts, PolicyOrOff policy,
+record RunPlan(RunConfig config, Optional<Path> privateTemp, HostFacts facts, PolicyOrOff policy,
         Optional<LeaseTrail> trail, Overlay overlay, Path executable, boolean recursive, ChildEnvPlan env,
         OptionalInt proxyPort, Confinement confinement) {
-    public RunPlan {
+    RunPlan {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(privateTemp, "privateTemp");
         Objects.requireNonNull(facts, "facts");

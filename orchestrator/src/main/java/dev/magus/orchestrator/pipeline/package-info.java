@@ -6,7 +6,7 @@
  *       {@code HostStage}, {@link dev.magus.orchestrator.pipeline.PolicyStage},
  *       {@link dev.magus.orchestrator.pipeline.ExecStage}, {@link dev.magus.orchestrator.pipeline.EnvStage},
  *       {@code ProxyStage}, {@link dev.magus.orchestrator.pipeline.ProbeStage}, each a function of
- *       the value before it, together building one immutable {@link dev.magus.orchestrator.pipeline.RunPlan};
+ *       the value before it, together building one immutable {@code RunPlan};
  *       then the spawn and the child's streams ({@code ChildLaunch}, {@code ChildStreams}), and the
  *       after-run audits ({@code RunChecks}, {@code DescendantStage});</li>
  *   <li>{@code Refusal}: a stage's refusal, the chain's error signal, with its diagnostic (or its
