@@ -16,6 +16,8 @@ module dev.magus.orchestrator {
 
     exports dev.magus.orchestrator;
     exports dev.magus.orchestrator.run;
+    // The binding layer: a Sandbox session for code that runs inside the JVM.
+    exports dev.magus.orchestrator.binding;
     // The resolver seam (Orchestrator.Builder.resolver), and the proxy itself for the benchmark.
     exports dev.magus.orchestrator.network;
     // The stages one at a time: `magus policy`/`check` show a policy without running it (cli),
