@@ -13,6 +13,8 @@ module dev.magus.orchestrator {
     requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.transport;
+    // The binding layer's archive extraction (tar and gzip; zip too, by the same reader).
+    requires org.apache.commons.compress;
 
     exports dev.magus.orchestrator;
     exports dev.magus.orchestrator.run;

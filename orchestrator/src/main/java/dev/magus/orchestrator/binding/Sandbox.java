@@ -46,6 +46,7 @@ public final class Sandbox implements AutoCloseable {
     private final Path temp;
     private final Sinks.Many<RunEvent> events = Sinks.many().replay().limit(4096);
     private final SandboxFiles files;
+    private final SandboxArchives archives;
 
     private Sandbox(Orchestrator orchestrator, Host host, RunRequest template, RunConfig config, PolicyOrOff policy, Path temp) {
         this.id = "binding-" + UUID.randomUUID();
@@ -56,6 +57,7 @@ public final class Sandbox implements AutoCloseable {
         this.policy = policy;
         this.temp = temp;
         this.files = new SandboxFiles(policy, template.workingDir(), this::refused);
+        this.archives = new SandboxArchives(files);
     }
 
     /**
@@ -100,6 +102,11 @@ public final class Sandbox implements AutoCloseable {
     /** Reads, writes, lists, moves and deletes files under the session's policy. */
     public SandboxFiles files() {
         return files;
+    }
+
+    /** Extracts zip and tar archives, every entry held to the policy and to its target. */
+    public SandboxArchives archives() {
+        return archives;
     }
 
     /**

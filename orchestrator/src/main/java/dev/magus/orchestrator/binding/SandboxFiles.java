@@ -167,6 +167,36 @@ public final class SandboxFiles {
         }
     }
 
+    /** A read channel of the file, opened after the check (archives need to seek). */
+    FileChannel readChannel(Path file) throws IOException {
+        Path resolved = allow(Access.READ, file);
+        try (Pinned dir = pinParent(resolved)) {
+            return FileChannel.open(dir.child(resolved.getFileName()), READ);
+        }
+    }
+
+    /** A symbolic link named {@code link} holding {@code target}, the name checked for writing as any new file. */
+    void createLink(Path link, Path target) throws IOException {
+        Path resolved = allow(Access.WRITE, link);
+        try (Pinned dir = pinParent(resolved)) {
+            Files.createSymbolicLink(dir.child(resolved.getFileName()), target);
+        }
+    }
+
+    /** {@code path} resolved as the kernel would (links followed), existing or not. */
+    Path resolve(Path path) throws IOException {
+        Resolution r = resolver.resolve(path, cwd);
+        if (r instanceof Resolution.Resolved resolved) {
+            return resolved.path();
+        }
+        throw new IOException("too many symbolic links resolving " + path);
+    }
+
+    /** Reports and returns the refusal of writing {@code path}, for a reason the caller gives. */
+    SandboxException refuse(Path asked, Path resolved, String why) {
+        return deny(asked, resolved, why);
+    }
+
     /** The resolved path, or the refusal reported and thrown. */
     private Path allow(Access op, Path path) {
         Verdict v = policy.check(op, path, cwd);
