@@ -15,6 +15,9 @@ module dev.magus.orchestrator {
     requires io.netty.transport;
     // The binding layer's archive extraction (tar and gzip; zip too, by the same reader).
     requires org.apache.commons.compress;
+    // The binding layer's HTTP client.
+    requires reactor.netty.http;
+    requires io.netty.codec.http;
 
     exports dev.magus.orchestrator;
     exports dev.magus.orchestrator.run;

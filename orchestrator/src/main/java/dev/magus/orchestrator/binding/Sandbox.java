@@ -7,6 +7,7 @@ import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
@@ -107,6 +108,16 @@ public final class Sandbox implements AutoCloseable {
     /** Extracts zip and tar archives, every entry held to the policy and to its target. */
     public SandboxArchives archives() {
         return archives;
+    }
+
+    /** An HTTP client held to the run's network policy, resolving names with the system's resolver. */
+    public SandboxHttp http() {
+        return http(HostResolver.system());
+    }
+
+    /** An HTTP client held to the run's network policy, resolving names with {@code resolver}. */
+    public SandboxHttp http(HostResolver resolver) {
+        return new SandboxHttp(policy, resolver, this::refused);
     }
 
     /**
