@@ -128,6 +128,21 @@ class SandboxSessionTest {
     }
 
     @Test
+    void theEnvironmentIsTheOneAChildGetsWithoutCredentialsAndWithTheOverlay() {
+        t.env.put("AWS_SECRET_ACCESS_KEY", "secret");
+        t.env.put("GITHUB_TOKEN", "token");
+        try (Sandbox s = Sandbox.open(t.orchestrator(), t.host(),
+                RunRequest.builder(t.workspace, "true").set("MY_SETTING", "on").build())) {
+            assertThat(s.env()).doesNotContainKeys("AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN").containsEntry("MY_SETTING", "on")
+                    .containsEntry("HOME", t.home.toString()).containsKey("PATH");
+            assertThat(Path.of(s.env().get("TMPDIR"))).startsWith(t.tempBase);
+            Run run = s.submit(List.of("sh", "-c", "echo \"$MY_SETTING ${GITHUB_TOKEN:-none}\""));
+            List<RunEvent> events = TestHost.events(run);
+            assertThat(TestHost.lines(events, RunEvent.Stream.STDOUT)).containsExactly("on none");
+        }
+    }
+
+    @Test
     void aChildStartedByTheSessionIsConfinedAndItsDenialComesOutOfTheSessionsStream() {
         Run run = session.submit(List.of("sh", "-c", "cat " + secret + "; echo done"));
         assertThat(run.result().block(TestHost.DEADLINE).status()).isZero();

@@ -8,17 +8,24 @@ import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.HostDirs;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.network.HostResolver;
+import dev.magus.env.child.SandboxDirs;
 import dev.magus.orchestrator.pipeline.ConfigStage;
+import dev.magus.orchestrator.pipeline.EnvStage;
 import dev.magus.orchestrator.pipeline.PolicyStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.temp.Trees;
+import dev.magus.policy.HostFacts;
 import dev.magus.policy.PolicyOrOff;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.UUID;
 import reactor.core.publisher.Flux;
@@ -48,8 +55,10 @@ public final class Sandbox implements AutoCloseable {
     private final Sinks.Many<RunEvent> events = Sinks.many().replay().limit(4096);
     private final SandboxFiles files;
     private final SandboxArchives archives;
+    private final SortedMap<String, String> env;
 
-    private Sandbox(Orchestrator orchestrator, Host host, RunRequest template, RunConfig config, PolicyOrOff policy, Path temp) {
+    private Sandbox(Orchestrator orchestrator, Host host, RunRequest template, RunConfig config, PolicyOrOff policy, Path temp,
+            SortedMap<String, String> env) {
         this.id = "binding-" + UUID.randomUUID();
         this.orchestrator = orchestrator;
         this.host = host;
@@ -59,6 +68,7 @@ public final class Sandbox implements AutoCloseable {
         this.temp = temp;
         this.files = new SandboxFiles(policy, template.workingDir(), this::refused);
         this.archives = new SandboxArchives(files);
+        this.env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
     }
 
     /**
@@ -75,8 +85,12 @@ public final class Sandbox implements AutoCloseable {
         RunConfig config = ConfigStage.resolve("binding", template, host.env(), host.home());
         Path temp = config.mode() == Mode.OFF ? null : HostDirs.createPrivateTemp(host);
         try {
-            PolicyOrOff policy = temp == null ? PolicyOrOff.off() : PolicyStage.build(config, host.facts(temp));
-            return new Sandbox(orchestrator, host, template, config, policy, temp);
+            HostFacts facts = host.facts(temp == null ? host.tempBase() : temp);
+            PolicyOrOff policy = temp == null ? PolicyOrOff.off() : PolicyStage.build(config, facts);
+            SandboxDirs dirs = new SandboxDirs(temp == null ? host.tempBase() : temp, facts.magusCacheDir(), host.stateDir().dir());
+            SortedMap<String, String> env = EnvStage.build(config, policy, host.env(), EnvStage.overlay(template), dirs, false,
+                    Optional.empty()).variables();
+            return new Sandbox(orchestrator, host, template, config, policy, temp, env);
         } catch (RuntimeException e) {
             if (temp != null) {
                 Trees.deleteQuietly(temp);
@@ -98,6 +112,15 @@ public final class Sandbox implements AutoCloseable {
     /** The policy every call is checked against. */
     public PolicyOrOff policy() {
         return policy;
+    }
+
+    /**
+     * The environment a child of this session gets: the host's variables through the allowlist
+     * and the workspace's passthrough, the request's {@code --env}/{@code --unset} on top, the
+     * session's private {@code TMPDIR}. In-process code that reads variables reads them here.
+     */
+    public SortedMap<String, String> env() {
+        return env;
     }
 
     /** Reads, writes, lists, moves and deletes files under the session's policy. */
