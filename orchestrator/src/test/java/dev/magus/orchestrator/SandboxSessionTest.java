@@ -77,6 +77,18 @@ class SandboxSessionTest {
     }
 
     @Test
+    void aRefusalIsCountedInTheOrchestratorsMetersUnderLayerBinding() {
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        try (Sandbox s = Sandbox.open(Orchestrator.builder(t.host()).meterRegistry(registry).build(), t.host(),
+                RunRequest.builder(t.workspace, "true").build())) {
+            assertThatThrownBy(() -> s.files().readAllBytes(secret)).isInstanceOf(SandboxException.class);
+        }
+        assertThat(registry.find("magus.diagnostics").tag("code", "MGS2001").tag("layer", "binding").counter())
+                .isNotNull()
+                .satisfies(c -> assertThat(c.count()).isEqualTo(1.0));
+    }
+
+    @Test
     void aLinkInTheWorkspaceToACredentialIsRefusedWhereItLeads() throws IOException {
         Files.createSymbolicLink(t.workspace.resolve("key"), secret);
         assertThatThrownBy(() -> session.files().readAllBytes(Path.of("key")))

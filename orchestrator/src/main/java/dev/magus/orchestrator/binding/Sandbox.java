@@ -164,7 +164,10 @@ public final class Sandbox implements AutoCloseable {
     }
 
     private void refused(Diagnostic diagnostic) {
-        emit(new RunEvent.Diag(id, Instant.now(), diagnostic));
+        RunEvent.Diag event = new RunEvent.Diag(id, Instant.now(), diagnostic);
+        emit(event);
+        // The orchestrator's sinks see the children's events already; the session's own go there too.
+        orchestrator.report(event);
     }
 
     private synchronized void emit(RunEvent event) {
