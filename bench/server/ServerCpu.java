@@ -52,7 +52,7 @@ public final class ServerCpu {
             Frame.Submit submit = new Frame.Submit(List.of("true"), ws.toString(), env, Map.of(), List.of(), Optional.empty(),
                     false, false);
             forward(server, submit, warm);
-            // For a profiler to attach to the measured phase only (bench/README.md, "perf").
+            // For a profiler to attach to the measured phase only.
             System.err.println("measuring: pid " + ProcessHandle.current().pid());
             Map<String, Long> threadsBefore = byGroup(mx);
             long cpuBefore = processCpuNanos();

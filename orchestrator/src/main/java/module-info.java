@@ -13,9 +13,16 @@ module dev.magus.orchestrator {
     requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.transport;
+    // The binding layer's archive extraction (tar and gzip; zip too, by the same reader).
+    requires org.apache.commons.compress;
+    // The binding layer's HTTP client.
+    requires reactor.netty.http;
+    requires io.netty.codec.http;
 
     exports dev.magus.orchestrator;
     exports dev.magus.orchestrator.run;
+    // The binding layer: a Sandbox session for code that runs inside the JVM.
+    exports dev.magus.orchestrator.binding;
     // The resolver seam (Orchestrator.Builder.resolver), and the proxy itself for the benchmark.
     exports dev.magus.orchestrator.network;
     // The stages one at a time: `magus policy`/`check` show a policy without running it (cli),

@@ -91,6 +91,17 @@ public final class Orchestrator {
         return new Builder(host);
     }
 
+    /**
+     * Hands {@code event} to this orchestrator's sinks (metrics, logs, NDJSON) as a run's events
+     * are: for what happens outside a run, such as a binding-layer session's refusals.
+     */
+    public void report(RunEvent event) {
+        Objects.requireNonNull(event, "event");
+        for (Consumer<RunEvent> sink : sinks) {
+            sink.accept(event);
+        }
+    }
+
     /** Starts the run and returns at once: {@code submit(Submission.of(request))}. */
     public Run submit(RunRequest request) {
         return submit(Submission.of(request));

@@ -196,7 +196,7 @@ public final class MagusServer implements AutoCloseable {
         // One event loop that both accepts and serves (a select count of -1 shares it): a new
         // connection is read on the thread that accepted it, with no hand-off from an acceptor
         // thread to a worker (a wake-up, and under load a wait for a CPU, on every forwarded
-        // run; bench/README.md, "where a forwarded run waits"). The loop only moves frames and
+        // run; bench/README.md, "The server"). The loop only moves frames and
         // never blocks (see Session), so one is enough on the small machines magus targets.
         LoopResources loops = LoopResources.create("magus-server", EVENT_LOOPS, true);
         ServerMeters meters = new ServerMeters(registry);

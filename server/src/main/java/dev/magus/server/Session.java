@@ -394,8 +394,7 @@ final class Session {
             ended = true;
             state = State.DONE;
             // The last event and the exit in one write: one wake-up of the event loop, and the
-            // client reads both at once, rather than waking for each (bench/README.md, "where a
-            // forwarded run waits"). The event's bytes still come first, in the same buffer.
+            // client reads both at once, rather than waking for each. The event's bytes still come first, in the same buffer.
             ByteBuf frames = eventFrame(e);
             frames.writeBytes(FrameCodec.encode(new Frame.Exit(x.status(), x.signal())));
             writes.writeLast(frames);

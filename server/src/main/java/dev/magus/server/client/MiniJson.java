@@ -11,17 +11,10 @@ import java.util.Map;
  * integral and in its range, else {@code double}. Jackson speaks the same JSON everywhere else
  * (MiniJsonTest checks that each reads what the other writes).
  *
- * <p>Kept, against the rule that a dependency's work is not written by hand, because of what
- * Jackson costs this client's start, measured with jackson-core's streaming API alone (JsonFactory,
- * JsonGenerator, JsonParser; no databind), its 80 classes in the class archive like the client's:
- * {@code bench/client-json-cost.sh} (the client's JSON work, the run frame written and an event and
- * the exit frame read, once each way, beside a trivial JVM; 2026-12-02, 2 vCPUs, load 4.7–8.9 from
- * other builds). Interleaved ({@code --interleave}, {@code perf stat}), trivial / MiniJson /
- * jackson-core: 40 rounds at load 4.7, median wall 118.7 / 133.9 / 142.2 ms and CPU 75.5 / 89.1 /
- * 104.6 ms; 30 rounds at load 7.5, CPU 77.9 / 89.5 / 107.3 ms. hyperfine, 30 runs (load 8–9): user
- * 45.2 / 67.1 / 72.2 ms. Jackson adds 15–18 ms of CPU and about 8 ms of wall on a lightly loaded
- * machine, when the whole budget of the 1.3× target above a trivial JVM (56 ms quiet) is 17 ms: not
- * the few milliseconds that would pay for the dependency. bench/README.md, "Issue 15, the Java fast client".
+ * <p>Kept, against the rule that a dependency's work is not written by hand, because Jackson's
+ * own start (jackson-core's streaming API alone) costs this client more CPU than the whole
+ * budget its start has above a trivial JVM: {@code bench/client-json-cost.sh} measures both, and
+ * bench/README.md gives the figure.
  */
 final class MiniJson {
     private final String s;
