@@ -77,6 +77,21 @@ class LeaseGlobAuditRunTest {
     }
 
     @Test
+    void aRelativeWriteBesideTheGlobsByAChildThatExitsAtOnceIsReportedAsTheKernelsRefusal() {
+        // The child is gone before its line is read, so where "top.txt" was is a guess: the
+        // checkout (refused by the kernel) or docs/ (granted whole by the kernel, refused only by
+        // the glob). Only the kernel's refusal can have printed the line.
+        Outcome o = run("echo d > top.txt");
+        assertThat(o.status()).as(o.text()).isNotZero();
+        List<Diagnostic> kernel = o.events().stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
+                .filter(d -> d.layer() == Layer.KERNEL).toList();
+        assertThat(kernel).as(o.text()).hasSize(1);
+        assertThat(kernel.get(0).code()).isEqualTo(Code.MGS2002);
+        assertThat(kernel.get(0).subject()).isEqualTo(t.workspace.resolve("top.txt").toString());
+        assertThat(t.workspace.resolve("top.txt")).doesNotExist();
+    }
+
+    @Test
     void aFileTheGlobDoesNotMatchIsReportedPutOnTheTrailAndQuarantinedWhileAMatchIsKept() throws Exception {
         Path c = docs.resolve("c.txt");
         Outcome o = run("echo c > docs/c.txt && echo b > docs/b.md && echo a2 >> docs/a.md && echo wrote");

@@ -121,7 +121,28 @@ final class RunChecks {
             if (access == null) {
                 return Optional.empty();
             }
-            return policy.check(access, path, cwd) instanceof Verdict.Denied d ? Optional.of(d.diagnostic()) : Optional.empty();
+            if (!(policy.check(access, path, cwd) instanceof Verdict.Denied d)) {
+                return Optional.empty();
+            }
+            // The binding layer refuses more than the kernel can: a control file inside a grant,
+            // a name a lease's glob leaves out in a directory the kernel grants whole. A tool's
+            // "Permission denied" there was not the sandbox's doing, and a guess of where a
+            // relative name was (a child that has exited) is not one the kernel could refuse.
+            return kernelAllows(policy, access, d.diagnostic()) ? Optional.empty() : Optional.of(d.diagnostic());
         };
+    }
+
+    /** Whether the rules the kernel enforces grant {@code access} on the refused path (never for a loop or an odd subject). */
+    private static boolean kernelAllows(PolicyOrOff policy, Access access, dev.magus.events.Diagnostic refused) {
+        if (policy.policy().isEmpty() || refused.code() == dev.magus.events.Code.MGS2009) {
+            return false;
+        }
+        Path subject;
+        try {
+            subject = Path.of(refused.subject());
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+        return subject.isAbsolute() && policy.policy().get().ruleset().permits(subject, access);
     }
 }
