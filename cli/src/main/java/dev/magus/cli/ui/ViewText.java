@@ -87,15 +87,22 @@ public final class ViewText {
                     .append(older > 0 ? " (the latest " + s.denials().size() + " below, " + older + " more above)" : "")
                     .toAttributedString());
         }
+        List<String> hints = new ArrayList<>();
         for (ViewState.Denial d : s.denials()) {
             out.add(new AttributedStringBuilder()
                     .append("  ").style(DENIED).append(d.right().label()).style(AttributedStyle.DEFAULT)
                     .append(" ").append(d.path()).append(" ").append(layer(d.layer()))
                     .append(" ").append(d.code().name())
-                    .append(d.allowYaml().isPresent() ? "; to allow it, add to magus.yaml:" : "; no declaration can allow this")
+                    .append(d.allowYaml().isPresent() ? "" : "; no declaration can allow this")
                     .toAttributedString());
-            d.allowYaml().ifPresent(y -> y.strip().lines().forEach(l ->
-                    out.add(new AttributedStringBuilder().append("    ").style(HINT).append(l).toAttributedString())));
+            d.allowYaml().ifPresent(hints::add);
+        }
+        if (!hints.isEmpty()) {
+            // One block for all of them: the same "sandbox: allow:" once, each entry once.
+            out.add(new AttributedStringBuilder().append("magus: to allow " + (hints.size() == 1 ? "it" : "them")
+                    + ", add to magus.yaml:").toAttributedString());
+            YamlHint.merged(hints).strip().lines().forEach(l ->
+                    out.add(new AttributedStringBuilder().append("    ").style(HINT).append(l).toAttributedString()));
         }
         return List.copyOf(out);
     }

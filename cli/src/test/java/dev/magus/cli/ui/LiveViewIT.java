@@ -115,7 +115,8 @@ class LiveViewIT {
                     .contains("magus: exited, status 0 after ")
                     .contains("diagnostics: MGS2001 x2, MGS2002 x1")
                     .contains("magus: 3 accesses denied")
-                    .contains("  read " + outside.resolve("id_rsa") + " [kernel] MGS2001; to allow it, add to magus.yaml:")
+                    .contains("  read " + outside.resolve("id_rsa") + " [kernel] MGS2001\n")
+                    .contains("magus: to allow them, add to magus.yaml:")
                     .contains("        - path: " + outside + "\n          mode: ro")
                     .doesNotContain(" magus run running")
                     .doesNotContain("FAKEFAKEFAKE");

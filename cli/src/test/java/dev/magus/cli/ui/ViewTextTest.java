@@ -57,7 +57,7 @@ class ViewTextTest {
     }
 
     @Test
-    void summaryGivesStatusDurationCountsAndTheYamlBlockOfEachLatestDenial() {
+    void summaryGivesStatusDurationCountsAndOneYamlBlockForTheLatestDenials() {
         ViewState s = reducer.apply(midRun(), ViewReducerTest.denial(Code.MGS2001, Operation.READ, Layer.KERNEL,
                 "/h/.npmrc", ViewReducerTest.yaml("~/.npmrc", "ro")));
         s = reducer.apply(s, new RunEvent.Exited("r", ViewReducerTest.T0, 0, 0, Duration.ofMillis(3210)));
@@ -68,16 +68,30 @@ class ViewTextTest {
                 "magus: exited, status 0 after 0:03.2; 1 output lines, 4 diagnostics: MGS2001 x2, MGS2002 x1, MGS2003 x1");
         assertThat(lines.get(1)).isEqualTo("magus: 3 accesses denied, 3 distinct (the latest 2 below, 1 more above)");
         assertThat(lines.subList(2, lines.size())).containsExactly(
-                "  read /h/.npmrc [kernel] MGS2001; to allow it, add to magus.yaml:",
+                "  read /h/.npmrc [kernel] MGS2001",
+                "  write /h/.bashrc [binding] MGS2002",
+                "magus: to allow them, add to magus.yaml:",
                 "    sandbox:",
                 "      allow:",
                 "        - path: ~/.npmrc",
                 "          mode: ro",
-                "  write /h/.bashrc [binding] MGS2002; to allow it, add to magus.yaml:",
-                "    sandbox:",
-                "      allow:",
                 "        - path: ~/.bashrc",
                 "          mode: rw");
+    }
+
+    @Test
+    void theSummarysBlockNamesEachEntryOnceAndKeepsOtherBlocksAndComments() {
+        String merged = YamlHint.merged(List.of(
+                "sandbox:\n  allow:\n    - path: ~/.npmrc\n      mode: ro\n",
+                "sandbox:\n  allow:\n    # widens ~/x ro (workspace) to rw\n    - path: ~/x\n      mode: rw\n",
+                "sandbox:\n  network:\n    allow: [\"repo.example\"]\n",
+                "sandbox:\n  network:\n    allow: [\"other.example\", \"repo.example\"]\n    ports: [5432]\n",
+                "sandbox:\n  allow:\n    - path: ~/.npmrc\n      mode: ro\n"));
+        assertThat(merged).isEqualTo("sandbox:\n  allow:\n    - path: ~/.npmrc\n      mode: ro\n"
+                + "    # widens ~/x ro (workspace) to rw\n    - path: ~/x\n      mode: rw\n"
+                + "  network:\n    allow:\n      - repo.example\n      - other.example\n    ports:\n      - 5432\n");
+        Object pasted = new org.yaml.snakeyaml.Yaml().load(merged);
+        assertThat(pasted).as("one document that pastes into magus.yaml").isInstanceOf(java.util.Map.class);
     }
 
     @Test
