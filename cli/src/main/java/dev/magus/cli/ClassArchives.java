@@ -184,8 +184,9 @@ final class ClassArchives {
     /** Whether {@code name} is one bin/magus gives an archive: {@code magus-KIND-PID.jsa}, KIND one of full, ws, fast. */
     static boolean isArchiveName(String name) {
         for (String kind : new String[] {"magus-full-", "magus-ws-", "magus-fast-"}) {
-            if (name.startsWith(kind) && name.endsWith(".jsa")) {
-                String pid = name.substring(kind.length(), name.length() - ".jsa".length());
+            String ext = name.endsWith(".jsa") ? ".jsa" : name.endsWith(".aot") ? ".aot" : null;
+            if (name.startsWith(kind) && ext != null) {
+                String pid = name.substring(kind.length(), name.length() - ext.length());
                 return !pid.isEmpty() && pid.length() <= 10 && pid.chars().allMatch(c -> c >= '0' && c <= '9');
             }
         }

@@ -48,7 +48,9 @@ class BinMagusArchiveTest {
         Path java = dir.resolve("jdk/bin/java");
         Files.createDirectories(java.getParent());
         args = dir.resolve("args");
-        Files.writeString(java, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$ARGS_OUT\"\n");
+        // The JVM's assembly of an AOT cache runs in the background: it only leaves a mark.
+        Files.writeString(java, "#!/bin/sh\ncase \"$*\" in *AOTMode=create*) echo \"$@\" > \"$ARGS_OUT.assembled\"; exit 0;; esac\n"
+                + "printf '%s\\n' \"$@\" > \"$ARGS_OUT\"\n");
         Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(magus, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
@@ -143,6 +145,58 @@ class BinMagusArchiveTest {
             assertThat(entry(javaArgs("run", "--", "ls", "--local"))).isEqualTo("dev.magus.server.client.FastClient");
             assertThat(entry(javaArgs("run", "--events", "--local", "ls"))).isEqualTo("dev.magus.server.client.FastClient");
         }
+    }
+
+    private void release(String version) throws IOException {
+        Files.writeString(dir.resolve("jdk/release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+    }
+
+    @Test
+    void java_17_keeps_a_cds_archive_and_is_not_told_about_native_access() throws Exception {
+        release("17.0.15");
+        List<String> javaArgs = javaArgs("run", "--", "true");
+        assertThat(javaArgs).contains("-Xshare:auto").noneMatch(a -> a.startsWith("--enable-native-access"))
+                .noneMatch(a -> a.startsWith("-XX:AOT"));
+        assertThat(archives(javaArgs)).isTrue();
+    }
+
+    @Test
+    void java_22_is_told_that_jna_calls_native_code_and_keeps_a_cds_archive() throws Exception {
+        release("22.0.2");
+        List<String> javaArgs = javaArgs("run", "--", "true");
+        assertThat(javaArgs).contains("--enable-native-access=ALL-UNNAMED", "-Xshare:auto");
+        assertThat(archives(javaArgs)).isTrue();
+    }
+
+    @Test
+    void java_25_records_an_aot_configuration_quietly_then_assembles_it_in_the_background_then_maps_the_cache() throws Exception {
+        release("25.0.3");
+        Path target = dir.resolve("magus/cli/target");
+        List<String> first = javaArgs("run", "--", "true");
+        assertThat(first).contains("--enable-native-access=ALL-UNNAMED", "-XX:AOTMode=record", "-XX:-DisplayVMOutput")
+                .doesNotContain("-Xshare:auto").noneMatch(a -> a.startsWith("-XX:ArchiveClassesAtExit="));
+        String conf = first.stream().filter(a -> a.startsWith("-XX:AOTConfiguration=")).findFirst().orElseThrow()
+                .substring("-XX:AOTConfiguration=".length());
+        assertThat(Path.of(conf).getParent()).isEqualTo(target);
+        assertThat(conf).matches(".*/magus-full-[0-9]+\\.aotconf");
+
+        // The JVM wrote its record; the next run has it assembled, detached, and records nothing itself.
+        Files.writeString(Path.of(conf), "recorded");
+        List<String> second = javaArgs("run", "--", "true");
+        assertThat(second).noneMatch(a -> a.startsWith("-XX:AOTMode=record")).noneMatch(a -> a.startsWith("-XX:AOTCache="));
+        Path assembled = Path.of(args + ".assembled");
+        for (int i = 0; i < 100 && !Files.exists(assembled); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(Files.readString(assembled)).contains("-XX:AOTMode=create", "-XX:AOTConfiguration=" + conf + ".");
+        for (int i = 0; i < 100 && Files.exists(Path.of(conf)); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(Path.of(conf)).as("taken by the assembly").doesNotExist();
+
+        Path cache = Files.writeString(target.resolve("magus-full-7.aot"), "x");
+        List<String> third = javaArgs("run", "--", "true");
+        assertThat(third).contains("-XX:AOTCache=" + cache, "-XX:AOTMode=auto").doesNotContain("-Xshare:auto");
     }
 
     @Test
