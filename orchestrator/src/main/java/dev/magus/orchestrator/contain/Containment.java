@@ -14,7 +14,7 @@ import java.util.Optional;
  * into a run's cgroup without its process ({@link dev.magus.landlock.launch.Placement}).
  */
 public sealed interface Containment {
-    /** The system property that forces {@link ByFreeze} ({@code freeze}): for tests of that path on a host that has cgroups. */
+    /** The system property that forces {@link ByFreeze} ({@code freeze}): for tests of that path on a host that has cgroups ({@link RunCgroups#containment}). */
     String FORCE = "magus.contain";
     /** The parent of every run's cgroup, under the cgroup magus is in. */
     String PARENT = "magus";
@@ -45,9 +45,6 @@ public sealed interface Containment {
 
     /** Decides from this process's files; makes magus's parent cgroup when it is missing. Never throws. */
     static Containment detect() {
-        if ("freeze".equals(System.getProperty(FORCE))) {
-            return new ByFreeze("-D" + FORCE + "=freeze");
-        }
         try {
             Optional<Path> mount = CgroupText.cgroup2Mount(Files.readString(Path.of("/proc/self/mountinfo")));
             if (mount.isEmpty()) {

@@ -37,8 +37,14 @@ public final class RunCgroups {
     private RunCgroups() {
     }
 
-    /** This process's containment, decided at its first use. */
+    /**
+     * This process's containment, decided at its first use; {@link Containment.ByFreeze} while
+     * {@code -Dmagus.contain=freeze} is set (read at every run, so a test can set and clear it).
+     */
     public static Containment containment() {
+        if ("freeze".equals(System.getProperty(Containment.FORCE))) {
+            return new Containment.ByFreeze("-D" + Containment.FORCE + "=freeze");
+        }
         return Decided.VALUE;
     }
 
