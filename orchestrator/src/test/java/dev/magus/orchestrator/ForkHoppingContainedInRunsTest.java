@@ -2,17 +2,11 @@ package dev.magus.orchestrator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.magus.events.RunEvent;
 import dev.magus.orchestrator.contain.Containment;
-import dev.magus.orchestrator.run.Run;
-import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.orchestrator.run.RunResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,24 +43,10 @@ class ForkHoppingContainedInRunsTest {
     @ParameterizedTest(name = "batch {0}")
     @ValueSource(ints = {1, 2, 3, 4})
     void everyLinkIsKilledBeforeTheAudit(int batch) throws Exception {
-        Orchestrator o = t.orchestrator();
-        for (int i = 0; i < 25; i++) {
-            String marker = "hop-" + UUID.randomUUID();
-            Run run = o.submit(RunRequest.builder(t.workspace, python.toString(), "hop.py", marker).build());
-            List<RunEvent> events = TestHost.events(run);
-            RunResult result = run.result().block(TestHost.DEADLINE);
-            List<Long> alive = ForkHoppingStrayInRunsTest.alive(marker);
-            try {
-                assertThat(alive).as("try %d of batch %d: links alive, events %s", i, batch, TestHost.text(events)).isEmpty();
-                assertThat(result.status()).as("try %d of batch %d: %s", i, batch, TestHost.text(events)).isZero();
-                assertThat(ContainedRunsInRunsTest.runCgroups(here.parent(), run.id())).isEmpty();
-            } finally {
-                for (int round = 0; round < 200 && !alive.isEmpty(); round++) {
-                    alive.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-                    Thread.sleep(5);
-                    alive = ForkHoppingStrayInRunsTest.alive(marker);
-                }
-            }
-        }
+        ForkHoppingStrayInRunsTest.tries(t.orchestrator(), t.workspace, python, batch, (i, run, events, result, alive) -> {
+            assertThat(alive).as("try %d of batch %d: links alive, events %s", i, batch, TestHost.text(events)).isEmpty();
+            assertThat(result.status()).as("try %d of batch %d: %s", i, batch, TestHost.text(events)).isZero();
+            assertThat(ContainedRunsInRunsTest.runCgroups(here.parent(), run.id())).isEmpty();
+        });
     }
 }

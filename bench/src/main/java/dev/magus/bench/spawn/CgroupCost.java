@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * cgroup ended and removed ({@link RunCgroups#end}). The difference of the medians is what
  * containment by cgroup adds to a run.
  *
- * <pre>bench/cgroup-cost.sh [--rounds 300] [--warmup 50] [--seed 1]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar dev.magus.bench.spawn.CgroupCost [--rounds 300] [--warmup 50] [--seed 1]</pre>
  */
 public final class CgroupCost {
     private CgroupCost() {
