@@ -69,6 +69,24 @@ class ContainedRunsInRunsTest {
     }
 
     @Test
+    void theChildCannotMoveItselfOutOfItsCgroup() throws Exception {
+        Containment.ByCgroup here = assumeCgroups();
+        // Into magus's parent, and into the cgroup magus is in: both refused (the grant has no
+        // write below /sys); it stays where it was born.
+        Path parent = here.parent();
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",
+                "echo 0 > " + parent.resolve("cgroup.threads") + " || echo refused; echo 0 > "
+                        + parent.getParent().resolve("cgroup.threads") + " || echo refused; grep '^0::' /proc/self/cgroup").build());
+        List<RunEvent> events = TestHost.events(run);
+        run.result().block(TestHost.DEADLINE);
+
+        List<String> out = TestHost.lines(events, RunEvent.Stream.STDOUT);
+        assertThat(out).as(TestHost.text(events)).hasSize(3);
+        assertThat(out.subList(0, 2)).containsOnly("refused");
+        assertThat(out.get(2)).startsWith("0::" + here.parentPath() + "/run-").endsWith("-" + run.id());
+    }
+
+    @Test
     void aStrayStartedWhileAnotherRunRunsIsStillItsOwnRunsAndEndsWithIt() throws Exception {
         assumeCgroups();
         Orchestrator o = t.orchestrator();
