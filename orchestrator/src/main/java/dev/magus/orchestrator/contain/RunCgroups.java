@@ -8,6 +8,7 @@ import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.ProcessIdentity;
+import dev.magus.orchestrator.orphans.Watchdog;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -82,6 +83,8 @@ public final class RunCgroups {
         // after all, it stays the run's, ended with it.
         if (placed || !RunCgroup.remove(cgroup.dir())) {
             ACTIVE.put(runId, cgroup);
+            // Should magus die before the run's end, the watchdog ends the cgroup.
+            Watchdog.shared().guardCgroup(cgroup.dir());
         }
         return spawn;
     }
@@ -102,6 +105,9 @@ public final class RunCgroups {
             return new Collected(0, List.of());
         }
         RunCgroup.End end = cgroup.end(limit);
+        if (!(end instanceof RunCgroup.End.NotUsed)) {
+            Watchdog.shared().releaseCgroup(cgroup.dir());
+        }
         if (end instanceof RunCgroup.End.Gone g) {
             return new Collected(g.killed(), List.of());
         }
