@@ -19,7 +19,6 @@ import dev.magus.orchestrator.run.RunResult;
 import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.decl.CommandLineDecl;
 import dev.magus.events.Mode;
-import dev.magus.orchestrator.contain.RunCgroups;
 import dev.magus.telemetry.log.DiagnosticLogSink;
 import dev.magus.telemetry.ndjson.NdjsonSink;
 import dev.magus.server.client.StandardInput;
@@ -190,10 +189,6 @@ class RunCommand implements Callable<Integer> {
         RunResult result = run.result().block();
         if (started.getNow(null) != null) {
             ClassArchives.childStarted();
-            if (verbose && started.getNow(null).mode() != Mode.OFF) {
-                // Which path ended the run's processes: silent by default, as either holds.
-                err.println("magus: " + RunCgroups.containment().describe());
-            }
         }
         view.ifPresent(LiveView::close);
         if (view.isPresent()) {
