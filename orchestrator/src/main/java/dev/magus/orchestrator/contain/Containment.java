@@ -11,7 +11,12 @@ import java.util.Optional;
  * subtree delegated to its user, such as a systemd user scope); else by freeze-then-kill over
  * the subreaper's descendants ({@link ByFreeze}, with why). The parent is {@code magus}, a
  * threaded child of the cgroup this process is in, since a launch thread must be able to move
- * into a run's cgroup without its process ({@link dev.magus.landlock.launch.Placement}).
+ * into a run's cgroup without its process ({@link dev.magus.landlock.launch.Placement}). No
+ * controller is enabled anywhere: a run's cgroup needs only the core files ({@code cgroup.threads},
+ * {@code cgroup.freeze}, {@code cgroup.events}), so the rule that a cgroup with domain
+ * controllers for its children holds no process of its own never binds. Where the kernel
+ * refuses the threaded parent (domain controllers enabled where magus is, say), runs are
+ * contained by freeze-then-kill, with the kernel's reason.
  */
 public sealed interface Containment {
     /** The system property that forces {@link ByFreeze} ({@code freeze}): for tests of that path on a host that has cgroups ({@link RunCgroups#containment}). */
