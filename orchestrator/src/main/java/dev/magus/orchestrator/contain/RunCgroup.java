@@ -30,7 +30,7 @@ public record RunCgroup(Path dir, String path) {
         record Gone(int killed, boolean removed) implements End {
         }
 
-        /** Still populated when the limit passed: these thread ids live on. */
+        /** Still populated when the limit passed: these thread ids (each names its process to kill(2)) live on. */
         record Survived(List<Long> threads) implements End {
             public Survived {
                 threads = List.copyOf(threads);
@@ -93,7 +93,8 @@ public record RunCgroup(Path dir, String path) {
             List<Long> left = threads();
             while (!left.isEmpty() || events().populated()) {
                 if (System.nanoTime() - deadline > 0) {
-                    return new End.Survived(left.isEmpty() ? List.of(-1L) : left);
+                    // Populated with no thread listed: only tasks finishing their exit, no writer.
+                    return left.isEmpty() ? new End.Gone(killed, remove(dir)) : new End.Survived(left);
                 }
                 for (long tid : left) {
                     // A thread id names its whole process to kill(2); a frozen one dies at SIGKILL all the same.
