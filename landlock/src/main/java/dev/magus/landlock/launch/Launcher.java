@@ -38,7 +38,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>The parts, one job each: {@link NativeArgs} builds the native memory of a spawn,
  * {@link Pipes} its descriptors, {@link LaunchSequence} is what the launch thread runs,
  * {@link SpareThreads} keeps launch threads parked, {@link SpawnFailures} says what a launch
- * that started nothing means, {@link LaunchSpin} reads the spin setting. This class puts them in
+ * that started nothing means, {@link LaunchSpin} reads the spin setting, {@link Placement} is
+ * the cgroup a confined child is born in. This class puts them in
  * order and owns the process's instance.
  */
 public final class Launcher implements Spawner {

@@ -4,6 +4,8 @@
  * it, so no fork can race the end. {@link dev.magus.orchestrator.contain.CgroupText} reads the
  * kernel's files (pure); {@link dev.magus.orchestrator.contain.Containment} decides, once per
  * process, whether runs are contained so or by the subreaper's freeze-then-kill, and why;
- * {@link dev.magus.orchestrator.contain.RunCgroup} is one run's cgroup.
+ * {@link dev.magus.orchestrator.contain.RunCgroup} is one run's cgroup;
+ * {@link dev.magus.orchestrator.contain.RunCgroups} spawns a run's child into a new one, ends it
+ * at the run's end, and sweeps those of a magus that is gone.
  */
 package dev.magus.orchestrator.contain;
