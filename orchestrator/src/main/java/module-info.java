@@ -31,6 +31,8 @@ module dev.magus.orchestrator {
     exports dev.magus.orchestrator.pipeline to dev.magus.cli, dev.magus.server;
     // The stray collection's /proc pass, for its benchmark (StraysScanCpuTime).
     exports dev.magus.orchestrator.orphans to dev.magus.bench;
+    // How runs are contained, for `magus probe`, and a run's cgroup for its benchmark.
+    exports dev.magus.orchestrator.contain to dev.magus.cli, dev.magus.bench;
     exports dev.magus.orchestrator.temp to dev.magus.cli, dev.magus.bench;
     // dev.magus.orchestrator.git is internal.
 }

@@ -8,6 +8,8 @@ import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.sys.Capabilities;
 import dev.magus.events.Mode;
+import dev.magus.orchestrator.contain.Containment;
+import dev.magus.orchestrator.contain.RunCgroups;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,6 +39,7 @@ import picocli.CommandLine.Spec;
  *   "network_unenforced": ["addresses: ...", ...], (what the network policy cannot hold here)
  *   "layers": ["landlock fs: ...", "seccomp: ...", ...], (what each layer holds here)
  *   "capabilities": {"root": true | false, "dropped": true | false, "summary": "..."},
+ *   "containment": {"cgroup": true | false, "summary": "..."}, (how a run's processes end with it, and why)
  *   "audit": {"available": true | false, "summary": "..."}
  * }
  * </pre>
@@ -106,16 +109,18 @@ final class ProbeCommand implements Callable<Integer> {
         String kernel = kernelRelease();
         AuditAvailability audit = context.audit().get();
         Optional<Privileges> privileges = Privileges.ofThisProcess();
+        Containment strays = RunCgroups.containment();
         if (json) {
-            out.println(json(abi, kernel, audit, privileges));
+            out.println(json(abi, kernel, audit, privileges, strays));
         } else {
-            text(abi, kernel, audit, privileges).forEach(out::println);
+            text(abi, kernel, audit, privileges, strays).forEach(out::println);
         }
         out.flush();
         return 0;
     }
 
-    static String json(int abi, String kernel, AuditAvailability audit, Optional<Privileges> privileges) {
+    static String json(int abi, String kernel, AuditAvailability audit, Optional<Privileges> privileges,
+                       Containment strays) {
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = mapper.createObjectNode();
         root.put("landlock_abi", abi);
@@ -139,6 +144,9 @@ final class ProbeCommand implements Callable<Integer> {
             caps.put("dropped", p.dropped());
             caps.put("summary", p.summary());
         }, () -> caps.put("summary", "unknown: /proc/self/status cannot be read"));
+        ObjectNode c = root.putObject("containment");
+        c.put("cgroup", strays instanceof Containment.ByCgroup);
+        c.put("summary", strays.describe());
         ObjectNode a = root.putObject("audit");
         a.put("available", audit instanceof AuditAvailability.Available);
         a.put("summary", audit.describe());
@@ -149,7 +157,8 @@ final class ProbeCommand implements Callable<Integer> {
         }
     }
 
-    static List<String> text(int abi, String kernel, AuditAvailability audit, Optional<Privileges> privileges) {
+    static List<String> text(int abi, String kernel, AuditAvailability audit, Optional<Privileges> privileges,
+                             Containment strays) {
         List<String> lines = new ArrayList<>();
         List<List<String>> head = new ArrayList<>();
         head.add(List.of("landlock", abi == 0 ? "not available (ABI 0)" : "ABI " + abi));
@@ -165,6 +174,7 @@ final class ProbeCommand implements Callable<Integer> {
             head.add(List.of(i == 0 ? "layers" : "", layers.get(i)));
         }
         head.add(List.of("capabilities", privileges.map(Privileges::summary).orElse("unknown: /proc/self/status cannot be read")));
+        head.add(List.of("containment", strays.describe()));
         head.add(List.of("kernel audit", (audit instanceof AuditAvailability.Available ? "readable: " : "not readable: ")
                 + audit.describe()));
         lines.addAll(Tables.align(head, ""));

@@ -44,6 +44,8 @@ class ProbeCommandTest {
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("unenforced\\s+.+"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("capabilities\\s+.+"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("kernel audit\\s+(readable|not readable): .+"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).matches(
+                "containment\\s+runs are contained by (cgroup v2: .+|freeze-then-kill over magus's descendants \\(no cgroup of their own: .+\\))"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+off\\s+runs\\s+.+"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+best-effort\\s+runs\\s+.+"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("\\s+required\\s+(runs|refused)\\s+.+"));
@@ -58,6 +60,8 @@ class ProbeCommandTest {
         assertThat(r.status()).as(r.err()).isEqualTo(0);
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("landlock_abi").isInt()).isTrue();
+        assertThat(json.get("containment").get("cgroup").isBoolean()).isTrue();
+        assertThat(json.get("containment").get("summary").asText()).startsWith("runs are contained by ");
         int abi = json.get("landlock_abi").asInt();
         assertThat(abi).isGreaterThanOrEqualTo(0);
         assertThat(json.get("kernel").asText()).isNotBlank();

@@ -6,6 +6,7 @@ import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
+import dev.magus.orchestrator.contain.Containment;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,25 +67,43 @@ class ForkHoppingStrayInRunsTest {
         python = found.get();
         t = new TestHost(root).yaml("sandbox:\n  mode: required\n");
         Files.writeString(t.workspace.resolve("hop.py"), HOP);
+        // The subreaper's freeze-then-kill, as where runs get no cgroup (ForkHoppingContainedInRunsTest: with one).
+        System.setProperty(Containment.FORCE, "freeze");
+    }
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(Containment.FORCE);
     }
 
     @ParameterizedTest(name = "batch {0}")
     @ValueSource(ints = {1, 2, 3, 4})
     void theChainIsGoneWhenTheRunEndsOrTheRunFails(int batch) throws Exception {
-        Orchestrator o = t.orchestrator();
+        tries(t.orchestrator(), t.workspace, python, batch, (i, run, events, result, alive) -> {
+            boolean unaudited = events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
+                    .anyMatch(d -> d.code() == Code.MGS2002 && d.layer() == Layer.AUDIT);
+            assertThat(alive.isEmpty() || (result.status() != 0 && unaudited))
+                    .as("try %d of batch %d: status %d, links alive %s, events %s", i, batch, result.status(), alive,
+                            TestHost.text(events))
+                    .isTrue();
+        });
+    }
+
+    /** What one try of the chain must satisfy. */
+    interface Check {
+        void check(int i, Run run, List<RunEvent> events, RunResult result, List<Long> alive) throws Exception;
+    }
+
+    /** A batch of 25 tries of the chain in {@code workspace} (which holds {@code hop.py}), each judged by {@code check}. */
+    static void tries(Orchestrator o, Path workspace, Path python, int batch, Check check) throws Exception {
         for (int i = 0; i < 25; i++) {
             String marker = "hop-" + UUID.randomUUID();
-            Run run = o.submit(RunRequest.builder(t.workspace, python.toString(), "hop.py", marker).build());
+            Run run = o.submit(RunRequest.builder(workspace, python.toString(), "hop.py", marker).build());
             List<RunEvent> events = TestHost.events(run);
             RunResult result = run.result().block(TestHost.DEADLINE);
             List<Long> alive = alive(marker);
-            boolean unaudited = events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
-                    .anyMatch(d -> d.code() == Code.MGS2002 && d.layer() == Layer.AUDIT);
             try {
-                assertThat(alive.isEmpty() || (result.status() != 0 && unaudited))
-                        .as("try %d of batch %d: status %d, links alive %s, events %s", i, batch, result.status(), alive,
-                                TestHost.text(events))
-                        .isTrue();
+                check.check(i, run, events, result, alive);
             } finally {
                 // A chain that escaped keeps hopping: kill what carries the marker until nothing does,
                 // so that no later test in this JVM meets it as a stray of its own.

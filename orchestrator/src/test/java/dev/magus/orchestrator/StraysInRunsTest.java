@@ -6,6 +6,7 @@ import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
 import dev.magus.events.RunEvent;
+import dev.magus.orchestrator.contain.Containment;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,14 @@ class StraysInRunsTest {
     void setUp() {
         TestHost.assumeLandlock();
         t = new TestHost(root).yaml("sandbox:\n  mode: required\n");
+        // The subreaper's rules for whose stray is whose: runs without a cgroup of their own
+        // (ContainedRunsInRunsTest holds the same strays under cgroup containment).
+        System.setProperty(Containment.FORCE, "freeze");
+    }
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(Containment.FORCE);
     }
 
     @Test

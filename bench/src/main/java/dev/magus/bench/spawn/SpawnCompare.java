@@ -339,7 +339,7 @@ public final class SpawnCompare {
         }
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> out = new TreeMap<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];

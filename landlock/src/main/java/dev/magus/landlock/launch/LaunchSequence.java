@@ -36,6 +36,8 @@ final class LaunchSequence implements Runnable {
     /** {@code seccomp(2)}'s operation and flag for a filter with a user-notification listener. */
     private static final int SECCOMP_SET_MODE_FILTER = 1;
     private static final int SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3;
+    /** What moves the writing thread into a cgroup ({@code cgroup.threads}: 0 is the caller). Built here. */
+    private static final Memory SELF = self();
     /** Every CPU: the kernel keeps those the thread may use. Built here, never on a launch thread. */
     private static final Memory ALL_CPUS = allCpus();
 
@@ -69,6 +71,13 @@ final class LaunchSequence implements Runnable {
     Pointer shellPath;
     Pointer shellArgv;
 
+    /**
+     * The run's cgroup's {@code cgroup.threads}, open for writing (-1: none): this thread moves
+     * itself there before the spawn, so the child is born in it and runs nothing of its own
+     * outside it. Only a confined spawn's own thread, which ends right after, ever moves.
+     */
+    int cgroupThreads = -1;
+
     /** The child's ends of its pipes (-1: none), closed here right after the spawn. */
     int childIn = -1;
     int childOut = -1;
@@ -99,6 +108,11 @@ final class LaunchSequence implements Runnable {
         try {
             if (ownMask != null && !restoreAffinity()) {
                 return;
+            }
+            if (confine && cgroupThreads >= 0) {
+                // A failed move is never fatal: the child is born where magus is, no less confined,
+                // and the caller, reading its /proc/PID/cgroup, ends the run by the subreaper's path.
+                SYS.write(cgroupThreads, SELF, 1);
             }
             if (confine && !confineSelf()) {
                 return;
@@ -206,6 +220,12 @@ final class LaunchSequence implements Runnable {
             return true;
         }
         return fail(STEP_AFFINITY, SYS.errno());
+    }
+
+    private static Memory self() {
+        Memory m = new Memory(1);
+        m.setByte(0, (byte) '0');
+        return m;
     }
 
     private static Memory allCpus() {

@@ -38,7 +38,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>The parts, one job each: {@link NativeArgs} builds the native memory of a spawn,
  * {@link Pipes} its descriptors, {@link LaunchSequence} is what the launch thread runs,
  * {@link SpareThreads} keeps launch threads parked, {@link SpawnFailures} says what a launch
- * that started nothing means, {@link LaunchSpin} reads the spin setting. This class puts them in
+ * that started nothing means, {@link LaunchSpin} reads the spin setting, {@link Placement} is
+ * the cgroup a confined child is born in. This class puts them in
  * order and owns the process's instance.
  */
 public final class Launcher implements Spawner {
@@ -118,6 +119,11 @@ public final class Launcher implements Spawner {
         }
 
         @Override
+        public Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor, Placement placement) {
+            return get().spawn(request, confinement, supervisor, placement);
+        }
+
+        @Override
         public void prepare() {
             get();
         }
@@ -162,12 +168,30 @@ public final class Launcher implements Spawner {
         return spawn(request, confinement, spares, java.util.Objects.requireNonNull(supervisor, "supervisor"));
     }
 
+    /**
+     * {@link #spawn(SpawnRequest, Confinement, Supervisor)} with the child born in
+     * {@code placement}'s cgroup: a confined child's launch thread moves itself there first
+     * ({@link Placement}). An unconfined spawn, on the caller's thread, is never moved.
+     */
+    @Override
+    public Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor, Placement placement) {
+        if (supervisor != null && !(confinement instanceof Confinement.Kernel)) {
+            throw new IllegalArgumentException("only a child with a kernel domain can be supervised");
+        }
+        return spawn(request, confinement, spares, supervisor, placement);
+    }
+
     /** {@link #spawn} with the spares of {@code pool}: the warm-up's own pools, or this launcher's. */
     Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
         return spawn(request, confinement, pool, null);
     }
 
     private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool, Supervisor supervisor) {
+        return spawn(request, confinement, pool, supervisor, null);
+    }
+
+    private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool, Supervisor supervisor,
+                        Placement placement) {
         // A fresh thread inherits the caller's domain, no_new_privs and capabilities; a spare has
         // the process's (cut). Magus's own threads never set no_new_privs: a caller that has it
         // may be confined itself, and its child must inherit that, so it gets a fresh thread.
@@ -180,7 +204,7 @@ public final class Launcher implements Spawner {
             SpareThread owned = spare;
             spare = null; // launch owns it from here: it hands it off or gives it back
             Pointer filter = confinement instanceof Confinement.Kernel k ? SeccompFilter.of(k.sockets()) : null;
-            return launch(request, confinement.mode(), lease, new Filters(filter, supervisor), pool, owned);
+            return launch(request, confinement.mode(), lease, new Filters(filter, supervisor, placement), pool, owned);
         } finally {
             if (spare != null) {
                 pool.giveBack(spare);
@@ -196,8 +220,11 @@ public final class Launcher implements Spawner {
         return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
-    /** The seccomp filters of one spawn: the socket filter, and the supervisor's listener (null: none). */
-    private record Filters(Pointer sockets, Supervisor supervisor) {
+    /**
+     * The seccomp filters of one spawn: the socket filter, and the supervisor's listener (null:
+     * none); and the cgroup the launch thread moves into first (null: none).
+     */
+    private record Filters(Pointer sockets, Supervisor supervisor, Placement placement) {
     }
 
     private Spawn launch(SpawnRequest request, Mode mode, CompiledRuleset.Lease lease, Filters filter,
@@ -303,6 +330,7 @@ public final class Launcher implements Spawner {
             seq.listener = filter.supervisor().listener();
         }
         seq.rulesetFd = lease != null ? lease.fd() : -1;
+        seq.cgroupThreads = lease != null && filter.placement() != null ? filter.placement().fd() : -1;
         seq.restrictFlags = lease != null ? AbiRights.restrictFlags(lease.abi()) : 0;
         seq.caps = caps;
         seq.comm = lease != null ? args.comm : null;

@@ -41,4 +41,14 @@ public interface Spawner {
     default Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor) {
         throw new UnsupportedOperationException("this spawner cannot supervise a child");
     }
+
+    /**
+     * {@link #spawn(SpawnRequest, Confinement, Supervisor)} (a null {@code supervisor}: none)
+     * with the child born in {@code placement}'s cgroup when the spawner can: whether it was is
+     * read from the child's {@code /proc/PID/cgroup}, never assumed. This default ignores the
+     * placement; the child is then where magus is.
+     */
+    default Spawn spawn(SpawnRequest request, Confinement confinement, Supervisor supervisor, Placement placement) {
+        return supervisor != null ? spawn(request, confinement, supervisor) : spawn(request, confinement);
+    }
 }

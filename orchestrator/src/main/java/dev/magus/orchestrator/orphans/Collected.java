@@ -23,6 +23,13 @@ public record Collected(int killed, List<Long> survivors) {
         survivors = List.copyOf(survivors);
     }
 
+    /** Both ends of one run: the kills added, the survivors of either. */
+    public Collected and(Collected other) {
+        List<Long> all = new java.util.ArrayList<>(survivors);
+        all.addAll(other.survivors);
+        return new Collected(killed + other.killed, all);
+    }
+
     /** Whether every process of the run is gone. */
     public boolean clean() {
         return survivors.isEmpty();

@@ -63,6 +63,7 @@ public final class Watchdog implements AutoCloseable {
 
     private final Set<Long> groups = new LinkedHashSet<>();
     private final Set<String> dirs = new LinkedHashSet<>();
+    private final Set<String> cgroups = new LinkedHashSet<>();
     private Child process;
     private OutputStream pipe;
     /** The loop being started off the caller's thread, until it runs (or could not be started). */
@@ -143,19 +144,40 @@ public final class Watchdog implements AutoCloseable {
      * A name with a newline, which the line protocol cannot carry, is left to {@link dev.magus.orchestrator.temp.StaleTemps}.
      */
     public synchronized void guardDir(Path dir) {
-        String d = dir.toAbsolutePath().toString();
-        if (d.indexOf('\n') >= 0 || d.indexOf('\0') >= 0) {
-            return;
-        }
-        dirs.add(d);
-        send(WatchdogLoop.guardDir(d));
+        guard(dirs, dir, WatchdogLoop::guardDir);
     }
 
     /** Forgets {@code dir}: call once it is removed. */
     public synchronized void releaseDir(Path dir) {
-        String d = dir.toAbsolutePath().toString();
-        if (dirs.remove(d)) {
-            send(WatchdogLoop.releaseDir(d));
+        release(dirs, dir, WatchdogLoop::releaseDir);
+    }
+
+    /**
+     * Freezes run cgroup {@code dir}, kills what is in it and removes it if magus dies while it
+     * is registered. A name with a newline is left to the next magus's sweep.
+     */
+    public synchronized void guardCgroup(Path dir) {
+        guard(cgroups, dir, WatchdogLoop::guardCgroup);
+    }
+
+    /** Forgets cgroup {@code dir}: call once it is ended. */
+    public synchronized void releaseCgroup(Path dir) {
+        release(cgroups, dir, WatchdogLoop::releaseCgroup);
+    }
+
+    private void guard(Set<String> set, Path path, java.util.function.UnaryOperator<String> line) {
+        String p = path.toAbsolutePath().toString();
+        if (p.indexOf('\n') >= 0 || p.indexOf('\0') >= 0) {
+            return;
+        }
+        set.add(p);
+        send(line.apply(p));
+    }
+
+    private void release(Set<String> set, Path path, java.util.function.UnaryOperator<String> line) {
+        String p = path.toAbsolutePath().toString();
+        if (set.remove(p)) {
+            send(line.apply(p));
         }
     }
 
@@ -231,6 +253,7 @@ public final class Watchdog implements AutoCloseable {
             StringBuilder all = new StringBuilder();
             groups.forEach(g -> all.append(WatchdogLoop.guardGroup(g)).append('\n'));
             dirs.forEach(d -> all.append(WatchdogLoop.guardDir(d)).append('\n'));
+            cgroups.forEach(d -> all.append(WatchdogLoop.guardCgroup(d)).append('\n'));
             try {
                 c.stdin().write(all.toString().getBytes(StandardCharsets.UTF_8));
                 c.stdin().flush();

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 /**
  * The {@link Watchdog}'s other end: the {@code sh} loop, its line protocol and its spawn. One
  * line per change, {@code G pgid} / {@code g pgid} to guard or release a process group,
- * {@code D dir} / {@code d dir} for a directory; at end-of-file the loop kills and removes
- * what is still guarded. The registry of what is live, and when to send, is {@link Watchdog}'s.
+ * {@code D dir} / {@code d dir} for a directory, {@code C dir} / {@code c dir} for a run's
+ * cgroup; at end-of-file the loop kills and removes what is still guarded. The registry of what is live, and when to send, is {@link Watchdog}'s.
  */
 final class WatchdogLoop {
     /** Reads registrations until end-of-file, then kills and removes what is still registered. */
@@ -27,6 +27,7 @@ final class WatchdogLoop {
             "'",
             "groups=",
             "dirs=",
+            "cgroups=",
             "drop() {",
             "  kept=",
             "  rest=$1",
@@ -43,11 +44,25 @@ final class WatchdogLoop {
             "    'g '*) drop \"$groups\" \"$arg\"; groups=$kept ;;",
             "    'D '*) dirs=$dirs$arg$nl ;;",
             "    'd '*) drop \"$dirs\" \"$arg\"; dirs=$kept ;;",
+            "    'C '*) cgroups=$cgroups$arg$nl ;;",
+            "    'c '*) drop \"$cgroups\" \"$arg\"; cgroups=$kept ;;",
             "  esac",
             "done",
             "set -f",
             "IFS=$nl",
             "for g in $groups; do kill -s KILL -- \"-$g\"; done",
+            // A run's cgroup: frozen, so nothing in it forks, each of its threads' processes
+            // killed until it is empty (a few tries), then removed.
+            "for c in $cgroups; do",
+            "  echo 1 > \"$c/cgroup.freeze\"",
+            "  for try in 1 2 3 4 5 6 7 8 9 10; do",
+            "    left=$(cat \"$c/cgroup.threads\") || break",
+            "    [ -n \"$left\" ] || break",
+            "    for t in $left; do kill -s KILL \"$t\"; done",
+            "    sleep 0.1",
+            "  done",
+            "  rmdir \"$c\"",
+            "done",
             // A process killed a moment ago may still be finishing a write into its temp dir.
             "for d in $dirs; do rm -rf -- \"$d\" || { sleep 1; rm -rf -- \"$d\"; }; done",
             "");
@@ -71,6 +86,15 @@ final class WatchdogLoop {
 
     static String releaseDir(String dir) {
         return "d " + dir;
+    }
+
+    /** {@code dir} is a run's cgroup, absolute, without a newline (the caller checks). */
+    static String guardCgroup(String dir) {
+        return "C " + dir;
+    }
+
+    static String releaseCgroup(String dir) {
+        return "c " + dir;
     }
 
     /**

@@ -16,6 +16,7 @@ import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.network.KernelConnects;
+import dev.magus.orchestrator.contain.RunCgroups;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.run.Passthrough;
@@ -121,8 +122,8 @@ final class ChildLaunch {
             SpawnRequest child = new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
                     config.workingDir(), stdio);
             try {
-                spawn = supervisor.isPresent() ? spawner.spawn(child, confinement, supervisor.get())
-                        : spawner.spawn(child, confinement);
+                // Born in a cgroup of the run's own where this process's runs get one.
+                spawn = RunCgroups.spawn(run.id(), spawner, child, confinement, supervisor.orElse(null));
             } catch (RuntimeException | Error e) {
                 supervisor.ifPresent(Supervisor::close);
                 throw e;
@@ -193,8 +194,10 @@ final class ChildLaunch {
                     launched.supervisor(), config.workingDir(), config.argv(),
                     plan.recursive() && trail.isPresent() ? trail.get()::observeNested : run.journal()::diagnostic);
         } finally {
-            // Collected by now, or the stream failed: either way no stray is this run's to wait for.
+            // Collected by now, or the stream failed: either way no stray is this run's to wait for,
+            // and no cgroup is left behind (ended already: nothing to do).
             Strays.end(run.id());
+            RunCgroups.end(run.id(), ChildStreams.STRAY_GRACE);
         }
         Exit exit = ended.exit();
         // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).

@@ -10,6 +10,7 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Exit;
 import dev.magus.landlock.supervise.Supervisor;
+import dev.magus.orchestrator.contain.RunCgroups;
 import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
@@ -96,8 +97,9 @@ final class ChildStreams {
         Exit exit = child.waitForAndKillGroup();
         // Killed and reaped: the group id is free for reuse, so the watchdog must forget it.
         watchdog.releaseGroup(child.pid());
-        // Descendants that left the group go too, before the audits and the temp dir's removal.
-        Collected strays = Strays.collect(run.id(), child.pid(), STRAY_GRACE);
+        // Descendants that left the group go too, before the audits and the temp dir's removal:
+        // the run's cgroup first, where it has one, then the subreaper's pass (adopted zombies reaped).
+        Collected strays = RunCgroups.end(run.id(), STRAY_GRACE).and(Strays.collect(run.id(), child.pid(), STRAY_GRACE));
         if (!strays.clean()) {
             // Fail closed: what survived can still write after the audits.
             run.journal().diagnostic(strays.diagnostic(run.id()));

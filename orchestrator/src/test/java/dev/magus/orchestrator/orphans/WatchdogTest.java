@@ -14,6 +14,8 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Stdio;
 import dev.magus.orchestrator.Procs;
+import dev.magus.orchestrator.contain.Containment;
+import dev.magus.orchestrator.contain.RunCgroups;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,6 +94,51 @@ class WatchdogTest {
                 .as("every process of groups %d and %d (%s) is gone", one.pid(), two.pid(), members).isTrue();
         assertThat(within(Duration.ofSeconds(1), () -> !Files.exists(temp))).as("%s removed", temp).isTrue();
         assertThat(one.waitFor().signal()).isEqualTo(Child.SIGKILL);
+    }
+
+    @Test
+    void whenMagusIsGoneARegisteredCgroupIsEmptiedAndRemoved() throws Exception {
+        Containment c = RunCgroups.containment();
+        if (!(c instanceof Containment.ByCgroup)) {
+            System.err.println("watchdog cgroup test skipped: " + c.describe());
+        }
+        Assumptions.assumeTrue(c instanceof Containment.ByCgroup, c.describe());
+        Path cgroup = ((Containment.ByCgroup) c).parent().resolve("watchdog-test-" + System.nanoTime());
+        Files.createDirectory(cgroup);
+        Files.writeString(cgroup.resolve("cgroup.type"), "threaded");
+        // Moved in before it forks: its setsid job is born in the cgroup, out of its group.
+        Spawn s = Launcher.get().spawn(new SpawnRequest(Path.of("/bin/sh"), List.of("sh", "-c",
+                "sleep 0.3; setsid sleep 300 & sleep 300"), Map.of("PATH", "/usr/bin:/bin"), root, Stdio.NULL_INPUT),
+                Confinement.off());
+        Child child = ((Spawn.Started) s).child();
+        started.add(child);
+        try {
+            Files.writeString(cgroup.resolve("cgroup.threads"), Long.toString(child.pid()));
+            assertThat(eventually(() -> threads(cgroup).size() >= 3)).as("the cgroup holds the job").isTrue();
+            List<String> members = threads(cgroup);
+
+            watchdog.guardCgroup(cgroup);
+            assertThat(watchdog.pid()).as("the loop runs: %s", watchdog.failure()).isPresent();
+            watchdog.close();
+
+            assertThat(within(Duration.ofSeconds(2), () -> !Files.exists(cgroup))).as("%s emptied and removed", cgroup).isTrue();
+            assertThat(members.stream().map(Long::parseLong).noneMatch(Procs::alive)).as("%s gone", members).isTrue();
+        } finally {
+            if (Files.exists(cgroup)) {
+                Files.writeString(cgroup.resolve("cgroup.freeze"), "1");
+                threads(cgroup).forEach(t -> ProcessHandle.of(Long.parseLong(t)).ifPresent(ProcessHandle::destroyForcibly));
+                within(Duration.ofSeconds(2), () -> threads(cgroup).isEmpty());
+                Files.deleteIfExists(cgroup);
+            }
+        }
+    }
+
+    private static List<String> threads(Path cgroup) {
+        try {
+            return Files.readAllLines(cgroup.resolve("cgroup.threads"));
+        } catch (IOException gone) {
+            return List.of();
+        }
     }
 
     @Test
