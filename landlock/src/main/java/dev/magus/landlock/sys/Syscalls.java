@@ -181,6 +181,9 @@ public interface Syscalls {
      */
     long seccomp(int operation, int flags, long argsAddress);
 
+    /** {@code fcntl(fd, cmd, arg)}: the call's value, or {@code -errno}. */
+    long fcntl(int fd, int cmd, long arg);
+
     /** {@code ioctl(fd, request, arg)}, {@code arg} as an address: the call's value, or {@code -errno}. */
     long ioctl(int fd, long request, long argAddress);
 

@@ -285,6 +285,11 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long fcntl(int fd, int cmd, long arg) {
+        throw unavailable();
+    }
+
+    @Override
     public long ioctl(int fd, long request, long argAddress) {
         throw unavailable();
     }
