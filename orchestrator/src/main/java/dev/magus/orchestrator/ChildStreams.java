@@ -194,14 +194,7 @@ final class ChildStreams {
                     // the child closed its input, or the stream ended
                 }
             });
-        } else if (stdin instanceof Stdin.Inherit) {
-            IO.schedule(() -> {
-                try (OutputStream in = child.stdin(); InputStream ours = System.in) {
-                    ours.transferTo(in);
-                } catch (IOException e) {
-                    // the child closed its input, or ours ended
-                }
-            });
         }
+        // None, Inherit and Descriptor: the child's descriptor 0 is /dev/null or the descriptor itself, nothing to feed.
     }
 }

@@ -13,6 +13,15 @@ public sealed interface Stdio permits Stdio.Standard, Stdio.InputFrom {
      */
     Stdio INHERIT = Standard.INHERIT;
 
+    /**
+     * {@code fd} as the child's standard input when it is one a command reads
+     * ({@link InputDescriptors}), else {@code /dev/null}: a directory or a write-only descriptor
+     * reads as an empty input, as a copy of it used to.
+     */
+    static Stdio inputFrom(int fd) {
+        return InputDescriptors.refusal(fd).isEmpty() ? new InputFrom(fd) : NULL_INPUT;
+    }
+
     /** The kinds that need no descriptor of the caller's. */
     enum Standard implements Stdio {
         PIPES, NULL_INPUT, INHERIT
