@@ -1,5 +1,6 @@
 package dev.magus.landlock.launch;
 
+import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.FdStat;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
@@ -72,6 +73,109 @@ public final class InputDescriptors {
                 return Optional.of("neither a file, a pipe, a socket nor a terminal (mode 0" + Integer.toOctalString(mode)
                         + ")");
         }
+    }
+
+    /** What a peer passed over a Unix socket for a child's standard input ({@link #receive}). */
+    public sealed interface Received {
+        /** One descriptor that may be a child's standard input, the receiver's to close. */
+        record Descriptor(int fd) implements Received {
+        }
+
+        /** The marker without a descriptor: the peer sends its input some other way. */
+        record None() implements Received {
+        }
+
+        /** Nothing usable, and why; whatever arrived is closed already. */
+        record Refused(String why) implements Received {
+        }
+    }
+
+    /** The byte a descriptor travels with (a frame's first byte is never it: frames are under 16 MiB). */
+    public static final byte MARKER = 'F';
+    private static final int MSG_DONTWAIT = 0x40;
+    private static final int MSG_CTRUNC = 0x8;
+    private static final int MSG_CMSG_CLOEXEC = 0x40000000;
+    private static final int SOL_SOCKET = 1;
+    private static final int SCM_RIGHTS = 1;
+    private static final short POLLIN = 1;
+    /** Room for a few descriptors, so that more than one is seen (and closed), not cut off unseen. */
+    private static final int CONTROL_BYTES = 64;
+
+    /**
+     * Receives, on the connected Unix socket {@code socket}, the one byte {@link #MARKER} and the
+     * descriptor passed with it ({@code SCM_RIGHTS}), waiting up to {@code timeoutMillis} for it.
+     * Blocks the calling thread; the socket's other reader must not read meanwhile. More than one
+     * descriptor, another byte, a descriptor that may not be a child's standard input
+     * ({@link #refusal(int)}), the peer's end or the time running out are {@link Received.Refused},
+     * with every descriptor that came closed. Received close-on-exec: the descriptor reaches a
+     * child only through its spawn's {@code dup2}.
+     */
+    public static Received receive(int socket, long timeoutMillis) {
+        Syscalls sys = Natives.syscalls();
+        if (!sys.available()) {
+            return new Received.Refused("descriptors cannot be received here: " + sys.unavailableReason());
+        }
+        // pollfd (8) | timespec (16) | msghdr (56) | iovec (16) | the byte (8) | control
+        try (com.sun.jna.Memory m = new com.sun.jna.Memory(8 + 16 + 56 + 16 + 8 + CONTROL_BYTES)) {
+            m.clear();
+            long base = com.sun.jna.Pointer.nativeValue(m);
+            long pollfd = base;
+            long timespec = base + 8;
+            long msghdr = base + 24;
+            long iovec = base + 80;
+            long data = base + 96;
+            long control = base + 104;
+            m.setInt(0, socket);
+            m.setShort(4, POLLIN);
+            m.setLong(8, timeoutMillis / 1000);
+            m.setLong(16, (timeoutMillis % 1000) * 1_000_000);
+            long ready;
+            do {
+                ready = sys.ppoll(pollfd, 1, timespec);
+            } while (ready == -4 /* EINTR */);
+            if (ready <= 0) {
+                return new Received.Refused(ready == 0 ? "no descriptor within " + timeoutMillis + " ms"
+                        : "poll: " + Errno.describe((int) -ready));
+            }
+            m.setLong(iovec - base, data);
+            m.setLong(iovec - base + 8, 1);
+            m.setLong(msghdr - base + 16, iovec); // msg_iov
+            m.setLong(msghdr - base + 24, 1); // msg_iovlen
+            m.setLong(msghdr - base + 32, control); // msg_control
+            m.setLong(msghdr - base + 40, CONTROL_BYTES); // msg_controllen
+            long n = sys.recvmsg(socket, msghdr, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+            java.util.List<Integer> fds = new java.util.ArrayList<>();
+            long controlLen = n > 0 ? m.getLong(msghdr - base + 40) : 0;
+            for (long off = 0; off + 16 <= controlLen; ) {
+                long len = m.getLong(control - base + off);
+                if (len < 16 || off + len > controlLen) {
+                    break;
+                }
+                if (m.getInt(control - base + off + 8) == SOL_SOCKET && m.getInt(control - base + off + 12) == SCM_RIGHTS) {
+                    for (long at = 16; at + 4 <= len; at += 4) {
+                        fds.add(m.getInt(control - base + off + at));
+                    }
+                }
+                off += (len + 7) & ~7L;
+            }
+            boolean truncated = n > 0 && (m.getInt(msghdr - base + 48) & MSG_CTRUNC) != 0;
+            String why = n < 0 ? "recvmsg: " + Errno.describe((int) -n)
+                    : n == 0 ? "the peer closed the connection"
+                    : m.getByte(data - base) != MARKER ? "a byte other than the descriptor's marker"
+                    : fds.size() > 1 || truncated ? "more than one descriptor (one is the most a run takes)"
+                    : fds.isEmpty() ? null
+                    : refusal(fds.get(0)).orElse(null);
+            if (why != null) {
+                fds.forEach(sys::close);
+                return new Received.Refused(why);
+            }
+            return fds.isEmpty() ? new Received.None() : new Received.Descriptor(fds.get(0));
+        }
+    }
+
+    /** Closes a descriptor {@link #receive} handed over. */
+    public static void close(int fd) {
+        Natives.syscalls().close(fd);
     }
 
     private static boolean terminal(Syscalls sys, int fd) {

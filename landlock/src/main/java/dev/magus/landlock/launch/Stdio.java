@@ -15,11 +15,12 @@ public sealed interface Stdio permits Stdio.Standard, Stdio.InputFrom {
 
     /**
      * {@code fd} as the child's standard input when it is one a command reads
-     * ({@link InputDescriptors}), else {@code /dev/null}: a directory or a write-only descriptor
-     * reads as an empty input, as a copy of it used to.
+     * ({@link InputDescriptors}), else {@link #PIPES}, for the caller to copy what it reads of
+     * {@code fd} into the pipe (a device such as {@code /dev/zero}; a directory, which then reads
+     * as an empty input).
      */
     static Stdio inputFrom(int fd) {
-        return InputDescriptors.refusal(fd).isEmpty() ? new InputFrom(fd) : NULL_INPUT;
+        return InputDescriptors.refusal(fd).isEmpty() ? new InputFrom(fd) : PIPES;
     }
 
     /** The kinds that need no descriptor of the caller's. */

@@ -58,7 +58,7 @@ class InputDescriptorsTest {
                 assertThat(InputDescriptors.refusal(w)).as("a pipe's write end").isPresent();
                 assertThat(InputDescriptors.refusal(d)).isPresent();
                 assertThat(InputDescriptors.refusal(zero)).as("/dev/zero").isPresent();
-                assertThat(Stdio.inputFrom(d)).isEqualTo(Stdio.NULL_INPUT);
+                assertThat(Stdio.inputFrom(d)).isEqualTo(Stdio.PIPES);
                 assertThat(Stdio.inputFrom(r)).isEqualTo(new Stdio.InputFrom(r));
             } finally {
                 SYS.close(r);

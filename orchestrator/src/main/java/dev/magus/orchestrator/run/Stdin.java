@@ -9,7 +9,8 @@ public sealed interface Stdin {
     /**
      * magus's own standard input (descriptor 0), given to the child as its descriptor 0, not
      * copied: a terminal stays a terminal ({@code isatty(0)}), and a file or pipe is read by the
-     * child itself. Output still goes through pipes.
+     * child itself. Output still goes through pipes. An input no command reads as it is (a
+     * directory, a device other than a terminal or {@code /dev/null}) is copied, as it always was.
      */
     record Inherit() implements Stdin {
     }
