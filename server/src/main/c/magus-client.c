@@ -659,7 +659,7 @@ int main(int argc, char **argv) {
         free(k); first = 0;
     }
     /* Its standard input can go as a descriptor: the server says whether it takes one (Frame.Accepted). */
-    puts_(&f, "},\"stdinFd\":true}");
+    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true}" : "},\"stdinFd\":true}");
     /* A server that refuses the hello closes at once: its answer is still there to read. */
     int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
     size_t len;

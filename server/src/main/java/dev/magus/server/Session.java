@@ -83,6 +83,8 @@ final class Session {
     private final StdinQueue stdin = new StdinQueue();
     /** Whether the client's command offered its standard input as a descriptor. */
     private volatile boolean offersFd;
+    /** Whether the client's command said its standard input is a terminal. */
+    private volatile boolean stdinTerminal;
     /** The descriptor the client passed for its run's standard input, closed once the run has ended (-1: none). */
     private final java.util.concurrent.atomic.AtomicInteger passedStdin = new java.util.concurrent.atomic.AtomicInteger(-1);
     /** How long the server waits for a descriptor it asked for: the client sends it as soon as it reads the answer. */
@@ -246,6 +248,7 @@ final class Session {
      */
     private void command(Frame.Command c) {
         offersFd = c.stdinFd();
+        stdinTerminal = c.stdinTerminal();
         RunGrammar.Parsed parsed = grammar.parse(c);
         if (parsed instanceof RunGrammar.Serve serve) {
             start(serve.run(), true);
@@ -358,6 +361,12 @@ final class Session {
         meters.forwarded("started");
         if (announce && !announced) {
             writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(s.stdin()))));
+        }
+        if (announce && s.verbose() && s.stdin() && stdinTerminal && passedStdin.get() < 0) {
+            writes.write(stderrFrame("magus: your terminal reaches this run as a copy of what is typed, not as its own"
+                    + " terminal (isatty(0) is false there): " + (offersFd
+                    ? "this server cannot receive descriptors (it serves a socket systemd passed, or epoll does not load here)"
+                    : "this client cannot pass descriptors (the native client can; or run it with --local)")));
         }
         lines.granted(s.allow(), cwd, host.home(), s.quiet()).forEach(l -> writes.write(stderrFrame(l)));
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run

@@ -163,5 +163,25 @@ class StandardInputIT {
         assertThat(local.out().lines()).as(local.out()).contains("stdin-tty");
         Ran typed = underTerminal(env, "\"$MAGUS\" run --local -q -- " + sti);
         assertThat(typed.out().lines()).as(typed.out()).contains("sti 1");
+        Ran started = sh(env, "\"$MAGUS\" server start");
+        assertThat(started.status()).as(started.out()).isZero();
+        try {
+            // The native client passes its terminal to the server, which gives it to the child.
+            env.put("MAGUS_CLIENT", "native");
+            Ran forwarded = underTerminal(env, "\"$MAGUS\" run -q -- sh -c '" + tty + "'");
+            assertThat(forwarded.out().lines()).as(forwarded.out()).contains("stdin-tty");
+            Ran forwardedSti = underTerminal(env, "\"$MAGUS\" run -q -- " + sti);
+            assertThat(forwardedSti.out().lines()).as(forwardedSti.out()).contains("sti 1");
+            // The Java client copies its input as frames: no terminal in the run, and -v says why.
+            env.put("MAGUS_CLIENT", "java");
+            Ran java = underTerminal(env, "\"$MAGUS\" run -q -- sh -c '" + tty + "'");
+            assertThat(java.out().lines()).as(java.out()).contains("stdin-notty");
+            Ran said = underTerminal(env, "\"$MAGUS\" run -v -- true");
+            assertThat(said.out()).contains("reaches this run as a copy").contains("this client cannot pass descriptors");
+            String status = sh(env, "\"$MAGUS\" server status").out();
+            assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+4\\b");
+        } finally {
+            sh(env, "\"$MAGUS\" server stop");
+        }
     }
 }

@@ -141,18 +141,21 @@ public sealed interface Frame {
      * UTF-8 kept as {@code RawBytes} keeps them), its working directory and its whole environment.
      * The server parses it with the command line's own model ({@code RunGrammar}); a client reads
      * no option itself. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
-     * client can pass its standard input as a descriptor ({@link Accepted}).
+     * client can pass its standard input as a descriptor ({@link Accepted}); {@code stdinTerminal}
+     * ({@code "stdinTerminal": true}) says it is a terminal, so that {@code -v} can say when the run
+     * gets it as a copy instead.
      */
-    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd) implements ToServer {
+    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal)
+            implements ToServer {
         public Command {
             args = List.copyOf(args);
             Objects.requireNonNull(cwd, "cwd");
             env = Map.copyOf(env);
         }
 
-        /** A client that sends its standard input as frames only. */
+        /** A client that sends its standard input as frames only, and does not say what it is. */
         public Command(List<String> args, String cwd, Map<String, String> env) {
-            this(args, cwd, env, false);
+            this(args, cwd, env, false, false);
         }
     }
 

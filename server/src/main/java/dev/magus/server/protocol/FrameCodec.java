@@ -172,6 +172,9 @@ public final class FrameCodec {
             if (c.stdinFd()) {
                 n.put("stdinFd", true);
             }
+            if (c.stdinTerminal()) {
+                n.put("stdinTerminal", true);
+            }
         } else if (frame instanceof Frame.Accepted a) {
             n.put("type", "accepted").put("stdin", a.stdin());
             if (a.stdinFd()) {
@@ -245,7 +248,7 @@ public final class FrameCodec {
                         n.path("failOnDenial").asBoolean(false));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
-                        n.path("stdinFd").asBoolean(false));
+                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false));
             case "accepted":
                 return new Frame.Accepted(n.path("stdin").asBoolean(false), n.path("stdinFd").asBoolean(false));
             case "local":
