@@ -2,9 +2,13 @@ package dev.magus.server;
 
 import dev.magus.env.MagusVariables;
 import dev.magus.events.MagusEnv;
+import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
+import dev.magus.landlock.launch.InputDescriptors;
 import dev.magus.orchestrator.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.run.Passthrough;
@@ -404,27 +408,27 @@ final class Session {
             channel.writeAndFlush(accepted, channel.voidPromise());
             asked.complete(null);
         });
-        dev.magus.landlock.launch.InputDescriptors.Received got;
+        InputDescriptors.Received got;
         try {
             asked.get(STDIN_FD_WITHIN_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
-            got = dev.magus.landlock.launch.InputDescriptors.receive(socketFd(), STDIN_FD_WITHIN_MS);
+            got = InputDescriptors.receive(socketFd(), STDIN_FD_WITHIN_MS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            got = new dev.magus.landlock.launch.InputDescriptors.Received.Refused("the connection did not answer: " + e);
+            got = new InputDescriptors.Received.Refused("the connection did not answer: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            got = new dev.magus.landlock.launch.InputDescriptors.Received.Refused("interrupted");
+            got = new InputDescriptors.Received.Refused("interrupted");
         } finally {
             channel.config().setAutoRead(true);
         }
-        if (got instanceof dev.magus.landlock.launch.InputDescriptors.Received.Descriptor d) {
+        if (got instanceof InputDescriptors.Received.Descriptor d) {
             passedStdin.set(d.fd());
             return new Stdin.Descriptor(d.fd());
         }
-        if (got instanceof dev.magus.landlock.launch.InputDescriptors.Received.Refused r) {
+        if (got instanceof InputDescriptors.Received.Refused r) {
             LOG.warn("code=MGS2004 layer=server msg=\"refused the standard input a client passed: {}\"", r.why());
-            throw new SandboxException(Diagnostic.of(dev.magus.events.Code.MGS2004,
+            throw new SandboxException(Diagnostic.of(Code.MGS2004,
                     "the standard input this client passed cannot be the run's: " + r.why(), "stdin",
-                    dev.magus.events.Operation.NONE, dev.magus.events.Layer.POLICY, "client descriptor (SCM_RIGHTS)"));
+                    Operation.NONE, Layer.POLICY, "client descriptor (SCM_RIGHTS)"));
         }
         return new Stdin.Stream(stdin); // the client sends it as frames after all
     }
@@ -433,7 +437,7 @@ final class Session {
     private void closePassedStdin() {
         int fd = passedStdin.getAndSet(-1);
         if (fd >= 0) {
-            dev.magus.landlock.launch.InputDescriptors.close(fd);
+            InputDescriptors.close(fd);
         }
     }
 
