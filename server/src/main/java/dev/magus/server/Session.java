@@ -163,7 +163,6 @@ final class Session {
     }
 
     private void refuse(String code, String message) {
-        closePassedStdin();
         state = State.DONE;
         meters.refusal(code);
         if (code.equals("MGS2011")) {
@@ -344,7 +343,12 @@ final class Session {
                 in = passedStdin();
             }
             b.stdin(in);
-            request = b.build();
+            try {
+                request = b.build();
+            } catch (RuntimeException e) {
+                closePassedStdin();
+                throw e;
+            }
         } catch (SandboxException e) {
             meters.forwarded("refused");
             refused(e.diagnostic());
@@ -433,7 +437,11 @@ final class Session {
         return new Stdin.Stream(stdin); // the client sends it as frames after all
     }
 
-    /** Closes the descriptor the client passed, once; the child has its own copy. */
+    /**
+     * Closes the descriptor the client passed, once; the child has its own copy. Only the run's
+     * own thread before the run is submitted, and the run's end after, close it: never the event
+     * loop, which could close it while the spawn is still to duplicate it.
+     */
     private void closePassedStdin() {
         int fd = passedStdin.getAndSet(-1);
         if (fd >= 0) {
@@ -551,7 +559,6 @@ final class Session {
 
     /** A refusal before the run: its diagnostic, then the exit a local refusal has (125). */
     private void refused(Diagnostic d) {
-        closePassedStdin();
         state = State.DONE;
         ended = true;
         Frame.Submit s = submit;

@@ -17,8 +17,8 @@ public sealed interface Stdin {
 
     /**
      * This open descriptor, given to the child as its descriptor 0, not copied: a forwarded
-     * client's standard input, passed over the socket. Its holder keeps it open until the child
-     * has started and closes it then; the child's copy stays the child's.
+     * client's standard input, passed over the socket. Its holder keeps it open until the run has
+     * ended (at least until the child has started); the child's copy stays the child's.
      */
     record Descriptor(int fd) implements Stdin {
         public Descriptor {
