@@ -17,8 +17,9 @@
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
  * to descriptors 1 and 2 as they arrive, magus's own lines among them (the server writes them on
  * the run's stderr as a local run prints them, so no client renders any); SIGINT, SIGTERM and SIGHUP go to the child's group; stdin unless --no-stdin; the exit
- * status is the run's. Output is copied, not passed by SCM_RIGHTS: the server reads the
- * child's pipes itself (Frame's comment says why).
+ * status is the run's. Standard input is passed as a descriptor (SCM_RIGHTS) when the server takes
+ * one (Frame.Accepted), so the child reads it itself and a terminal stays one; output is copied:
+ * the server reads the child's pipes itself (Frame's comment says why).
  *
  * Whatever it cannot do it hands to the Java command line by exec (nothing of the run has
  * started then): another command than run or target, no socket or token, a
@@ -39,6 +40,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -358,6 +360,38 @@ static int send_frame_soft(int kind, const void *body, size_t n, int soft) {
     return 0;
 }
 
+/* Whether descriptor 0 is one the server gives a child as its standard input (InputDescriptors): open
+   for reading on a regular file, a pipe, a socket, a terminal or /dev/null. Anything else (a directory,
+   another device) goes as frames, as a local run copies it. */
+static int passable_stdin(void) {
+    struct stat st;
+    int fl = fcntl(0, F_GETFL);
+    if (fl < 0 || (fl & O_PATH) || (fl & O_ACCMODE) == O_WRONLY || fstat(0, &st)) return 0;
+    if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) return 1;
+    return S_ISCHR(st.st_mode) && (isatty(0) || (major(st.st_rdev) == 1 && minor(st.st_rdev) == 3));
+}
+
+/* Frame.Accepted with stdinFd: the byte 'F' with descriptor 0 attached (SCM_RIGHTS), the child's own
+   from then on; or the byte alone, and stdin follows as frames. */
+static int send_stdin_fd(int pass) {
+    char marker = 'F';
+    struct iovec iov = {&marker, 1};
+    union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    struct msghdr m = {0};
+    m.msg_iov = &iov; m.msg_iovlen = 1;
+    if (pass) {
+        memset(&control, 0, sizeof control);
+        m.msg_control = control.b; m.msg_controllen = sizeof control.b;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET; c->cmsg_type = SCM_RIGHTS; c->cmsg_len = CMSG_LEN(sizeof(int));
+        int zero = 0;
+        memcpy(CMSG_DATA(c), &zero, sizeof zero);
+    }
+    ssize_t w;
+    do w = sendmsg(sock, &m, MSG_NOSIGNAL); while (w < 0 && errno == EINTR);
+    return w == 1 ? 0 : errno ? errno : EIO;
+}
+
 /* Frames read so far and not yet handled. */
 static buf in;
 static size_t in_off;
@@ -624,7 +658,8 @@ int main(int argc, char **argv) {
         quote(&f, k); puts_(&f, ":"); quote(&f, eq + 1);
         free(k); first = 0;
     }
-    puts_(&f, "}}");
+    /* Its standard input can go as a descriptor: the server says whether it takes one (Frame.Accepted). */
+    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true}" : "},\"stdinFd\":true}");
     /* A server that refuses the hello closes at once: its answer is still there to read. */
     int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
     size_t len;
@@ -675,8 +710,14 @@ int main(int argc, char **argv) {
                     sigaction(SIGINT, &sa2, NULL);
                     sigaction(SIGTERM, &sa2, NULL);
                     sigaction(SIGHUP, &sa2, NULL);
-                    json *in_wanted = get(c, "stdin");
+                    json *in_wanted = get(c, "stdin"), *as_fd = get(c, "stdinFd");
                     stdin_open = in_wanted && in_wanted->t == J_BOOL && in_wanted->num;
+                    if (stdin_open && as_fd && as_fd->t == J_BOOL && as_fd->num) {
+                        /* The child reads descriptor 0 itself (a terminal stays one); this client never reads it. */
+                        int pass = passable_stdin();
+                        if (send_stdin_fd(pass)) lost(strerror(errno));
+                        if (pass) stdin_open = 0;
+                    }
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
                     exit(status_of(s));

@@ -8,6 +8,9 @@ module dev.magus.server {
     requires io.netty.codec; // io.netty.handler.codec (the frame decoder base)
     requires io.netty.handler;
     requires io.netty.transport;
+    // The epoll transport: a connection's own descriptor, on which a client's stdin descriptor is received.
+    requires io.netty.transport.classes.epoll;
+    requires io.netty.transport.unix.common;
     requires com.fasterxml.jackson.databind;
     requires jdk.httpserver;
     requires jdk.unsupported;

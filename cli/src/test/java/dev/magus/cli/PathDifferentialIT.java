@@ -104,6 +104,9 @@ class PathDifferentialIT {
                 run("stdin explicit", "--stdin", "--", "wc", "-c").in(lines),
                 run("no-stdin", "--no-stdin", "--", "wc", "-c").in(lines),
                 run("stdin empty", "--", "wc", "-c"),
+                // What the child's input is on every path: a pipe, no terminal.
+                run("stdin what it is", "--", "sh", "-c", "test -p /dev/stdin && echo pipe; test -t 0 || echo no-tty")
+                        .in(lines),
                 run("read denied", "--", "cat", key),
                 run("list denied", "--", "ls", ssh),
                 run("write denied", "--", "sh", "-c", "echo x > " + home.resolve("leak")),

@@ -44,8 +44,9 @@ import reactor.netty.tcp.TcpServer;
  * environment. magus itself is never confined, which is why one process can serve many
  * workspaces.
  *
- * <p>Reactor-netty on Netty's NIO transport with the JDK's {@link UnixDomainSocketAddress}
- * (the choice is explained in the module's pom): a small event-loop group that only moves
+ * <p>Reactor-netty on Netty's epoll transport (its connections' descriptors receive a client's
+ * standard input), or on the NIO transport with the JDK's {@link UnixDomainSocketAddress} where
+ * epoll does not load or systemd passed the socket: a small event-loop group that only moves
  * frames; everything that blocks runs on the orchestrator's own I/O threads.
  */
 public final class MagusServer implements AutoCloseable {
@@ -207,9 +208,14 @@ public final class MagusServer implements AutoCloseable {
         // server, is waiting already) may be accepted before the bind has returned.
         MagusServer self = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, settings, idle, lock, inherited);
         try {
+            // Netty's epoll transport where it loads: its connections have a descriptor of their own,
+            // on which a client's standard input is received (Session). An inherited socket, or a
+            // host without epoll, is served on NIO, and clients' stdin then comes as frames.
+            boolean epoll = inherited.isEmpty() && io.netty.channel.epoll.Epoll.isAvailable();
             self.server = TcpServer.create()
-                    .bindAddress(() -> UnixDomainSocketAddress.of(socket))
-                    .runOn(inherited.isPresent() ? inherited.get().adoptedBy(loops) : loops, false)
+                    .bindAddress(() -> epoll ? new io.netty.channel.unix.DomainSocketAddress(socket.toFile())
+                            : UnixDomainSocketAddress.of(socket))
+                    .runOn(inherited.isPresent() ? inherited.get().adoptedBy(loops) : loops, epoll)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
                     .doOnConnection(c -> {
                         // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty

@@ -2,9 +2,13 @@ package dev.magus.server;
 
 import dev.magus.env.MagusVariables;
 import dev.magus.events.MagusEnv;
+import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
+import dev.magus.events.Layer;
+import dev.magus.events.Operation;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
+import dev.magus.landlock.launch.InputDescriptors;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.orchestrator.run.Passthrough;
@@ -82,6 +86,14 @@ final class Session {
 
     private volatile State state = State.HELLO;
     private final StdinQueue stdin = new StdinQueue();
+    /** Whether the client's command offered its standard input as a descriptor. */
+    private volatile boolean offersFd;
+    /** Whether the client's command said its standard input is a terminal. */
+    private volatile boolean stdinTerminal;
+    /** The descriptor the client passed for its run's standard input, closed once the run has ended (-1: none). */
+    private final java.util.concurrent.atomic.AtomicInteger passedStdin = new java.util.concurrent.atomic.AtomicInteger(-1);
+    /** How long the server waits for a descriptor it asked for: the client sends it as soon as it reads the answer. */
+    static final long STDIN_FD_WITHIN_MS = 10_000;
     private volatile Run run;
     private volatile boolean ended;
     private volatile boolean disconnected;
@@ -239,6 +251,8 @@ final class Session {
      * the client's process serves goes back to it.
      */
     private void command(Frame.Command c) {
+        offersFd = c.stdinFd();
+        stdinTerminal = c.stdinTerminal();
         RunGrammar.Parsed parsed = grammar.parse(c);
         if (parsed instanceof RunGrammar.Serve serve) {
             start(serve.run(), true);
@@ -273,6 +287,7 @@ final class Session {
      */
     private void start(Frame.Submit s, boolean announce) {
         submit = s;
+        boolean announced = false;
         Path cwd = Path.of(s.cwd());
         RunRequest request;
         Host host;
@@ -322,8 +337,19 @@ final class Session {
             s.allowHosts().forEach(b::allowHost);
             b.sandbox(mode);
             b.failOnDenial(s.failOnDenial());
-            b.stdin(s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None());
-            request = b.build();
+            Stdin in = s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None();
+            if (announce && s.stdin() && offersFd && socketFd() >= 0) {
+                // Announced here, before the request is built: the client answers with its descriptor.
+                announced = true;
+                in = passedStdin();
+            }
+            b.stdin(in);
+            try {
+                request = b.build();
+            } catch (RuntimeException e) {
+                closePassedStdin();
+                throw e;
+            }
         } catch (SandboxException e) {
             meters.forwarded("refused");
             refused(e.diagnostic());
@@ -338,11 +364,18 @@ final class Session {
             return;
         }
         if (disconnected) {
+            closePassedStdin();
             return;
         }
         meters.forwarded("started");
-        if (announce) {
+        if (announce && !announced) {
             writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(s.stdin()))));
+        }
+        if (announce && s.verbose() && s.stdin() && stdinTerminal && passedStdin.get() < 0) {
+            writes.write(stderrFrame("magus: your terminal reaches this run as a copy of what is typed, not as its own"
+                    + " terminal (isatty(0) is false there): " + (offersFd
+                    ? "this server cannot receive descriptors (it serves a socket systemd passed, or epoll does not load here)"
+                    : "this client cannot pass descriptors (the native client can; or run it with --local)")));
         }
         lines.granted(s.allow(), cwd, host.home(), s.quiet()).forEach(l -> writes.write(stderrFrame(l)));
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run
@@ -350,10 +383,71 @@ final class Session {
         orchestrator.submitHere(Submission.of(request).withPassthrough(Passthrough.of(new Out(true), new Out(false)))
                 .on(host).observedBy(e -> event(e, s.outputEvents())), r -> {
                     run = r;
+                    // The child has its own copy of a passed descriptor once it started; ours goes with the run.
+                    r.result().doFinally(sig -> closePassedStdin()).subscribe(x -> { }, e -> { });
                     if (disconnected) {
                         r.cancel();
                     }
                 });
+    }
+
+    /** The connection's own descriptor, where the server can receive descriptors on it (the epoll transport); else -1. */
+    private int socketFd() {
+        return channel instanceof io.netty.channel.unix.UnixChannel u && u.fd().isOpen() ? u.fd().intValue() : -1;
+    }
+
+    /**
+     * Tells the client its run is accepted and to pass its standard input, then receives it on
+     * this thread (an I/O thread of the run's, which may wait). The event loop stops reading the
+     * connection first, in the same task that writes the answer, so no frame read can take the
+     * descriptor's byte (a read without room for descriptors would close it); it reads again
+     * once the descriptor is here.
+     *
+     * @throws SandboxException MGS2004 when what came is no descriptor a child may read
+     */
+    private Stdin passedStdin() {
+        ByteBuf accepted = Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(true, true)));
+        java.util.concurrent.CompletableFuture<Void> asked = new java.util.concurrent.CompletableFuture<>();
+        channel.eventLoop().execute(() -> {
+            channel.config().setAutoRead(false);
+            channel.writeAndFlush(accepted, channel.voidPromise());
+            asked.complete(null);
+        });
+        InputDescriptors.Received got;
+        try {
+            asked.get(STDIN_FD_WITHIN_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            got = InputDescriptors.receive(socketFd(), STDIN_FD_WITHIN_MS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            got = new InputDescriptors.Received.Refused("the connection did not answer: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            got = new InputDescriptors.Received.Refused("interrupted");
+        } finally {
+            channel.config().setAutoRead(true);
+        }
+        if (got instanceof InputDescriptors.Received.Descriptor d) {
+            passedStdin.set(d.fd());
+            return new Stdin.Descriptor(d.fd());
+        }
+        if (got instanceof InputDescriptors.Received.Refused r) {
+            LOG.warn("code=MGS2004 layer=server msg=\"refused the standard input a client passed: {}\"", r.why());
+            throw new SandboxException(Diagnostic.of(Code.MGS2004,
+                    "the standard input this client passed cannot be the run's: " + r.why(), "stdin",
+                    Operation.NONE, Layer.POLICY, "client descriptor (SCM_RIGHTS)"));
+        }
+        return new Stdin.Stream(stdin); // the client sends it as frames after all
+    }
+
+    /**
+     * Closes the descriptor the client passed, once; the child has its own copy. Only the run's
+     * own thread before the run is submitted, and the run's end after, close it: never the event
+     * loop, which could close it while the spawn is still to duplicate it.
+     */
+    private void closePassedStdin() {
+        int fd = passedStdin.getAndSet(-1);
+        if (fd >= 0) {
+            InputDescriptors.close(fd);
+        }
     }
 
     /**

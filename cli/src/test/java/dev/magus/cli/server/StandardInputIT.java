@@ -56,8 +56,8 @@ class StandardInputIT {
         return String.join("\n", r.out().lines().filter(l -> !l.startsWith("magus: ")).toList()).trim();
     }
 
-    @Test
-    void stdinReachesTheChildOnEveryPathAndAClosedOneIsEmpty() throws Exception {
+    /** A workspace, a home and a runtime dir under the test's root, and the environment that names them. */
+    private Map<String, String> workspace() throws Exception {
         boolean linux = System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux");
         Assumptions.assumeTrue(linux, "stdin test skipped: needs Linux (os " + System.getProperty("os.name") + ")");
         Path home = Files.createDirectories(root.resolve("home"));
@@ -72,6 +72,12 @@ class StandardInputIT {
         if (System.getenv("JAVA_HOME") != null) {
             env.put("JAVA_HOME", System.getenv("JAVA_HOME"));
         }
+        return env;
+    }
+
+    @Test
+    void stdinReachesTheChildOnEveryPathAndAClosedOneIsEmpty() throws Exception {
+        Map<String, String> env = workspace();
         // No bin/magus: the JVM itself finds descriptor 0 closed, as a caller of Main may leave it.
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path target = Path.of("target").toAbsolutePath();
@@ -101,6 +107,79 @@ class StandardInputIT {
             String status = sh(env, "\"$MAGUS\" server status").out();
             // Six per client: the full command line, started without bin/magus, never forwards (it runs here).
             assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+12\\b");
+        } finally {
+            sh(env, "\"$MAGUS\" server stop");
+        }
+    }
+
+    /**
+     * {@code script} run by {@code sh -c} with a new pseudo-terminal as its standard input and
+     * output (python3's {@code pty.fork()}), so that magus starts under a terminal as a person's
+     * shell starts it; what the terminal showed, without its carriage returns.
+     */
+    private Ran underTerminal(Map<String, String> env, String script) throws Exception {
+        String py = "import os, pty, sys\n"
+                + "pid, fd = pty.fork()\n"
+                + "if pid == 0:\n"
+                + "    os.execvp('sh', ['sh', '-c', sys.argv[1]])\n"
+                + "out = b''\n"
+                + "while True:\n"
+                + "    try:\n"
+                + "        b = os.read(fd, 4096)\n"
+                + "    except OSError:\n"
+                + "        break\n"
+                + "    if not b:\n"
+                + "        break\n"
+                + "    out += b\n"
+                + "_, status = os.waitpid(pid, 0)\n"
+                + "sys.stdout.write(out.decode('utf-8', 'replace').replace('\\r', ''))\n"
+                + "sys.exit(os.waitstatus_to_exitcode(status))\n";
+        Path helper = Files.writeString(root.resolve("under-pty.py"), py);
+        return sh(env, "python3 " + helper + " '" + script.replace("'", "'\\''") + "'");
+    }
+
+    /** Skips, saying why, where python3 cannot open a pseudo-terminal. */
+    private void assumeTerminal(Map<String, String> env) throws Exception {
+        Ran probe = sh(env, "python3 -c 'import os, pty; m, s = os.openpty(); print(os.isatty(s))'");
+        String why = "terminal test skipped: python3 cannot open a pseudo-terminal here (" + probe.out().trim() + ")";
+        if (!probe.out().trim().equals("True")) {
+            System.err.println(why);
+        }
+        Assumptions.assumeTrue(probe.out().trim().equals("True"), why);
+    }
+
+    @Test
+    void underATerminalTheChildsInputIsThatTerminalAndItCannotTypeIntoIt() throws Exception {
+        Map<String, String> env = workspace();
+        assumeTerminal(env);
+        String tty = "test -t 0 && echo stdin-tty || echo stdin-notty";
+        // In the workspace, which the run may read: it tries to type into its standard input.
+        Files.writeString(root.resolve("ws/sti.py"), "import fcntl, termios\n"
+                + "try:\n    fcntl.ioctl(0, termios.TIOCSTI, b'x'); print('sti ok')\n"
+                + "except OSError as e:\n    print('sti', e.errno)\n");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "skipped: no /usr/bin/python3 in the core footprint");
+        String sti = "/usr/bin/python3 sti.py";
+        Ran local = underTerminal(env, "\"$MAGUS\" run --local -q -- sh -c '" + tty + "'");
+        assertThat(local.out().lines()).as(local.out()).contains("stdin-tty");
+        Ran typed = underTerminal(env, "\"$MAGUS\" run --local -q -- " + sti);
+        assertThat(typed.out().lines()).as(typed.out()).contains("sti 1");
+        Ran started = sh(env, "\"$MAGUS\" server start");
+        assertThat(started.status()).as(started.out()).isZero();
+        try {
+            // The native client passes its terminal to the server, which gives it to the child.
+            env.put("MAGUS_CLIENT", "native");
+            Ran forwarded = underTerminal(env, "\"$MAGUS\" run -q -- sh -c '" + tty + "'");
+            assertThat(forwarded.out().lines()).as(forwarded.out()).contains("stdin-tty");
+            Ran forwardedSti = underTerminal(env, "\"$MAGUS\" run -q -- " + sti);
+            assertThat(forwardedSti.out().lines()).as(forwardedSti.out()).contains("sti 1");
+            // The Java client copies its input as frames: no terminal in the run, and -v says why.
+            env.put("MAGUS_CLIENT", "java");
+            Ran java = underTerminal(env, "\"$MAGUS\" run -q -- sh -c '" + tty + "'");
+            assertThat(java.out().lines()).as(java.out()).contains("stdin-notty");
+            Ran said = underTerminal(env, "\"$MAGUS\" run -v -- true");
+            assertThat(said.out()).contains("reaches this run as a copy").contains("this client cannot pass descriptors");
+            String status = sh(env, "\"$MAGUS\" server status").out();
+            assertThat(status).containsPattern("magus\\.server\\.forwarded\\{outcome=started\\}\\s+4\\b");
         } finally {
             sh(env, "\"$MAGUS\" server stop");
         }

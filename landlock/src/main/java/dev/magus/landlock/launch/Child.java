@@ -61,6 +61,14 @@ public final class Child implements AutoCloseable {
         return domainTag;
     }
 
+    /**
+     * Whether magus writes the child's standard input through a pipe ({@link #stdin()}), rather
+     * than the child reading {@code /dev/null} or a descriptor of its own ({@link Stdio.InputFrom}).
+     */
+    public boolean stdinIsPipe() {
+        return stdin instanceof FdStreams.Out;
+    }
+
     /** Its standard input; close it to send end-of-file. */
     public OutputStream stdin() {
         return stdin;

@@ -35,6 +35,14 @@ final class Pipes {
                 pipe(fds);
                 p.childIn = fds.getInt(0);
                 p.parentIn = fds.getInt(4);
+            } else if (stdio instanceof Stdio.InputFrom from) {
+                // A copy of the caller's, so the launch sequence can close it as it closes a pipe end.
+                long dup = SYS.fcntl(from.fd(), LibC.F_DUPFD_CLOEXEC, 3);
+                if (dup < 0) {
+                    throw new IllegalStateException("dup of descriptor " + from.fd() + " for the child's standard input: "
+                            + Errno.describe((int) -dup));
+                }
+                p.childIn = (int) dup;
             } else {
                 int devNull = SYS.open(nul("/dev/null"), LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
                 if (devNull < 0) {

@@ -106,7 +106,7 @@ final class WarmUp {
         Path exe = Files.isExecutable(Path.of("/bin/true")) ? Path.of("/bin/true") : NativeArgs.SHELL;
         List<String> noArgs = exe.equals(NativeArgs.SHELL) ? List.of("-c", ":") : List.of();
         Map<String, String> env = Map.of("PATH", "/usr/bin:/bin");
-        for (Stdio stdio : Stdio.values()) {
+        for (Stdio stdio : Stdio.Standard.values()) {
             if (stdio == Stdio.INHERIT) {
                 continue; // same code path minus the dup2s; not worth writing to magus's terminal
             }

@@ -94,6 +94,11 @@ public enum Arch {
         return mknod;
     }
 
+    /** {@code ioctl(fd, request, arg)}. */
+    public int ioctl() {
+        return this == X86_64 ? 16 : 29;
+    }
+
     public int auditArch() {
         return auditArch;
     }

@@ -9,7 +9,8 @@ import java.util.Map;
  * The classic BPF program of {@link SocketRules} and {@link SetidModes} for one {@link Arch}: a
  * pure function from the rules to the instruction list, which the launcher copies into a
  * {@code sock_fprog}. Plain return values only (no user notification): ALLOW, ERRNO(EACCES) for
- * a refused socket, ERRNO(EPERM) for a set-user-ID or set-group-ID mode, ERRNO(ENOSYS) for
+ * a refused socket, ERRNO(EPERM) for a set-user-ID or set-group-ID mode and for an ioctl that
+ * pushes input into a terminal ({@link TerminalInjection}), ERRNO(ENOSYS) for
  * {@code io_uring}, {@code openat2} and x32 calls, KILL_PROCESS for another architecture.
  *
  * <p>The arguments are read as their low 32 bits ({@code seccomp_data.args[i]} is 64 bits,
@@ -63,7 +64,8 @@ public final class SocketFilterProgram {
                 new Call(arch.open(), "open"),
                 new Call(arch.creat(), "mode1"),
                 new Call(arch.chmod(), "mode1"),
-                new Call(arch.mknod(), "mode1")));
+                new Call(arch.mknod(), "mode1"),
+                new Call(arch.ioctl(), "ioctl")));
         calls.removeIf(c -> c.nr() == Arch.NONE);
         for (int i = 0; i < calls.size(); i++) {
             boolean last = i + 1 == calls.size();
@@ -92,6 +94,13 @@ public final class SocketFilterProgram {
         a.label("mode1");
         a.ld(argLow(1));
         a.jset(SetidModes.SETID_BITS, "eperm", "allow");
+
+        // ioctl(fd, request, arg): the request is an unsigned int to the kernel.
+        a.label("ioctl");
+        a.ld(argLow(1));
+        a.jeq(TerminalInjection.TIOCSTI, "eperm", "tioclinux");
+        a.label("tioclinux");
+        a.jeq(TerminalInjection.TIOCLINUX, "eperm", "allow");
 
         a.label("socket");
         if (rules.refusesAnything()) {

@@ -291,6 +291,8 @@ final class JnaSyscalls implements Syscalls {
 
     private static final long SYS_SECCOMP = X86_64 ? 317 : 277;
     private static final long SYS_IOCTL = X86_64 ? 16 : 29;
+    private static final long SYS_FCNTL = X86_64 ? 72 : 25;
+    private static final long SYS_RECVMSG = X86_64 ? 47 : 212;
     private static final long SYS_PPOLL = X86_64 ? 271 : 73;
     /** {@code sizeof(sigset_t)} as the kernel takes it: 64 signals. */
     private static final long KERNEL_SIGSET_BYTES = 8;
@@ -298,6 +300,16 @@ final class JnaSyscalls implements Syscalls {
     @Override
     public long seccomp(int operation, int flags, long argsAddress) {
         return call(SYS_SECCOMP, operation, flags, argsAddress, 0);
+    }
+
+    @Override
+    public long recvmsg(int fd, long msgAddress, int flags) {
+        return call(SYS_RECVMSG, fd, msgAddress, flags, 0);
+    }
+
+    @Override
+    public long fcntl(int fd, int cmd, long arg) {
+        return call(SYS_FCNTL, fd, cmd, arg, 0);
     }
 
     @Override

@@ -14,6 +14,8 @@ public final class LibC {
     public static final int O_WRONLY = 1;
     public static final int O_RDWR = 2;
     public static final int O_CLOEXEC = 0x80000;
+    /** {@code fcntl}: a duplicate at the lowest free descriptor from the argument on, close-on-exec. */
+    public static final int F_DUPFD_CLOEXEC = 1030;
     public static final int O_PATH = 0x200000;
 
     public static final int WNOHANG = 1;

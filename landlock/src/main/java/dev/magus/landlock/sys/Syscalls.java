@@ -181,6 +181,12 @@ public interface Syscalls {
      */
     long seccomp(int operation, int flags, long argsAddress);
 
+    /** {@code recvmsg(fd, msg, flags)}, the {@code struct msghdr} as an address: bytes read, or {@code -errno}. */
+    long recvmsg(int fd, long msgAddress, int flags);
+
+    /** {@code fcntl(fd, cmd, arg)}: the call's value, or {@code -errno}. */
+    long fcntl(int fd, int cmd, long arg);
+
     /** {@code ioctl(fd, request, arg)}, {@code arg} as an address: the call's value, or {@code -errno}. */
     long ioctl(int fd, long request, long argAddress);
 

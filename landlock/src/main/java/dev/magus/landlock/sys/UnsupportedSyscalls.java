@@ -285,6 +285,16 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long recvmsg(int fd, long msgAddress, int flags) {
+        throw unavailable();
+    }
+
+    @Override
+    public long fcntl(int fd, int cmd, long arg) {
+        throw unavailable();
+    }
+
+    @Override
     public long ioctl(int fd, long request, long argAddress) {
         throw unavailable();
     }

@@ -47,7 +47,7 @@ final class NoWarmUpProbe {
             SpareThreads none = new SpareThreads(0, false);
             for (SpareThreads pool : List.of(one, none)) {
                 String via = pool == one ? "spare" : "fresh";
-                for (Stdio stdio : Stdio.values()) {
+                for (Stdio stdio : Stdio.Standard.values()) {
                     say(via + " true " + stdio, launcher, SpawnRequest.of(trueBin, List.of(), env, dir).withStdio(stdio), c, pool);
                 }
                 say(via + " script", launcher, SpawnRequest.of(script, List.of(), env, dir), c, pool);

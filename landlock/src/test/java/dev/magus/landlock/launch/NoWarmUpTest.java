@@ -39,7 +39,7 @@ class NoWarmUpTest {
         assertThat(p.exitValue()).as(out).isZero();
         assertThat(out).contains("launch threads before any spawn: 0\n");
         for (String via : List.of("spare", "fresh")) {
-            for (Stdio stdio : Stdio.values()) {
+            for (Stdio stdio : Stdio.Standard.values()) {
                 assertThat(out).contains(via + " true " + stdio + " 0\n");
             }
             assertThat(out).contains(via + " script 0 via-shell\n", via + " missing 127\n",

@@ -173,6 +173,30 @@ class SocketFilterProgramTest {
     }
 
     @Test
+    void pushingInputIntoATerminalIsRefusedAndOtherTerminalIoctlsAreNot() {
+        for (Arch arch : Arch.values()) {
+            for (SocketRules rules : List.of(SocketRules.NOTHING, SocketRules.of(NetworkMode.NONE, false))) {
+                List<Insn> p = SocketFilterProgram.build(rules, arch);
+                int a = arch.auditArch();
+                for (long request : new long[] {0x5412, 0x541C, 0x5401, 0x5413, 0x5414, 0x540E, 0x80045430L,
+                        0x1_0000_5412L, 0x5412 + 1}) {
+                    int expected = TerminalInjection.refusal(arch, arch.ioctl(), 0, request, 0x1000).isPresent()
+                            ? EPERM : ALLOW;
+                    assertThat(run(p, a, arch.ioctl(), 0, request, 0x1000)).as("%s ioctl %x", arch, request)
+                            .isEqualTo(expected);
+                }
+                // TIOCSTI and TIOCLINUX on any descriptor; the window size and the modes stay.
+                assertThat(run(p, a, arch.ioctl(), 0, TerminalInjection.TIOCSTI, 0x1000)).isEqualTo(EPERM);
+                assertThat(run(p, a, arch.ioctl(), 7, TerminalInjection.TIOCLINUX, 0x1000)).isEqualTo(EPERM);
+                assertThat(run(p, a, arch.ioctl(), 0, 0x5413, 0x1000)).as("TIOCGWINSZ").isEqualTo(ALLOW);
+                assertThat(run(p, a, arch.ioctl(), 0, 0x5401, 0x1000)).as("TCGETS").isEqualTo(ALLOW);
+                // The kernel reads the request as an unsigned int: a high half does not hide it.
+                assertThat(run(p, a, arch.ioctl(), 0, 0x7_0000_5412L, 0x1000)).isEqualTo(EPERM);
+            }
+        }
+    }
+
+    @Test
     void setIdBitsAreRefusedAndOrdinaryModesAreNot() {
         for (Arch arch : Arch.values()) {
             List<Insn> p = SocketFilterProgram.build(SocketRules.NOTHING, arch);

@@ -116,7 +116,10 @@ final class ChildLaunch {
                     .filter(a -> !a.dirs().isEmpty())
                     .map(a -> a.quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env()))
                             .before());
-            Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
+            // A descriptor is the child's own descriptor 0 (a terminal stays one); bytes go through a pipe.
+            Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT
+                    : request.stdin() instanceof Stdin.Inherit ? Stdio.inputFrom(0)
+                    : request.stdin() instanceof Stdin.Descriptor d ? new Stdio.InputFrom(d.fd()) : Stdio.PIPES;
             Optional<Supervisor> supervisor = Supervision.start(request.supervise() || config.config().supervise(), run,
                     passthrough, confinement, confirmer, config.workingDir());
             SpawnRequest child = new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),

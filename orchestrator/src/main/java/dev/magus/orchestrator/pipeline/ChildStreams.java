@@ -196,7 +196,8 @@ final class ChildStreams {
                     // the child closed its input, or the stream ended
                 }
             });
-        } else if (stdin instanceof Stdin.Inherit) {
+        } else if (stdin instanceof Stdin.Inherit && child.stdinIsPipe()) {
+            // Only an input the child could not be given as its own descriptor (a device, a directory).
             IO.schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream ours = System.in) {
                     ours.transferTo(in);
@@ -205,5 +206,6 @@ final class ChildStreams {
                 }
             });
         }
+        // Otherwise the child's descriptor 0 is /dev/null or a descriptor of its own: nothing to feed.
     }
 }

@@ -262,7 +262,8 @@ public final class FastClient {
         }
         MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
         object(b.append(",\"env\":"), env);
-        return b.append('}');
+        // It copies its input as frames (the JDK's sockets cannot pass descriptors); a terminal is said, for -v.
+        return b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true}" : "}");
     }
 
     private static void object(StringBuilder b, Map<String, String> map) {

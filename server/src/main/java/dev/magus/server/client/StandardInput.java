@@ -26,6 +26,16 @@ public final class StandardInput {
         }
     }
 
+    /** Whether descriptor 0 is a terminal (by what it is open on: this JDK has no isatty). */
+    public static boolean terminal() {
+        try {
+            String zero = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+            return zero.startsWith("/dev/pts/") || zero.startsWith("/dev/tty");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Where a client sends each chunk of its input, as a stdin frame. */
     @FunctionalInterface
     interface Chunks {

@@ -13,14 +13,15 @@ import java.util.Optional;
  * newline arrive exactly as the child wrote them; {@link FrameCodec} is the one place that
  * knows the layout.
  *
- * <p><b>Why bytes are copied and descriptors are not passed.</b> Handing the client's fds
- * 0/1/2 over {@code SCM_RIGHTS} would let the child write straight to the terminal, but then
- * the server never sees the output: the kernel-layer denial inference reads it, and the
- * live diagnostics a forwarded run must show come from it. The JDK's Unix-domain channels,
- * which the small forwarding client is built on, cannot pass descriptors either. So the
- * server reads the child's pipes as a local run does and copies each read as one frame; each
- * stream's frames are written in the order they were read, so the order within stdout and
- * within stderr is exact (between the two streams it is as interleaved as two pipes are).
+ * <p><b>Why output is copied and only stdin is passed.</b> Handing the client's fds 1/2 over
+ * {@code SCM_RIGHTS} would let the child write straight to the terminal, but then the server
+ * never sees the output: the kernel-layer denial inference reads it, and the live diagnostics a
+ * forwarded run must show come from it. So the server reads the child's pipes as a local run
+ * does and copies each read as one frame; each stream's frames are written in the order they
+ * were read, so the order within stdout and within stderr is exact (between the two streams it
+ * is as interleaved as two pipes are). Standard input is the client's descriptor 0 itself when
+ * the client can pass it ({@link Accepted}); the JDK's Unix-domain channels, which the Java
+ * client is built on, cannot, so that client sends it as stdin frames.
  *
  * <p>Closed by design: {@link ToServer} and {@link ToClient} are sealed, so a new kind is a
  * protocol change, and one is a {@link #VERSION} bump.
@@ -139,13 +140,22 @@ public sealed interface Frame {
      * A command as the client was given it: its words after {@code magus} (bytes that are not
      * UTF-8 kept as {@code RawBytes} keeps them), its working directory and its whole environment.
      * The server parses it with the command line's own model ({@code RunGrammar}); a client reads
-     * no option itself.
+     * no option itself. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
+     * client can pass its standard input as a descriptor ({@link Accepted}); {@code stdinTerminal}
+     * ({@code "stdinTerminal": true}) says it is a terminal, so that {@code -v} can say when the run
+     * gets it as a copy instead.
      */
-    record Command(List<String> args, String cwd, Map<String, String> env) implements ToServer {
+    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal)
+            implements ToServer {
         public Command {
             args = List.copyOf(args);
             Objects.requireNonNull(cwd, "cwd");
             env = Map.copyOf(env);
+        }
+
+        /** A client that sends its standard input as frames only, and does not say what it is. */
+        public Command(List<String> args, String cwd, Map<String, String> env) {
+            this(args, cwd, env, false, false);
         }
     }
 
@@ -173,8 +183,22 @@ public sealed interface Frame {
      * The server serves the {@link Command}: its run starts now. With {@code stdin} the client sends
      * its standard input from here on (the run did not say {@code --no-stdin}); never before, so a
      * command the client runs itself after all finds its input unread.
+     *
+     * <p>With {@code stdinFd} too (JSON {@code "stdinFd": true}; only to a command that offered it,
+     * on a server that can receive descriptors), the client's next bytes are not a frame but the one
+     * byte {@code 'F'}, sent with its descriptor 0 attached ({@code SCM_RIGHTS}), which the child gets
+     * as its own descriptor 0: a terminal stays one. The same byte without a descriptor says the
+     * client sends its input as stdin frames after it, as without {@code stdinFd}. The server reads
+     * the byte and what comes with it before any frame that follows; a second descriptor, another
+     * byte, or a descriptor that is no readable file, pipe, socket, terminal or {@code /dev/null}
+     * refuses the run (MGS2004). A descriptor sent with any other byte of the connection is never
+     * received: the kernel closes it, as the server reads frames without room for descriptors.
      */
-    record Accepted(boolean stdin) implements ToClient {
+    record Accepted(boolean stdin, boolean stdinFd) implements ToClient {
+        /** Stdin, if any, as frames. */
+        public Accepted(boolean stdin) {
+            this(stdin, false);
+        }
     }
 
     /**

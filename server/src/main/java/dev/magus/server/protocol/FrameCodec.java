@@ -169,8 +169,17 @@ public final class FrameCodec {
             }
         } else if (frame instanceof Frame.Command c) {
             words(n, "command", "args", c.args(), c.cwd(), c.env());
+            if (c.stdinFd()) {
+                n.put("stdinFd", true);
+            }
+            if (c.stdinTerminal()) {
+                n.put("stdinTerminal", true);
+            }
         } else if (frame instanceof Frame.Accepted a) {
             n.put("type", "accepted").put("stdin", a.stdin());
+            if (a.stdinFd()) {
+                n.put("stdinFd", true);
+            }
         } else if (frame instanceof Frame.Local l) {
             n.put("type", "local").put("message", l.message());
         } else if (frame instanceof Frame.StdinEnd) {
@@ -238,9 +247,10 @@ public final class FrameCodec {
                         strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false),
                         n.path("failOnDenial").asBoolean(false));
             case "command":
-                return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"));
+                return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
+                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false));
             case "accepted":
-                return new Frame.Accepted(n.path("stdin").asBoolean(false));
+                return new Frame.Accepted(n.path("stdin").asBoolean(false), n.path("stdinFd").asBoolean(false));
             case "local":
                 return new Frame.Local(text(n, "message"));
             case "stdin-end":
