@@ -194,6 +194,11 @@ class QuietRunTest {
         try {
             assertThat(sh.waitFor(10, TimeUnit.SECONDS)).isTrue();
             awaitParent(orphan, ProcessHandle.current().pid());
+            // Adopted as soon as sh ends, which can be before setsid(1) has called setsid(): until
+            // then the orphan is still in this JVM's process group, where the collection takes a
+            // process for one of the JDK's own children and leaves it (a confined child's
+            // descendants are in a session of their own and can never be there).
+            awaitOwnSession(orphan);
             assertThat(LeaderList.PROC.children().flatMap(QuietRun::parse).orElseThrow()).contains(orphan);
             assertThat(LeaderList.quiet(LeaderList.PROC, dev.magus.landlock.launch.Launched::owns)).contains(false);
 
@@ -315,6 +320,21 @@ class QuietRunTest {
             TimeUnit.MILLISECONDS.sleep(20);
         }
         assertThat(ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid)).as("adopted").contains(parent);
+    }
+
+    /** Waits until {@code pid} leads a process group of its own (setsid done). */
+    private static void awaitOwnSession(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long group = -1;
+        while (System.nanoTime() < deadline) {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            group = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
+            if (group == pid) {
+                return;
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+        assertThat(group).as("process group of %d after setsid", pid).isEqualTo(pid);
     }
 
     /** Kills an adopted process and reaps it: nobody else waits for it, and its zombie would stay this JVM's child. */
