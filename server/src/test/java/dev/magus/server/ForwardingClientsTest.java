@@ -207,6 +207,7 @@ class ForwardingClientsTest {
     @EnumSource(Client.class)
     void aClientKilledOutrightTakesItsRunsGroupWithIt(Client client) throws Exception {
         assumeBuilt(client);
+        long runsBefore = runsEnded();
         Process p = spawn(client, f.env, "run", "--", "sh", "-c", "sleep 0.2; echo $$; exec sleep 60");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread t = drain(p.getErrorStream(), err);
@@ -228,6 +229,17 @@ class ForwardingClientsTest {
             Thread.sleep(10);
         }
         assertThat(running(child)).as("the disconnect killed the run's group (child %d)", child).isFalse();
+        // The run goes on to its end (its cgroup, strays, audits) after its client is gone, writing
+        // in the fake home's state dir: the test's temp dir is removed only once it has ended.
+        while (runsEnded() == runsBefore && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(runsEnded()).as("the run ended after its client was killed").isGreaterThan(runsBefore);
+    }
+
+    /** How many runs of this fixture's server have ended (magus.runs, recorded at each run's end). */
+    private long runsEnded() {
+        return f.registry.find("magus.runs").timers().stream().mapToLong(io.micrometer.core.instrument.Timer::count).sum();
     }
 
     private static boolean running(long pid) {
