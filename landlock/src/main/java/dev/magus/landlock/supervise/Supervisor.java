@@ -32,6 +32,10 @@ import reactor.core.scheduler.Schedulers;
  * policy about each new (operation, path) and reports the refused ones as exact denials with
  * {@code source=supervisor} ({@link #denials()}).
  *
+ * <p>With an {@link Approval}, an open the policy refuses is held instead, off this thread, while
+ * its approver decides ({@link Approvals}): allowed, magus opens it and hands the caller the
+ * descriptor; denied or unanswered in time, the call fails with EACCES.
+ *
  * <p>Fails closed: should the thread fail or be stopped ({@link #kill}) while the child runs, it
  * closes the listener, and the kernel fails every intercepted call from then on (ENOSYS); the
  * run is then supervised-failed ({@link #failure()}), never silently unsupervised. A supervisor
@@ -68,21 +72,28 @@ public final class Supervisor implements AutoCloseable {
     private final Thread thread;
     private final Listener listener;
     private final Sinks.Many<Intercept> asked = Sinks.many().unicast().onBackpressureBuffer();
+    private final Sinks.Many<Diagnostic> decided = Sinks.many().unicast().onBackpressureBuffer();
+    private final Approvals approvals;
     private final Flux<Diagnostic> denials;
     private final AtomicLong answered = new AtomicLong();
     private volatile boolean closing;
     private volatile boolean killed;
     private volatile String failure;
 
-    private Supervisor(DenialConfirmer policy, Path cwd) {
+    private Supervisor(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(cwd, "cwd");
         this.thread = new Thread(this::run, "magus-supervisor-" + THREADS.incrementAndGet());
         this.thread.setDaemon(true);
         this.listener = new Listener(thread);
         SupervisedCheck check = new SupervisedCheck(policy, cwd);
-        this.denials = asked.asFlux().publishOn(Schedulers.boundedElastic())
-                .concatMapIterable(i -> check.check(i).stream().toList()).cache();
+        this.approvals = approval.map(a -> new Approvals(a, check, this::decided)).orElse(null);
+        Flux<Diagnostic> checked = asked.asFlux().publishOn(Schedulers.boundedElastic())
+                .concatMapIterable(i -> check.check(i).stream().toList());
+        if (approvals != null) {
+            checked = checked.map(d -> d.operation() == Operation.EXEC ? Approvals.unapprovable(d) : d);
+        }
+        this.denials = Flux.merge(checked, decided.asFlux()).cache();
     }
 
     /**
@@ -92,9 +103,21 @@ public final class Supervisor implements AutoCloseable {
      * @param cwd    the child's working directory
      */
     public static Supervisor start(DenialConfirmer policy, Path cwd) {
-        Supervisor s = new Supervisor(policy, cwd);
+        return start(policy, cwd, Optional.empty());
+    }
+
+    /**
+     * As {@link #start(DenialConfirmer, Path)}; with an approval, each open the policy refuses
+     * waits for the approver ({@link Approver}), and every decision is one of {@link #denials()}.
+     */
+    public static Supervisor start(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
+        Supervisor s = new Supervisor(policy, cwd, approval);
         s.thread.start();
         return s;
+    }
+
+    private synchronized void decided(Diagnostic d) {
+        decided.tryEmitNext(d);
     }
 
     /** What the launch thread hands the listener to. */
@@ -102,7 +125,10 @@ public final class Supervisor implements AutoCloseable {
         return listener;
     }
 
-    /** The refused accesses, each once; completes when the supervisor has ended. */
+    /**
+     * The refused accesses, each once, and each approver's decision; completes when the
+     * supervisor has ended.
+     */
     public Flux<Diagnostic> denials() {
         return denials;
     }
@@ -143,26 +169,35 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private void run() {
-        int fd = -1;
+        Responder responder = null;
         try {
+            int fd;
             while ((fd = listener.fd()) < 0) {
                 if (closing || killed) {
                     return;
                 }
                 LockSupport.parkNanos(this, POLL_NANOS);
             }
-            serve(fd);
+            responder = new Responder(fd);
+            serve(responder);
         } catch (Throwable t) {
             failure = t.getMessage() != null ? t.getMessage() : t.toString();
         } finally {
-            if (fd >= 0) {
-                sys.close(fd);
+            if (responder != null) {
+                responder.close();
+            }
+            if (approvals != null) {
+                approvals.stop();
             }
             asked.tryEmitComplete();
+            synchronized (this) {
+                decided.tryEmitComplete();
+            }
         }
     }
 
-    private void serve(int fd) {
+    private void serve(Responder responder) {
+        int fd = responder.fd();
         Memory sizes = new Memory(8);
         sizes.clear();
         int notifBytes = NOTIF_BYTES;
@@ -210,7 +245,7 @@ public final class Supervisor implements AutoCloseable {
                     if (got < 0) {
                         throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_RECV: " + sys.describe((int) -got));
                     }
-                    for (Intercept i : answer(fd, notif, resp, respBytes, id, memory)) {
+                    for (Intercept i : answer(responder, notif, resp, respBytes, id, memory)) {
                         if (seen.add(i.key())) {
                             if (seen.size() > REMEMBERED) {
                                 seen.clear();
@@ -226,21 +261,36 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    /** Reads one notification's call, checks it is still valid, lets it go on; what it asked. */
-    private List<Intercept> answer(int fd, Memory notif, Memory resp, int respBytes, Memory id, ChildMemory memory) {
+    /**
+     * Reads one notification's call, checks it is still valid, lets it go on (or, with an
+     * approver, holds an open for the policy and the approver); what it asked.
+     */
+    private List<Intercept> answer(Responder responder, Memory notif, Memory resp, int respBytes, Memory id,
+            ChildMemory memory) {
+        int fd = responder.fd();
         long notifId = notif.getLong(0);
         int pid = notif.getInt(8);
         int nr = notif.getInt(16);
         List<Intercept> read = List.of();
-        if (pid != listener.launchTid()) {
-            long[] args = new long[6];
+        Optional<Call> call = pid != listener.launchTid() ? Call.of(arch, nr) : Optional.empty();
+        long[] args = new long[6];
+        if (call.isPresent()) {
             for (int i = 0; i < 6; i++) {
                 args[i] = notif.getLong(32 + 8L * i);
             }
-            read = Call.of(arch, nr).map(c -> NotifiedCall.read(c, pid, args, memory)).orElse(List.of());
+            read = NotifiedCall.read(call.get(), pid, args, memory);
         }
         id.setLong(0, notifId);
         boolean valid = sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0;
+        if (valid && approvals != null && read.size() == 1) {
+            Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
+            if (how.isPresent() && Approvals.askable(call.get(), how.get())) {
+                // Answered later, off this thread; the kernel takes answers in any order.
+                approvals.hold(responder, notifId, read.get(0), how.get());
+                answered.incrementAndGet();
+                return List.of();
+            }
+        }
         resp.clear(respBytes);
         resp.setLong(0, notifId);
         resp.setInt(20, FLAG_CONTINUE);
