@@ -62,6 +62,25 @@ class SupervisedRunsTest {
     }
 
     @Test
+    void anApprovedReadReachesTheChildAndItsDecisionIsAnEvent() throws Exception {
+        List<dev.magus.landlock.supervise.Ask> asks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret)
+                .approver(ask -> {
+                    asks.add(ask);
+                    return reactor.core.publisher.Mono.just(dev.magus.landlock.supervise.Decision.ALLOW_ONCE);
+                }).build());
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(TestHost.lines(events, RunEvent.Stream.STDOUT)).as(TestHost.text(events)).containsExactly("AKIAFAKEFAKEFAKE");
+        assertThat(asks).singleElement().satisfies(a -> assertThat(a.resolved()).isEqualTo(secret.toString()));
+        assertThat(KernelDenialsInRunsTest.kernel(events)).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2001);
+            assertThat(d.source()).isEqualTo("supervisor");
+            assertThat(d.details()).containsEntry("decision", "allow-once");
+        });
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isZero();
+    }
+
+    @Test
     void theWorkspaceSettingSupervisesEveryRun() throws Exception {
         t.yaml("sandbox:\n  mode: required\n  supervise: true\n");
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + " 2>/dev/null; true")

@@ -116,8 +116,8 @@ final class ChildLaunch {
                     .map(a -> a.quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env()))
                             .before());
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT : Stdio.PIPES;
-            Optional<Supervisor> supervisor = Supervision.start(request.supervise() || config.config().supervise(), run,
-                    passthrough, confinement, confirmer, config.workingDir());
+            Optional<Supervisor> supervisor = Supervision.start(request.supervised() || config.config().supervise(), run,
+                    passthrough, confinement, confirmer, config.workingDir(), request.approval());
             SpawnRequest child = new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
                     config.workingDir(), stdio);
             try {
