@@ -22,6 +22,7 @@ final class Responder {
     private final Syscalls sys = Natives.require();
     private final int fd;
     private boolean closed;
+    private boolean abandoned;
 
     Responder(int fd) {
         this.fd = fd;
@@ -47,7 +48,7 @@ final class Responder {
      * valid gets nothing; one whose install fails is failed with that error.
      */
     synchronized void inject(long id, int source, boolean cloexec) {
-        if (closed || !valid(id)) {
+        if (closed || abandoned || !valid(id)) {
             return;
         }
         try (Memory addfd = new Memory(24)) {
@@ -72,7 +73,7 @@ final class Responder {
     }
 
     private void send(long id, int errno, int flags) {
-        if (closed) {
+        if (closed || abandoned) {
             return;
         }
         try (Memory resp = new Memory(24)) {
@@ -82,6 +83,27 @@ final class Responder {
             resp.setInt(20, flags);
             // ENOENT: the caller went away meanwhile; nothing waits for the answer.
             sys.ioctl(fd, Supervisor.NOTIF_SEND, Pointer.nativeValue(resp));
+        }
+    }
+
+    /**
+     * Lets go of the listener from another thread than the one that may be stuck using it: its
+     * descriptor is made {@code /dev/null} in one step ({@code dup3}), so the listener is released
+     * (every waiting call, and every later one, fails with ENOSYS) while the number stays
+     * magus's own until {@link #close} (no late call reaches a reused number).
+     */
+    synchronized void abandon() {
+        if (closed || abandoned) {
+            return;
+        }
+        abandoned = true;
+        int nul = sys.open("/dev/null\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII), O_CLOEXEC, 0);
+        if (nul >= 0) {
+            sys.dup3(nul, fd, O_CLOEXEC);
+            sys.close(nul);
+        } else {
+            closed = true;
+            sys.close(fd);
         }
     }
 

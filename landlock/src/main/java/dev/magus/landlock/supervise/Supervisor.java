@@ -11,6 +11,9 @@ import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import reactor.core.Disposable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +42,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>Fails closed: should the thread fail or be stopped ({@link #kill}) while the child runs, it
  * closes the listener, and the kernel fails every intercepted call from then on (ENOSYS); the
  * run is then supervised-failed ({@link #failure()}), never silently unsupervised. A supervisor
- * that falls behind makes the child wait, never skips a call.
+ * that falls behind makes the child wait, never skips a call; one that spends longer than
+ * {@link #STALL} on a call lets go of the listener the same way.
  *
  * <p>Started before the spawn: the launch thread's own spawn is intercepted too.
  */
@@ -65,6 +69,10 @@ public final class Supervisor implements AutoCloseable {
     /** How many distinct questions are remembered before the memory starts over. */
     private static final int REMEMBERED = 1 << 16;
     private static final AtomicLong THREADS = new AtomicLong();
+    /** How long the thread may take over one call before the run fails closed ({@link #watch}). */
+    static final Duration STALL = Duration.ofSeconds(10);
+    private static final long WATCH_MILLIS = 250;
+    private volatile Disposable watch = () -> { };
 
     private final Syscalls sys = Natives.require();
     private final Arch arch = Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp on os.arch "
@@ -79,6 +87,13 @@ public final class Supervisor implements AutoCloseable {
     private volatile boolean closing;
     private volatile boolean killed;
     private volatile String failure;
+    /** When the call being answered on the thread was received ({@code System.nanoTime}); 0 between calls. */
+    private volatile long answering;
+    /** How long the thread may take over one call; a test shortens it. */
+    volatile Duration stall = STALL;
+    private volatile Responder responder;
+    /** For the test of a stalled supervisor: runs before each call is answered. */
+    volatile Runnable beforeAnswer = () -> { };
 
     private Supervisor(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
         Objects.requireNonNull(policy, "policy");
@@ -113,7 +128,32 @@ public final class Supervisor implements AutoCloseable {
     public static Supervisor start(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
         Supervisor s = new Supervisor(policy, cwd, approval);
         s.thread.start();
+        s.watch = Schedulers.parallel().schedulePeriodically(s::watch, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
         return s;
+    }
+
+    /**
+     * Fails the run closed when the thread has spent longer than {@link #STALL} on one call (a
+     * read of the caller's memory that blocks, a thread starved): the listener is let go of, so
+     * every waiting call fails (ENOSYS) instead of hanging, and the run is supervised-failed.
+     */
+    private void watch() {
+        long since = answering;
+        Responder r = responder;
+        if (since != 0 && r != null && System.nanoTime() - since > stall.toNanos()) {
+            fail("the supervisor fell behind: a call waited more than " + stall.toMillis() + " ms for its answer");
+            killed = true;
+            r.abandon();
+            watch.dispose();
+        }
+    }
+
+    private void fail(String why) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = why;
+            }
+        }
     }
 
     private synchronized void decided(Diagnostic d) {
@@ -160,6 +200,7 @@ public final class Supervisor implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        watch.dispose();
         LockSupport.unpark(thread);
         try {
             thread.join(1000);
@@ -179,10 +220,12 @@ public final class Supervisor implements AutoCloseable {
                 LockSupport.parkNanos(this, POLL_NANOS);
             }
             responder = new Responder(fd);
+            this.responder = responder;
             serve(responder);
         } catch (Throwable t) {
-            failure = t.getMessage() != null ? t.getMessage() : t.toString();
+            fail(t.getMessage() != null ? t.getMessage() : t.toString());
         } finally {
+            watch.dispose();
             if (responder != null) {
                 responder.close();
             }
@@ -245,7 +288,10 @@ public final class Supervisor implements AutoCloseable {
                     if (got < 0) {
                         throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_RECV: " + sys.describe((int) -got));
                     }
-                    for (Intercept i : answer(responder, notif, resp, respBytes, id, memory)) {
+                    answering = System.nanoTime();
+                    List<Intercept> read = answer(responder, notif, resp, respBytes, id, memory);
+                    answering = 0;
+                    for (Intercept i : read) {
                         if (seen.add(i.key())) {
                             if (seen.size() > REMEMBERED) {
                                 seen.clear();
@@ -271,6 +317,7 @@ public final class Supervisor implements AutoCloseable {
         long notifId = notif.getLong(0);
         int pid = notif.getInt(8);
         int nr = notif.getInt(16);
+        beforeAnswer.run();
         List<Intercept> read = List.of();
         Optional<Call> call = pid != listener.launchTid() ? Call.of(arch, nr) : Optional.empty();
         long[] args = new long[6];

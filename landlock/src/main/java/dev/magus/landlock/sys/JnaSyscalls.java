@@ -300,6 +300,13 @@ final class JnaSyscalls implements Syscalls {
         return call(SYS_SECCOMP, operation, flags, argsAddress, 0);
     }
 
+    private static final long SYS_DUP3 = X86_64 ? 292 : 24;
+
+    @Override
+    public long dup3(int oldFd, int newFd, int flags) {
+        return call(SYS_DUP3, oldFd, newFd, flags, 0);
+    }
+
     @Override
     public long ioctl(int fd, long request, long argAddress) {
         return call(SYS_IOCTL, fd, request, argAddress, 0);

@@ -181,6 +181,9 @@ public interface Syscalls {
      */
     long seccomp(int operation, int flags, long argsAddress);
 
+    /** {@code dup3(oldFd, newFd, flags)}: {@code newFd}, or {@code -errno}. */
+    long dup3(int oldFd, int newFd, int flags);
+
     /** {@code ioctl(fd, request, arg)}, {@code arg} as an address: the call's value, or {@code -errno}. */
     long ioctl(int fd, long request, long argAddress);
 
