@@ -14,6 +14,8 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.orphans.Strays;
@@ -125,7 +127,13 @@ final class ChildLaunch {
                         : spawner.spawn(child, confinement);
             } catch (RuntimeException | Error e) {
                 supervisor.ifPresent(Supervisor::close);
-                throw e;
+                if (supervisor.isEmpty() || !Launcher.listenerTaken(e)) {
+                    throw e;
+                }
+                // Inside a supervised run: that run's supervisor sees this child's calls.
+                Supervision.nestedUnsupervised(confinement.mode(), (SandboxException) e, run, passthrough);
+                supervisor = Optional.empty();
+                spawn = spawner.spawn(child, confinement);
             }
             if (spawn instanceof Spawn.NotStarted) {
                 supervisor.ifPresent(Supervisor::close);

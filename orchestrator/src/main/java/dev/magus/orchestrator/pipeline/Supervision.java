@@ -2,7 +2,10 @@ package dev.magus.orchestrator.pipeline;
 
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
 import dev.magus.events.Mode;
+import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.DenialConfirmer;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.landlock.supervise.Approval;
@@ -48,6 +51,25 @@ final class Supervision {
         Optional<String> gap = approval.isPresent() ? Support.approvalGap() : Optional.empty();
         gap.ifPresent(why -> say(run, passthrough, "magus: --ask cannot ask on this host, refused accesses stay refused: " + why));
         return Optional.of(Supervisor.start(confirmer.orElseThrow(), cwd, approval.filter(a -> gap.isEmpty())));
+    }
+
+    /**
+     * A run inside a supervised run: said and run unsupervised in best-effort (the enclosing
+     * run's supervisor still sees, and Landlock still refuses, every call); refused in required
+     * mode, with the launch's own diagnostic made plain.
+     *
+     * @throws SandboxException MGS2012 in required mode
+     */
+    static void nestedUnsupervised(Mode mode, SandboxException failure, RunHandle run, Passthrough passthrough) {
+        String why = "it runs inside a supervised run, whose supervisor holds the one listener the kernel allows"
+                + " per process tree (EBUSY)";
+        if (mode == Mode.REQUIRED) {
+            Diagnostic d = failure.diagnostic();
+            throw new SandboxException(new Diagnostic(Code.MGS2012, "--supervise refused in required mode: " + why
+                    + "; the child was not started", d.subject(), d.operation(), d.layer(), d.source(), d.details()));
+        }
+        say(run, passthrough, "magus: this run is not supervised: " + why
+                + "; that supervisor sees its calls, and Landlock still holds");
     }
 
     /** What a run that asked for supervision gets. */
