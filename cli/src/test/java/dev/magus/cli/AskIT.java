@@ -4,13 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.supervise.Support;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +27,7 @@ class AskIT {
     Path ws;
     Path secret;
     Map<String, String> env;
-    String socket;
+    Tmux tmux;
 
     @BeforeAll
     static void findMagus() {
@@ -51,13 +47,12 @@ class AskIT {
         Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         secret = Files.writeString(Files.createDirectories(home.resolve(".aws")).resolve("credentials"), "AKIAFAKEFAKE\n");
         env = BinMagus.env(home, tmp);
-        socket = "magus-ask-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     }
 
     @AfterEach
     void killServer() throws Exception {
-        if (tmuxPresent()) {
-            tmux("kill-server");
+        if (tmux != null) {
+            tmux.run("kill-server");
         }
     }
 
@@ -73,15 +68,15 @@ class AskIT {
 
     @Test
     void thePersonAtTheTerminalAllowsARefusedReadOnce() throws Exception {
-        Assumptions.assumeTrue(tmuxPresent(), "tmux is not installed here: the --ask prompt needs a real terminal");
-        StringBuilder line = new StringBuilder("cd '" + ws + "' && env -i");
-        env.forEach((k, v) -> line.append(' ').append(k).append("='").append(v).append('\''));
-        line.append(" TERM=screen '").append(magus).append("' run --local --ask -- cat '").append(secret)
-                .append("'; echo \"status=$?\"; sleep 60");
-        tmux("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line.toString());
+        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
+        tmux = new Tmux("ask");
+        // The pane's shell stays to show the status: "exec" only replaces the subshell.
+        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local --ask -- cat '" + secret + "'")
+                + "); echo \"status=$?\"; sleep 60";
+        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
         String screen = until("allow once");
         assertThat(screen).contains("cat (pid ").contains("asks to read " + secret);
-        tmux("send-keys", "-t", "ask", "o", "Enter");
+        tmux.run("send-keys", "-t", "ask", "o", "Enter");
         screen = until("status=");
         assertThat(screen).contains("AKIAFAKEFAKE").contains("status=0");
     }
@@ -90,22 +85,9 @@ class AskIT {
         String screen = "";
         for (int i = 0; i < 300 && !screen.contains(text); i++) {
             Thread.sleep(100);
-            screen = tmux("capture-pane", "-p", "-J", "-t", "ask");
+            screen = tmux.run("capture-pane", "-p", "-J", "-t", "ask");
         }
         assertThat(screen).as("the pane shows '%s'", text).contains(text);
         return screen;
-    }
-
-    private static boolean tmuxPresent() {
-        return Files.isExecutable(Path.of("/usr/bin/tmux"));
-    }
-
-    private String tmux(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("tmux", "-L", socket, "-f", "/dev/null"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(30, TimeUnit.SECONDS);
-        return out;
     }
 }
