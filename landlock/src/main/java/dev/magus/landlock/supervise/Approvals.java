@@ -4,6 +4,7 @@ import dev.magus.events.DetailKey;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Operation;
 import dev.magus.landlock.sys.Errno;
+import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.NoLinkOpen;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The opens of a run with an {@link Approver}: each is held while the run's policy is asked and,
+ * The opens (and {@code mkdir}s) of a run with an {@link Approver}: each is held while the run's policy is asked and,
  * when it refuses, while the approver decides, off the supervisor's thread (other calls go on
  * being answered). An allowed open is opened by magus, with the call's own flags and mode and no
  * link followed on the path resolved before the ask ({@link NoLinkOpen#openAsAsked}), and its
@@ -47,38 +48,50 @@ final class Approvals {
         this.events = events;
     }
 
-    /** Whether the call is held for the policy and the approver: an open whose path magus can open itself. */
+    /**
+     * Whether the call is held for the policy and the approver: an open whose path magus can open
+     * itself, or a {@code mkdir}.
+     */
     static boolean askable(Call call, NotifiedCall.OpenHow how) {
         return switch (call) {
             case OPEN, OPENAT, OPENAT2, CREAT -> (how.resolve() & RESOLVE_SCOPED) == 0;
+            case MKDIR, MKDIRAT -> true;
             default -> false;
         };
     }
 
     /** Decides {@code intercept}'s call off the caller's thread and answers it through {@code responder}. */
-    void hold(Responder responder, long id, Intercept intercept, NotifiedCall.OpenHow how) {
+    void hold(Responder responder, long id, Call call, Intercept intercept, NotifiedCall.OpenHow how) {
         Disposable.Swap slot = Disposables.swap();
         pending.add(slot);
         slot.update(Mono.fromSupplier(() -> check.check(intercept))
                 .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(refused -> refused.isEmpty() ? Mono.fromRunnable(() -> responder.proceed(id))
-                        : decide(responder, id, intercept, how, refused.get()))
+                        : decide(responder, id, new Held(call, intercept, how), refused.get()))
                 .doFinally(s -> pending.remove(slot))
                 .subscribe(x -> { }, e -> responder.fail(id, Errno.EACCES)));
     }
 
-    private Mono<Void> decide(Responder responder, long id, Intercept intercept, NotifiedCall.OpenHow how,
-            Diagnostic refused) {
+    /** A held call: what it is, what it named, and how it asked. */
+    private record Held(Call call, Intercept intercept, NotifiedCall.OpenHow how) {
+        boolean mkdir() {
+            return call == Call.MKDIR || call == Call.MKDIRAT;
+        }
+    }
+
+    private Mono<Void> decide(Responder responder, long id, Held held, Diagnostic refused) {
+        Intercept intercept = held.intercept();
+        NotifiedCall.OpenHow how = held.how();
         Optional<String> resolved = resolved(intercept.path());
         if (resolved.isEmpty()) {
             // Gone meanwhile: the kernel's own lookup answers, and Landlock still holds.
             return Mono.fromRunnable(() -> responder.proceed(id));
         }
         Ask ask = new Ask(intercept.pid(), process(intercept.pid()), intercept.path(), resolved.get(),
-                access(intercept.op(), how, Path.of(resolved.get())));
+                held.mkdir() ? Ask.Access.CREATE : access(intercept.op(), how, Path.of(resolved.get())));
         String key = intercept.op().name() + '\0' + ask.resolved();
         if (forRun.contains(key)) {
-            return Mono.fromRunnable(() -> open(responder, id, ask, how));
+            return Mono.fromRunnable(() -> act(responder, id, ask, held));
         }
         return Mono.defer(() -> approval.approver().ask(ask))
                 .timeout(approval.timeout())
@@ -94,7 +107,7 @@ final class Approvals {
                         if (o.decision() instanceof Decision.AllowForRun) {
                             forRun.add(key);
                         }
-                        int errno = open(responder, id, ask, how);
+                        int errno = act(responder, id, ask, held);
                         if (errno != 0) {
                             said += "; magus's own open failed: " + Errno.describe(errno);
                         }
@@ -105,6 +118,40 @@ final class Approvals {
     }
 
     private record Outcome(Decision decision, String label) {
+    }
+
+    /** Does what the held call asked, in its stead; 0, or the errno the call failed with. */
+    private static int act(Responder responder, long id, Ask ask, Held held) {
+        return held.mkdir() ? mkdir(responder, id, ask, held.how()) : open(responder, id, ask, held.how());
+    }
+
+    /**
+     * Makes the directory in the resolved parent, opened following no link (a parent swapped for a
+     * link meanwhile fails the call, ELOOP), with the call's mode; answers the call with 0.
+     */
+    private static int mkdir(Responder responder, long id, Ask ask, NotifiedCall.OpenHow how) {
+        Path p = Path.of(ask.resolved());
+        if (p.getParent() == null || p.getFileName() == null) {
+            responder.fail(id, Errno.EEXIST);
+            return Errno.EEXIST;
+        }
+        int parent = NoLinkOpen.open(p.getParent().toString());
+        if (parent < 0) {
+            responder.fail(id, -parent);
+            return -parent;
+        }
+        try {
+            byte[] name = (p.getFileName().toString() + '\0').getBytes(StandardCharsets.UTF_8);
+            long r = Natives.require().mkdirat(parent, name, (int) how.mode());
+            if (r < 0) {
+                responder.fail(id, (int) -r);
+                return (int) -r;
+            }
+            responder.succeed(id);
+            return 0;
+        } finally {
+            Natives.require().close(parent);
+        }
     }
 
     /** Opens the resolved path as asked and hands the caller the descriptor; 0, or the errno the call failed with. */
@@ -118,7 +165,7 @@ final class Approvals {
             responder.inject(id, fd, (how.flags() & O_CLOEXEC) != 0);
             return 0;
         } finally {
-            dev.magus.landlock.sys.Natives.require().close(fd);
+            Natives.require().close(fd);
         }
     }
 

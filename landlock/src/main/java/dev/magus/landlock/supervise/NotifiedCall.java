@@ -49,12 +49,15 @@ final class NotifiedCall {
 
     /**
      * How an open asked to be opened: its flags, its mode and (openat2 only) its resolve flags;
-     * {@code creat} is {@code O_CREAT|O_WRONLY|O_TRUNC}. Empty for a call that opens nothing, or
-     * an {@code open_how} that cannot be read.
+     * {@code creat} is {@code O_CREAT|O_WRONLY|O_TRUNC}, a {@code mkdir} its mode alone. Empty for
+     * a call that opens or makes nothing, or an {@code open_how} that cannot be read.
      */
     static Optional<OpenHow> how(Call call, int pid, long[] args, ChildMemory memory) {
         if (call == Call.CREAT) {
             return Optional.of(new OpenHow(Call.O_CREAT | Call.O_WRONLY | Call.O_TRUNC, args[1], 0));
+        }
+        if (call == Call.MKDIR || call == Call.MKDIRAT) {
+            return Optional.of(new OpenHow(0, args[call == Call.MKDIR ? 1 : 2] & 07777, 0));
         }
         if (call.flagsArg() < 0) {
             return Optional.empty();

@@ -37,6 +37,11 @@ final class Responder {
         send(id, 0, Supervisor.FLAG_CONTINUE);
     }
 
+    /** Answers the call as done, with 0 (what magus did in its stead). */
+    synchronized void succeed(long id) {
+        send(id, 0, 0);
+    }
+
     /** Fails the call with {@code errno}. */
     synchronized void fail(long id, int errno) {
         send(id, errno, 0);

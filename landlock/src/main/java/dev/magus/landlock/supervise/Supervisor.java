@@ -333,7 +333,7 @@ public final class Supervisor implements AutoCloseable {
             Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
             if (how.isPresent() && Approvals.askable(call.get(), how.get())) {
                 // Answered later, off this thread; the kernel takes answers in any order.
-                approvals.hold(responder, notifId, read.get(0), how.get());
+                approvals.hold(responder, notifId, call.get(), read.get(0), how.get());
                 answered.incrementAndGet();
                 return List.of();
             }

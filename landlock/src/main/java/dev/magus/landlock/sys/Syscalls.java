@@ -181,6 +181,9 @@ public interface Syscalls {
      */
     long seccomp(int operation, int flags, long argsAddress);
 
+    /** {@code mkdirat(dirFd, name, mode)}, {@code name} NUL-terminated bytes: 0, or {@code -errno}. */
+    long mkdirat(int dirFd, byte[] name, int mode);
+
     /** {@code dup3(oldFd, newFd, flags)}: {@code newFd}, or {@code -errno}. */
     long dup3(int oldFd, int newFd, int flags);
 

@@ -145,6 +145,17 @@ class ApprovalTest {
     }
 
     @Test
+    void aMkdirIsAskedAsACreateAndMadeByMagus() {
+        var r = run("mkdir ~/data/made; echo \"1=$?\"; mkdir ~/data/refused 2>/dev/null; echo \"2=$?\"",
+                ask -> Mono.just(ask.asked().endsWith("made") ? Decision.ALLOW_ONCE : Decision.DENY));
+        assertThat(r.out()).isEqualTo("1=0\n2=1\n");
+        assertThat(asks).extracting(Ask::access).containsExactly(Ask.Access.CREATE, Ask.Access.CREATE);
+        assertThat(data.resolve("made")).isDirectory();
+        assertThat(data.resolve("refused")).doesNotExist();
+        assertThat(decisions(r)).containsExactly("allow-once", "deny");
+    }
+
+    @Test
     void anExecIsNeverAskedAndSaysItCannotBeApproved() throws IOException {
         Path prog = home.resolve("prog");
         Files.copy(Path.of("/bin/true"), prog);
