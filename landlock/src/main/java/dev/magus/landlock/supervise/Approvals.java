@@ -89,7 +89,7 @@ final class Approvals {
         }
         Ask ask = new Ask(intercept.pid(), process(intercept.pid()), intercept.path(), resolved.get(),
                 held.mkdir() ? Ask.Access.CREATE : access(intercept.op(), how, Path.of(resolved.get())));
-        String key = intercept.op().name() + '\0' + ask.resolved();
+        String key = (held.mkdir() ? "MKDIR" : intercept.op().name()) + '\0' + ask.resolved();
         if (forRun.contains(key)) {
             return Mono.fromRunnable(() -> act(responder, id, ask, held));
         }
@@ -109,7 +109,7 @@ final class Approvals {
                         }
                         int errno = act(responder, id, ask, held);
                         if (errno != 0) {
-                            said += "; magus's own open failed: " + Errno.describe(errno);
+                            said += "; magus's own " + (held.mkdir() ? "mkdir" : "open") + " failed: " + Errno.describe(errno);
                         }
                     }
                     events.accept(event(refused, ask, o.label(), said));
