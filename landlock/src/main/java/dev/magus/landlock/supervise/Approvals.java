@@ -91,7 +91,7 @@ final class Approvals {
                 held.mkdir() ? Ask.Access.CREATE : access(intercept.op(), how, Path.of(resolved.get())));
         String key = (held.mkdir() ? "MKDIR" : intercept.op().name()) + '\0' + ask.resolved();
         if (forRun.contains(key)) {
-            return Mono.fromRunnable(() -> act(responder, id, ask, held));
+            return Mono.fromRunnable(() -> act(responder, id, ask, held).answer().run());
         }
         return Mono.defer(() -> approval.approver().ask(ask))
                 .timeout(approval.timeout())
@@ -101,18 +101,21 @@ final class Approvals {
                 .defaultIfEmpty(new Outcome(Decision.DENY, "deny"))
                 .doOnNext(o -> {
                     String said = o.label();
+                    Done done;
                     if (o.decision() instanceof Decision.Deny) {
-                        responder.fail(id, Errno.EACCES);
+                        done = failed(responder, id, Errno.EACCES);
                     } else {
                         if (o.decision() instanceof Decision.AllowForRun) {
                             forRun.add(key);
                         }
-                        int errno = act(responder, id, ask, held);
-                        if (errno != 0) {
-                            said += "; magus's own " + (held.mkdir() ? "mkdir" : "open") + " failed: " + Errno.describe(errno);
+                        done = act(responder, id, ask, held);
+                        if (done.errno() != 0) {
+                            said += "; magus's own " + (held.mkdir() ? "mkdir" : "open") + " failed: "
+                                    + Errno.describe(done.errno());
                         }
                     }
                     events.accept(event(refused, ask, o.label(), said));
+                    done.answer().run();
                 })
                 .then();
     }
@@ -120,53 +123,60 @@ final class Approvals {
     private record Outcome(Decision decision, String label) {
     }
 
-    /** Does what the held call asked, in its stead; 0, or the errno the call failed with. */
-    private static int act(Responder responder, long id, Ask ask, Held held) {
+    /**
+     * What magus did in the held call's stead, and the answer still to send: sent after the
+     * decision's event, so that the event is out before the caller can go on (and end the run).
+     *
+     * @param errno  0, or the errno the call fails with
+     * @param answer sends the call's answer (and lets go of what magus opened)
+     */
+    private record Done(int errno, Runnable answer) {
+    }
+
+    /** Does what the held call asked, in its stead; its answer is not sent yet. */
+    private static Done act(Responder responder, long id, Ask ask, Held held) {
         return held.mkdir() ? mkdir(responder, id, ask, held.how()) : open(responder, id, ask, held.how());
+    }
+
+    private static Done failed(Responder responder, long id, int errno) {
+        return new Done(errno, () -> responder.fail(id, errno));
     }
 
     /**
      * Makes the directory in the resolved parent, opened following no link (a parent swapped for a
-     * link meanwhile fails the call, ELOOP), with the call's mode; answers the call with 0.
+     * link meanwhile fails the call, ELOOP), with the call's mode; the call is answered with 0.
      */
-    private static int mkdir(Responder responder, long id, Ask ask, NotifiedCall.OpenHow how) {
+    private static Done mkdir(Responder responder, long id, Ask ask, NotifiedCall.OpenHow how) {
         Path p = Path.of(ask.resolved());
         if (p.getParent() == null || p.getFileName() == null) {
-            responder.fail(id, Errno.EEXIST);
-            return Errno.EEXIST;
+            return failed(responder, id, Errno.EEXIST);
         }
         int parent = NoLinkOpen.open(p.getParent().toString());
         if (parent < 0) {
-            responder.fail(id, -parent);
-            return -parent;
+            return failed(responder, id, -parent);
         }
         try {
             byte[] name = (p.getFileName().toString() + '\0').getBytes(StandardCharsets.UTF_8);
             long r = Natives.require().mkdirat(parent, name, (int) how.mode());
-            if (r < 0) {
-                responder.fail(id, (int) -r);
-                return (int) -r;
-            }
-            responder.succeed(id);
-            return 0;
+            return r < 0 ? failed(responder, id, (int) -r) : new Done(0, () -> responder.succeed(id));
         } finally {
             Natives.require().close(parent);
         }
     }
 
-    /** Opens the resolved path as asked and hands the caller the descriptor; 0, or the errno the call failed with. */
-    private static int open(Responder responder, long id, Ask ask, NotifiedCall.OpenHow how) {
+    /** Opens the resolved path as asked; the answer hands the caller the descriptor. */
+    private static Done open(Responder responder, long id, Ask ask, NotifiedCall.OpenHow how) {
         int fd = NoLinkOpen.openAsAsked(ask.resolved(), how.flags() & ~O_CLOEXEC, how.mode(), how.resolve());
         if (fd < 0) {
-            responder.fail(id, -fd);
-            return -fd;
+            return failed(responder, id, -fd);
         }
-        try {
-            responder.inject(id, fd, (how.flags() & O_CLOEXEC) != 0);
-            return 0;
-        } finally {
-            Natives.require().close(fd);
-        }
+        return new Done(0, () -> {
+            try {
+                responder.inject(id, fd, (how.flags() & O_CLOEXEC) != 0);
+            } finally {
+                Natives.require().close(fd);
+            }
+        });
     }
 
     private static Diagnostic event(Diagnostic refused, Ask ask, String decision, String said) {
