@@ -11,6 +11,7 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.events.IoFailures;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.cli.ask.TerminalApprover;
 import dev.magus.cli.ui.LiveView;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
@@ -57,6 +58,7 @@ class RunCommand implements Callable<Integer> {
     Optional<String> log = Optional.empty();
     boolean kernelAudit;
     boolean supervise;
+    boolean ask;
     boolean ui;
     boolean verbose;
     boolean quiet;
@@ -69,6 +71,9 @@ class RunCommand implements Callable<Integer> {
     RunModel options;
 
     private final CliContext context;
+    /** Where {@code --ask} asks: the controlling terminal (a test names another). */
+    Path tty = TerminalApprover.TTY;
+    private TerminalApprover approver;
     /** Set when the server parses a client's words ({@link ServedCommandLine}): the run is described, never run here. */
     ServedCommandLine.Outcome served;
 
@@ -125,6 +130,11 @@ class RunCommand implements Callable<Integer> {
         }
         PrintStream out = System.out;
         PrintWriter err = spec.commandLine().getErr();
+        if (ask) {
+            approver = TerminalApprover.open(tty).orElseThrow(() -> new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--ask needs a terminal to ask on: " + tty + " cannot be opened"
+                            + " (no controlling terminal); run it from one, or give the Java API an approver"));
+        }
         RunRequest request;
         Optional<Path> eventsFile;
         Optional<Path> logFile;
@@ -202,6 +212,9 @@ class RunCommand implements Callable<Integer> {
         if (audit != null) {
             audit.close();
         }
+        if (approver != null) {
+            approver.close();
+        }
         if (ndjson != null && !ndjsonOnStdout) {
             ndjson.close();
         }
@@ -218,7 +231,7 @@ class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
                 : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
-                : supervise ? Optional.of("--supervise") : Optional.empty();
+                : supervise ? Optional.of("--supervise") : ask ? Optional.of("--ask") : Optional.empty();
         if (only.isPresent()) {
             served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
             return 0;
@@ -268,9 +281,13 @@ class RunCommand implements Callable<Integer> {
         pass.forEach(b::pass);
         allowHost.forEach(b::allowHost);
         b.supervise(supervise);
+        if (approver != null) {
+            b.approver(approver);
+        }
         // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput);
         // a served run's is the client's, which sends it.
-        if (stdin && (served != null || !StandardInput.closedAtStart())) {
+        // Under --ask the terminal's lines are the answers: a child reading the same terminal would take them.
+        if (stdin && (served != null || !StandardInput.closedAtStart()) && !(ask && TerminalApprover.isTerminal(0))) {
             b.stdin(new Stdin.Inherit());
         }
         return b.build();

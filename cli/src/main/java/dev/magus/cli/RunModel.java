@@ -34,6 +34,7 @@ final class RunModel {
     private final OptionSpec log;
     private final OptionSpec kernelAudit;
     private final OptionSpec supervise;
+    private final OptionSpec ask;
     private final OptionSpec ui;
     private final OptionSpec verbose;
     private final OptionSpec quiet;
@@ -79,6 +80,9 @@ final class RunModel {
         supervise = add(s, flag("Observes the child's calls that name a path or an address and reports each one"
                 + " the policy refuses exactly, without privilege and without a word from the child (costs per call;"
                 + " see the docs).", "--supervise"));
+        ask = add(s, flag("Supervises the run and asks, on the controlling terminal, about each open the policy"
+                + " refuses (read, write, create, list) while the child waits: allow once, allow for this run or deny"
+                + " (no answer in 60 s denies). An exec is never asked. Needs a terminal.", "--ask"));
         ui = add(s, flag("Shows a live view while the run goes: elapsed time, counters per code, the latest"
                 + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.", "--ui"));
         verbose = add(s, flag("Also shows debug diagnostics (MGS2008), known harmless"
@@ -110,6 +114,7 @@ final class RunModel {
         c.log = Optional.ofNullable(log.getValue());
         c.kernelAudit = isSet(kernelAudit);
         c.supervise = isSet(supervise);
+        c.ask = isSet(ask);
         c.ui = isSet(ui);
         c.verbose = isSet(verbose);
         c.quiet = isSet(quiet);

@@ -3,15 +3,11 @@ package dev.magus.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,27 +28,12 @@ class LiveViewTmuxIT {
     Path home;
     Path ws;
     Map<String, String> env;
-    String socket;
+    Tmux tmux;
 
     @BeforeAll
     static void findTools() {
         magus = BinMagus.find("tmux tests of magus run --ui");
-        String why = "tmux is not installed here: the --ui tests need a real terminal to read back";
-        boolean tmux;
-        try {
-            Process p = new ProcessBuilder("tmux", "-V").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            tmux = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            tmux = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            tmux = false;
-        }
-        if (!tmux) {
-            System.err.println("SKIPPED: " + why);
-        }
-        Assumptions.assumeTrue(tmux, why);
+        Tmux.assume("tmux is not installed here: the --ui tests need a real terminal to read back");
     }
 
     @BeforeEach
@@ -65,7 +46,7 @@ class LiveViewTmuxIT {
         Files.writeString(home.resolve(".aws/credentials"), "AKIAFAKEFAKE\n");
         Files.createDirectories(home.resolve(".cache/tool"));
         env = BinMagus.env(home, tmp);
-        socket = "magus-ui-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        tmux = new Tmux("ui");
     }
 
     @AfterEach
@@ -74,20 +55,13 @@ class LiveViewTmuxIT {
     }
 
     private String tmux(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("tmux", "-L", socket, "-f", "/dev/null"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(30, TimeUnit.SECONDS);
-        return out;
+        return tmux.run(args);
     }
 
     /** Runs {@code magus run --ui -- sh -c script} in a 120x40 pane and returns the screen once the run ended. */
     private List<String> screenOf(String script) throws Exception {
-        StringBuilder line = new StringBuilder("cd '" + ws + "' && exec env -i");
-        env.forEach((k, v) -> line.append(' ').append(k).append("='").append(v).append('\''));
-        line.append(" TERM=screen '").append(magus).append("' run --ui -- sh -c '").append(script).append("'");
-        tmux("new-session", "-d", "-x", Integer.toString(COLUMNS), "-y", "40", "-s", "ui", line.toString());
+        String line = Tmux.magusLine(ws, env, magus, "run --ui -- sh -c '" + script + "'");
+        tmux("new-session", "-d", "-x", Integer.toString(COLUMNS), "-y", "40", "-s", "ui", line);
         tmux("set-option", "-t", "ui", "remain-on-exit", "on");
         for (int i = 0; i < 600; i++) {
             String dead = tmux("display-message", "-p", "-t", "ui", "#{pane_dead}").strip();

@@ -76,4 +76,31 @@ class SuperviseIT {
         assertThat(unwatched.status()).as(unwatched.err()).isZero();
         assertThat(unwatched.out()).doesNotContain("MGS2001");
     }
+
+    /**
+     * A supervised magus inside a supervised run: the kernel gives the inner one no listener
+     * (EBUSY). Best-effort says so and runs its child, which the outer supervisor still sees;
+     * required refuses with MGS2012 before anything starts.
+     */
+    @Test
+    void aSupervisedRunInsideOneDegradesOrIsRefused() throws IOException {
+        Path home = Files.createDirectories(root.resolve("home")).toRealPath();
+        Path ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+        Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        Map<String, String> env = BinMagus.env(home, tmp);
+
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        BinMagus.Result degraded = BinMagus.run(BinMagus.command(magus, ws, env, "run", "-q", "--local", "--supervise", "--",
+                magus.toString(), "run", "-q", "--local", "--supervise", "--", "sh", "-c", "echo inner"), 120, "magus ended");
+        assertThat(degraded.status()).as(degraded.err()).isZero();
+        assertThat(degraded.out()).isEqualTo("inner\n");
+        assertThat(degraded.err()).contains("magus: this run is not supervised: it runs inside a supervised run");
+
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        BinMagus.Result refused = BinMagus.run(BinMagus.command(magus, ws, env, "run", "-q", "--local", "--supervise", "--",
+                magus.toString(), "run", "-q", "--local", "--supervise", "--", "sh", "-c", "echo inner"), 120, "magus ended");
+        assertThat(refused.status()).as(refused.err()).isEqualTo(125);
+        assertThat(refused.out()).doesNotContain("inner");
+        assertThat(refused.err()).contains("MGS2012").contains("--supervise refused in required mode: it runs inside a supervised run");
+    }
 }

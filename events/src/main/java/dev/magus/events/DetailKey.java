@@ -108,7 +108,12 @@ public enum DetailKey {
      * Where the audit kept the run's version of a control entry it put back or removed:
      * {@code RUN/N}, as {@code magus quarantine restore RUN N} takes it.
      */
-    QUARANTINE("quarantine");
+    QUARANTINE("quarantine"),
+    /**
+     * What an approver decided about an access the policy refused while the run waited
+     * ({@code --ask}): allow-once, allow-for-run, deny or timeout; not-approvable for an exec.
+     */
+    DECISION("decision");
 
     private final String key;
 

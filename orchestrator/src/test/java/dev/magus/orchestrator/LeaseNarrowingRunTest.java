@@ -95,6 +95,32 @@ class LeaseNarrowingRunTest {
     }
 
     @Test
+    void anApproversDecisionOnARefusedWriteIsATrailRow() {
+        dev.magus.landlock.supervise.Support s = dev.magus.landlock.supervise.Support.probe();
+        if (!s.available()) {
+            System.err.println("SKIP anApproversDecisionOnARefusedWriteIsATrailRow: " + s.reason());
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(s.available(), s.reason());
+        Path beside = t.workspace.resolve("README");
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "echo x > " + beside + "; true")
+                .approver(ask -> reactor.core.publisher.Mono.just(dev.magus.landlock.supervise.Decision.DENY)).build());
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(diagnostics(events)).as(TestHost.text(events)).anySatisfy(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.details()).containsEntry("decision", "deny").containsEntry("job", child.id().toString());
+        });
+        assertThat(beside).doesNotExist();
+        try (JobStore store = JobStore.open(state.jobsDb())) {
+            assertThat(store.trail(child.id()).stream().map(TrailEntry::event).toList())
+                    .filteredOn(e -> e instanceof TrailEvent.SandboxDenial).singleElement()
+                    .isInstanceOfSatisfying(TrailEvent.SandboxDenial.class, d -> {
+                        assertThat(d.path()).isEqualTo(beside);
+                        assertThat(d.source()).isEqualTo("supervisor (deny)");
+                    });
+        }
+    }
+
+    @Test
     void aRefusalBesideTheGlobsNamesTheJobAndGoesOnItsTrail() {
         Path beside = t.workspace.resolve("README");
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c",

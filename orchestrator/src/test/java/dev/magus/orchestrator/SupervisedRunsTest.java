@@ -62,6 +62,27 @@ class SupervisedRunsTest {
     }
 
     @Test
+    void anApprovedReadReachesTheChildAndItsDecisionIsAnEvent() throws Exception {
+        List<dev.magus.landlock.supervise.Ask> asks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + "; cat " + secret
+                + "; true").failOnDenial(true).approver(ask -> {
+                    asks.add(ask);
+                    return reactor.core.publisher.Mono.just(asks.size() == 1 ? dev.magus.landlock.supervise.Decision.ALLOW_ONCE
+                            : dev.magus.landlock.supervise.Decision.DENY);
+                }).build());
+        List<RunEvent> events = TestHost.events(run);
+        assertThat(TestHost.lines(events, RunEvent.Stream.STDOUT)).as(TestHost.text(events)).containsExactly("AKIAFAKEFAKEFAKE");
+        assertThat(asks).hasSize(2).allSatisfy(a -> assertThat(a.resolved()).isEqualTo(secret.toString()));
+        // Each decision is an event of its own; the printed refusal of the second read is its twin.
+        assertThat(KernelDenialsInRunsTest.kernel(events)).allSatisfy(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2001);
+            assertThat(d.source()).isEqualTo("supervisor");
+        }).extracting(d -> d.details().get("decision")).containsExactly("allow-once", "deny");
+        // The denied read fails the run under --fail-on-denial; the allowed one alone would not.
+        assertThat(run.result().block(TestHost.DEADLINE).status()).isEqualTo(3);
+    }
+
+    @Test
     void theWorkspaceSettingSupervisesEveryRun() throws Exception {
         t.yaml("sandbox:\n  mode: required\n  supervise: true\n");
         Run run = t.orchestrator().submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + " 2>/dev/null; true")

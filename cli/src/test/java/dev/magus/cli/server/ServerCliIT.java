@@ -89,6 +89,7 @@ class ServerCliIT {
             nestedGrantNeverWidensTheRunItIsIn(env);
             targetOpAndHostsAreForwarded(env);
             allowHostRunsAreForwarded(env);
+            askRunsHereNeverForwarded(env);
         } finally {
             Ran stopped = magus(env, "server", "stop");
             assertThat(stopped.out()).contains("stopped");
@@ -136,6 +137,17 @@ class ServerCliIT {
         assertThat(nat.status()).isEqualTo(local.status());
         assertThat(nat.out()).contains("a\r\nb\n");
         assertThat(magusLines(nat.out())).isEqualTo(magusLines(local.out()));
+    }
+
+    /**
+     * {@code --ask} asks on this process's terminal: the server hands the run back (said at
+     * {@code -v}), never runs it without asking; here, with no terminal, it is a usage error.
+     */
+    private void askRunsHereNeverForwarded(Map<String, String> env) throws Exception {
+        Ran ask = magus(env, "run", "-v", "--ask", "--", "true");
+        assertThat(ask.status()).as(ask.out()).isEqualTo(125);
+        assertThat(ask.out()).contains("--ask is served by this process only: running here")
+                .contains("--ask needs a terminal to ask on");
     }
 
     /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */

@@ -4,10 +4,12 @@ import com.sun.jna.Pointer;
 import dev.magus.events.SandboxException;
 import dev.magus.landlock.abi.AbiRights;
 import dev.magus.landlock.compile.CompiledRuleset;
+import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.LibC;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import dev.magus.landlock.supervise.Supervisor;
+import dev.magus.events.DetailKey;
 import dev.magus.events.Mode;
 import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
@@ -367,5 +369,19 @@ public final class Launcher implements Spawner {
 
     private boolean callerMayUseSpare() {
         return sys.prctl(LibC.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 0;
+    }
+
+    /**
+     * Whether a launch failed because a supervisor above this process holds the listener: the
+     * kernel allows one per process tree and refuses a second ({@code EBUSY}), so a supervised
+     * launch inside a supervised run fails there, before anything starts.
+     */
+    public static boolean listenerTaken(Throwable launchFailure) {
+        if (!(launchFailure instanceof SandboxException e)) {
+            return false;
+        }
+        java.util.Map<String, String> details = e.diagnostic().details();
+        return LaunchSequence.stepName(LaunchSequence.STEP_LISTENER).equals(details.get(DetailKey.STEP.key()))
+                && Errno.name(Errno.EBUSY).equals(details.get(DetailKey.ERRNO.key()));
     }
 }

@@ -27,16 +27,11 @@ final class NotifiedCall {
         }
         long flags = 0;
         if (call.flagsArg() >= 0) {
-            if (call == Call.OPENAT2) {
-                // openat2's flags are the first field of its struct open_how.
-                Optional<byte[]> how = memory.bytes(pid, args[call.flagsArg()], 8);
-                if (how.isEmpty()) {
-                    return List.of();
-                }
-                flags = ByteBuffer.wrap(how.get()).order(ByteOrder.nativeOrder()).getLong();
-            } else {
-                flags = args[call.flagsArg()];
+            Optional<OpenHow> how = how(call, pid, args, memory);
+            if (how.isEmpty()) {
+                return List.of();
             }
+            flags = how.get().flags();
         }
         Optional<Operation> op = call.operation(flags);
         if (op.isEmpty()) {
@@ -50,6 +45,35 @@ final class NotifiedCall {
                     .ifPresent(p -> out.add(new Intercept(op.get(), pid, p, "", -1)));
         }
         return out;
+    }
+
+    /**
+     * How an open asked to be opened: its flags, its mode and (openat2 only) its resolve flags;
+     * {@code creat} is {@code O_CREAT|O_WRONLY|O_TRUNC}, a {@code mkdir} its mode alone. Empty for
+     * a call that opens or makes nothing, or an {@code open_how} that cannot be read.
+     */
+    static Optional<OpenHow> how(Call call, int pid, long[] args, ChildMemory memory) {
+        if (call == Call.CREAT) {
+            return Optional.of(new OpenHow(Call.O_CREAT | Call.O_WRONLY | Call.O_TRUNC, args[1], 0));
+        }
+        if (call == Call.MKDIR || call == Call.MKDIRAT) {
+            return Optional.of(new OpenHow(0, args[call == Call.MKDIR ? 1 : 2] & 07777, 0));
+        }
+        if (call.flagsArg() < 0) {
+            return Optional.empty();
+        }
+        if (call == Call.OPENAT2) {
+            // struct open_how: u64 flags, u64 mode, u64 resolve.
+            return memory.bytes(pid, args[call.flagsArg()], 24).map(b -> {
+                ByteBuffer how = ByteBuffer.wrap(b).order(ByteOrder.nativeOrder());
+                return new OpenHow(how.getLong(0), how.getLong(8), how.getLong(16));
+            });
+        }
+        return Optional.of(new OpenHow(args[call.flagsArg()] & 0xffffffffL, args[call.flagsArg() + 1] & 07777, 0));
+    }
+
+    /** An open's {@code flags}, {@code mode} and {@code openat2} {@code resolve} flags. */
+    record OpenHow(long flags, long mode, long resolve) {
     }
 
     /** {@code path} made absolute against the caller's {@code dirfd} (AT_FDCWD: its working directory). */

@@ -11,6 +11,9 @@ import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import reactor.core.Disposable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -32,10 +35,15 @@ import reactor.core.scheduler.Schedulers;
  * policy about each new (operation, path) and reports the refused ones as exact denials with
  * {@code source=supervisor} ({@link #denials()}).
  *
+ * <p>With an {@link Approval}, an open the policy refuses is held instead, off this thread, while
+ * its approver decides ({@link Approvals}): allowed, magus opens it and hands the caller the
+ * descriptor; denied or unanswered in time, the call fails with EACCES.
+ *
  * <p>Fails closed: should the thread fail or be stopped ({@link #kill}) while the child runs, it
  * closes the listener, and the kernel fails every intercepted call from then on (ENOSYS); the
  * run is then supervised-failed ({@link #failure()}), never silently unsupervised. A supervisor
- * that falls behind makes the child wait, never skips a call.
+ * that falls behind makes the child wait, never skips a call; one that spends longer than
+ * {@link #STALL} on a call lets go of the listener the same way.
  *
  * <p>Started before the spawn: the launch thread's own spawn is intercepted too.
  */
@@ -61,6 +69,10 @@ public final class Supervisor implements AutoCloseable {
     /** How many distinct questions are remembered before the memory starts over. */
     private static final int REMEMBERED = 1 << 16;
     private static final AtomicLong THREADS = new AtomicLong();
+    /** How long the thread may take over one call before the run fails closed ({@link #watch}). */
+    static final Duration STALL = Duration.ofSeconds(10);
+    private static final long WATCH_MILLIS = 250;
+    private volatile Disposable watch = () -> { };
 
     private final Syscalls sys = Natives.require();
     private final Arch arch = Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp on os.arch "
@@ -68,21 +80,35 @@ public final class Supervisor implements AutoCloseable {
     private final Thread thread;
     private final Listener listener;
     private final Sinks.Many<Intercept> asked = Sinks.many().unicast().onBackpressureBuffer();
+    private final Sinks.Many<Diagnostic> decided = Sinks.many().unicast().onBackpressureBuffer();
+    private final Approvals approvals;
     private final Flux<Diagnostic> denials;
     private final AtomicLong answered = new AtomicLong();
     private volatile boolean closing;
     private volatile boolean killed;
     private volatile String failure;
+    /** When the call being answered on the thread was received ({@code System.nanoTime}); 0 between calls. */
+    private volatile long answering;
+    /** How long the thread may take over one call; a test shortens it. */
+    volatile Duration stall = STALL;
+    private volatile Responder responder;
+    /** For the test of a stalled supervisor: runs before each call is answered. */
+    volatile Runnable beforeAnswer = () -> { };
 
-    private Supervisor(DenialConfirmer policy, Path cwd) {
+    private Supervisor(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(cwd, "cwd");
         this.thread = new Thread(this::run, "magus-supervisor-" + THREADS.incrementAndGet());
         this.thread.setDaemon(true);
         this.listener = new Listener(thread);
         SupervisedCheck check = new SupervisedCheck(policy, cwd);
-        this.denials = asked.asFlux().publishOn(Schedulers.boundedElastic())
-                .concatMapIterable(i -> check.check(i).stream().toList()).cache();
+        this.approvals = approval.map(a -> new Approvals(a, check, this::decided)).orElse(null);
+        Flux<Diagnostic> checked = asked.asFlux().publishOn(Schedulers.boundedElastic())
+                .concatMapIterable(i -> check.check(i).stream().toList());
+        if (approvals != null) {
+            checked = checked.map(d -> d.operation() == Operation.EXEC ? Approvals.unapprovable(d) : d);
+        }
+        this.denials = Flux.merge(checked, decided.asFlux()).cache();
     }
 
     /**
@@ -92,9 +118,46 @@ public final class Supervisor implements AutoCloseable {
      * @param cwd    the child's working directory
      */
     public static Supervisor start(DenialConfirmer policy, Path cwd) {
-        Supervisor s = new Supervisor(policy, cwd);
+        return start(policy, cwd, Optional.empty());
+    }
+
+    /**
+     * As {@link #start(DenialConfirmer, Path)}; with an approval, each open the policy refuses
+     * waits for the approver ({@link Approver}), and every decision is one of {@link #denials()}.
+     */
+    public static Supervisor start(DenialConfirmer policy, Path cwd, Optional<Approval> approval) {
+        Supervisor s = new Supervisor(policy, cwd, approval);
         s.thread.start();
+        s.watch = Schedulers.parallel().schedulePeriodically(s::watch, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
         return s;
+    }
+
+    /**
+     * Fails the run closed when the thread has spent longer than {@link #STALL} on one call (a
+     * read of the caller's memory that blocks, a thread starved): the listener is let go of, so
+     * every waiting call fails (ENOSYS) instead of hanging, and the run is supervised-failed.
+     */
+    private void watch() {
+        long since = answering;
+        Responder r = responder;
+        if (since != 0 && r != null && System.nanoTime() - since > stall.toNanos()) {
+            fail("the supervisor fell behind: a call waited more than " + stall.toMillis() + " ms for its answer");
+            killed = true;
+            r.abandon();
+            watch.dispose();
+        }
+    }
+
+    private void fail(String why) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = why;
+            }
+        }
+    }
+
+    private synchronized void decided(Diagnostic d) {
+        decided.tryEmitNext(d);
     }
 
     /** What the launch thread hands the listener to. */
@@ -102,7 +165,10 @@ public final class Supervisor implements AutoCloseable {
         return listener;
     }
 
-    /** The refused accesses, each once; completes when the supervisor has ended. */
+    /**
+     * The refused accesses, each once, and each approver's decision; completes when the
+     * supervisor has ended.
+     */
     public Flux<Diagnostic> denials() {
         return denials;
     }
@@ -134,6 +200,7 @@ public final class Supervisor implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        watch.dispose();
         LockSupport.unpark(thread);
         try {
             thread.join(1000);
@@ -143,26 +210,37 @@ public final class Supervisor implements AutoCloseable {
     }
 
     private void run() {
-        int fd = -1;
+        Responder responder = null;
         try {
+            int fd;
             while ((fd = listener.fd()) < 0) {
                 if (closing || killed) {
                     return;
                 }
                 LockSupport.parkNanos(this, POLL_NANOS);
             }
-            serve(fd);
+            responder = new Responder(fd);
+            this.responder = responder;
+            serve(responder);
         } catch (Throwable t) {
-            failure = t.getMessage() != null ? t.getMessage() : t.toString();
+            fail(t.getMessage() != null ? t.getMessage() : t.toString());
         } finally {
-            if (fd >= 0) {
-                sys.close(fd);
+            watch.dispose();
+            if (responder != null) {
+                responder.close();
+            }
+            if (approvals != null) {
+                approvals.stop();
             }
             asked.tryEmitComplete();
+            synchronized (this) {
+                decided.tryEmitComplete();
+            }
         }
     }
 
-    private void serve(int fd) {
+    private void serve(Responder responder) {
+        int fd = responder.fd();
         Memory sizes = new Memory(8);
         sizes.clear();
         int notifBytes = NOTIF_BYTES;
@@ -210,7 +288,10 @@ public final class Supervisor implements AutoCloseable {
                     if (got < 0) {
                         throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_RECV: " + sys.describe((int) -got));
                     }
-                    for (Intercept i : answer(fd, notif, resp, respBytes, id, memory)) {
+                    answering = System.nanoTime();
+                    List<Intercept> read = answer(responder, notif, resp, respBytes, id, memory);
+                    answering = 0;
+                    for (Intercept i : read) {
                         if (seen.add(i.key())) {
                             if (seen.size() > REMEMBERED) {
                                 seen.clear();
@@ -226,21 +307,37 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
-    /** Reads one notification's call, checks it is still valid, lets it go on; what it asked. */
-    private List<Intercept> answer(int fd, Memory notif, Memory resp, int respBytes, Memory id, ChildMemory memory) {
+    /**
+     * Reads one notification's call, checks it is still valid, lets it go on (or, with an
+     * approver, holds an open for the policy and the approver); what it asked.
+     */
+    private List<Intercept> answer(Responder responder, Memory notif, Memory resp, int respBytes, Memory id,
+            ChildMemory memory) {
+        int fd = responder.fd();
         long notifId = notif.getLong(0);
         int pid = notif.getInt(8);
         int nr = notif.getInt(16);
+        beforeAnswer.run();
         List<Intercept> read = List.of();
-        if (pid != listener.launchTid()) {
-            long[] args = new long[6];
+        Optional<Call> call = pid != listener.launchTid() ? Call.of(arch, nr) : Optional.empty();
+        long[] args = new long[6];
+        if (call.isPresent()) {
             for (int i = 0; i < 6; i++) {
                 args[i] = notif.getLong(32 + 8L * i);
             }
-            read = Call.of(arch, nr).map(c -> NotifiedCall.read(c, pid, args, memory)).orElse(List.of());
+            read = NotifiedCall.read(call.get(), pid, args, memory);
         }
         id.setLong(0, notifId);
         boolean valid = sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0;
+        if (valid && approvals != null && read.size() == 1) {
+            Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
+            if (how.isPresent() && Approvals.askable(call.get(), how.get())) {
+                // Answered later, off this thread; the kernel takes answers in any order.
+                approvals.hold(responder, notifId, call.get(), read.get(0), how.get());
+                answered.incrementAndGet();
+                return List.of();
+            }
+        }
         resp.clear(respBytes);
         resp.setLong(0, notifId);
         resp.setInt(20, FLAG_CONTINUE);

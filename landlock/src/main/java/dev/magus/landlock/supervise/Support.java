@@ -7,6 +7,7 @@ import dev.magus.landlock.seccomp.NotifyFilterProgram;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +34,28 @@ public record Support(boolean available, String reason) {
             probed = s;
         }
         return s;
+    }
+
+    /**
+     * Why an approver cannot be asked here, empty when it can: an approved open is handed over
+     * with {@code SECCOMP_IOCTL_NOTIF_ADDFD}'s {@code SEND} flag (Linux 5.14), on a host that can
+     * supervise at all.
+     */
+    public static Optional<String> approvalGap() {
+        Support s = probe();
+        return s.available() ? approvalGap(System.getProperty("os.version", "")) : Optional.of(s.reason());
+    }
+
+    static Optional<String> approvalGap(String kernel) {
+        Matcher m = VERSION.matcher(kernel);
+        if (!m.find()) {
+            return Optional.of("unknown kernel version '" + kernel + "'");
+        }
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        return major < 5 || major == 5 && minor < 14
+                ? Optional.of("kernel " + kernel + " is older than 5.14 (user notification's ADDFD with SEND)")
+                : Optional.empty();
     }
 
     static Support of(Syscalls sys, String kernel) {

@@ -22,6 +22,8 @@ public final class Errno {
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
+    public static final int EBUSY = 16;
+    public static final int EEXIST = 17;
     public static final int ENOTDIR = 20;
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;

@@ -1,5 +1,6 @@
 package dev.magus.landlock.sys;
 
+import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
@@ -300,6 +301,23 @@ final class JnaSyscalls implements Syscalls {
     @Override
     public long seccomp(int operation, int flags, long argsAddress) {
         return call(SYS_SECCOMP, operation, flags, argsAddress, 0);
+    }
+
+    private static final long SYS_MKDIRAT = X86_64 ? 258 : 34;
+
+    @Override
+    public long mkdirat(int dirFd, byte[] name, int mode) {
+        try (Memory m = new Memory(name.length)) {
+            m.write(0, name, 0, name.length);
+            return call(SYS_MKDIRAT, dirFd, Pointer.nativeValue(m), mode, 0);
+        }
+    }
+
+    private static final long SYS_DUP3 = X86_64 ? 292 : 24;
+
+    @Override
+    public long dup3(int oldFd, int newFd, int flags) {
+        return call(SYS_DUP3, oldFd, newFd, flags, 0);
     }
 
     @Override

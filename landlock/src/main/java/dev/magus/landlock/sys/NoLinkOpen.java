@@ -64,6 +64,31 @@ public final class NoLinkOpen {
         return m;
     });
 
+    /**
+     * {@code absolutePath} opened as a caller asked ({@code flags}, {@code mode} and its own
+     * {@code openat2} resolve flags), following no link on the way: the descriptor, or
+     * {@code -errno} (ELOOP when a component is a link now). No fallback: without {@code openat2}
+     * nothing is opened (ENOSYS). The descriptor is magus's own, close-on-exec.
+     */
+    public static int openAsAsked(String absolutePath, long flags, long mode, long resolve) {
+        byte[] path = JvmNames.encode(absolutePath);
+        if (path == null || path.length > JvmNames.PATH_MAX) {
+            return -Errno.ENAMETOOLONG;
+        }
+        try (Memory m = new Memory(OPEN_HOW + path.length)) {
+            m.setLong(0, flags | LibC.O_CLOEXEC);
+            // openat2 refuses a mode without a create (EINVAL).
+            m.setLong(8, (flags & (O_CREAT | O_TMPFILE)) != 0 ? mode & 07777 : 0);
+            m.setLong(16, resolve | RESOLVE_NO_SYMLINKS);
+            m.write(OPEN_HOW, path, 0, path.length);
+            long base = Pointer.nativeValue(m);
+            return (int) Natives.syscalls().openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
+        }
+    }
+
+    private static final long O_CREAT = 0100;
+    private static final long O_TMPFILE = 020000000;
+
     /** Package-private for the test of the fallback, which this kernel would otherwise never take. */
     static int openAndCheck(Syscalls sys, byte[] path) {
         int fd = sys.open(path, LibC.O_PATH | LibC.O_CLOEXEC, 0);

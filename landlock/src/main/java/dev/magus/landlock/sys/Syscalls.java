@@ -187,6 +187,12 @@ public interface Syscalls {
     /** {@code fcntl(fd, cmd, arg)}: the call's value, or {@code -errno}. */
     long fcntl(int fd, int cmd, long arg);
 
+    /** {@code mkdirat(dirFd, name, mode)}, {@code name} NUL-terminated bytes: 0, or {@code -errno}. */
+    long mkdirat(int dirFd, byte[] name, int mode);
+
+    /** {@code dup3(oldFd, newFd, flags)}: {@code newFd}, or {@code -errno}. */
+    long dup3(int oldFd, int newFd, int flags);
+
     /** {@code ioctl(fd, request, arg)}, {@code arg} as an address: the call's value, or {@code -errno}. */
     long ioctl(int fd, long request, long argAddress);
 

@@ -280,6 +280,16 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long mkdirat(int dirFd, byte[] name, int mode) {
+        throw unavailable();
+    }
+
+    @Override
+    public long dup3(int oldFd, int newFd, int flags) {
+        throw unavailable();
+    }
+
+    @Override
     public long seccomp(int operation, int flags, long argsAddress) {
         throw unavailable();
     }

@@ -107,12 +107,18 @@ final class SupervisedChildren {
     /** As above; {@code started} runs once the child is running. */
     static Result sh(Path cwd, Map<String, String> env, NetworkMode net, DenialConfirmer policy, String script,
             Consumer<Supervisor> started) {
+        return sh(cwd, env, net, policy, script, started, java.util.Optional.empty());
+    }
+
+    /** As above, with the run's approver. */
+    static Result sh(Path cwd, Map<String, String> env, NetworkMode net, DenialConfirmer policy, String script,
+            Consumer<Supervisor> started, java.util.Optional<Approval> approval) {
         NetRules netRules = net == NetworkMode.OPEN ? NetRules.OPEN : new NetRules(net, new TreeSet<>(), new TreeSet<>());
         List<String> argv = List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
                 SH.toString(), "-c", script);
         try (Confinement c = Confinement.prepare(Mode.REQUIRED, rules(cwd), netRules, SocketRules.of(net, false),
                 LandlockProbe.kernel())) {
-            Supervisor supervisor = Supervisor.start(policy, cwd);
+            Supervisor supervisor = Supervisor.start(policy, cwd, approval);
             CompletableFuture<List<Diagnostic>> denials = supervisor.denials().collectList().toFuture();
             try {
                 Spawn s = Launcher.get().spawn(new SpawnRequest(SETPRIV, argv, env, cwd, Stdio.NULL_INPUT), c, supervisor);

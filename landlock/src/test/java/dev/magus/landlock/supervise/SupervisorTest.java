@@ -126,4 +126,57 @@ class SupervisorTest {
         // The shell's own builtins go on; its exec of cat fails (the kernel's ENOSYS, sh's 126 or 127).
         assertThat(r.out()).startsWith("cat=").isNotEqualTo("cat=0\n");
     }
+
+    /** Waits for {@code file}, as the child's signal that it is where the test wants it. */
+    private static void await(Path file) {
+        long until = System.nanoTime() + 5_000_000_000L;
+        while (!Files.exists(file) && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aClosedListenerFailsTheChildsNextOpen() {
+        // The test hook that closes the listener is kill(): the shell's own open (a redirection of
+        // a regular builtin, which does not end the shell when it fails) then fails.
+        var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
+                ": > ready; while [ ! -e go ]; do :; done; read x < /etc/hostname; echo \"open=$?\"", s -> {
+                    await(ws.resolve("ready"));
+                    s.kill();
+                    long until = System.nanoTime() + 5_000_000_000L;
+                    while (s.failure().isEmpty() && System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                    touch(ws.resolve("go"));
+                });
+        assertThat(r.out()).startsWith("open=").isNotEqualTo("open=0\n");
+        assertThat(r.err()).contains("Function not implemented");
+        assertThat(r.supervisor().failure()).isPresent();
+    }
+
+    @Test
+    void aSupervisorStuckOnOneCallFailsTheRunClosedInsteadOfHangingTheChild() {
+        long start = System.nanoTime();
+        var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
+                ": > ready; while [ ! -e go ]; do :; done; read x < /etc/hostname; echo \"open=$?\"", s -> {
+                    await(ws.resolve("ready"));
+                    s.stall = java.time.Duration.ofMillis(300);
+                    // The next call holds the thread for 2 s, as a read of the caller's memory that
+                    // blocks would (the test lets it go, so that the supervisor's reports complete).
+                    s.beforeAnswer = () -> java.util.concurrent.locks.LockSupport.parkNanos(2_000_000_000L);
+                    touch(ws.resolve("go"));
+                });
+        assertThat(r.out()).startsWith("open=").isNotEqualTo("open=0\n");
+        assertThat(r.err()).contains("Function not implemented");
+        assertThat(r.supervisor().failure()).hasValueSatisfying(f -> assertThat(f).contains("fell behind"));
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration.ofSeconds(8));
+    }
+
+    private static void touch(Path p) {
+        try {
+            Files.writeString(p, "");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }

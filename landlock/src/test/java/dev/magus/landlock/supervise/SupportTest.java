@@ -33,4 +33,12 @@ class SupportTest {
     void aVersionItCannotReadIsNoSupport() {
         assertThat(Support.of(sys, "unknown")).isEqualTo(new Support(false, "unknown kernel version 'unknown'"));
     }
+
+    @Test
+    void approvalNeedsAddfdSendFrom514() {
+        assertThat(Support.approvalGap("5.13.19")).hasValueSatisfying(w -> assertThat(w).contains("older than 5.14"));
+        assertThat(Support.approvalGap("5.14.0")).isEmpty();
+        assertThat(Support.approvalGap("6.18.44-fc")).isEmpty();
+        assertThat(Support.approvalGap("unknown")).isPresent();
+    }
 }

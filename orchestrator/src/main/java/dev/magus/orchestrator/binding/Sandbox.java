@@ -159,7 +159,8 @@ public final class Sandbox implements AutoCloseable {
     public Run submit(List<String> argv) {
         RunRequest request = new RunRequest(template.workingDir(), List.copyOf(argv), template.envSet(), template.envUnset(),
                 template.sandbox(), template.stdin(), template.descendantAudit(), template.grants(), template.allowHosts(),
-                template.op(), template.target(), template.supervise(), template.failOnDenial());
+                template.op(), template.target(), template.supervise(), template.failOnDenial(),
+                template.approval());
         return orchestrator.submit(Submission.of(request).on(host).observedBy(this::emit));
     }
 

@@ -14,6 +14,8 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.landlock.launch.Stdio;
+import dev.magus.events.SandboxException;
+import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.orchestrator.network.KernelConnects;
 import dev.magus.orchestrator.contain.RunCgroups;
@@ -120,8 +122,8 @@ final class ChildLaunch {
             Stdio stdio = request.stdin() instanceof Stdin.None ? Stdio.NULL_INPUT
                     : request.stdin() instanceof Stdin.Inherit ? Stdio.inputFrom(0)
                     : request.stdin() instanceof Stdin.Descriptor d ? new Stdio.InputFrom(d.fd()) : Stdio.PIPES;
-            Optional<Supervisor> supervisor = Supervision.start(request.supervise() || config.config().supervise(), run,
-                    passthrough, confinement, confirmer, config.workingDir());
+            Optional<Supervisor> supervisor = Supervision.start(request.supervised() || config.config().supervise(), run,
+                    passthrough, confinement, confirmer, config.workingDir(), request.approval());
             SpawnRequest child = new SpawnRequest(plan.executable(), config.argv(), plan.env().variables(),
                     config.workingDir(), stdio);
             try {
@@ -129,7 +131,13 @@ final class ChildLaunch {
                 spawn = RunCgroups.spawn(run.id(), spawner, child, confinement, supervisor.orElse(null));
             } catch (RuntimeException | Error e) {
                 supervisor.ifPresent(Supervisor::close);
-                throw e;
+                if (supervisor.isEmpty() || !Launcher.listenerTaken(e)) {
+                    throw e;
+                }
+                // Inside a supervised run: that run's supervisor sees this child's calls.
+                Supervision.nestedUnsupervised(confinement.mode(), (SandboxException) e, run, passthrough);
+                supervisor = Optional.empty();
+                spawn = spawner.spawn(child, confinement);
             }
             if (spawn instanceof Spawn.NotStarted) {
                 supervisor.ifPresent(Supervisor::close);

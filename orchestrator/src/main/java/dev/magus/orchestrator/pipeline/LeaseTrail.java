@@ -137,7 +137,7 @@ final class LeaseTrail {
         }
         TrailEvent.SandboxDenial row = new TrailEvent.SandboxDenial(path,
                 d.operation() == Operation.NONE ? Operation.WRITE : d.operation(), d.code(), d.layer(), Optional.of(runId),
-                TrailEvent.SandboxDenial.sourceOf(d.source()));
+                TrailEvent.SandboxDenial.sourceOf(d.source()) + decision(d));
         writer.execute(() -> {
             if (failure.get() != null) {
                 return;
@@ -148,6 +148,12 @@ final class LeaseTrail {
                 failure.compareAndSet(null, e);
             }
         });
+    }
+
+    /** An approver's decision about the refusal ({@code --ask}), kept with the row's source: {@code supervisor (deny)}. */
+    private static String decision(Diagnostic d) {
+        String decided = d.details().get(DetailKey.DECISION.key());
+        return decided == null ? "" : " (" + decided + ")";
     }
 
     /**

@@ -2,9 +2,13 @@ package dev.magus.orchestrator.pipeline;
 
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
+import dev.magus.events.Code;
+import dev.magus.events.Diagnostic;
 import dev.magus.events.Mode;
+import dev.magus.events.SandboxException;
 import dev.magus.landlock.denials.DenialConfirmer;
 import dev.magus.landlock.launch.Confinement;
+import dev.magus.landlock.supervise.Approval;
 import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.landlock.supervise.Support;
 import dev.magus.orchestrator.run.Passthrough;
@@ -26,10 +30,12 @@ final class Supervision {
      * or when it cannot be had and the mode lets the run go on (said on the run's stream).
      *
      * @param confirmer the run's policy check, present with every kernel confinement
+     * @param approval  who decides about a refused open ({@code --ask}); where this host cannot
+     *                  hand over a descriptor, said, and nobody is asked (the refusals stand)
      * @throws Refusal when required mode asks for what this host cannot give
      */
     static Optional<Supervisor> start(boolean asked, RunHandle run, Passthrough passthrough, Confinement confinement,
-            Optional<DenialConfirmer> confirmer, Path cwd) {
+            Optional<DenialConfirmer> confirmer, Path cwd, Optional<Approval> approval) {
         if (!asked) {
             return Optional.empty();
         }
@@ -42,7 +48,28 @@ final class Supervision {
             say(run, passthrough, "magus: this run is not supervised: " + k.why());
             return Optional.empty();
         }
-        return Optional.of(Supervisor.start(confirmer.orElseThrow(), cwd));
+        Optional<String> gap = approval.isPresent() ? Support.approvalGap() : Optional.empty();
+        gap.ifPresent(why -> say(run, passthrough, "magus: --ask cannot ask on this host, refused accesses stay refused: " + why));
+        return Optional.of(Supervisor.start(confirmer.orElseThrow(), cwd, approval.filter(a -> gap.isEmpty())));
+    }
+
+    /**
+     * A run inside a supervised run: said and run unsupervised in best-effort (the enclosing
+     * run's supervisor still sees, and Landlock still refuses, every call); refused in required
+     * mode, with the launch's own diagnostic made plain.
+     *
+     * @throws SandboxException MGS2012 in required mode
+     */
+    static void nestedUnsupervised(Mode mode, SandboxException failure, RunHandle run, Passthrough passthrough) {
+        String why = "it runs inside a supervised run, whose supervisor holds the one listener the kernel allows"
+                + " per process tree (EBUSY)";
+        if (mode == Mode.REQUIRED) {
+            Diagnostic d = failure.diagnostic();
+            throw new SandboxException(new Diagnostic(Code.MGS2012, "--supervise refused in required mode: " + why
+                    + "; the child was not started", d.subject(), d.operation(), d.layer(), d.source(), d.details()));
+        }
+        say(run, passthrough, "magus: this run is not supervised: " + why
+                + "; that supervisor sees its calls, and Landlock still holds");
     }
 
     /** What a run that asked for supervision gets. */

@@ -15,7 +15,8 @@ import java.util.Set;
  * back. A known harmless runtime probe ({@code benign}, such as every JVM's
  * {@code /proc/self/coredump_filter}) does not, nor a tool's silent probe that magus knows of
  * without the tool saying a word ({@link DetailKey#QUIET}): the child's code never asked for
- * them, and every Java build would otherwise fail. A repeat counts as its first occurrence did.
+ * them, and every Java build would otherwise fail. Nor an access the run's approver allowed
+ * ({@code --ask}): the child got it. A repeat counts as its first occurrence did.
  */
 public final class DenialStatus {
     /** The exit status: distinct from a refusal before the child (125) and from what most tools exit with. */
@@ -32,7 +33,13 @@ public final class DenialStatus {
     /** Whether {@code d} is a refusal that {@code --fail-on-denial} fails the run on. */
     public static boolean counts(Diagnostic d) {
         return DENIALS.contains(d.code()) && !BENIGN.equals(d.details().get(DetailKey.CLASS.key()))
-                && !"true".equals(d.details().get(DetailKey.QUIET.key()));
+                && !"true".equals(d.details().get(DetailKey.QUIET.key())) && !approved(d);
+    }
+
+    /** An access the policy refused and the run's approver let through ({@code --ask}): the child got it. */
+    private static boolean approved(Diagnostic d) {
+        String decision = d.details().get(DetailKey.DECISION.key());
+        return decision != null && decision.startsWith("allow-");
     }
 
     /** The run's status: {@link #STATUS} instead of a clean exit when asked to and a denial counted. */

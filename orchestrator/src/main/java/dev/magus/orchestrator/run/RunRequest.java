@@ -1,8 +1,11 @@
 package dev.magus.orchestrator.run;
 
 import dev.magus.events.Mode;
+import dev.magus.landlock.supervise.Approval;
+import dev.magus.landlock.supervise.Approver;
 import dev.magus.workspace.audit.DescendantAudit;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -40,6 +43,8 @@ import java.util.Set;
  *                   (also when the workspace sets {@code sandbox.supervise})
  * @param failOnDenial {@code --fail-on-denial}: a child that exits 0 after the kernel refused it
  *                   something ({@link DenialStatus}) ends the run with {@link DenialStatus#STATUS}
+ * @param approval   {@code --ask}: who decides, while the child waits, about an open the policy refuses
+ *                   (the run is then supervised); empty: nobody is asked
  */
 public record RunRequest(
         Path workingDir,
@@ -54,7 +59,8 @@ public record RunRequest(
         Optional<String> op,
         Optional<String> target,
         boolean supervise,
-        boolean failOnDenial) {
+        boolean failOnDenial,
+        Optional<Approval> approval) {
 
     public RunRequest {
         Objects.requireNonNull(workingDir, "workingDir");
@@ -71,6 +77,20 @@ public record RunRequest(
         descendantAudit = List.copyOf(descendantAudit);
         Objects.requireNonNull(grants, "grants");
         allowHosts = List.copyOf(allowHosts);
+        Objects.requireNonNull(approval, "approval");
+    }
+
+    /** Nobody asked about a refused access. */
+    public RunRequest(Path workingDir, List<String> argv, Map<String, String> envSet, Set<String> envUnset,
+            Optional<Mode> sandbox, Stdin stdin, List<Path> descendantAudit, Grants grants, List<String> allowHosts,
+            Optional<String> op, Optional<String> target, boolean supervise, boolean failOnDenial) {
+        this(workingDir, argv, envSet, envUnset, sandbox, stdin, descendantAudit, grants, allowHosts, op, target, supervise,
+                failOnDenial, Optional.empty());
+    }
+
+    /** Whether the run is supervised: asked for, or implied by an approver. */
+    public boolean supervised() {
+        return supervise || approval.isPresent();
     }
 
     /** Not supervised unless the workspace says so; a denial leaves the child's status alone. */
@@ -118,6 +138,7 @@ public record RunRequest(
         private final List<String> pass = new ArrayList<>();
         private boolean supervise;
         private boolean failOnDenial;
+        private Optional<Approval> approval = Optional.empty();
 
         private Builder(Path workingDir, List<String> argv) {
             this.workingDir = workingDir;
@@ -205,9 +226,25 @@ public record RunRequest(
             return this;
         }
 
+        /**
+         * {@code --ask}: supervises the run, and holds each open the policy refuses (a read, a
+         * write, a create, a listing) while {@code approver} decides; an allowed one is opened by
+         * magus and its descriptor handed to the child, whose Landlock domain never grows. No
+         * answer within {@code timeout} denies (EACCES). An exec is never asked.
+         */
+        public Builder approver(Approver approver, Duration timeout) {
+            this.approval = Optional.of(new Approval(approver, timeout));
+            return this;
+        }
+
+        /** As above, waiting {@link Approval#DEFAULT_TIMEOUT} for each answer. */
+        public Builder approver(Approver approver) {
+            return approver(approver, Approval.DEFAULT_TIMEOUT);
+        }
+
         public RunRequest build() {
             return new RunRequest(workingDir, argv, set, unset, sandbox, stdin, descendantAudit, new Grants(allow, pass),
-                    allowHosts, op, target, supervise, failOnDenial);
+                    allowHosts, op, target, supervise, failOnDenial, approval);
         }
     }
 }

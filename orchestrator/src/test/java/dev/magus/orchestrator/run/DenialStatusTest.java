@@ -27,6 +27,12 @@ class DenialStatusTest {
         assertThat(DenialStatus.counts(of(Code.MGS2002, "hint").withDetail(DetailKey.QUIET.key(), "true")))
                 .as("a tool's silent probe, not said by the tool").isFalse();
         assertThat(DenialStatus.counts(of(Code.MGS2001, "hint").withDetail(DetailKey.REPEAT.key(), "2"))).isTrue();
+        assertThat(DenialStatus.counts(of(Code.MGS2001, "attack").withDetail(DetailKey.DECISION.key(), "allow-once"))).isFalse();
+        assertThat(DenialStatus.counts(of(Code.MGS2001, "attack").withDetail(DetailKey.DECISION.key(), "allow-for-run")))
+                .isFalse();
+        assertThat(DenialStatus.counts(of(Code.MGS2001, "attack").withDetail(DetailKey.DECISION.key(), "deny"))).isTrue();
+        assertThat(DenialStatus.counts(of(Code.MGS2007, "hint").withDetail(DetailKey.DECISION.key(), "not-approvable")))
+                .isTrue();
         assertThat(DenialStatus.counts(of(Code.MGS2003, ""))).isFalse();
         assertThat(DenialStatus.counts(of(Code.MGS2004, ""))).isFalse();
         assertThat(DenialStatus.counts(of(Code.MGS2014, ""))).isFalse();

@@ -91,6 +91,11 @@ public final class DenialMerger {
             // Another record of a denial already reported: one more occurrence, never a twin.
             return Optional.of(e);
         }
+        if (e.details().containsKey(DetailKey.DECISION.key())) {
+            // An approver's decision: each one is an event, the same access asked again included.
+            emitted.add(e);
+            return Optional.of(e);
+        }
         for (Diagnostic d : emitted) {
             if (isExact(d) ? sameReport(d, e) : same(e, d)) {
                 return Optional.empty();

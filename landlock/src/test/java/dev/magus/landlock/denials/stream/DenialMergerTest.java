@@ -61,6 +61,27 @@ class DenialMergerTest {
     }
 
     @Test
+    void every_decision_of_an_approver_is_its_own_event_and_absorbs_its_inferred_twin() {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        TestPublisher<Diagnostic> ex = TestPublisher.create();
+        TestPublisher<Diagnostic> in = TestPublisher.create();
+        Diagnostic once = exact(Operation.READ, "/h/f", "").withDetail(DetailKey.DECISION, "allow-once");
+        Diagnostic deny = exact(Operation.READ, "/h/f", "").withDetail(DetailKey.DECISION, "deny");
+        StepVerifier.create(DenialMerger.merge(ex.flux(), in.flux(), Duration.ofMillis(500), vts))
+                .then(() -> ex.next(once))
+                .expectNext(once)
+                .then(() -> ex.next(deny))
+                .expectNext(deny)
+                .then(() -> in.next(inferred(Operation.READ, "/h/f")))
+                .then(() -> vts.advanceTimeBy(Duration.ofSeconds(1)))
+                .then(() -> {
+                    ex.complete();
+                    in.complete();
+                })
+                .verifyComplete();
+    }
+
+    @Test
     void a_late_exact_twin_is_not_a_second_diagnostic() {
         VirtualTimeScheduler vts = VirtualTimeScheduler.create();
         TestPublisher<Diagnostic> ex = TestPublisher.create();

@@ -1,0 +1,93 @@
+package dev.magus.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.magus.landlock.supervise.Support;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code magus run --ask}: the question on a real terminal (a detached tmux pane), answered with
+ * keys, and the refusal of {@code --ask} where there is no terminal to ask on.
+ */
+class AskIT {
+    static Path magus;
+
+    @TempDir
+    Path root;
+    Path home;
+    Path ws;
+    Path secret;
+    Map<String, String> env;
+    Tmux tmux;
+
+    @BeforeAll
+    static void findMagus() {
+        magus = BinMagus.find("--ask tests");
+        String why = Support.probe().available() ? "" : Support.probe().reason();
+        if (!why.isEmpty()) {
+            System.err.println("--ask tests skipped: " + why);
+        }
+        Assumptions.assumeTrue(why.isEmpty(), "--ask tests skipped: " + why);
+    }
+
+    @BeforeEach
+    void setUp() throws IOException {
+        home = Files.createDirectories(root.resolve("home")).toRealPath();
+        ws = Files.createDirectories(root.resolve("ws")).toRealPath();
+        Path tmp = Files.createDirectories(root.resolve("tmp")).toRealPath();
+        Files.writeString(ws.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
+        secret = Files.writeString(Files.createDirectories(home.resolve(".aws")).resolve("credentials"), "AKIAFAKEFAKE\n");
+        env = BinMagus.env(home, tmp);
+    }
+
+    @AfterEach
+    void killServer() throws Exception {
+        if (tmux != null) {
+            tmux.run("kill-server");
+        }
+    }
+
+    @Test
+    void withoutATerminalAskIsAUsageError() {
+        ProcessBuilder pb = BinMagus.command(Path.of("/usr/bin/setsid"), ws, env, "-w", magus.toString(), "run", "--local",
+                "--ask", "--", "cat", secret.toString());
+        BinMagus.Result r = BinMagus.run(pb, 60, "magus ended");
+        assertThat(r.status()).as(r.err()).isEqualTo(125);
+        assertThat(r.err()).contains("--ask needs a terminal to ask on");
+        assertThat(r.out()).doesNotContain("AKIA");
+    }
+
+    @Test
+    void thePersonAtTheTerminalAllowsARefusedReadOnce() throws Exception {
+        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
+        tmux = new Tmux("ask");
+        // The pane's shell stays to show the status: "exec" only replaces the subshell.
+        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local --ask -- cat '" + secret + "'")
+                + "); echo \"status=$?\"; sleep 60";
+        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
+        String screen = until("allow once");
+        assertThat(screen).contains("cat (pid ").contains("asks to read " + secret);
+        tmux.run("send-keys", "-t", "ask", "o", "Enter");
+        screen = until("status=");
+        assertThat(screen).contains("AKIAFAKEFAKE").contains("status=0");
+    }
+
+    private String until(String text) throws Exception {
+        String screen = "";
+        for (int i = 0; i < 300 && !screen.contains(text); i++) {
+            Thread.sleep(100);
+            screen = tmux.run("capture-pane", "-p", "-J", "-t", "ask");
+        }
+        assertThat(screen).as("the pane shows '%s'", text).contains(text);
+        return screen;
+    }
+}
