@@ -1,5 +1,6 @@
 package dev.magus.cli.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +65,13 @@ class ArchitectureTest {
                 .whereLayer("policy-engine").mayOnlyBeAccessedByLayers("landlock", "workspace", "orchestrator", "server", "cli")
                 .whereLayer("env-scrub").mayOnlyBeAccessedByLayers("policy-engine", "landlock", "workspace", "orchestrator",
                         "server", "cli")
+                .check(main);
+    }
+
+    @Test
+    void yamlNodesStayInsideTheWorkspaceModule() {
+        noClasses().that().resideOutsideOfPackage("dev.magus.workspace..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.magus.workspace.yaml..", "org.yaml.snakeyaml.nodes..")
                 .check(main);
     }
 

@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One process-wide cache, bounded by {@value #MAX_ENTRIES} workspaces (cleared when full:
  * a server serving more than that rereads, which is only slower).
  */
-public final class ConfigCache {
+final class ConfigCache {
     static final int MAX_ENTRIES = 256;
 
     private record Entry(FileStamp stamp, ParsedConfig parsed) {
@@ -34,7 +34,7 @@ public final class ConfigCache {
      *
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
-    public static WorkspaceConfig read(Path magusYaml) {
+    static WorkspaceConfig read(Path magusYaml) {
         return parse(magusYaml).config();
     }
 
@@ -44,7 +44,7 @@ public final class ConfigCache {
      *
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
-    public static ParsedConfig parse(Path magusYaml) {
+    static ParsedConfig parse(Path magusYaml) {
         return parse(magusYaml, FileStamp.of(magusYaml));
     }
 
@@ -54,7 +54,7 @@ public final class ConfigCache {
      * before the read, as {@link #parse(Path)} takes it, so a change after it is a stamp that no
      * longer matches next time.
      */
-    public static ParsedConfig parse(Path magusYaml, FileStamp stamp) {
+    static ParsedConfig parse(Path magusYaml, FileStamp stamp) {
         Entry e = ENTRIES.get(magusYaml);
         if (e != null && stamp.exists() && e.stamp().equals(stamp)) {
             return e.parsed();
