@@ -14,6 +14,7 @@ import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.policy.PolicyOrOff;
 import java.util.List;
 import java.util.Optional;
@@ -42,12 +43,12 @@ public final class RunStages {
     private final ChildLaunch launch;
 
     public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog,
-            Optional<AuditDenialSource> audit, HostResolver resolver) {
+            Optional<AuditDenialSource> audit, HostResolver resolver, RunServices services) {
         this.probe = probe;
         this.git = git;
         this.watchdog = watchdog;
         this.resolver = resolver;
-        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit));
+        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit), services.audits());
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
