@@ -10,6 +10,7 @@ import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.workspace.config.Workspace;
+import dev.magus.workspace.config.WorkspaceCaches;
 import dev.magus.workspace.config.ParsedConfig;
 import dev.magus.workspace.config.WorkspaceConfig;
 import java.nio.file.Files;
@@ -67,7 +68,8 @@ class ConfigReadOnceTest {
         assertThat(c.project()).map(p -> p.dir()).contains("api");
         assertThat(c.spellNames()).containsExactly("go", "python");
         // The cache hands the same parsed value to the next run while the file is unchanged.
-        assertThat(Workspace.configAt(t.workspace)).isSameAs(Workspace.configAt(t.workspace));
+        WorkspaceCaches caches = new WorkspaceCaches();
+        assertThat(Workspace.configAt(t.workspace, caches)).isSameAs(Workspace.configAt(t.workspace, caches));
 
         // A projects section that cannot be honoured is refused from the one parse, naming where.
         t.yaml("sandbox:\n  mode: required\nprojects:\n  - {dir: ., spells: [cobol]}\n");

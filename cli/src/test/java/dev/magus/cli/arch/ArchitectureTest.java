@@ -177,10 +177,6 @@ class ArchitectureTest {
                     "cache: hashes of texts, bounded, keyed by the text"),
             Map.entry("dev.magus.workspace.StateDir.lastOf",
                     "cache: the state dir last derived; immutable value keyed by its inputs"),
-            Map.entry("dev.magus.workspace.config.ConfigCache.ENTRIES",
-                    "cache: parsed magus.yaml by path and file stamp"),
-            Map.entry("dev.magus.workspace.spell.SpellCatalog.PARSED",
-                    "cache: parsed spell files by their text; bounded"),
             Map.entry("dev.magus.workspace.spell.SpellCatalog.PROVIDERS",
                     "cache: the spell providers a class loader sees"));
 

@@ -8,6 +8,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.workspace.config.Workspace;
+import dev.magus.workspace.config.WorkspaceCaches;
 import dev.magus.workspace.config.WorkspaceConfig;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.events.Mode;
@@ -45,8 +46,14 @@ public final class ConfigStage {
      *         is on) a missing or relative {@code HOME}; MGS2010 for a flag weaker than the floor
      */
     public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home) {
+        return resolve(runId, request, hostEnv, home, new WorkspaceCaches());
+    }
+
+    /** {@link #resolve(String, RunRequest, Map, Path)}, the workspace's files from {@code caches} while unchanged. */
+    public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv, Path home,
+            WorkspaceCaches caches) {
         checkArgv(request.argv());
-        return resolve(runId, request, hostEnv, Workspace.open(cwd(request), hostEnv, home));
+        return resolve(runId, request, hostEnv, Workspace.open(cwd(request), hostEnv, home, caches));
     }
 
     /** The run's part of the config, in {@code workspace} as opened for the request's working directory. */

@@ -41,6 +41,8 @@ public final class RunStages {
     /** How the run's proxy resolves names: the system's, or a test's map to loopback servers. */
     private final HostResolver resolver;
     private final ChildLaunch launch;
+    /** What runs keep from one to the next, the owner's. */
+    private final RunServices services;
 
     public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog,
             Optional<AuditDenialSource> audit, HostResolver resolver, RunServices services) {
@@ -48,6 +50,7 @@ public final class RunStages {
         this.git = git;
         this.watchdog = watchdog;
         this.resolver = resolver;
+        this.services = services;
         this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit), services.audits());
     }
 
@@ -117,7 +120,7 @@ public final class RunStages {
     private Mono<Attempt.Ending> stages(RunHandle run, RunRequest request, Passthrough passthrough, Host host,
             Attempt attempt) {
         // config: magus.yaml, the floor and the request.
-        return attempt.step(() -> ConfigStage.resolve(run.id(), request, host.env(), host.home()))
+        return attempt.step(() -> ConfigStage.resolve(run.id(), request, host.env(), host.home(), services.workspaces()))
                 // host: the private temp dir and the host facts under it.
                 .flatMap(config -> attempt.step(() -> {
                     // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).

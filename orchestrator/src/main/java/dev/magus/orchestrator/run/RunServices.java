@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.run;
 
 import dev.magus.workspace.audit.AuditCaches;
+import dev.magus.workspace.config.WorkspaceCaches;
 
 /**
  * What an owner of runs keeps from one run to the next, with the owner's lifetime: a
@@ -9,14 +10,21 @@ import dev.magus.workspace.audit.AuditCaches;
  * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}); an orchestrator given none makes
  * its own. A test that needs a cold start (a new process, as far as these go) makes a fresh one.
  *
- * <p>It holds the after-run audits' walks ({@link AuditCaches}): a server or a program that runs
- * many commands in one workspace pays the full walk once.
+ * <p>It holds the after-run audits' walks ({@link AuditCaches}) and the workspaces' parsed files
+ * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
+ * the full walk, and the parse of its {@code magus.yaml} and spells, once.
  */
 public final class RunServices {
     private final AuditCaches audits = new AuditCaches();
+    private final WorkspaceCaches workspaces = new WorkspaceCaches();
 
     /** The walks the control-file and descendant audits keep from run to run. */
     public AuditCaches audits() {
         return audits;
+    }
+
+    /** Each workspace's parsed {@code magus.yaml} and YAML spells, kept while unchanged. */
+    public WorkspaceCaches workspaces() {
+        return workspaces;
     }
 }

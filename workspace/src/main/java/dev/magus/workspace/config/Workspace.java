@@ -14,6 +14,7 @@ import dev.magus.workspace.project.Projects;
 import dev.magus.workspace.project.ProjectsReader;
 import dev.magus.workspace.spell.SpellCatalog;
 import dev.magus.workspace.spell.SpellHost;
+import dev.magus.workspace.spell.SpellParses;
 import dev.magus.workspace.yaml.YamlFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
     }
 
     /**
-     * The workspace holding {@code cwd}, its file from the config cache while unchanged.
+     * The workspace holding {@code cwd}, read and parsed afresh (nothing kept for the next open).
      *
      * @param cwd  an absolute, normalized directory
      * @param env  the host's environment, which the spells' defaults read
@@ -61,7 +62,15 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
      *         honored (its projects and targets included), and a user spell shadowing a built-in
      */
     public static Workspace open(Path cwd, Map<String, String> env, Path home) {
-        return open(cwd, env, home, found -> ConfigCache.parse(found.file(), found.stamp()));
+        return open(cwd, env, home, new WorkspaceCaches());
+    }
+
+    /**
+     * {@link #open(Path, Map, Path)}, its file and spells taken from {@code caches} while they are
+     * unchanged, and kept there.
+     */
+    public static Workspace open(Path cwd, Map<String, String> env, Path home, WorkspaceCaches caches) {
+        return open(cwd, env, home, caches.spells, found -> caches.config.parse(found.file(), found.stamp()));
     }
 
     /**
@@ -69,16 +78,17 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
      * its sections.
      */
     public static Workspace openWith(Path cwd, Map<String, String> env, Path home, Function<Path, ParsedConfig> load) {
-        return open(cwd, env, home, found -> load.apply(found.file()));
+        return open(cwd, env, home, new SpellParses(), found -> load.apply(found.file()));
     }
 
-    private static Workspace open(Path cwd, Map<String, String> env, Path home, Function<Found, ParsedConfig> load) {
+    private static Workspace open(Path cwd, Map<String, String> env, Path home, SpellParses parses,
+            Function<Found, ParsedConfig> load) {
         Optional<Found> found = find(cwd);
         Optional<Path> file = found.map(Found::file);
         Path root = file.map(Path::getParent).orElse(cwd);
         ParsedConfig parsed = found.map(load).orElse(ParsedConfig.NONE);
         SpellCatalog spells = SpellCatalog.load(root, new SpellHost(env, home, Platform.current() == Platform.MACOS),
-                ConfigText::read, Workspace.class.getClassLoader());
+                ConfigText::read, Workspace.class.getClassLoader(), parses);
         Projects projects = Projects.NONE;
         if (file.isPresent()) {
             projects = ProjectsReader.read(new YamlFile(FILE, ""), parsed.document(), spells::knows);
@@ -88,14 +98,14 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
     }
 
     /**
-     * The {@code sandbox} section of the workspace holding {@code dir}, from the config cache
-     * while unchanged; {@link WorkspaceConfig#DEFAULT} without a file. Neither projects nor
+     * The {@code sandbox} section of the workspace holding {@code dir}, from {@code caches} while
+     * the file is unchanged; {@link WorkspaceConfig#DEFAULT} without a file. Neither projects nor
      * spells are read.
      *
      * @throws SandboxException as {@link #open}, for the file and its section
      */
-    public static WorkspaceConfig configAt(Path dir) {
-        return find(dir).map(f -> ConfigCache.parse(f.file(), f.stamp()).config()).orElse(WorkspaceConfig.DEFAULT);
+    public static WorkspaceConfig configAt(Path dir, WorkspaceCaches caches) {
+        return find(dir).map(f -> caches.config.parse(f.file(), f.stamp()).config()).orElse(WorkspaceConfig.DEFAULT);
     }
 
     /**
@@ -113,7 +123,7 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
 
     /**
      * The workspace file {@link #findFile} finds, and its stamp from the very {@code lstat} that
-     * found it ({@link FileStamp#ofAttributes}), for the config cache.
+     * found it ({@link FileStamp#ofAttributes}), for {@link ConfigCache}.
      */
     record Found(Path file, FileStamp stamp) {
     }
