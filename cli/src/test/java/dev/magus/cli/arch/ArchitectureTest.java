@@ -165,8 +165,6 @@ class ArchitectureTest {
                     "process: when this process's first run started"),
             Map.entry("dev.magus.orchestrator.orphans.Watchdog.shared",
                     "process: the one watchdog that kills this process's runs if it dies"),
-            Map.entry("dev.magus.orchestrator.temp.StaleTemps.SWEPT",
-                    "process: temp bases this process swept once"),
             Map.entry("dev.magus.policy.HostFacts.lastStateDir",
                     "cache: the state dir last derived from the environment; immutable value keyed by its inputs"),
             Map.entry("dev.magus.server.Session.SERIALS",

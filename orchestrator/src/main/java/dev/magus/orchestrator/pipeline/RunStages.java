@@ -97,7 +97,7 @@ public final class RunStages {
      */
     private Mono<Attempt.Ending> chain(RunHandle run, RunRequest request, Passthrough passthrough, Host host, boolean hop,
             Runnable subscribed) {
-        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog)),
+        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, services.temps())),
                 attempt -> {
                     Mono<Attempt.Ending> stages = Mono.defer(() -> {
                         subscribed.run();

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.run;
 
+import dev.magus.orchestrator.temp.StaleTemps;
 import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.config.WorkspaceCaches;
 
@@ -17,6 +18,7 @@ import dev.magus.workspace.config.WorkspaceCaches;
 public final class RunServices {
     private final AuditCaches audits = new AuditCaches();
     private final WorkspaceCaches workspaces = new WorkspaceCaches();
+    private final StaleTemps temps = new StaleTemps();
 
     /** The walks the control-file and descendant audits keep from run to run. */
     public AuditCaches audits() {
@@ -26,5 +28,10 @@ public final class RunServices {
     /** Each workspace's parsed {@code magus.yaml} and YAML spells, kept while unchanged. */
     public WorkspaceCaches workspaces() {
         return workspaces;
+    }
+
+    /** The sweep of private temp dirs left by magus processes that are gone: once per temp base, by the first run. */
+    public StaleTemps temps() {
+        return temps;
     }
 }
