@@ -5,14 +5,13 @@ import dev.magus.orchestrator.run.Unexpected;
 
 import dev.magus.orchestrator.temp.Trees;
 
-import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.network.NetworkProxy;
-import dev.magus.orchestrator.temp.StaleTemps;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.run.Passthrough;
 import java.nio.file.Path;
@@ -60,8 +59,8 @@ final class Attempt {
     private final RunHandle run;
     private final Passthrough passthrough;
     private final Watchdog watchdog;
-    /** The owner's sweep of stale private temp dirs, once per temp base. */
-    private final StaleTemps temps;
+    /** The owner's I/O threads and sweep of stale private temp dirs (once per temp base). */
+    private final RunServices services;
     // Guarded by this.
     private Path privateTemp;
     /** The sweep of stale private temp dirs this run started, if it was the first of its owner's. */
@@ -76,11 +75,11 @@ final class Attempt {
     /** Set by a cancellation the moment it arrives: a stage still running then hands nothing on. */
     private volatile boolean cancelled;
 
-    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, StaleTemps temps) {
+    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, RunServices services) {
         this.run = run;
         this.passthrough = passthrough;
         this.watchdog = watchdog;
-        this.temps = temps;
+        this.services = services;
     }
 
     /**
@@ -111,7 +110,7 @@ final class Attempt {
         temp.ifPresent(t -> {
             privateTemp = t;
             watchdog.guardDir(t);
-            sweep = temps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
+            sweep = services.temps().sweepOnce(host.tempBase(), host.uid(), services.io().io()::schedule);
         });
         return temp;
     }
@@ -196,7 +195,7 @@ final class Attempt {
                 // Only a signal disposes the chain (RunHandle); SIGKILL, were it ever anything else.
                 end(Ending.cancelled(signal != 0 ? signal : Child.SIGKILL));
             }
-        }).subscribeOn(IoThreads.STAGES);
+        }).subscribeOn(services.io().stages());
     }
 
     /**

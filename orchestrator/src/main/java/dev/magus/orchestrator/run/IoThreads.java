@@ -1,4 +1,4 @@
-package dev.magus.orchestrator.pipeline;
+package dev.magus.orchestrator.run;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -6,8 +6,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-/** magus's own I/O threads, one pool per process, shared by every {@link dev.magus.orchestrator.Orchestrator}. */
+/**
+ * magus's own I/O threads, one pool per owner of runs ({@link RunServices}), shared by the
+ * orchestrators it builds.
+ */
 public final class IoThreads {
+    /** Unique thread names in the process, whichever pool a thread is of. */
+    private static final AtomicLong IO_THREADS = new AtomicLong();
+
     /**
      * The threads: where everything that blocks runs: each run's stages and wait, and one reader
      * per pipe. Not {@code boundedElastic}: a run holds its thread while its child lives, so with
@@ -16,20 +22,16 @@ public final class IoThreads {
      * exactly as long as the blocking work (idle ones go after a minute), so their number
      * follows the live children: about three each.
      */
-    private static final ExecutorService POOL = Executors.newCachedThreadPool(IoThreads::ioThread);
+    private final ExecutorService pool = Executors.newCachedThreadPool(IoThreads::ioThread);
     /** The pool as a scheduler. */
-    static final Scheduler IO = Schedulers.fromExecutorService(POOL, "magus-io");
+    private final Scheduler io = Schedulers.fromExecutorService(pool, "magus-io");
     /**
-     * The same pool for a run's chain of stages ({@link RunStages}), whose cancellation must not
-     * interrupt the thread: a stage that a signal overtakes finishes what it writes (a trail row,
-     * a private temp dir) and hands nothing on; {@link #IO}'s tasks are interrupted when disposed.
-     * Given as a plain {@code Executor}: Reactor would make an {@code ExecutorService} interrupting again.
+     * The same pool for a run's chain of stages, whose cancellation must not interrupt the
+     * thread: a stage that a signal overtakes finishes what it writes (a trail row, a private
+     * temp dir) and hands nothing on; {@link #io()}'s tasks are interrupted when disposed. Given
+     * as a plain {@code Executor}: Reactor would make an {@code ExecutorService} interrupting again.
      */
-    static final Scheduler STAGES = Schedulers.fromExecutor(POOL::execute);
-    private static final AtomicLong IO_THREADS = new AtomicLong();
-
-    private IoThreads() {
-    }
+    private final Scheduler stages = Schedulers.fromExecutor(pool::execute);
 
     private static Thread ioThread(Runnable r) {
         Thread t = new IoThread(r, "magus-io-" + IO_THREADS.incrementAndGet());
@@ -37,12 +39,22 @@ public final class IoThreads {
         return t;
     }
 
-    /** Runs {@code work} on one of these threads. */
-    public static void execute(Runnable work) {
-        POOL.execute(work);
+    /** The pool as a scheduler, for blocking work (pipes, waits). */
+    public Scheduler io() {
+        return io;
     }
 
-    /** Whether the calling thread is one of these (a run's stages may then run on it, {@link RunStages#startHere}). */
+    /** The pool for a run's chain of stages, never interrupted by a cancellation. */
+    public Scheduler stages() {
+        return stages;
+    }
+
+    /** Runs {@code work} on one of these threads. */
+    public void execute(Runnable work) {
+        pool.execute(work);
+    }
+
+    /** Whether the calling thread is one of magus's I/O threads (a run's stages may then run on it). */
     public static boolean onIoThread() {
         return Thread.currentThread() instanceof IoThread;
     }
