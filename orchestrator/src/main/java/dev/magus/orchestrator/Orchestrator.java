@@ -9,10 +9,10 @@ import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.pipeline.IoThreads;
 import dev.magus.orchestrator.pipeline.RunHandle;
 import dev.magus.orchestrator.pipeline.RunStages;
 import dev.magus.orchestrator.run.Host;
-import dev.magus.orchestrator.run.IoThreads;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunServices;
@@ -140,7 +140,7 @@ public final class Orchestrator {
      */
     public void execute(Runnable work) {
         Objects.requireNonNull(work, "work");
-        services.io().execute(work);
+        IoThreads.execute(work);
     }
 
     /**

@@ -5,13 +5,14 @@ import dev.magus.orchestrator.run.Unexpected;
 
 import dev.magus.orchestrator.temp.Trees;
 
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.landlock.launch.Child;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.network.NetworkProxy;
-import dev.magus.orchestrator.run.RunServices;
+import dev.magus.orchestrator.temp.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.run.Passthrough;
 import java.nio.file.Path;
@@ -59,8 +60,8 @@ final class Attempt {
     private final RunHandle run;
     private final Passthrough passthrough;
     private final Watchdog watchdog;
-    /** The owner's I/O threads and sweep of stale private temp dirs (once per temp base). */
-    private final RunServices services;
+    /** The owner's sweep of stale private temp dirs, once per temp base. */
+    private final StaleTemps temps;
     // Guarded by this.
     private Path privateTemp;
     /** The sweep of stale private temp dirs this run started, if it was the first of its owner's. */
@@ -75,11 +76,11 @@ final class Attempt {
     /** Set by a cancellation the moment it arrives: a stage still running then hands nothing on. */
     private volatile boolean cancelled;
 
-    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, RunServices services) {
+    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, StaleTemps temps) {
         this.run = run;
         this.passthrough = passthrough;
         this.watchdog = watchdog;
-        this.services = services;
+        this.temps = temps;
     }
 
     /**
@@ -110,7 +111,7 @@ final class Attempt {
         temp.ifPresent(t -> {
             privateTemp = t;
             watchdog.guardDir(t);
-            sweep = services.temps().sweepOnce(host.tempBase(), host.uid(), services.io().io()::schedule);
+            sweep = temps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
         });
         return temp;
     }
@@ -195,7 +196,7 @@ final class Attempt {
                 // Only a signal disposes the chain (RunHandle); SIGKILL, were it ever anything else.
                 end(Ending.cancelled(signal != 0 ? signal : Child.SIGKILL));
             }
-        }).subscribeOn(services.io().stages());
+        }).subscribeOn(IoThreads.STAGES);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.pipeline;
 
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.RunEvent;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
 import reactor.core.publisher.Sinks;
 
 /** A started child's streams: its pipes pumped into the run's events, its stdin fed, its denials reported. */
@@ -37,13 +37,10 @@ final class ChildStreams {
 
     private final Watchdog watchdog;
     private final Optional<AuditDenialSource> audit;
-    /** The owner's I/O threads: the pumps, the stdin feed. */
-    private final Scheduler io;
 
-    ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit, Scheduler io) {
+    ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit) {
         this.watchdog = watchdog;
         this.audit = audit;
-        this.io = io;
     }
 
     /**
@@ -90,10 +87,10 @@ final class ChildStreams {
         OutputPump.Progress progress = new OutputPump.Progress(2);
         Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l)), progress))
-                .subscribeOn(io);
+                .subscribeOn(IO);
         Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l)), progress))
-                .subscribeOn(io);
+                .subscribeOn(IO);
         Mono<Void> drained = Mono.when(out, err).cache();
         drained.subscribe();
         feed(child, stdin);
@@ -179,7 +176,7 @@ final class ChildStreams {
 
     private void feed(Child child, Stdin stdin) {
         if (stdin instanceof Stdin.Bytes b) {
-            io.schedule(() -> {
+            IO.schedule(() -> {
                 try (OutputStream in = child.stdin()) {
                     in.write(b.bytes());
                 } catch (IOException e) {
@@ -187,7 +184,7 @@ final class ChildStreams {
                 }
             });
         } else if (stdin instanceof Stdin.Stream s) {
-            io.schedule(() -> {
+            IO.schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream theirs = s.in()) {
                     // Flushed per read: an interactive child sees each line as it is typed.
                     byte[] buf = new byte[8192];
@@ -201,7 +198,7 @@ final class ChildStreams {
             });
         } else if (stdin instanceof Stdin.Inherit && child.stdinIsPipe()) {
             // Only an input the child could not be given as its own descriptor (a device, a directory).
-            io.schedule(() -> {
+            IO.schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream ours = System.in) {
                     ours.transferTo(in);
                 } catch (IOException e) {

@@ -1,5 +1,8 @@
 package dev.magus.orchestrator.pipeline;
 
+import static dev.magus.orchestrator.pipeline.IoThreads.IO;
+import static dev.magus.orchestrator.pipeline.IoThreads.STAGES;
+
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.launch.Confinement;
@@ -48,7 +51,7 @@ public final class RunStages {
         this.watchdog = watchdog;
         this.resolver = resolver;
         this.services = services;
-        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit, services.io().io()), services.audits());
+        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit), services.audits());
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
@@ -94,13 +97,13 @@ public final class RunStages {
      */
     private Mono<Attempt.Ending> chain(RunHandle run, RunRequest request, Passthrough passthrough, Host host, boolean hop,
             Runnable subscribed) {
-        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, services)),
+        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, services.temps())),
                 attempt -> {
                     Mono<Attempt.Ending> stages = Mono.defer(() -> {
                         subscribed.run();
                         return stages(run, request, passthrough, host, attempt);
                     });
-                    return hop ? stages.subscribeOn(services.io().stages()) : stages;
+                    return hop ? stages.subscribeOn(STAGES) : stages;
                 },
                 Attempt::completed,
                 Attempt::failed,
@@ -121,7 +124,7 @@ public final class RunStages {
                 // host: the private temp dir and the host facts under it.
                 .flatMap(config -> attempt.step(() -> {
                     // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
-                    watchdog.start(services.io().io()::schedule);
+                    watchdog.start(IO::schedule);
                     return HostStage.facts(config, attempt.ownTemp(HostStage.privateTemp(config, host), host), host);
                 }))
                 // policy, and the leased job's trail.
@@ -143,7 +146,7 @@ public final class RunStages {
                 .flatMap(plan -> attempt.step(() -> ProxyStage.equip(plan, plan.env(),
                         attempt.ownProxy(ProxyStage.start(plan.policy(), resolver,
                                 // The proxy's event loop must not block on a sink: its refusals are emitted from an I/O thread.
-                                d -> services.io().io().schedule(() -> run.journal().diagnostic(d)))))))
+                                d -> IO.schedule(() -> run.journal().diagnostic(d)))))))
                 // A step of its own: a signal while the spawner warms up stops the run before its ruleset.
                 .flatMap(plan -> attempt.step(() -> {
                     launch.prepare();

@@ -11,7 +11,7 @@ import dev.magus.workspace.config.WorkspaceCaches;
  * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}); an orchestrator given none makes
  * its own. A test that needs a cold start (a new process, as far as these go) makes a fresh one.
  *
- * <p>It holds magus's I/O threads ({@link IoThreads}), the sweep of stale private temp dirs, the after-run audits' walks ({@link AuditCaches}) and the workspaces' parsed files
+ * <p>It holds the after-run audits' walks ({@link AuditCaches}) and the workspaces' parsed files
  * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
  * the full walk, and the parse of its {@code magus.yaml} and spells, once.
  */
@@ -19,7 +19,6 @@ public final class RunServices {
     private final AuditCaches audits = new AuditCaches();
     private final WorkspaceCaches workspaces = new WorkspaceCaches();
     private final StaleTemps temps = new StaleTemps();
-    private final IoThreads io = new IoThreads();
 
     /** The walks the control-file and descendant audits keep from run to run. */
     public AuditCaches audits() {
@@ -29,11 +28,6 @@ public final class RunServices {
     /** Each workspace's parsed {@code magus.yaml} and YAML spells, kept while unchanged. */
     public WorkspaceCaches workspaces() {
         return workspaces;
-    }
-
-    /** The threads every blocking part of a run runs on: its stages, its pipes, its wait. */
-    public IoThreads io() {
-        return io;
     }
 
     /** The sweep of private temp dirs left by magus processes that are gone: once per temp base, by the first run. */

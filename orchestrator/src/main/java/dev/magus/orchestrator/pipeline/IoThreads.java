@@ -1,4 +1,4 @@
-package dev.magus.orchestrator.run;
+package dev.magus.orchestrator.pipeline;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -6,14 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-/**
- * magus's own I/O threads, one pool per owner of runs ({@link RunServices}), shared by the
- * orchestrators it builds.
- */
+/** magus's own I/O threads, one pool per process, shared by every {@link dev.magus.orchestrator.Orchestrator}. */
 public final class IoThreads {
-    /** Unique thread names in the process, whichever pool a thread is of. */
-    private static final AtomicLong IO_THREADS = new AtomicLong();
-
     /**
      * The threads: where everything that blocks runs: each run's stages and wait, and one reader
      * per pipe. Not {@code boundedElastic}: a run holds its thread while its child lives, so with
@@ -22,16 +16,20 @@ public final class IoThreads {
      * exactly as long as the blocking work (idle ones go after a minute), so their number
      * follows the live children: about three each.
      */
-    private final ExecutorService pool = Executors.newCachedThreadPool(IoThreads::ioThread);
+    private static final ExecutorService POOL = Executors.newCachedThreadPool(IoThreads::ioThread);
     /** The pool as a scheduler. */
-    private final Scheduler io = Schedulers.fromExecutorService(pool, "magus-io");
+    static final Scheduler IO = Schedulers.fromExecutorService(POOL, "magus-io");
     /**
-     * The same pool for a run's chain of stages, whose cancellation must not interrupt the
-     * thread: a stage that a signal overtakes finishes what it writes (a trail row, a private
-     * temp dir) and hands nothing on; {@link #io()}'s tasks are interrupted when disposed. Given
-     * as a plain {@code Executor}: Reactor would make an {@code ExecutorService} interrupting again.
+     * The same pool for a run's chain of stages ({@link RunStages}), whose cancellation must not
+     * interrupt the thread: a stage that a signal overtakes finishes what it writes (a trail row,
+     * a private temp dir) and hands nothing on; {@link #IO}'s tasks are interrupted when disposed.
+     * Given as a plain {@code Executor}: Reactor would make an {@code ExecutorService} interrupting again.
      */
-    private final Scheduler stages = Schedulers.fromExecutor(pool::execute);
+    static final Scheduler STAGES = Schedulers.fromExecutor(POOL::execute);
+    private static final AtomicLong IO_THREADS = new AtomicLong();
+
+    private IoThreads() {
+    }
 
     private static Thread ioThread(Runnable r) {
         Thread t = new IoThread(r, "magus-io-" + IO_THREADS.incrementAndGet());
@@ -39,22 +37,12 @@ public final class IoThreads {
         return t;
     }
 
-    /** The pool as a scheduler, for blocking work (pipes, waits). */
-    public Scheduler io() {
-        return io;
-    }
-
-    /** The pool for a run's chain of stages, never interrupted by a cancellation. */
-    public Scheduler stages() {
-        return stages;
-    }
-
     /** Runs {@code work} on one of these threads. */
-    public void execute(Runnable work) {
-        pool.execute(work);
+    public static void execute(Runnable work) {
+        POOL.execute(work);
     }
 
-    /** Whether the calling thread is one of magus's I/O threads (a run's stages may then run on it). */
+    /** Whether the calling thread is one of these (a run's stages may then run on it, {@link RunStages#startHere}). */
     public static boolean onIoThread() {
         return Thread.currentThread() instanceof IoThread;
     }
