@@ -148,7 +148,7 @@ class ArchitectureTest {
             Map.entry("dev.magus.landlock.sys.ProcFdLookup.unsupported",
                     "process: the kernel said openat2 is missing"),
             Map.entry("dev.magus.orchestrator.pipeline.IoThreads.IO_THREADS",
-                    "process: a count for the I/O pool's thread names"),
+                    "process: a count for the names of the I/O pool, one per process (see IoThreads)"),
             Map.entry("dev.magus.orchestrator.pipeline.RunChecks.LOCKS",
                     "process: one audit lock per workspace root, shared by every run of this process"),
             Map.entry("dev.magus.orchestrator.contain.RunCgroups.ACTIVE",

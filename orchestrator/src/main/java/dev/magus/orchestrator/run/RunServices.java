@@ -11,9 +11,12 @@ import dev.magus.workspace.config.WorkspaceCaches;
  * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}); an orchestrator given none makes
  * its own. A test that needs a cold start (a new process, as far as these go) makes a fresh one.
  *
- * <p>It holds the after-run audits' walks ({@link AuditCaches}) and the workspaces' parsed files
+ * <p>It holds the sweep of stale private temp dirs ({@link StaleTemps}), the after-run audits'
+ * walks ({@link AuditCaches}) and the workspaces' parsed files
  * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
- * the full walk, and the parse of its {@code magus.yaml} and spells, once.
+ * the full walk, and the parse of its {@code magus.yaml} and spells, once. What belongs to the
+ * process, whoever owns its runs (the I/O threads, the watchdog, the subreaper and its strays),
+ * is not here.
  */
 public final class RunServices {
     private final AuditCaches audits = new AuditCaches();
