@@ -1,4 +1,4 @@
-/** magus.yaml, projects and targets, spells, the control-file audit, the job store (SQLite) and the lease markers. */
+/** magus.yaml ({@code config.Workspace}), projects and targets, spells, the control-file audit, the job store (SQLite) and the lease markers. */
 module dev.magus.workspace {
     requires transitive dev.magus.policy;
     requires org.yaml.snakeyaml;
@@ -17,7 +17,6 @@ module dev.magus.workspace {
     exports dev.magus.workspace.quarantine to dev.magus.orchestrator, dev.magus.cli;
     exports dev.magus.workspace.spell;
     exports dev.magus.workspace.trust;
-    exports dev.magus.workspace.yaml;
 
     // The fast directory reader (landlock's getdents), when that module is present.
     uses dev.magus.policy.path.DirectoryReader;

@@ -1,5 +1,6 @@
 package dev.magus.cli;
 
+import dev.magus.workspace.config.Workspace;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.RunEvent;
 import dev.magus.events.SandboxException;
@@ -7,7 +8,6 @@ import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.landlock.denials.audit.AuditOptions;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
@@ -92,7 +92,7 @@ final class LearnCommand implements Callable<Integer> {
         Optional<Path> file;
         Mode mode;
         try {
-            file = ConfigStage.findWorkspaceFile(cwd);
+            file = Workspace.findFile(cwd);
             // Read first: a file that does not parse is reported, and never written to.
             WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
             Optional<Mode> floor = Optional.ofNullable(context.host().get().env().get(MagusEnv.SANDBOX))
@@ -150,7 +150,7 @@ final class LearnCommand implements Callable<Integer> {
         }
         Learned learned = Learned.from(List.copyOf(seen));
         report(out, learned, result.status());
-        Path target = file.orElse(cwd.resolve(ConfigStage.WORKSPACE_FILE));
+        Path target = file.orElse(cwd.resolve(Workspace.FILE));
         Path workspace = target.toAbsolutePath().getParent();
         Learned.Reviewed reviewed = learned.reviewed(GrantReview.Context.of(context.host().get().env(),
                 context.host().get().home(), workspace == null ? cwd : workspace));
@@ -172,7 +172,7 @@ final class LearnCommand implements Callable<Integer> {
      */
     private List<String> granted(Learned so, Path cwd) {
         dev.magus.orchestrator.run.Host host = context.host().get();
-        Path workspace = ConfigStage.findWorkspaceFile(cwd).map(f -> f.toAbsolutePath().getParent()).orElse(cwd);
+        Path workspace = Workspace.findFile(cwd).map(f -> f.toAbsolutePath().getParent()).orElse(cwd);
         return so.reviewed(GrantReview.Context.of(host.env(), host.home(), workspace)).toWrite(force).stream()
                 .map(a -> a.path() + ":" + a.mode()).toList();
     }

@@ -1,9 +1,9 @@
 package dev.magus.cli;
 
+import dev.magus.workspace.config.Workspace;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Mode;
 import dev.magus.events.RunEvent;
-import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.server.RunLines;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +47,7 @@ public final class PrintedLines implements RunLines {
         String why;
         if (sandbox.filter(m -> m.equals(Mode.OFF.spelling())).isPresent()) {
             why = "--sandbox=off";
-        } else if (ConfigStage.findWorkspaceFile(cwd.toAbsolutePath().normalize()).isEmpty()) {
+        } else if (Workspace.findFile(cwd.toAbsolutePath().normalize()).isEmpty()) {
             why = "no magus.yaml here or above";
         } else {
             why = "sandbox.mode is off in magus.yaml";

@@ -3,6 +3,7 @@ package dev.magus.cli;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
@@ -61,7 +62,10 @@ public final class ServerCommand implements Callable<Integer> {
         MagusServer server;
         try {
             // A listening socket on standard input is systemd's (socket activation): served instead of one of its own.
-            server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry,
+            // Every forwarded run shares the server's RunServices for the server's life: a workspace's
+            // magus.yaml, spells and audit walks are read once while they do not change.
+            Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).services(new RunServices()).build();
+            server = MagusServer.start(dir, host, orchestrator, registry,
                     new MagusServer.Settings(PrintedLines.INSTANCE, ServedCommandLine.INSTANCE, idle, true));
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());

@@ -1,10 +1,10 @@
 package dev.magus.cli;
 
+import dev.magus.workspace.config.Workspace;
 import dev.magus.events.Echo;
 import dev.magus.events.Mode;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.run.Host;
-import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.policy.PolicyNote;
 import dev.magus.workspace.trust.TrustStore;
 import java.io.IOException;
@@ -49,7 +49,7 @@ final class TrustCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Host host = context.host().get();
         Path cwd = context.cwd().get();
-        Optional<Path> file = ConfigStage.findWorkspaceFile(cwd);
+        Optional<Path> file = Workspace.findFile(cwd);
         if (file.isEmpty()) {
             err.println("magus: no magus.yaml here or above " + Echo.visible(cwd.toString()) + ": nothing to trust");
             err.flush();

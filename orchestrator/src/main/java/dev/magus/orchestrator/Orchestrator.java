@@ -15,6 +15,7 @@ import dev.magus.orchestrator.pipeline.RunStages;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.run.Submission;
 import dev.magus.policy.LookPath;
 import dev.magus.telemetry.dedupe.LandlockWarningOnce;
@@ -59,6 +60,7 @@ public final class Orchestrator {
      * another running run's id to pass its stray off as that run's.
      */
     private static final SecureRandom IDS = new SecureRandom();
+    private final RunServices services;
     private final RunStages stages;
 
     private Orchestrator(Builder b) {
@@ -77,7 +79,8 @@ public final class Orchestrator {
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);
-        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, b.audit, b.resolver);
+        this.services = b.services.orElseGet(RunServices::new);
+        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, b.audit, b.resolver, services);
     }
 
     /** A fresh run id: 16 lowercase hex digits from {@link SecureRandom}. */
@@ -85,6 +88,11 @@ public final class Orchestrator {
         byte[] b = new byte[8];
         IDS.nextBytes(b);
         return java.util.HexFormat.of().formatHex(b);
+    }
+
+    /** What this orchestrator's runs keep from one to the next ({@link Builder#services}). */
+    public RunServices services() {
+        return services;
     }
 
     public static Builder builder(Host host) {
@@ -196,6 +204,7 @@ public final class Orchestrator {
         private Optional<AuditDenialSource> audit = Optional.empty();
         private Optional<MeterRegistry> registry = Optional.empty();
         private HostResolver resolver = HostResolver.system();
+        private Optional<RunServices> services = Optional.empty();
 
         private Builder(Host host) {
             this.host = Objects.requireNonNull(host, "host");
@@ -250,6 +259,15 @@ public final class Orchestrator {
          */
         public Builder audit(AuditDenialSource source) {
             this.audit = Optional.of(source);
+            return this;
+        }
+
+        /**
+         * What its runs keep from one to the next, shared with the owner's other orchestrators
+         * ({@link RunServices}); without it, this orchestrator makes its own.
+         */
+        public Builder services(RunServices s) {
+            this.services = Optional.of(Objects.requireNonNull(s, "services"));
             return this;
         }
 

@@ -9,7 +9,8 @@ import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.orchestrator.pipeline.RunConfig;
 import dev.magus.orchestrator.run.RunRequest;
-import dev.magus.workspace.config.ConfigCache;
+import dev.magus.workspace.config.Workspace;
+import dev.magus.workspace.config.WorkspaceCaches;
 import dev.magus.workspace.config.ParsedConfig;
 import dev.magus.workspace.config.WorkspaceConfig;
 import java.nio.file.Files;
@@ -36,7 +37,8 @@ class ConfigReadOnceTest {
     }
 
     private RunConfig resolve(Function<Path, ParsedConfig> load) {
-        return ConfigStage.resolve("t", RunRequest.builder(t.workspace, "true").build(), t.env, t.home, load);
+        return ConfigStage.resolve("t", RunRequest.builder(t.workspace, "true").build(), t.env,
+                Workspace.openWith(t.workspace, t.env, t.home, load));
     }
 
     @Test
@@ -66,8 +68,8 @@ class ConfigReadOnceTest {
         assertThat(c.project()).map(p -> p.dir()).contains("api");
         assertThat(c.spellNames()).containsExactly("go", "python");
         // The cache hands the same parsed value to the next run while the file is unchanged.
-        Path yaml = t.workspace.resolve("magus.yaml");
-        assertThat(ConfigCache.parse(yaml)).isSameAs(ConfigCache.parse(yaml));
+        WorkspaceCaches caches = new WorkspaceCaches();
+        assertThat(Workspace.configAt(t.workspace, caches)).isSameAs(Workspace.configAt(t.workspace, caches));
 
         // A projects section that cannot be honoured is refused from the one parse, naming where.
         t.yaml("sandbox:\n  mode: required\nprojects:\n  - {dir: ., spells: [cobol]}\n");

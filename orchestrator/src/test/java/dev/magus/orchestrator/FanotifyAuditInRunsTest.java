@@ -9,7 +9,6 @@ import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.RunResult;
 import dev.magus.workspace.audit.AfterPass;
-import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.Watchers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,7 +76,7 @@ class FanotifyAuditInRunsTest {
         List<String> findings = evs.stream().filter(e -> e instanceof RunEvent.Diag)
                 .map(e -> ((RunEvent.Diag) e).diagnostic()).filter(d -> d.layer() == Layer.AUDIT)
                 .map(d -> finding(d).replace("_" + mode, "_MODE")).sorted().toList();
-        AfterPass pass = ControlFileAudit.lastAfterPass().orElseThrow();
+        AfterPass pass = t.services.audits().lastAfterPass().orElseThrow();
         return new Outcome(result, findings, pass, TestHost.text(evs));
     }
 
@@ -194,7 +193,7 @@ class FanotifyAuditInRunsTest {
                 "for f in /proc/self/fd/*; do echo \"fd $f -> $(readlink $f)\"; done").build());
         List<RunEvent> evs = TestHost.events(run);
         RunResult result = run.result().block(TestHost.DEADLINE);
-        AfterPass pass = ControlFileAudit.lastAfterPass().orElseThrow();
+        AfterPass pass = t.services.audits().lastAfterPass().orElseThrow();
         Assumptions.assumeTrue(pass.events(), () -> "fanotify not in use here: " + pass.detail());
         List<String> lines = TestHost.lines(evs, RunEvent.Stream.STDOUT);
         assertThat(result.status()).as(TestHost.text(evs)).isZero();

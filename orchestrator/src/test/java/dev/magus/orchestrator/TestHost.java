@@ -9,6 +9,7 @@ import dev.magus.events.Code;
 import dev.magus.events.RunEvent;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.orchestrator.run.Run;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.policy.HostFacts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,6 +38,8 @@ public final class TestHost {
     public final Path workspace;
     public final Path tempBase;
     public final Map<String, String> env = new LinkedHashMap<>();
+    /** What the test's runs keep from one to the next, as one process's would. */
+    public final RunServices services = new RunServices();
 
     public TestHost(Path root) {
         try {
@@ -150,15 +153,15 @@ public final class TestHost {
     }
 
     public Orchestrator orchestrator() {
-        return Orchestrator.builder(host()).build();
+        return Orchestrator.builder(host()).services(services).build();
     }
 
     public Orchestrator orchestrator(LandlockProbe probe) {
-        return Orchestrator.builder(host()).probe(probe).build();
+        return Orchestrator.builder(host()).services(services).probe(probe).build();
     }
 
     public Orchestrator orchestrator(LandlockProbe probe, RecordingSpawner spawner) {
-        return Orchestrator.builder(host()).probe(probe).spawner(spawner).build();
+        return Orchestrator.builder(host()).services(services).probe(probe).spawner(spawner).build();
     }
 
     /** An executable script at {@code dir/name}. */

@@ -1,10 +1,9 @@
 package dev.magus.server;
 
+import dev.magus.workspace.config.Workspace;
+import dev.magus.workspace.config.WorkspaceCaches;
 import dev.magus.events.MagusEnv;
 import dev.magus.events.SandboxException;
-import dev.magus.workspace.config.WorkspaceConfig;
-import dev.magus.workspace.config.ConfigCache;
-import dev.magus.orchestrator.pipeline.ConfigStage;
 import dev.magus.events.Mode;
 import java.nio.file.Path;
 import java.util.Map;
@@ -46,11 +45,11 @@ final class ModeRules {
      * @throws SandboxException MGS2010 for a {@code --sandbox} below the floor; MGS2004 for a bad mode
      *         spelling or an unreadable {@code magus.yaml}
      */
-    static Decision decide(Path cwd, Map<String, String> clientEnv, Optional<String> sandbox) {
+    static Decision decide(Path cwd, Map<String, String> clientEnv, Optional<String> sandbox, WorkspaceCaches caches) {
         Optional<Mode> floor = Optional.ofNullable(clientEnv.get(MagusEnv.SANDBOX)).filter(v -> !v.isEmpty())
                 .map(v -> Mode.parse(v, MagusEnv.SANDBOX));
         Optional<Mode> flag = sandbox.map(s -> Mode.parse(s, "--sandbox"));
-        Mode workspace = ConfigStage.findWorkspace(cwd).map(f -> ConfigCache.parse(f.file(), f.stamp()).config()).orElse(WorkspaceConfig.DEFAULT).mode();
+        Mode workspace = Workspace.configAt(cwd, caches).mode();
         // The floor rule first, worded as a local run's.
         Mode local = Mode.effective(floor, flag, workspace);
         Mode client = Mode.stronger(floor.orElse(Mode.OFF), flag.orElse(Mode.OFF));

@@ -298,7 +298,7 @@ final class Session {
             }
             // Resolved once, as the kernel walks it: the mode rules and the run's config read the same magus.yaml.
             cwd = cwd.toRealPath();
-            ModeRules.Decision decision = ModeRules.decide(cwd, s.env(), s.sandbox());
+            ModeRules.Decision decision = ModeRules.decide(cwd, s.env(), s.sandbox(), orchestrator.services().workspaces());
             if (decision instanceof ModeRules.Decision.Decline d) {
                 meters.forwarded("declined");
                 state = State.DONE;

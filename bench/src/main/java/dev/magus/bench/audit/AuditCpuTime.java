@@ -6,6 +6,7 @@ import dev.magus.policy.watch.ChangeWatcher;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.ControlFilesAction;
 import dev.magus.workspace.audit.Readers;
@@ -49,7 +50,7 @@ public final class AuditCpuTime {
             for (String reader : List.of("native", "native+fanotify", "java")) {
                 boolean events = reader.endsWith("+fanotify");
                 DirectoryReader r = reader.startsWith("native") ? ControlFileAuditBench.nativeReader() : Readers.java();
-                ControlFileAudit inMemory = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r)
+                ControlFileAudit inMemory = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r, new AuditCaches())
                         .watchingWith(events ? Optional.of(new FanotifyWatcher()) : Optional.empty());
                 int n = reader.startsWith("native") ? rounds : Math.max(3, rounds / 5);
                 for (String mode : List.of("warm", "state", "cold")) {
@@ -62,7 +63,7 @@ public final class AuditCpuTime {
                     long[] afterCpu = new long[n];
                     for (int i = -3; i < n; i++) {
                         if (cold) {
-                            ControlFileAudit.forgetWalks();
+                            audit = audit.withCaches(new AuditCaches());
                         }
                         long c0 = mx.getCurrentThreadCpuTime();
                         long w0 = System.nanoTime();

@@ -4,6 +4,7 @@ import dev.magus.bench.Fixtures;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.ControlFilesAction;
 import java.io.IOException;
@@ -43,14 +44,14 @@ public final class AuditSplitCpuTime {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ControlFileAudit audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader)
+            ControlFileAudit audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader, new AuditCaches())
                     .keepingWalksIn(new StateDir(root.resolve("state")));
             ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             long[] before = new long[rounds];
             long[] after = new long[rounds];
             long[] bare = new long[rounds];
             for (int i = -3; i < rounds; i++) {
-                ControlFileAudit.forgetWalks();
+                audit = audit.withCaches(new AuditCaches());
                 long c0 = mx.getCurrentThreadCpuTime();
                 ControlFileAudit.Baseline baseline = audit.before();
                 long c1 = mx.getCurrentThreadCpuTime();

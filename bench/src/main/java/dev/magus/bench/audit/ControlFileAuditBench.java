@@ -4,6 +4,7 @@ import dev.magus.bench.Fixtures;
 import dev.magus.landlock.sys.GetdentsReader;
 import dev.magus.policy.control.ControlFiles;
 import dev.magus.policy.path.DirectoryReader;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.ControlFilesAction;
 import dev.magus.workspace.audit.Readers;
@@ -60,7 +61,7 @@ public class ControlFileAuditBench {
         root = Fixtures.tempRoot("magus-bench-audit-");
         Path ws = tree(root, packages);
         DirectoryReader r = reader.equals("native") ? nativeReader() : Readers.java();
-        audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r);
+        audit = ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), r, new AuditCaches());
         // Let the slack pass: a workspace at rest was not written in the last 2 s.
         Thread.sleep(2_200);
         baseline = audit.before();
@@ -116,8 +117,7 @@ public class ControlFileAuditBench {
 
     @Benchmark
     public ControlFileAudit.Report coldBeforeAndAfter() {
-        ControlFileAudit.forgetWalks();
-        return check(audit.before().after(ControlFilesAction.RESTORE));
+        return check(audit.withCaches(new AuditCaches()).before().after(ControlFilesAction.RESTORE));
     }
 
     @Benchmark

@@ -3,6 +3,7 @@ package dev.magus.bench.audit;
 import dev.magus.bench.Fixtures;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.DescendantAudit;
 import dev.magus.workspace.audit.Readers;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ public class DescendantAuditBench {
         root = Fixtures.tempRoot("magus-bench-descendants-");
         Path ws = tree(root, packages);
         DirectoryReader r = reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java();
-        audit = DescendantAudit.of(ws, List.of(Path.of("api")), r)
+        audit = DescendantAudit.of(ws, List.of(Path.of("api")), r, new AuditCaches())
                 .keepingWalksIn(new StateDir(Fixtures.dirs(root.resolve("state"))));
         Thread.sleep(2_200);
         baseline = audit.before();
@@ -101,15 +102,13 @@ public class DescendantAuditBench {
 
     @Benchmark
     public DescendantAudit.Baseline beforeFromStateDir() {
-        DescendantAudit.forgetWalks();
-        return audit.before();
+        return audit.withCaches(new AuditCaches()).before();
     }
 
     @Benchmark
     public DescendantAudit.Baseline coldBefore() {
-        DescendantAudit.forgetWalks();
         return DescendantAudit.of(root.resolve("ws"), List.of(Path.of("api")),
-                reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java()).before();
+                reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java(), new AuditCaches()).before();
     }
 
     @Benchmark
@@ -119,8 +118,7 @@ public class DescendantAuditBench {
 
     @Benchmark
     public DescendantAudit.Report beforeAndAfterFromStateDir() {
-        DescendantAudit.forgetWalks();
-        return check(audit.before().after());
+        return check(audit.withCaches(new AuditCaches()).before().after());
     }
 
     private static DescendantAudit.Report check(DescendantAudit.Report r) {

@@ -3,6 +3,7 @@ package dev.magus.bench.audit;
 import dev.magus.bench.Fixtures;
 import dev.magus.policy.path.DirectoryReader;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.DescendantAudit;
 import dev.magus.workspace.audit.Readers;
 import java.lang.management.ManagementFactory;
@@ -38,25 +39,22 @@ public final class DescendantCpuTime {
             System.out.println("| --- | ---: | ---: | ---: | ---: |");
             for (String reader : List.of("native", "java")) {
                 DirectoryReader r = reader.equals("native") ? ControlFileAuditBench.nativeReader() : Readers.java();
-                DescendantAudit kept = DescendantAudit.of(ws, List.of(Path.of("api")), r).keepingWalksIn(state);
-                DescendantAudit bare = DescendantAudit.of(ws, List.of(Path.of("api")), r);
+                DescendantAudit kept = DescendantAudit.of(ws, List.of(Path.of("api")), r, new AuditCaches()).keepingWalksIn(state);
+                DescendantAudit bare = DescendantAudit.of(ws, List.of(Path.of("api")), r, new AuditCaches());
                 int n = reader.equals("native") ? rounds : Math.max(3, rounds / 5);
                 DescendantAudit.Baseline baseline = kept.before();
                 // Writes the walk to the state dir, as every run's end does.
                 unchanged(baseline.after());
                 measure(reader, "before, walk kept in the process", n, kept::before);
                 measure(reader, "before, walk read from the state dir (a new process)", n, () -> {
-                    DescendantAudit.forgetWalks();
-                    return kept.before();
+                    return kept.withCaches(new AuditCaches()).before();
                 });
                 measure(reader, "before, no kept walk (full walk)", n, () -> {
-                    DescendantAudit.forgetWalks();
-                    return bare.before();
+                    return bare.withCaches(new AuditCaches()).before();
                 });
                 measure(reader, "after (lstat per directory and per file, walk saved)", n, () -> unchanged(baseline.after()));
                 measure(reader, "before+after, a new process (every `magus run`)", n, () -> {
-                    DescendantAudit.forgetWalks();
-                    return unchanged(kept.before().after());
+                    return unchanged(kept.withCaches(new AuditCaches()).before().after());
                 });
             }
         } finally {

@@ -1,5 +1,6 @@
 package dev.magus.cli.arch;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +65,13 @@ class ArchitectureTest {
                 .whereLayer("policy-engine").mayOnlyBeAccessedByLayers("landlock", "workspace", "orchestrator", "server", "cli")
                 .whereLayer("env-scrub").mayOnlyBeAccessedByLayers("policy-engine", "landlock", "workspace", "orchestrator",
                         "server", "cli")
+                .check(main);
+    }
+
+    @Test
+    void yamlNodesStayInsideTheWorkspaceModule() {
+        noClasses().that().resideOutsideOfPackage("dev.magus.workspace..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.magus.workspace.yaml..", "org.yaml.snakeyaml.nodes..")
                 .check(main);
     }
 
@@ -140,7 +148,7 @@ class ArchitectureTest {
             Map.entry("dev.magus.landlock.sys.ProcFdLookup.unsupported",
                     "process: the kernel said openat2 is missing"),
             Map.entry("dev.magus.orchestrator.pipeline.IoThreads.IO_THREADS",
-                    "process: a count for the I/O pool's thread names"),
+                    "process: a count for the names of the I/O pool, one per process (see IoThreads)"),
             Map.entry("dev.magus.orchestrator.pipeline.RunChecks.LOCKS",
                     "process: one audit lock per workspace root, shared by every run of this process"),
             Map.entry("dev.magus.orchestrator.contain.RunCgroups.ACTIVE",
@@ -157,8 +165,6 @@ class ArchitectureTest {
                     "process: when this process's first run started"),
             Map.entry("dev.magus.orchestrator.orphans.Watchdog.shared",
                     "process: the one watchdog that kills this process's runs if it dies"),
-            Map.entry("dev.magus.orchestrator.temp.StaleTemps.SWEPT",
-                    "process: temp bases this process swept once"),
             Map.entry("dev.magus.policy.HostFacts.lastStateDir",
                     "cache: the state dir last derived from the environment; immutable value keyed by its inputs"),
             Map.entry("dev.magus.server.Session.SERIALS",
@@ -169,20 +175,6 @@ class ArchitectureTest {
                     "cache: hashes of texts, bounded, keyed by the text"),
             Map.entry("dev.magus.workspace.StateDir.lastOf",
                     "cache: the state dir last derived; immutable value keyed by its inputs"),
-            Map.entry("dev.magus.workspace.audit.ControlFileAudit.FILED",
-                    "cache: walks kept on disk, bounded, by workspace"),
-            Map.entry("dev.magus.workspace.audit.ControlFileAudit.LAST",
-                    "cache: the last walk of each workspace, so the next run rescans what moved; bounded, immutable values"),
-            Map.entry("dev.magus.workspace.audit.ControlFileAudit.UNAUDITED",
-                    "process: workspaces a run of this process left unaudited"),
-            Map.entry("dev.magus.workspace.audit.ControlFileAudit.lastPass",
-                    "observation: the last after-run pass, read by its benchmark"),
-            Map.entry("dev.magus.workspace.audit.DescendantAudit.LAST",
-                    "cache: the last walk of each set of descendant trees; bounded, immutable values"),
-            Map.entry("dev.magus.workspace.config.ConfigCache.ENTRIES",
-                    "cache: parsed magus.yaml by path and file stamp"),
-            Map.entry("dev.magus.workspace.spell.SpellCatalog.PARSED",
-                    "cache: parsed spell files by their text; bounded"),
             Map.entry("dev.magus.workspace.spell.SpellCatalog.PROVIDERS",
                     "cache: the spell providers a class loader sees"));
 

@@ -82,7 +82,8 @@ public final class Sandbox implements AutoCloseable {
         Objects.requireNonNull(orchestrator, "orchestrator");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(template, "template");
-        RunConfig config = ConfigStage.resolve("binding", template, host.env(), host.home());
+        RunConfig config = ConfigStage.resolve("binding", template, host.env(), host.home(),
+                orchestrator.services().workspaces());
         Path temp = config.mode() == Mode.OFF ? null : HostDirs.createPrivateTemp(host);
         try {
             HostFacts facts = host.facts(temp == null ? host.tempBase() : temp);

@@ -60,9 +60,11 @@ final class Attempt {
     private final RunHandle run;
     private final Passthrough passthrough;
     private final Watchdog watchdog;
+    /** The owner's sweep of stale private temp dirs, once per temp base. */
+    private final StaleTemps temps;
     // Guarded by this.
     private Path privateTemp;
-    /** The sweep of stale private temp dirs this run started, if it was the first of the process. */
+    /** The sweep of stale private temp dirs this run started, if it was the first of its owner's. */
     private CompletableFuture<List<Path>> sweep = CompletableFuture.completedFuture(List.of());
     private Optional<LeaseTrail> trail = Optional.empty();
     private NetworkProxy proxy;
@@ -74,10 +76,11 @@ final class Attempt {
     /** Set by a cancellation the moment it arrives: a stage still running then hands nothing on. */
     private volatile boolean cancelled;
 
-    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog) {
+    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, StaleTemps temps) {
         this.run = run;
         this.passthrough = passthrough;
         this.watchdog = watchdog;
+        this.temps = temps;
     }
 
     /**
@@ -103,12 +106,12 @@ final class Attempt {
         });
     }
 
-    /** Owns the run's private temp dir from now on: the watchdog removes it if magus dies; the first run sweeps stale ones. */
+    /** Owns the run's private temp dir from now on: the watchdog removes it if magus dies; the owner's first run sweeps stale ones. */
     synchronized Optional<Path> ownTemp(Optional<Path> temp, Host host) {
         temp.ifPresent(t -> {
             privateTemp = t;
             watchdog.guardDir(t);
-            sweep = StaleTemps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
+            sweep = temps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
         });
         return temp;
     }

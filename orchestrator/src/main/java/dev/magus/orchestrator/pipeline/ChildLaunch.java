@@ -25,6 +25,7 @@ import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.run.Stdin;
 import dev.magus.policy.PolicyOrOff;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.ControlFileAudit;
 import dev.magus.workspace.audit.DescendantAudit;
 import dev.magus.workspace.audit.LeaseAudit;
@@ -48,11 +49,14 @@ final class ChildLaunch {
     /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
     private final Watchdog watchdog;
     private final ChildStreams streams;
+    /** The audits' walks, kept by the orchestrator's owner from run to run. */
+    private final AuditCaches audits;
 
-    ChildLaunch(Spawner spawner, Watchdog watchdog, ChildStreams streams) {
+    ChildLaunch(Spawner spawner, Watchdog watchdog, ChildStreams streams, AuditCaches audits) {
         this.spawner = spawner;
         this.watchdog = watchdog;
         this.streams = streams;
+        this.audits = audits;
     }
 
     /** A started child, and what its end is checked against. */
@@ -109,10 +113,10 @@ final class ChildLaunch {
             }
             // Last before the spawn: the kernel cannot refuse a write to a control file inside
             // the workspace grant, so what the child does to them is found by comparing.
-            Optional<ControlFileAudit.Baseline> controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles())
+            Optional<ControlFileAudit.Baseline> controlFiles = policy.policy().map(p -> ControlFileAudit.of(p.controlFiles(), audits)
                     .keepingWalksIn(host.stateDir())
                     .quarantiningIn(host.stateDir(), dev.magus.workspace.quarantine.Retention.of(host.env())).before());
-            Optional<DescendantAudit.Baseline> descendants = DescendantStage.before(config, host.stateDir().dir());
+            Optional<DescendantAudit.Baseline> descendants = DescendantStage.before(config, host.stateDir().dir(), audits);
             // Nor within a directory granted whole for a lease's glob (docs/ for docs/*.md).
             Optional<LeaseAudit.Baseline> leaseWrites = policy.policy().map(p -> LeaseAudit.of(p.leases()))
                     .filter(a -> !a.dirs().isEmpty())

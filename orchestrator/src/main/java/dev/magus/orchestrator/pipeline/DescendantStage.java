@@ -4,6 +4,7 @@ import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.workspace.StateDir;
+import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.audit.DescendantAudit;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -21,14 +22,14 @@ final class DescendantStage {
      * Empty unless the request names descendants or the run is a {@code writes: true} target
      * whose project has registered descendants; the walk is kept in the state dir for the next process.
      */
-    static Optional<DescendantAudit.Baseline> before(RunConfig config, Path stateDir) {
+    static Optional<DescendantAudit.Baseline> before(RunConfig config, Path stateDir, AuditCaches caches) {
         java.util.Set<Path> dirs = new java.util.LinkedHashSet<>(config.request().descendantAudit());
         config.target().filter(t -> t.writes()).flatMap(t -> config.project())
                 .ifPresent(p -> dirs.addAll(config.projects().descendantDirs(p, config.workspaceRoot())));
         if (dirs.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(DescendantAudit.of(config.workspaceRoot(), java.util.List.copyOf(dirs))
+        return Optional.of(DescendantAudit.of(config.workspaceRoot(), java.util.List.copyOf(dirs), caches)
                 .keepingWalksIn(new StateDir(stateDir)).before());
     }
 

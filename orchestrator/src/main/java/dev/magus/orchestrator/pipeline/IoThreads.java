@@ -6,7 +6,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-/** magus's own I/O threads, one pool per process, shared by every {@link dev.magus.orchestrator.Orchestrator}. */
+/**
+ * magus's own I/O threads, one pool per process, shared by every {@link dev.magus.orchestrator.Orchestrator}
+ * whatever its {@link dev.magus.orchestrator.run.RunServices}: threads are the process's, and the
+ * end of a run reads magus's children once per thread of magus ({@code /proc/PID/task/TID/children},
+ * the subreaper's pursuit of strays), so a pool per owner would slow every run's ending by the
+ * idle threads of all the others.
+ */
 public final class IoThreads {
     /**
      * The threads: where everything that blocks runs: each run's stages and wait, and one reader

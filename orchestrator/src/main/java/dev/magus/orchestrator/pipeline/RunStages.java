@@ -14,6 +14,7 @@ import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.RunRequest;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.policy.PolicyOrOff;
 import java.util.List;
 import java.util.Optional;
@@ -40,14 +41,17 @@ public final class RunStages {
     /** How the run's proxy resolves names: the system's, or a test's map to loopback servers. */
     private final HostResolver resolver;
     private final ChildLaunch launch;
+    /** What runs keep from one to the next, the owner's. */
+    private final RunServices services;
 
     public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog,
-            Optional<AuditDenialSource> audit, HostResolver resolver) {
+            Optional<AuditDenialSource> audit, HostResolver resolver, RunServices services) {
         this.probe = probe;
         this.git = git;
         this.watchdog = watchdog;
         this.resolver = resolver;
-        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit));
+        this.services = services;
+        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit), services.audits());
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
@@ -93,7 +97,7 @@ public final class RunStages {
      */
     private Mono<Attempt.Ending> chain(RunHandle run, RunRequest request, Passthrough passthrough, Host host, boolean hop,
             Runnable subscribed) {
-        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog)),
+        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, services.temps())),
                 attempt -> {
                     Mono<Attempt.Ending> stages = Mono.defer(() -> {
                         subscribed.run();
@@ -116,7 +120,7 @@ public final class RunStages {
     private Mono<Attempt.Ending> stages(RunHandle run, RunRequest request, Passthrough passthrough, Host host,
             Attempt attempt) {
         // config: magus.yaml, the floor and the request.
-        return attempt.step(() -> ConfigStage.resolve(run.id(), request, host.env(), host.home()))
+        return attempt.step(() -> ConfigStage.resolve(run.id(), request, host.env(), host.home(), services.workspaces()))
                 // host: the private temp dir and the host facts under it.
                 .flatMap(config -> attempt.step(() -> {
                     // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).

@@ -28,18 +28,19 @@ import java.util.concurrent.Executor;
  * run.
  */
 public final class StaleTemps {
-    /** Temp bases already swept by this process: one sweep each is enough, later dirs have live owners or a watchdog. */
-    private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+    /** Temp bases already swept by this owner: one sweep each is enough, later dirs have live owners or a watchdog. */
+    private final Set<Path> swept = ConcurrentHashMap.newKeySet();
 
-    private StaleTemps() {
+    /** A sweeper that has swept nothing yet; its owner ({@code RunServices}) keeps it for all its runs. */
+    public StaleTemps() {
     }
 
     /**
-     * Sweeps {@code tempBase} on {@code executor}, once per process and temp base, off the run's
-     * path: the future completes when this call's sweep (or the earlier one) is done.
+     * Sweeps {@code tempBase} on {@code executor}, once per temp base for this sweeper, off the
+     * run's path: the future completes when this call's sweep (or the earlier one) is done.
      */
-    public static CompletableFuture<List<Path>> sweepOnce(Path tempBase, long uid, Executor executor) {
-        if (!SWEPT.add(tempBase.toAbsolutePath().normalize())) {
+    public CompletableFuture<List<Path>> sweepOnce(Path tempBase, long uid, Executor executor) {
+        if (!swept.add(tempBase.toAbsolutePath().normalize())) {
             return CompletableFuture.completedFuture(List.of());
         }
         return CompletableFuture.supplyAsync(() -> sweep(tempBase, uid), executor);

@@ -19,6 +19,7 @@ import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
@@ -60,7 +61,8 @@ class RunChainTest {
 
     private RunStages stages(LandlockProbe probe, Spawner s) {
         Watchdog watchdog = Watchdog.shared();
-        return new RunStages(probe, s, Optional.empty(), watchdog, Optional.empty(), HostResolver.system());
+        return new RunStages(probe, s, Optional.empty(), watchdog, Optional.empty(), HostResolver.system(),
+                new RunServices());
     }
 
     private static RunHandle handle(String id) {

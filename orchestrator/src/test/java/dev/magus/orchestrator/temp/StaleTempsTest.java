@@ -78,6 +78,19 @@ class StaleTempsTest {
     }
 
     @Test
+    void aSweeperSweepsEachTempBaseOnceAndAFreshOneSweepsAgain() throws Exception {
+        long pidMax = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
+        Path first = dir(new ProcessIdentity(self.pidNamespace(), pidMax + 1, 12345), "8");
+        StaleTemps sweeper = new StaleTemps();
+        assertThat(sweeper.sweepOnce(base, uid, Runnable::run).get()).containsExactly(first);
+        Path second = dir(new ProcessIdentity(self.pidNamespace(), pidMax + 1, 12346), "9");
+        assertThat(sweeper.sweepOnce(base, uid, Runnable::run).get()).isEmpty();
+        assertThat(second).isDirectory();
+        assertThat(new StaleTemps().sweepOnce(base, uid, Runnable::run).get()).containsExactly(second);
+        assertThat(second).doesNotExist();
+    }
+
+    @Test
     void anotherUsersDirIsLeftAlone() throws IOException {
         long pidMax = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
         Path stale = dir(new ProcessIdentity(self.pidNamespace(), pidMax + 1, 12345), "7");

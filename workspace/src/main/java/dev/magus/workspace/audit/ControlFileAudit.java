@@ -39,6 +39,8 @@ public final class ControlFileAudit {
     private final List<Path> roots;
     private final Set<Path> gitRoots;
     private final String key;
+    /** The walks kept from run to run by this audit's owner. */
+    private final AuditCaches caches;
     private final Optional<WalkCache> cache;
     /** The kernel's events of what a run changed ({@link Watchers#installed()} unless given). */
     private final java.util.function.Supplier<Optional<ChangeWatcher>> watcher;
@@ -46,14 +48,10 @@ public final class ControlFileAudit {
     private final Optional<Quarantine> quarantine;
     private final Retention retention;
 
-    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache,
-            java.util.function.Supplier<Optional<ChangeWatcher>> watcher) {
-        this(files, reader, cache, watcher, Optional.empty(), Retention.DEFAULT);
-    }
-
-    private ControlFileAudit(ControlFiles files, DirectoryReader reader, Optional<WalkCache> cache,
+    private ControlFileAudit(ControlFiles files, DirectoryReader reader, AuditCaches caches, Optional<WalkCache> cache,
             java.util.function.Supplier<Optional<ChangeWatcher>> watcher, Optional<Quarantine> quarantine,
             Retention retention) {
+        this.caches = caches;
         this.quarantine = quarantine;
         this.retention = retention;
         this.files = files;
@@ -78,14 +76,24 @@ public final class ControlFileAudit {
         this.watcher = watcher;
     }
 
-    /** An audit of {@code files}' workspace with the installed directory reader. */
-    public static ControlFileAudit of(ControlFiles files) {
-        return of(files, Readers.installed());
+    /**
+     * An audit of {@code files}' workspace with the installed directory reader, starting from
+     * the walks {@code caches} kept and keeping its own there.
+     */
+    public static ControlFileAudit of(ControlFiles files, AuditCaches caches) {
+        return of(files, Readers.installed(), caches);
     }
 
-    public static ControlFileAudit of(ControlFiles files, DirectoryReader reader) {
+    public static ControlFileAudit of(ControlFiles files, DirectoryReader reader, AuditCaches caches) {
         return new ControlFileAudit(Objects.requireNonNull(files, "files"), Objects.requireNonNull(reader, "reader"),
-                Optional.empty(), Watchers::installed);
+                Objects.requireNonNull(caches, "caches"), Optional.empty(), Watchers::installed, Optional.empty(),
+                Retention.DEFAULT);
+    }
+
+    /** This audit, starting from the walks {@code caches} kept and keeping its own there (a fresh one: a new process). */
+    public ControlFileAudit withCaches(AuditCaches caches) {
+        return new ControlFileAudit(files, reader, Objects.requireNonNull(caches, "caches"), cache, watcher, quarantine,
+                retention);
     }
 
     /**
@@ -94,7 +102,7 @@ public final class ControlFileAudit {
      * ({@link WalkCache} says why that is safe).
      */
     public ControlFileAudit keepingWalksIn(StateDir state) {
-        return new ControlFileAudit(files, reader, Optional.of(new WalkCache(state.dir().resolve("audit"))), watcher,
+        return new ControlFileAudit(files, reader, caches, Optional.of(new WalkCache(state.dir().resolve("audit"))), watcher,
                 quarantine, retention);
     }
 
@@ -103,7 +111,7 @@ public final class ControlFileAudit {
      * first ({@link Quarantine}), pruned to {@code retention} after each run that adds to it.
      */
     public ControlFileAudit quarantiningIn(StateDir state, Retention retention) {
-        return new ControlFileAudit(files, reader, cache, watcher, Optional.of(Quarantine.in(state)), retention);
+        return new ControlFileAudit(files, reader, caches, cache, watcher, Optional.of(Quarantine.in(state)), retention);
     }
 
     /**
@@ -111,90 +119,33 @@ public final class ControlFileAudit {
      * directory) instead of the installed one: for tests and benchmarks.
      */
     public ControlFileAudit watchingWith(Optional<ChangeWatcher> watcher) {
-        return new ControlFileAudit(files, reader, cache, () -> watcher, quarantine, retention);
+        return new ControlFileAudit(files, reader, caches, cache, () -> watcher, quarantine, retention);
     }
-
-    /** How the last after pass of this process went ({@link AfterPass}); for tests and benchmarks. */
-    public static Optional<AfterPass> lastAfterPass() {
-        return Optional.ofNullable(lastPass);
-    }
-
-    private static volatile AfterPass lastPass;
-
-    /**
-     * The last walk of each workspace this process audited, so that the next run's walk lists
-     * only the directories whose times moved since (see {@link Scan#rescan}): a server or a
-     * program that runs many commands pays the full walk once. Bounded; values are immutable.
-     */
-    private static final java.util.Map<String, Scan.Previous> LAST = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<String, Scan.Previous> eldest) {
-                    return size() > 16;
-                }
-            });
 
     /** Records the control entries now: call before the child starts. */
     public Baseline before() {
         // First: every change from here on is an event, the walk's own start included.
         EventPass events = EventPass.start(watcher.get(), roots);
-        Optional<Scan.Previous> previous = Optional.ofNullable(LAST.get(key));
+        Optional<Scan.Previous> previous = Optional.ofNullable(caches.walks.get(key));
         boolean fromFile = false;
         if (previous.isEmpty() && cache.isPresent()) {
             previous = cache.get().load(key, roots, Scan.nowNanos());
             fromFile = previous.isPresent();
         }
         // The state dir's file holds this very walk when this process loaded or wrote it (or
-        // found it still holding) and nothing replaced the walk in memory since (FILED).
-        boolean filed = fromFile || previous.isPresent() && cache.isPresent() && FILED.get(filedKey()) == previous.get();
-        Set<Path> carried = new java.util.TreeSet<>(UNAUDITED.getOrDefault(key, Set.of()));
+        // found it still holding) and nothing replaced the walk in memory since (AuditCaches#filed).
+        boolean filed = fromFile || previous.isPresent() && cache.isPresent() && caches.filed.get(filedKey()) == previous.get();
+        Set<Path> carried = new java.util.TreeSet<>(caches.unaudited.getOrDefault(key, Set.of()));
         cache.ifPresent(c -> carried.addAll(c.loadUnaudited(key, roots)));
         Scan.Walk walk = new Scan(names, reader).before(roots, gitRoots, previous);
-        LAST.put(key, walk.previous());
+        caches.walks.put(key, walk.previous());
         return new Baseline(walk, filed, carried, events);
     }
 
-    /** {@link #FILED}'s key: the workspace's walk in this audit's state dir. */
+    /** {@link AuditCaches#filed}'s key: the workspace's walk in this audit's state dir. */
     private String filedKey() {
         return cache.map(c -> c.dir().toString()).orElse("") + '\0' + key;
     }
-
-    /**
-     * Forgets the last walks this process kept, so that the next {@link #before} walks
-     * everything, or starts from the state dir's walk when the audit keeps one there (for
-     * benchmarks and tests).
-     */
-    public static void forgetWalks() {
-        LAST.clear();
-        FILED.clear();
-        UNAUDITED.clear();
-    }
-
-    /**
-     * For each workspace and state dir, the walk in {@link #LAST} that the state dir's file is
-     * known to hold the equal of (this process loaded it, wrote it, or found it still holding),
-     * by identity: a run that starts from it and changes nothing need not rewrite the file
-     * (in a server every run started from memory, so every run rewrote it, ~0.3 ms).
-     * Another process replacing the file meanwhile leaves a walk of the same workspace there, as
-     * good to rescan from; one removing it costs the next process a full walk, as before.
-     */
-    private static final java.util.Map<String, Scan.Previous> FILED = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<String, Scan.Previous> eldest) {
-                    return size() > 16;
-                }
-            });
-
-    /**
-     * The directories an earlier run of each workspace left unaudited (cannot be listed after
-     * it), by workspace: in this process, and in the state dir when the audit keeps walks there
-     * ({@link WalkCache#saveUnaudited}), which no run can write. Until such a directory is seen
-     * through again, every run fails naming it; the run in which it can be listed again treats
-     * it as one it reopened: every control entry beneath it is the earlier run's, reported and
-     * removed (under restore), never taken as the baseline.
-     */
-    private static final java.util.Map<String, Set<Path>> UNAUDITED = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** What one run's audit found, and the diagnostics that say so. */
     /**
@@ -230,10 +181,10 @@ public final class ControlFileAudit {
     public final class Baseline {
         private final Scan.Walk walk;
         private final Snapshot snapshot;
-        /** Whether {@link #walk} rescanned a walk the state dir's file holds ({@link #FILED}). */
+        /** Whether {@link #walk} rescanned a walk the state dir's file holds ({@link AuditCaches#filed}). */
         private final boolean rescanned;
 
-        /** What earlier runs left unaudited ({@link #UNAUDITED}). */
+        /** What earlier runs left unaudited ({@link AuditCaches#unaudited}). */
         private final Set<Path> carried;
 
         /** The kernel's events since before {@link #walk} started, if any. */
@@ -287,14 +238,14 @@ public final class ControlFileAudit {
             // Before the events are read: every change they do not hold came after this.
             long since = Scan.nowNanos();
             EventPass.Outcome outcome = events.drain();
-            lastPass = outcome.pass();
+            caches.lastPass(outcome.pass());
             pass = outcome.pass();
             List<Path> setid = new ArrayList<>();
             Scan.Walk now = new Scan(names, reader).rescan(walk.previous(), roots, outcome.touched(), since, setid);
             // What the next run starts from: this walk, whose start precedes any restore below,
             // so the directories restoring writes to are listed again next time.
             Scan.Previous next = now.previous();
-            LAST.put(key, next);
+            caches.walks.put(key, next);
             // The kept walk still holds when neither pass listed a directory (so none changed
             // since it started) and no control entry changed: rewriting it would only move its
             // start forward, which the next run's rescan does not need. A few ms per run.
@@ -304,9 +255,9 @@ public final class ControlFileAudit {
                     && snapshot.entries().equals(after.entries());
             boolean saved = !stillHolds && cache.map(c -> c.save(key, now)).orElse(false);
             if (stillHolds || saved) {
-                FILED.put(filedKey(), next);
+                caches.filed.put(filedKey(), next);
             } else {
-                FILED.remove(filedKey());
+                caches.filed.remove(filedKey());
             }
             List<Path> unaudited = unaudited(walk.unlisted(), now.unlisted(), carried);
             // Beneath a directory that could not be listed before the run and can now, nothing
@@ -704,12 +655,12 @@ public final class ControlFileAudit {
         return out;
     }
 
-    /** Keeps {@code hidden} as what this workspace's next run must see through ({@link #UNAUDITED}). */
+    /** Keeps {@code hidden} as what this workspace's next run must see through ({@link AuditCaches#unaudited}). */
     private void remember(List<Path> hidden) {
         if (hidden.isEmpty()) {
-            UNAUDITED.remove(key);
+            caches.unaudited.remove(key);
         } else {
-            UNAUDITED.put(key, Set.copyOf(hidden));
+            caches.unaudited.put(key, Set.copyOf(hidden));
         }
         cache.ifPresent(c -> c.saveUnaudited(key, hidden));
     }

@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +45,15 @@ public final class DescendantAudit {
     private final List<Path> projects;
     private final List<Path> roots;
     private final DirectoryReader reader;
+    /** The walks kept from run to run by this audit's owner. */
+    private final AuditCaches caches;
     private final Optional<TreeCache> cache;
     private final String key;
 
-    private DescendantAudit(Path workspaceRoot, List<Path> projects, DirectoryReader reader, Optional<TreeCache> cache) {
+    private DescendantAudit(Path workspaceRoot, List<Path> projects, DirectoryReader reader, AuditCaches caches,
+            Optional<TreeCache> cache) {
         this.workspaceRoot = workspaceRoot;
+        this.caches = caches;
         this.projects = projects;
         this.reader = reader;
         this.cache = cache;
@@ -68,19 +71,22 @@ public final class DescendantAudit {
     /**
      * An audit of {@code descendants}: the registered projects inside the project the dispatch
      * runs on ({@link #below}). A relative one is relative to {@code workspaceRoot}; each is
-     * taken at its real path, where the child's writes land.
+     * taken at its real path, where the child's writes land. It starts from the walk
+     * {@code caches} kept and keeps its own there.
      */
-    public static DescendantAudit of(Path workspaceRoot, Collection<Path> descendants) {
-        return of(workspaceRoot, descendants, Readers.installed());
+    public static DescendantAudit of(Path workspaceRoot, Collection<Path> descendants, AuditCaches caches) {
+        return of(workspaceRoot, descendants, Readers.installed(), caches);
     }
 
-    public static DescendantAudit of(Path workspaceRoot, Collection<Path> descendants, DirectoryReader reader) {
+    public static DescendantAudit of(Path workspaceRoot, Collection<Path> descendants, DirectoryReader reader,
+            AuditCaches caches) {
         Path root = real(workspaceRoot.toAbsolutePath().normalize());
         TreeSet<Path> set = new TreeSet<>(PathOrder.INSTANCE);
         for (Path d : descendants) {
             set.add(real(root.resolve(d).normalize()));
         }
-        return new DescendantAudit(root, List.copyOf(set), Objects.requireNonNull(reader, "reader"), Optional.empty());
+        return new DescendantAudit(root, List.copyOf(set), Objects.requireNonNull(reader, "reader"),
+                Objects.requireNonNull(caches, "caches"), Optional.empty());
     }
 
     /**
@@ -106,24 +112,15 @@ public final class DescendantAudit {
         }
     }
 
-    /** This audit, also keeping its last walk in {@code state}'s {@code audit} directory for the next process. */
-    public DescendantAudit keepingWalksIn(StateDir state) {
-        return new DescendantAudit(workspaceRoot, projects, reader,
-                Optional.of(new TreeCache(state.dir().resolve("audit"))));
+    /** This audit, starting from the walk {@code caches} kept and keeping its own there (a fresh one: a new process). */
+    public DescendantAudit withCaches(AuditCaches caches) {
+        return new DescendantAudit(workspaceRoot, projects, reader, Objects.requireNonNull(caches, "caches"), cache);
     }
 
-    /** The last walk of each set of trees this process audited; bounded, values immutable. */
-    private static final Map<String, TreeScan.Tree> LAST = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<String, TreeScan.Tree> eldest) {
-                    return size() > 16;
-                }
-            });
-
-    /** Forgets the walks this process kept (benchmarks and tests: the next {@link #before} starts from the state dir or walks). */
-    public static void forgetWalks() {
-        LAST.clear();
+    /** This audit, also keeping its last walk in {@code state}'s {@code audit} directory for the next process. */
+    public DescendantAudit keepingWalksIn(StateDir state) {
+        return new DescendantAudit(workspaceRoot, projects, reader, caches,
+                Optional.of(new TreeCache(state.dir().resolve("audit"))));
     }
 
     /** The descendant projects this audit watches, at their real paths. */
@@ -134,13 +131,13 @@ public final class DescendantAudit {
     /** Records the names in the trees now: call right before the child starts. */
     public Baseline before() {
         TreeScan scan = new TreeScan(reader);
-        Optional<TreeScan.Tree> previous = Optional.ofNullable(LAST.get(key));
+        Optional<TreeScan.Tree> previous = Optional.ofNullable(caches.trees.get(key));
         if (previous.isEmpty() && cache.isPresent()) {
             previous = cache.get().load(key, roots, Scan.nowNanos());
         }
         TreeScan.Tree tree = previous.isPresent() && previous.get().sinceNanos() <= Scan.nowNanos()
                 ? scan.rescan(previous.get(), roots) : scan.walk(roots);
-        LAST.put(key, tree);
+        caches.trees.put(key, tree);
         return new Baseline(tree, Scan.nowNanos());
     }
 
@@ -178,7 +175,7 @@ public final class DescendantAudit {
         /** Compares with now and reports. Call once the child's process group is gone. */
         public Report after() {
             TreeScan.Tree now = new TreeScan(reader).rescan(tree, roots);
-            LAST.put(key, now);
+            caches.trees.put(key, now);
             cache.ifPresent(c -> c.save(key, now));
             List<DescendantWrite> writes = new ArrayList<>();
             TreeDiff.between(tree, now, reader::stat, startNanos,

@@ -15,26 +15,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The stamp is taken before the read, so a change during the read leaves a stamp that no
  * longer matches and the next run reads again: a stale parse is never kept past a change. A
  * file that cannot be read or parsed is not kept either (the next run says why again).
- * One process-wide cache, bounded by {@value #MAX_ENTRIES} workspaces (cleared when full:
- * a server serving more than that rereads, which is only slower).
+ * Kept by its owner ({@link WorkspaceCaches}) for as long as it lives, bounded by
+ * {@value #MAX_ENTRIES} workspaces (cleared when full: a server serving more than that
+ * rereads, which is only slower).
  */
-public final class ConfigCache {
+final class ConfigCache {
     static final int MAX_ENTRIES = 256;
 
     private record Entry(FileStamp stamp, ParsedConfig parsed) {
     }
 
-    private static final Map<Path, Entry> ENTRIES = new ConcurrentHashMap<>();
-
-    private ConfigCache() {
-    }
+    private final Map<Path, Entry> entries = new ConcurrentHashMap<>();
 
     /**
      * {@link WorkspaceConfig#read(Path)} of {@code magusYaml}, from the cache while its stamp holds.
      *
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
-    public static WorkspaceConfig read(Path magusYaml) {
+    WorkspaceConfig read(Path magusYaml) {
         return parse(magusYaml).config();
     }
 
@@ -44,7 +42,7 @@ public final class ConfigCache {
      *
      * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
      */
-    public static ParsedConfig parse(Path magusYaml) {
+    ParsedConfig parse(Path magusYaml) {
         return parse(magusYaml, FileStamp.of(magusYaml));
     }
 
@@ -54,17 +52,17 @@ public final class ConfigCache {
      * before the read, as {@link #parse(Path)} takes it, so a change after it is a stamp that no
      * longer matches next time.
      */
-    public static ParsedConfig parse(Path magusYaml, FileStamp stamp) {
-        Entry e = ENTRIES.get(magusYaml);
+    ParsedConfig parse(Path magusYaml, FileStamp stamp) {
+        Entry e = entries.get(magusYaml);
         if (e != null && stamp.exists() && e.stamp().equals(stamp)) {
             return e.parsed();
         }
         ParsedConfig parsed = WorkspaceConfig.parse(magusYaml);
         if (stamp.exists()) {
-            if (ENTRIES.size() >= MAX_ENTRIES) {
-                ENTRIES.clear();
+            if (entries.size() >= MAX_ENTRIES) {
+                entries.clear();
             }
-            ENTRIES.put(magusYaml, new Entry(stamp, parsed));
+            entries.put(magusYaml, new Entry(stamp, parsed));
         }
         return parsed;
     }

@@ -1,46 +1,31 @@
 package dev.magus.workspace.config;
 
 import dev.magus.events.DetailKey;
-import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
-import dev.magus.events.Echo;
-import dev.magus.events.Layer;
-import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.policy.decl.DeclLayer;
-import dev.magus.policy.decl.SandboxAllow;
 import dev.magus.policy.decl.SandboxDecl;
-import dev.magus.policy.decl.SandboxEnv;
 import dev.magus.policy.decl.Site;
 import dev.magus.events.Mode;
 import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.workspace.audit.ControlFilesAction;
+import dev.magus.workspace.yaml.DeclNodes;
+import dev.magus.workspace.yaml.YamlFile;
 import java.io.IOException;
 import java.io.Reader;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.reader.ReaderException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * The {@code sandbox} section of a workspace's magus.yaml:
@@ -135,8 +120,6 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
         return section.decl();
     }
     private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "supervise", "allow", "env", "network");
-    private static final List<String> ALLOW_KEYS = List.of("name", "env", "base", "path", "mode");
-    private static final Set<String> ENV_KEYS = Set.of("passthrough");
 
     /** A workspace without a sandbox section: off, nothing declared. */
     public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, false, new Declared(SandboxDecl.empty(DeclLayer.workspace())));
@@ -193,295 +176,115 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
      * sections' readers. Refused as {@link #read(String, Path)} refuses.
      */
     public static ParsedConfig parse(String text, Path file) {
-        Parser p = new Parser(file);
+        Path fileName = file.getFileName();
+        Parser p = new Parser(new YamlFile(fileName == null ? file.toString() : fileName.toString(), ""), file);
         try {
-            Node root;
-            try {
-                root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(text));
-            } catch (MarkedYAMLException e) {
-                Mark mark = Optional.ofNullable(e.getProblemMark()).orElse(e.getContextMark());
-                // The context says what was being read ("expected a single document in the stream"),
-                // the problem what was found there; alone, "but found another document" says little.
-                String problem = Optional.ofNullable(e.getProblem()).orElse(e.getMessage());
-                String context = e.getContext() == null || e.getContext().isBlank() ? "" : e.getContext() + ", ";
-                throw p.error(mark, "", "malformed YAML: " + context + problem);
-            } catch (ReaderException e) {
-                // A character YAML does not allow (NUL, most control characters): where it is, and which.
-                throw p.error(at(text, e.getPosition()), "", "malformed YAML: character "
-                        + String.format("U+%04X", e.getCodePoint()) + " is not allowed in YAML");
-            } catch (YAMLException e) {
-                throw p.error(null, "", "malformed YAML: " + e.getMessage());
-            }
-            Optional<Node> document = Optional.ofNullable(root).filter(n -> !isNullNode(n));
-            return new ParsedConfig(p.config(root), document);
+            Optional<Node> document = p.yaml.compose(text);
+            return new ParsedConfig(p.config(document), document);
         } catch (SandboxException e) {
             throw new SandboxException(e.diagnostic().withDetail(DetailKey.FILE, file.toString()), e);
         }
     }
 
-    private static boolean isNullNode(Node node) {
-        return dev.magus.workspace.yaml.YamlFile.isNull(node);
-    }
-
-    /** The mark of the {@code index}-th code point of {@code text}. */
-    private static Mark at(String text, int index) {
-        int line = 0;
-        int column = 0;
-        int offset = 0;
-        for (int i = 0; i < index && offset < text.length(); i++) {
-            int cp = text.codePointAt(offset);
-            offset += Character.charCount(cp);
-            if (cp == '\n') {
-                line++;
-                column = 0;
-            } else {
-                column++;
-            }
-        }
-        return new Mark("", index, line, column, new int[0], 0);
-    }
-
-    /** Walks the node tree; keeps the file name for positions. */
-    private static final class Parser {
-        private final String name;
-        private final Path file;
-
-        Parser(Path file) {
-            this.file = file;
-            Path fileName = file.getFileName();
-            this.name = fileName == null ? file.toString() : fileName.toString();
-        }
-
-        WorkspaceConfig config(Node root) {
-            if (root == null || isNull(root)) {
+    /** Reads the {@code sandbox} section off the node tree; {@code file} goes in a refusal's details. */
+    private record Parser(YamlFile yaml, Path file) {
+        WorkspaceConfig config(Optional<Node> root) {
+            if (root.isEmpty()) {
                 return DEFAULT;
             }
-            MappingNode top = mapping(root, "", "magus.yaml must be a mapping of sections");
-            Map<String, NodeTuple> sections = keys(top, "", Optional.empty());
-            NodeTuple sandbox = sections.get("sandbox");
-            if (sandbox == null || isNull(sandbox.getValueNode())) {
+            MappingNode top = yaml.mapping(root.get(), "", "magus.yaml must be a mapping of sections");
+            Optional<Node> sandbox = yaml.section(top, "sandbox");
+            if (sandbox.isEmpty()) {
                 return DEFAULT;
             }
-            MappingNode section = mapping(sandbox.getValueNode(), "sandbox", "sandbox must be a mapping (mode, controlFiles, supervise, allow, env, network)");
-            Map<String, NodeTuple> keys = keys(section, "sandbox", Optional.of(SANDBOX_KEYS));
+            MappingNode section = yaml.mapping(sandbox.get(), "sandbox",
+                    "sandbox must be a mapping (mode, controlFiles, supervise, allow, env, network)");
+            Map<String, NodeTuple> keys = yaml.keys(section, "sandbox", SANDBOX_KEYS);
 
             Mode mode = Mode.OFF;
             NodeTuple modeTuple = keys.get("mode");
             boolean declared = modeTuple != null;
             if (declared) {
                 Node v = modeTuple.getValueNode();
-                mode = Mode.parse(scalar(v, "sandbox.mode"), position(v) + " sandbox.mode");
+                mode = Mode.parse(yaml.scalar(v, "sandbox.mode"), yaml.position(v) + " sandbox.mode");
             }
             ControlFilesAction controlFiles = ControlFilesAction.RESTORE;
             NodeTuple controlTuple = keys.get("controlFiles");
             if (controlTuple != null) {
                 Node v = controlTuple.getValueNode();
-                String value = scalar(v, "sandbox.controlFiles");
-                controlFiles = ControlFilesAction.parse(value).orElseThrow(() -> error(v.getStartMark(), "sandbox.controlFiles",
+                String value = yaml.scalar(v, "sandbox.controlFiles");
+                controlFiles = ControlFilesAction.parse(value).orElseThrow(() -> yaml.error(v, "sandbox.controlFiles",
                         "unknown sandbox.controlFiles '" + value + "' (expected restore or report)"));
             }
             boolean supervise = false;
             NodeTuple superviseTuple = keys.get("supervise");
             if (superviseTuple != null) {
                 Node v = superviseTuple.getValueNode();
-                String value = scalar(v, "sandbox.supervise");
+                String value = yaml.scalar(v, "sandbox.supervise");
                 if (!value.equals("true") && !value.equals("false")) {
-                    throw error(v.getStartMark(), "sandbox.supervise", "sandbox.supervise must be true or false, not '"
-                            + value + "'");
+                    throw yaml.error(v, "sandbox.supervise", "sandbox.supervise must be true or false, not '" + value + "'");
                 }
                 supervise = value.equals("true");
             }
             try {
-                return new WorkspaceConfig(mode, declared, new Declared(declaration(keys)), controlFiles, supervise);
+                SandboxDecl decl = DeclNodes.read(yaml, keys, "sandbox", DeclLayer.workspace());
+                NodeTuple networkTuple = keys.get("network");
+                if (networkTuple != null && !YamlFile.isNull(networkTuple.getValueNode())) {
+                    decl = decl.withNetwork(network(networkTuple.getValueNode()));
+                }
+                return new WorkspaceConfig(mode, declared, new Declared(decl), controlFiles, supervise);
             } catch (SandboxException e) {
                 return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail(DetailKey.FILE, file.toString())),
                         controlFiles, supervise);
             }
         }
 
-        private SandboxDecl declaration(Map<String, NodeTuple> keys) {
-            List<SandboxAllow> allow = new ArrayList<>();
-            NodeTuple allowTuple = keys.get("allow");
-            if (allowTuple != null && !isNull(allowTuple.getValueNode())) {
-                SequenceNode seq = sequence(allowTuple.getValueNode(), "sandbox.allow", "sandbox.allow must be a list of entries");
-                for (int i = 0; i < seq.getValue().size(); i++) {
-                    allow.add(allowEntry(seq.getValue().get(i), "sandbox.allow[" + i + "]"));
-                }
-            }
-            SandboxEnv env = SandboxEnv.EMPTY;
-            NodeTuple envTuple = keys.get("env");
-            if (envTuple != null && !isNull(envTuple.getValueNode())) {
-                env = env(envTuple.getValueNode());
-            }
-            NetworkDecl network = NetworkDecl.EMPTY;
-            NodeTuple networkTuple = keys.get("network");
-            if (networkTuple != null && !isNull(networkTuple.getValueNode())) {
-                network = network(networkTuple.getValueNode());
-            }
-            return new SandboxDecl(allow, env, network, DeclLayer.workspace());
-        }
-
         /** {@code sandbox.network}; every value's position is kept for its MGS2004. */
         private NetworkDecl network(Node node) {
-            MappingNode map = mapping(node, "sandbox.network", "sandbox.network must be a mapping (mode, allow, ports, bind, unix)");
-            Map<String, NodeTuple> keys = keys(map, "sandbox.network", Optional.of(Set.copyOf(NetworkDecl.KEYS)));
+            MappingNode map = yaml.mapping(node, "sandbox.network", "sandbox.network must be a mapping (mode, allow, ports, bind, unix)");
+            Map<String, NodeTuple> keys = yaml.keys(map, "sandbox.network", Set.copyOf(NetworkDecl.KEYS));
             Map<String, String> positions = new HashMap<>();
             Optional<String> mode = Optional.empty();
             NodeTuple modeTuple = keys.get("mode");
             if (modeTuple != null) {
-                mode = Optional.of(scalar(modeTuple.getValueNode(), "sandbox.network.mode"));
-                positions.put("mode", position(modeTuple.getValueNode()));
+                mode = Optional.of(yaml.scalar(modeTuple.getValueNode(), "sandbox.network.mode"));
+                positions.put("mode", yaml.position(modeTuple.getValueNode()));
             }
             List<List<String>> lists = new ArrayList<>();
             for (String key : List.of("allow", "ports", "bind")) {
                 List<String> values = new ArrayList<>();
                 NodeTuple t = keys.get(key);
-                if (t != null && !isNull(t.getValueNode())) {
-                    SequenceNode seq = sequence(t.getValueNode(), "sandbox.network." + key, "sandbox.network." + key
+                if (t != null && !YamlFile.isNull(t.getValueNode())) {
+                    SequenceNode seq = yaml.sequence(t.getValueNode(), "sandbox.network." + key, "sandbox.network." + key
                             + " must be a list");
                     for (int i = 0; i < seq.getValue().size(); i++) {
                         Node v = seq.getValue().get(i);
-                        values.add(scalar(v, "sandbox.network." + key + "[" + i + "]"));
-                        positions.put(key + "[" + i + "]", position(v));
+                        values.add(yaml.scalar(v, "sandbox.network." + key + "[" + i + "]"));
+                        positions.put(key + "[" + i + "]", yaml.position(v));
                     }
                 }
                 lists.add(values);
             }
             Optional<List<String>> unix = Optional.empty();
             NodeTuple unixTuple = keys.get("unix");
-            if (unixTuple != null && !isNull(unixTuple.getValueNode())) {
+            if (unixTuple != null && !YamlFile.isNull(unixTuple.getValueNode())) {
                 Node v = unixTuple.getValueNode();
-                positions.put("unix", position(v));
+                positions.put("unix", yaml.position(v));
                 if (v instanceof SequenceNode seq) {
                     List<String> paths = new ArrayList<>();
                     for (int i = 0; i < seq.getValue().size(); i++) {
                         Node p = seq.getValue().get(i);
-                        paths.add(scalar(p, "sandbox.network.unix[" + i + "]"));
-                        positions.put("unix[" + i + "]", position(p));
+                        paths.add(yaml.scalar(p, "sandbox.network.unix[" + i + "]"));
+                        positions.put("unix[" + i + "]", yaml.position(p));
                     }
                     unix = Optional.of(paths);
                 } else {
-                    positions.put("unix[0]", position(v));
-                    unix = Optional.of(List.of(scalar(v, "sandbox.network.unix")));
+                    positions.put("unix[0]", yaml.position(v));
+                    unix = Optional.of(List.of(yaml.scalar(v, "sandbox.network.unix")));
                 }
             }
             return NetworkDecl.declare(mode, lists.get(0), lists.get(1), lists.get(2), unix, DeclLayer.workspace(),
-                    new Site(position(node), "sandbox.network", positions));
-        }
-
-        private SandboxAllow allowEntry(Node node, String key) {
-            MappingNode entry = mapping(node, key, key + " must be a mapping (name, env, base, path, mode)");
-            Map<String, NodeTuple> keys = keys(entry, key, Optional.of(Set.copyOf(ALLOW_KEYS)));
-            Map<String, String> values = new HashMap<>();
-            Map<String, String> positions = new HashMap<>();
-            for (String field : ALLOW_KEYS) {
-                NodeTuple t = keys.get(field);
-                if (t != null) {
-                    Node v = t.getValueNode();
-                    values.put(field, scalar(v, key + "." + field));
-                    positions.put(field, position(v));
-                }
-            }
-            Site site = new Site(position(node), key, positions);
-            return SandboxAllow.declare(
-                    Optional.ofNullable(values.get("name")),
-                    Optional.ofNullable(values.get("env")),
-                    Optional.ofNullable(values.get("base")),
-                    Optional.ofNullable(values.get("path")),
-                    Optional.ofNullable(values.get("mode")),
-                    DeclLayer.workspace(), site);
-        }
-
-        private SandboxEnv env(Node node) {
-            MappingNode env = mapping(node, "sandbox.env", "sandbox.env must be a mapping (passthrough)");
-            Map<String, NodeTuple> keys = keys(env, "sandbox.env", Optional.of(ENV_KEYS));
-            NodeTuple pass = keys.get("passthrough");
-            if (pass == null || isNull(pass.getValueNode())) {
-                return SandboxEnv.EMPTY;
-            }
-            SequenceNode seq = sequence(pass.getValueNode(), "sandbox.env.passthrough",
-                    "sandbox.env.passthrough must be a list of variable names and PREFIX_* patterns");
-            List<String> entries = new ArrayList<>();
-            Map<String, String> positions = new HashMap<>();
-            for (int i = 0; i < seq.getValue().size(); i++) {
-                Node v = seq.getValue().get(i);
-                String field = "passthrough[" + i + "]";
-                entries.add(scalar(v, "sandbox.env." + field));
-                positions.put(field, position(v));
-            }
-            return SandboxEnv.parse(entries, new Site(position(node), "sandbox.env", positions));
-        }
-
-        /** The keys of a mapping, each once; unknown ones refused when {@code allowed} is given. */
-        private Map<String, NodeTuple> keys(MappingNode map, String at, Optional<Set<String>> allowed) {
-            Map<String, NodeTuple> out = new LinkedHashMap<>();
-            for (NodeTuple t : map.getValue()) {
-                Node k = t.getKeyNode();
-                String keyPath = at.isEmpty() ? "" : at + ".";
-                if (!(k instanceof ScalarNode sk) || isNull(k)) {
-                    throw error(k.getStartMark(), at, "keys " + (at.isEmpty() ? "" : "in " + at + " ") + "must be plain names");
-                }
-                String name = sk.getValue();
-                if (allowed.isPresent() && !allowed.get().contains(name)) {
-                    throw error(k.getStartMark(), keyPath + Echo.cut(name), "unknown key " + Echo.quoted(name) + " in " + at
-                            + " (expected " + String.join(", ", allowed.get().stream().sorted().toList()) + ")");
-                }
-                if (out.containsKey(name) && (allowed.isPresent() || name.equals("sandbox"))) {
-                    throw error(k.getStartMark(), keyPath + name, "duplicate key '" + name + "'"
-                            + (at.isEmpty() ? "" : " in " + at));
-                }
-                out.putIfAbsent(name, t);
-            }
-            return out;
-        }
-
-        private MappingNode mapping(Node node, String key, String message) {
-            if (node instanceof MappingNode m) {
-                return m;
-            }
-            throw error(node.getStartMark(), key, message + ", not " + describe(node));
-        }
-
-        private SequenceNode sequence(Node node, String key, String message) {
-            if (node instanceof SequenceNode s) {
-                return s;
-            }
-            throw error(node.getStartMark(), key, message + ", not " + describe(node));
-        }
-
-        private String scalar(Node node, String key) {
-            if (node instanceof ScalarNode s && !isNull(node)) {
-                return s.getValue();
-            }
-            if (node instanceof ScalarNode s && s.getValue().equals("~")) {
-                // YAML reads a bare ~ as null; someone who wrote it almost always meant home.
-                String field = key.substring(key.lastIndexOf('.') + 1);
-                throw error(node.getStartMark(), key, field + " is empty: an unquoted ~ is YAML's null, not your home"
-                        + " directory; quote it (" + field + ": \"~/...\")");
-            }
-            throw error(node.getStartMark(), key, key + " must be a single value, not " + describe(node));
-        }
-
-        // One wording of a node's kind for magus.yaml and the spell files alike.
-        private static boolean isNull(Node node) {
-            return dev.magus.workspace.yaml.YamlFile.isNull(node);
-        }
-
-        private static String describe(Node node) {
-            return dev.magus.workspace.yaml.YamlFile.describe(node);
-        }
-
-        private String position(Node node) {
-            return position(node.getStartMark());
-        }
-
-        private String position(Mark mark) {
-            return mark == null ? name : name + ":" + (mark.getLine() + 1) + ":" + (mark.getColumn() + 1);
-        }
-
-        SandboxException error(Mark mark, String key, String message) {
-            String source = position(mark) + (key.isEmpty() ? "" : " " + key);
-            return new SandboxException(Diagnostic.of(Code.MGS2004, message, key, Operation.NONE, Layer.POLICY, source));
+                    new Site(yaml.position(node), "sandbox.network", positions));
         }
     }
 }

@@ -68,19 +68,11 @@ public final class ProjectsReader {
             // The sandbox section's reader refuses a file that is not a mapping of sections.
             return Projects.NONE;
         }
-        NodeTuple section = null;
-        for (NodeTuple t : top.getValue()) {
-            if (t.getKeyNode() instanceof org.yaml.snakeyaml.nodes.ScalarNode k && k.getValue().equals("projects")) {
-                if (section != null) {
-                    throw file.error(k, "projects", "duplicate key 'projects'");
-                }
-                section = t;
-            }
-        }
-        if (section == null || YamlFile.isNull(section.getValueNode())) {
+        Optional<Node> section = file.section(top, "projects");
+        if (section.isEmpty()) {
             return Projects.NONE;
         }
-        SequenceNode list = file.sequence(section.getValueNode(), "projects", "projects must be a list of {dir, spells, targets}");
+        SequenceNode list = file.sequence(section.get(), "projects", "projects must be a list of {dir, spells, targets}");
         List<Project> projects = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();
         for (int i = 0; i < list.getValue().size(); i++) {

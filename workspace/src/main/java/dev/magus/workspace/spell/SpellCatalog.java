@@ -46,9 +46,12 @@ public final class SpellCatalog {
     private final Map<String, Path> yaml;
     private final Map<String, Spell> provided;
     private final Map<String, Spell> loaded = new ConcurrentHashMap<>();
+    private final SpellParses parses;
 
-    private SpellCatalog(SpellHost host, Function<Path, String> reader, Map<String, Path> yaml, Map<String, Spell> provided) {
+    private SpellCatalog(SpellHost host, Function<Path, String> reader, Map<String, Path> yaml, Map<String, Spell> provided,
+            SpellParses parses) {
         this.host = host;
+        this.parses = parses;
         this.reader = reader;
         this.yaml = yaml;
         this.provided = provided;
@@ -58,10 +61,12 @@ public final class SpellCatalog {
     public static SpellCatalog builtins(SpellHost host) {
         return new SpellCatalog(host, p -> {
             throw new IllegalStateException("no YAML spells");
-        }, Map.of(), Map.of());
+        }, Map.of(), Map.of(), new SpellParses());
     }
 
     /**
+     * The catalog of {@code workspaceRoot}, its YAML spells parsed afresh (nothing kept for the next catalog).
+     *
      * @param workspaceRoot the workspace whose {@code .magus/spells} is listed
      * @param reader        reads a spell file's text, refusing what is not a small regular UTF-8 file (MGS2004)
      * @param providers     the class loader {@link SpellProvider}s are looked up with
@@ -70,6 +75,15 @@ public final class SpellCatalog {
      *         a provider that cannot be loaded or whose spell is refused
      */
     public static SpellCatalog load(Path workspaceRoot, SpellHost host, Function<Path, String> reader, ClassLoader providers) {
+        return load(workspaceRoot, host, reader, providers, new SpellParses());
+    }
+
+    /**
+     * {@link #load(Path, SpellHost, Function, ClassLoader)}, a YAML spell's parse taken from
+     * {@code parses} while its text is unchanged, and kept there.
+     */
+    public static SpellCatalog load(Path workspaceRoot, SpellHost host, Function<Path, String> reader, ClassLoader providers,
+            SpellParses parses) {
         Map<String, Path> yaml = new TreeMap<>();
         for (Path file : list(workspaceRoot.resolve(DIR))) {
             String fileName = file.getFileName().toString();
@@ -104,7 +118,7 @@ public final class SpellCatalog {
         } catch (ServiceConfigurationError e) {
             throw refused(SpellProvider.class.getName(), "a spell provider cannot be loaded: " + e.getMessage());
         }
-        return new SpellCatalog(host, reader, yaml, provided);
+        return new SpellCatalog(host, reader, yaml, provided, parses);
     }
 
     /** Every spell name, built-ins first. */
@@ -144,32 +158,7 @@ public final class SpellCatalog {
             throw new SandboxException(Diagnostic.of(Code.MGS2004, "no spell is named " + Echo.quoted(name) + " (known: "
                     + String.join(", ", names()) + ")", name, Operation.NONE, Layer.POLICY, "spell:" + Echo.cut(name)));
         }
-        return loaded.computeIfAbsent(name, n -> parsed(n, reader.apply(file)));
-    }
-
-    /** A YAML spell's parse, by its name and exact text (a server does not parse an unchanged spell per run). */
-    private record Parsed(String name, String text, Spell spell) {
-    }
-
-    private static final int MAX_PARSED = 256;
-    private static final Map<String, Parsed> PARSED = new ConcurrentHashMap<>();
-
-    /**
-     * {@link YamlSpell#read} of the text just read, from the last parse of that very text: the
-     * file is read every run and compared whole, so a change of any kind is seen, whatever its
-     * stamps; a text that does not parse is never kept (the next run says why again).
-     */
-    static Spell parsed(String name, String text) {
-        Parsed p = PARSED.get(name);
-        if (p != null && p.text().equals(text)) {
-            return p.spell();
-        }
-        Spell spell = YamlSpell.read(name, text, DIR + "/" + name + ".yaml");
-        if (PARSED.size() >= MAX_PARSED) {
-            PARSED.clear();
-        }
-        PARSED.put(name, new Parsed(name, text, spell));
-        return spell;
+        return loaded.computeIfAbsent(name, n -> parses.parse(n, reader.apply(file), DIR + "/" + n + ".yaml"));
     }
 
     /** The spell providers a class loader sees, looked up once per loader (a class path does not change). */

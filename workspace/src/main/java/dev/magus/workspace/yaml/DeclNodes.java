@@ -40,7 +40,17 @@ public final class DeclNodes {
             return SandboxDecl.empty(layer);
         }
         MappingNode section = file.mapping(node, key, key + " must be a mapping (allow, env)");
-        Map<String, NodeTuple> keys = file.keys(section, key, SECTION_KEYS);
+        return read(file, file.keys(section, key, SECTION_KEYS), key, layer);
+    }
+
+    /**
+     * The {@code allow} and {@code env} of a section whose keys the caller has read (the
+     * workspace's, which has its settings beside them).
+     *
+     * @param keys the section's keys, checked by the caller
+     * @throws SandboxException as {@link #read(YamlFile, Node, String, DeclLayer)}
+     */
+    public static SandboxDecl read(YamlFile file, Map<String, NodeTuple> keys, String key, DeclLayer layer) {
         try {
             List<SandboxAllow> allow = new ArrayList<>();
             NodeTuple allowTuple = keys.get("allow");

@@ -48,15 +48,57 @@ public record YamlFile(String name, String prefix) {
             return Optional.ofNullable(root).filter(n -> !isNull(n));
         } catch (MarkedYAMLException e) {
             Mark mark = Optional.ofNullable(e.getProblemMark()).orElse(e.getContextMark());
+            // The context says what was being read ("expected a single document in the stream"),
+            // the problem what was found there; alone, "but found another document" says little.
             String problem = Optional.ofNullable(e.getProblem()).orElse(e.getMessage());
             String context = e.getContext() == null || e.getContext().isBlank() ? "" : e.getContext() + ", ";
             throw error(mark, "", "malformed YAML: " + context + problem);
         } catch (ReaderException e) {
-            throw error((Mark) null, "", "malformed YAML: character " + String.format("U+%04X", e.getCodePoint())
-                    + " is not allowed in YAML");
+            // A character YAML does not allow (NUL, most control characters): where it is, and which.
+            throw error(at(text, e.getPosition()), "", "malformed YAML: character "
+                    + String.format("U+%04X", e.getCodePoint()) + " is not allowed in YAML");
         } catch (YAMLException e) {
             throw error((Mark) null, "", "malformed YAML: " + e.getMessage());
         }
+    }
+
+    /** The mark of the {@code index}-th code point of {@code text}. */
+    private static Mark at(String text, int index) {
+        int line = 0;
+        int column = 0;
+        int offset = 0;
+        for (int i = 0; i < index && offset < text.length(); i++) {
+            int cp = text.codePointAt(offset);
+            offset += Character.charCount(cp);
+            if (cp == '\n') {
+                line++;
+                column = 0;
+            } else {
+                column++;
+            }
+        }
+        return new Mark("", index, line, column, new int[0], 0);
+    }
+
+    /**
+     * The value of the top-level section {@code name}, empty when absent or empty; the sections
+     * themselves are their readers' (a key that is not a plain name, or this section twice, is refused).
+     */
+    public Optional<Node> section(MappingNode top, String name) {
+        NodeTuple found = null;
+        for (NodeTuple t : top.getValue()) {
+            Node k = t.getKeyNode();
+            if (!(k instanceof ScalarNode sk) || isNull(k)) {
+                throw error(k.getStartMark(), "", "keys must be plain names");
+            }
+            if (sk.getValue().equals(name)) {
+                if (found != null) {
+                    throw error(k.getStartMark(), name, "duplicate key '" + name + "'");
+                }
+                found = t;
+            }
+        }
+        return Optional.ofNullable(found).map(NodeTuple::getValueNode).filter(v -> !isNull(v));
     }
 
     /** The keys of a mapping, each once; a key outside {@code allowed} is refused. */

@@ -18,25 +18,25 @@ import org.junit.jupiter.api.Test;
  * directories); elsewhere only reported.
  */
 class ControlLinkTargetTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     Path ws;
     Path outside;
 
     @BeforeEach
     void make() throws IOException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-linktarget-test-").toRealPath();
         outside = Files.createTempDirectory("magus-linktarget-outside-").toRealPath();
     }
 
     @AfterEach
     void remove() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(ws);
         Restorer.removeEntry(outside);
     }
 
     private ControlFileAudit audit() {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java());
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java(), caches);
     }
 
     @Test

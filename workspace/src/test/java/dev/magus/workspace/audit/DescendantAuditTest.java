@@ -25,13 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * tree looks like, each way a tool writes, and what must not be reported.
  */
 class DescendantAuditTest {
+    /** The audits' walks kept from run to run; a fresh one is a new process. */
+    private AuditCaches caches = new AuditCaches();
     @TempDir
     Path tmp;
     Path ws;
 
     @BeforeEach
     void tree() throws IOException, InterruptedException {
-        DescendantAudit.forgetWalks();
         ws = Files.createDirectories(tmp.resolve("ws")).toRealPath();
         write("README.md", "root\n");
         write("api/README.md", "api\n");
@@ -50,7 +51,7 @@ class DescendantAuditTest {
     }
 
     private DescendantAudit audit(String... descendants) {
-        return DescendantAudit.of(ws, List.of(descendants).stream().map(Path::of).toList(), Readers.java());
+        return DescendantAudit.of(ws, List.of(descendants).stream().map(Path::of).toList(), Readers.java(), caches);
     }
 
     private static Map<String, Verb> writes(DescendantAudit.Report r, Path ws) {
@@ -161,7 +162,7 @@ class DescendantAuditTest {
         WalkCacheTest.Counting counting = new WalkCacheTest.Counting();
         // Older than the slack, as a tree at rest is: only what changes later is listed again.
         Thread.sleep(Scan.SLACK_NANOS / 1_000_000);
-        DescendantAudit first = DescendantAudit.of(ws, List.of(Path.of("api")), counting).keepingWalksIn(state);
+        DescendantAudit first = DescendantAudit.of(ws, List.of(Path.of("api")), counting, caches).keepingWalksIn(state);
         assertThat(first.before().after().wrote()).isFalse();
         assertThat(Files.list(state.dir().resolve("audit")).map(p -> p.getFileName().toString()))
                 .anyMatch(n -> n.endsWith(".tree"));
@@ -171,9 +172,9 @@ class DescendantAuditTest {
         Thread.sleep(Scan.SLACK_NANOS / 1_000_000 + 300);
         Files.writeString(ws.resolve("api/README.md"), "edited before the run\n");
         Thread.sleep(300);
-        DescendantAudit.forgetWalks();
+        caches = new AuditCaches();
         counting.lists.set(0);
-        DescendantAudit.Baseline b = DescendantAudit.of(ws, List.of(Path.of("api")), counting).keepingWalksIn(state)
+        DescendantAudit.Baseline b = DescendantAudit.of(ws, List.of(Path.of("api")), counting, caches).keepingWalksIn(state)
                 .before();
         assertThat(counting.lists.get()).as("only the directory whose times moved is listed again").isEqualTo(1);
         write("api/sub/lib/run.md", "by the run\n");
@@ -183,15 +184,15 @@ class DescendantAuditTest {
     @Test
     void aGarbledStateFileMeansAFullWalkNeverNothingChanged() throws IOException {
         StateDir state = new StateDir(Files.createDirectories(tmp.resolve("state")));
-        DescendantAudit.of(ws, List.of(Path.of("api")), Readers.java()).keepingWalksIn(state).before().after();
+        DescendantAudit.of(ws, List.of(Path.of("api")), Readers.java(), caches).keepingWalksIn(state).before().after();
         Path file = Files.list(state.dir().resolve("audit")).filter(p -> p.toString().endsWith(".tree")).findFirst()
                 .orElseThrow();
         byte[] bytes = Files.readAllBytes(file);
         bytes[bytes.length / 2] ^= 1;
         Files.write(file, bytes);
-        DescendantAudit.forgetWalks();
+        caches = new AuditCaches();
         WalkCacheTest.Counting counting = new WalkCacheTest.Counting();
-        DescendantAudit.Baseline b = DescendantAudit.of(ws, List.of(Path.of("api")), counting).keepingWalksIn(state)
+        DescendantAudit.Baseline b = DescendantAudit.of(ws, List.of(Path.of("api")), counting, caches).keepingWalksIn(state)
                 .before();
         assertThat(counting.lists.get()).as("every directory of api listed").isEqualTo(4);
         Files.delete(ws.resolve("api/docs/a.md"));

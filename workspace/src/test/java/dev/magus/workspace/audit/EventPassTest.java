@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * same. The kernel's own events are {@code FanotifyAuditInRunsTest}'s (orchestrator).
  */
 class EventPassTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     Path ws;
     final WalkCacheTest.Counting reader = new WalkCacheTest.Counting();
 
@@ -64,7 +66,6 @@ class EventPassTest {
 
     @BeforeEach
     void makeWorkspace() throws IOException, InterruptedException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-eventpass-test-").toRealPath();
         for (int i = 0; i < 20; i++) {
             Files.createDirectories(ws.resolve("src/d" + i + "/deep"));
@@ -75,12 +76,11 @@ class EventPassTest {
 
     @AfterEach
     void remove() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(ws);
     }
 
     private ControlFileAudit audit(ChangeWatcher w) {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader)
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader, caches)
                 .watchingWith(Optional.of(w));
     }
 

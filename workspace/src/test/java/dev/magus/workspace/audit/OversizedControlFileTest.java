@@ -18,12 +18,13 @@ import org.junit.jupiter.api.Test;
  * removed, and one nobody touched is none.
  */
 class OversizedControlFileTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     static final long HUGE = 100L << 30;
     Path ws;
 
     @BeforeEach
     void makeWorkspace() throws IOException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-oversized-test-").toRealPath();
     }
 
@@ -33,7 +34,7 @@ class OversizedControlFileTest {
     }
 
     private ControlFileAudit audit() {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java());
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java(), caches);
     }
 
     /** Sparse: a length without data, as {@code truncate -s} makes it. */

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** The audit keeps what it takes in the quarantine first, and takes nothing it could not keep. */
 class QuarantinedAuditTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     Path dir;
     Path ws;
     Path hooks;
@@ -28,7 +30,6 @@ class QuarantinedAuditTest {
 
     @BeforeEach
     void make() throws IOException {
-        ControlFileAudit.forgetWalks();
         dir = Files.createTempDirectory("magus-quarantined-audit-").toRealPath();
         ws = Files.createDirectories(dir.resolve("ws"));
         hooks = Files.createDirectories(ws.resolve(".git/hooks"));
@@ -38,12 +39,11 @@ class QuarantinedAuditTest {
 
     @AfterEach
     void remove() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(dir);
     }
 
     private ControlFileAudit audit(Retention retention) {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java())
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java(), caches)
                 .quarantiningIn(state, retention);
     }
 

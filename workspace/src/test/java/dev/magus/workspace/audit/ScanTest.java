@@ -30,11 +30,12 @@ import net.jqwik.api.lifecycle.BeforeTry;
  * without listing unchanged directories.
  */
 class ScanTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     Path ws;
 
     @BeforeTry
     void makeWorkspace() throws IOException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-scan-test-").toRealPath();
     }
 
@@ -44,7 +45,7 @@ class ScanTest {
     }
 
     private ControlFileAudit audit() {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java());
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), Readers.java(), caches);
     }
 
     /**

@@ -23,13 +23,14 @@ import org.junit.jupiter.api.Test;
  * (MGS2002, layer audit), kept in the quarantine, and has its two bits cleared.
  */
 class SetidAuditTest {
+    /** The audits' walks kept from run to run, as one process keeps them. */
+    private final AuditCaches caches = new AuditCaches();
     Path dir;
     Path ws;
     StateDir state;
 
     @BeforeEach
     void make() throws IOException {
-        ControlFileAudit.forgetWalks();
         dir = Files.createTempDirectory("magus-setid-audit-").toRealPath();
         ws = Files.createDirectories(dir.resolve("ws"));
         Files.createDirectories(ws.resolve("out"));
@@ -39,12 +40,11 @@ class SetidAuditTest {
 
     @AfterEach
     void remove() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(dir);
     }
 
     private ControlFileAudit audit() {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of()), Readers.java()).quarantiningIn(state, Retention.DEFAULT);
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of()), Readers.java(), caches).quarantiningIn(state, Retention.DEFAULT);
     }
 
     private static int mode(Path p) throws IOException {

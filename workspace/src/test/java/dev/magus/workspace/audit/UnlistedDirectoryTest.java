@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * directory is listable, and the same tree is audited as usual ({@link #asRootTheChangeIsSeenThrough}).
  */
 class UnlistedDirectoryTest {
+    /** The audits' walks kept from run to run; a fresh one is a new process. */
+    private AuditCaches caches = new AuditCaches();
     Path ws;
 
     /** The DAC checks a user without capabilities meets: read to list a directory, search to pass it. */
@@ -61,19 +63,17 @@ class UnlistedDirectoryTest {
 
     @BeforeEach
     void makeWorkspace() throws IOException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-unlisted-test-").toRealPath();
         Files.createDirectories(ws.resolve(".git/hooks"));
     }
 
     @AfterEach
     void removeWorkspace() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(ws);
     }
 
     private ControlFileAudit audit(DirectoryReader reader) {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader);
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader, caches);
     }
 
     private ControlFileAudit asAUser() {
@@ -294,7 +294,7 @@ class UnlistedDirectoryTest {
             Path sub = Files.createDirectories(ws.resolve("d"));
             Path envrc = sub.resolve(".envrc");
             plantAndCloseInOneRun(asAUser().keepingWalksIn(dir), sub, envrc);
-            ControlFileAudit.forgetWalks(); // a new process
+            caches = new AuditCaches(); // a new process
             chmod(sub, 0700);
             ControlFileAudit.Baseline next = asAUser().keepingWalksIn(dir).before();
             assertReopenedAndRemoved(next.after(ControlFilesAction.RESTORE), sub, envrc);

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * exactly what was written means a full walk.
  */
 class WalkCacheTest {
+    /** The audits' walks kept from run to run; a fresh one is a new process. */
+    private AuditCaches caches = new AuditCaches();
     static final int DIRS = 30;
 
     Path ws;
@@ -47,7 +49,6 @@ class WalkCacheTest {
 
     @BeforeEach
     void makeWorkspace() throws IOException, InterruptedException {
-        ControlFileAudit.forgetWalks();
         ws = Files.createTempDirectory("magus-walkcache-test-").toRealPath();
         state = Files.createTempDirectory("magus-walkcache-state-").toRealPath();
         for (int i = 0; i < DIRS; i++) {
@@ -60,19 +61,18 @@ class WalkCacheTest {
 
     @AfterEach
     void remove() throws IOException {
-        ControlFileAudit.forgetWalks();
         Restorer.removeEntry(ws);
         Restorer.removeEntry(state);
     }
 
     private ControlFileAudit audit(DirectoryReader reader) {
-        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader)
+        return ControlFileAudit.of(ControlFiles.of(ws, List.of(ws.resolve(".git"))), reader, caches)
                 .keepingWalksIn(new StateDir(state));
     }
 
     /** One run in a process of its own: the process's memory of walks is gone. */
     private ControlFileAudit.Baseline nextProcess(Counting reader) {
-        ControlFileAudit.forgetWalks();
+        caches = new AuditCaches();
         return audit(reader).before();
     }
 
@@ -195,8 +195,8 @@ class WalkCacheTest {
         Files.write(file, good);
         Path other = Files.createTempDirectory("magus-walkcache-other-").toRealPath();
         try {
-            ControlFileAudit.forgetWalks();
-            ControlFileAudit.of(ControlFiles.of(other, List.of(other.resolve(".git"))), Readers.java())
+            caches = new AuditCaches();
+            ControlFileAudit.of(ControlFiles.of(other, List.of(other.resolve(".git"))), Readers.java(), caches)
                     .keepingWalksIn(new StateDir(state)).before().after(ControlFilesAction.RESTORE);
             try (Stream<Path> s = Files.list(state.resolve("audit"))) {
                 for (Path p : s.toList()) {

@@ -16,37 +16,38 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigCacheTest {
     @TempDir
     Path dir;
+    private final ConfigCache cache = new ConfigCache();
 
     @Test
     void anUnchangedFileIsParsedOnce() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        WorkspaceConfig first = ConfigCache.read(yaml);
+        WorkspaceConfig first = cache.read(yaml);
         assertThat(first.mode()).isEqualTo(Mode.REQUIRED);
-        assertThat(ConfigCache.read(yaml)).isSameAs(first);
+        assertThat(cache.read(yaml)).isSameAs(first);
     }
 
     @Test
     void anInPlaceRewriteOfTheSameSizeWithTheMtimePutBackIsSeen() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         FileTime mtime = Files.getLastModifiedTime(yaml);
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
         Thread.sleep(20); // a later ctime, whatever the file system's clock granularity
         Files.writeString(yaml, "sandbox:\n  mode: best-effort\n".substring(0, "sandbox:\n  mode: required\n".length()));
         Files.writeString(yaml, "sandbox:\n  mode: off     \n");
         Files.setLastModifiedTime(yaml, mtime); // as touch -r or an unpacked archive would
         assertThat(Files.size(yaml)).isEqualTo("sandbox:\n  mode: required\n".length());
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
     void aFileReplacedByRenameIsSeen() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         FileTime mtime = Files.getLastModifiedTime(yaml);
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
         Path other = Files.writeString(dir.resolve("other"), "sandbox:\n  mode: off     \n");
         Files.setLastModifiedTime(other, mtime);
         Files.move(other, yaml, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
@@ -54,21 +55,21 @@ class ConfigCacheTest {
         Path a = Files.writeString(dir.resolve("a.yaml"), "sandbox:\n  mode: required\n");
         Path b = Files.writeString(dir.resolve("b.yaml"), "sandbox:\n  mode: off\n");
         Path yaml = Files.createSymbolicLink(dir.resolve("magus.yaml"), a.getFileName());
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
         Files.delete(yaml);
         Files.createSymbolicLink(yaml, b.getFileName());
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
     void aBrokenFileIsRefusedEveryTimeAndNeverServedFromAnEarlierParse() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        assertThat(ConfigCache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
         Files.writeString(yaml, "sandbox: [unclosed\n");
-        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
-        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
         Files.delete(yaml);
-        assertThatThrownBy(() -> ConfigCache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
     }
 
     /** The stamp a caller took with the lstat that found the file (FileStamp.ofAttributes): the same cache, the same invalidation. */
@@ -76,19 +77,19 @@ class ConfigCacheTest {
     void aStampFromTheFindingLstatServesAndStillSeesARenameOfTheSameSizeAndMtime() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         FileTime mtime = Files.getLastModifiedTime(yaml);
-        ParsedConfig first = ConfigCache.parse(yaml, found(yaml));
+        ParsedConfig first = cache.parse(yaml, found(yaml));
         assertThat(first.config().mode()).isEqualTo(Mode.REQUIRED);
-        assertThat(ConfigCache.parse(yaml, found(yaml))).isSameAs(first);
-        assertThat(ConfigCache.parse(yaml)).as("the same stamp as FileStamp.of takes").isSameAs(first);
+        assertThat(cache.parse(yaml, found(yaml))).isSameAs(first);
+        assertThat(cache.parse(yaml)).as("the same stamp as FileStamp.of takes").isSameAs(first);
         Path other = Files.writeString(dir.resolve("other"), "sandbox:\n  mode: off     \n");
         Files.setLastModifiedTime(other, mtime);
         Files.move(other, yaml, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         assertThat(Files.size(yaml)).isEqualTo("sandbox:\n  mode: required\n".length());
-        assertThat(ConfigCache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.OFF);
         Thread.sleep(20);
         Files.writeString(yaml, "sandbox:\n  mode: required\n");
         Files.setLastModifiedTime(yaml, mtime);
-        assertThat(ConfigCache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.parse(yaml, found(yaml)).config().mode()).isEqualTo(Mode.REQUIRED);
     }
 
     private static dev.magus.workspace.FileStamp found(Path yaml) throws java.io.IOException {

@@ -34,13 +34,15 @@ class SpellsAcrossRunsTest {
 
     @TempDir
     Path ws;
+    /** The parses kept from one load to the next, as a server keeps them. */
+    private final SpellParses parses = new SpellParses();
 
     private Path file() throws IOException {
         return Files.createDirectories(ws.resolve(SpellCatalog.DIR)).resolve("cachetool.yaml");
     }
 
     private String grantedPath() {
-        Spell s = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader()).spell("cachetool");
+        Spell s = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader(), parses).spell("cachetool");
         return s.sandbox().allow().stream().map(SandboxAllow::path).findFirst().orElseThrow().orElseThrow();
     }
 
@@ -85,12 +87,12 @@ class SpellsAcrossRunsTest {
         Path f = file();
         Files.writeString(f, "sandbox:\n  allow: [{path: ~/.gggg, mode: ro}]\n");
         for (int i = 0; i < 2; i++) {
-            SpellCatalog c = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader());
+            SpellCatalog c = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader(), parses);
             assertThat(c.knows("fixture")).isTrue();
             assertThat(c.knows("cachetool")).isTrue();
         }
         Files.delete(f);
-        SpellCatalog c = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader());
+        SpellCatalog c = SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader(), parses);
         assertThat(c.knows("cachetool")).isFalse();
         assertThatThrownBy(() -> c.spell("cachetool")).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.code()).isEqualTo(Code.MGS2004));
