@@ -59,6 +59,9 @@ class RunCommand implements Callable<Integer> {
     boolean kernelAudit;
     boolean supervise;
     boolean ask;
+    Optional<String> askTimeout = Optional.empty();
+    /** How long {@code --ask} waits for an answer ({@code --ask-timeout}). */
+    private java.time.Duration answerWithin = dev.magus.landlock.supervise.Approval.DEFAULT_TIMEOUT;
     boolean ui;
     boolean verbose;
     boolean quiet;
@@ -130,6 +133,7 @@ class RunCommand implements Callable<Integer> {
         }
         PrintStream out = System.out;
         PrintWriter err = spec.commandLine().getErr();
+        answerWithin = askTimeout(spec.commandLine(), askTimeout, ask);
         if (ask) {
             approver = TerminalApprover.open(tty).orElseThrow(() -> new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "--ask needs a terminal to ask on: " + tty + " cannot be opened"
@@ -231,7 +235,8 @@ class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
                 : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
-                : supervise ? Optional.of("--supervise") : ask ? Optional.of("--ask") : Optional.empty();
+                : supervise ? Optional.of("--supervise") : ask ? Optional.of("--ask")
+                : askTimeout.isPresent() ? Optional.of("--ask-timeout") : Optional.empty();
         if (only.isPresent()) {
             served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
             return 0;
@@ -282,7 +287,7 @@ class RunCommand implements Callable<Integer> {
         allowHost.forEach(b::allowHost);
         b.supervise(supervise);
         if (approver != null) {
-            b.approver(approver);
+            b.approver(approver, answerWithin);
         }
         // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput);
         // a served run's is the client's, which sends it.
@@ -367,5 +372,27 @@ class RunCommand implements Callable<Integer> {
                         "", Operation.NONE, Layer.POLICY, "--events")));
             }
         }
+    }
+
+    /**
+     * {@code --ask-timeout SECONDS}: whole seconds from 1 to 3600; only with {@code --ask}. A usage
+     * error (exit 125) otherwise, never a silent default.
+     */
+    static java.time.Duration askTimeout(picocli.CommandLine line, Optional<String> value, boolean ask) {
+        if (value.isEmpty()) {
+            return dev.magus.landlock.supervise.Approval.DEFAULT_TIMEOUT;
+        }
+        if (!ask) {
+            throw new picocli.CommandLine.ParameterException(line, "--ask-timeout is for --ask: nothing is asked without it");
+        }
+        String v = value.get();
+        if (v.matches("[0-9]{1,4}")) {
+            int seconds = Integer.parseInt(v);
+            if (seconds >= 1 && seconds <= 3600) {
+                return java.time.Duration.ofSeconds(seconds);
+            }
+        }
+        throw new picocli.CommandLine.ParameterException(line, "--ask-timeout takes whole seconds from 1 to 3600, not "
+                + dev.magus.events.Echo.quoted(v));
     }
 }

@@ -35,6 +35,7 @@ final class RunModel {
     private final OptionSpec kernelAudit;
     private final OptionSpec supervise;
     private final OptionSpec ask;
+    private final OptionSpec askTimeout;
     private final OptionSpec ui;
     private final OptionSpec verbose;
     private final OptionSpec quiet;
@@ -83,6 +84,8 @@ final class RunModel {
         ask = add(s, flag("Supervises the run and asks, on the controlling terminal, about each open the policy"
                 + " refuses (read, write, create, list) while the child waits: allow once, allow for this run or deny"
                 + " (no answer in 60 s denies). An exec is never asked. Needs a terminal.", "--ask"));
+        askTimeout = add(s, single("--ask-timeout", "SECONDS", "How long --ask waits for an answer before it denies"
+                + " (default 60; 1 to 3600)."));
         ui = add(s, flag("Shows a live view while the run goes: elapsed time, counters per code, the latest"
                 + " denials and the YAML that would allow each; plain lines when standard output is not a terminal.", "--ui"));
         verbose = add(s, flag("Also shows debug diagnostics (MGS2008), known harmless"
@@ -115,6 +118,7 @@ final class RunModel {
         c.kernelAudit = isSet(kernelAudit);
         c.supervise = isSet(supervise);
         c.ask = isSet(ask);
+        c.askTimeout = Optional.ofNullable(askTimeout.getValue());
         c.ui = isSet(ui);
         c.verbose = isSet(verbose);
         c.quiet = isSet(quiet);

@@ -81,6 +81,34 @@ class AskIT {
         assertThat(screen).contains("AKIAFAKEFAKE").contains("status=0");
     }
 
+    @Test
+    void noAnswerWithinTheAskTimeoutDenies() throws Exception {
+        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
+        tmux = new Tmux("ask");
+        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local --ask --ask-timeout 1 -- cat '" + secret + "'")
+                + "); echo \"status=$?\"; sleep 60";
+        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
+        until("allow once");
+        // Nobody answers: a second later the read is refused, as a denial would refuse it.
+        String screen = until("status=");
+        assertThat(screen).contains("status=1").doesNotContain("AKIAFAKEFAKE");
+    }
+
+    @Test
+    void anAskTimeoutOutsideItsRangeOrWithoutAskIsAUsageError() {
+        for (String[] words : new String[][] {{"--ask", "--ask-timeout", "0"}, {"--ask", "--ask-timeout", "1.5"},
+                {"--ask", "--ask-timeout", "3601"}, {"--ask-timeout", "5"}}) {
+            java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("-w", magus.toString(), "run", "--local"));
+            argv.addAll(java.util.List.of(words));
+            argv.addAll(java.util.List.of("--", "cat", secret.toString()));
+            ProcessBuilder pb = BinMagus.command(Path.of("/usr/bin/setsid"), ws, env, argv.toArray(String[]::new));
+            BinMagus.Result r = BinMagus.run(pb, 60, "magus ended");
+            assertThat(r.status()).as("%s: %s", java.util.List.of(words), r.err()).isEqualTo(125);
+            assertThat(r.err()).contains("--ask-timeout");
+            assertThat(r.out()).doesNotContain("AKIA");
+        }
+    }
+
     private String until(String text) throws Exception {
         String screen = "";
         for (int i = 0; i < 300 && !screen.contains(text); i++) {
