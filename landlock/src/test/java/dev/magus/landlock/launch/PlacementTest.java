@@ -57,9 +57,23 @@ class PlacementTest {
     }
 
     @AfterEach
-    void tearDown() throws IOException {
-        if (dir != null) {
-            Files.deleteIfExists(dir);
+    void tearDown() throws Exception {
+        if (dir == null) {
+            return;
+        }
+        // The launch thread that moved itself in may still be ending when the child is reaped: the
+        // cgroup is busy until it has gone. A deadline, not a timing assertion.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                Files.deleteIfExists(dir);
+                return;
+            } catch (java.nio.file.FileSystemException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
         }
     }
 
