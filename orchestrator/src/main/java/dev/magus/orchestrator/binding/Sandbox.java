@@ -158,11 +158,7 @@ public final class Sandbox implements AutoCloseable {
      * exactly as {@code magus run} would, its events on {@link #events()} as well as on the run's.
      */
     public Run submit(List<String> argv) {
-        RunRequest request = new RunRequest(template.workingDir(), List.copyOf(argv), template.envSet(), template.envUnset(),
-                template.sandbox(), template.stdin(), template.descendantAudit(), template.grants(), template.allowHosts(),
-                template.op(), template.target(), template.supervise(), template.failOnDenial(),
-                template.approval());
-        return orchestrator.submit(Submission.of(request).on(host).observedBy(this::emit));
+        return orchestrator.submit(Submission.of(template.withArgv(argv)).on(host).observedBy(this::emit));
     }
 
     private void refused(Diagnostic diagnostic) {
@@ -172,8 +168,9 @@ public final class Sandbox implements AutoCloseable {
         orchestrator.report(event);
     }
 
+    /** Onto the stream; after {@link #close()} a child still going is no longer listened to, and nothing is thrown at it. */
     private synchronized void emit(RunEvent event) {
-        events.emitNext(event, Sinks.EmitFailureHandler.FAIL_FAST);
+        events.tryEmitNext(event);
     }
 
     /** Ends the stream and removes the session's private temp dir. Children already started go on. */

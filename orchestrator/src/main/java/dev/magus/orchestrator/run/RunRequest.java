@@ -88,6 +88,12 @@ public record RunRequest(
                 failOnDenial, Optional.empty());
     }
 
+    /** The same request for another command: the working directory, grants, overlay and the rest kept. */
+    public RunRequest withArgv(List<String> command) {
+        return new RunRequest(workingDir, command, envSet, envUnset, sandbox, stdin, descendantAudit, grants, allowHosts, op,
+                target, supervise, failOnDenial, approval);
+    }
+
     /** Whether the run is supervised: asked for, or implied by an approver. */
     public boolean supervised() {
         return supervise || approval.isPresent();
