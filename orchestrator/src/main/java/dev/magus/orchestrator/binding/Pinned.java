@@ -15,11 +15,8 @@ import java.nio.file.Path;
  */
 final class Pinned implements AutoCloseable {
     private final int fd;
-    private final Path resolved;
-
-    private Pinned(int fd, Path resolved) {
+    private Pinned(int fd) {
         this.fd = fd;
-        this.resolved = resolved;
     }
 
     /** Pins {@code resolved}, an absolute path without links. */
@@ -31,7 +28,7 @@ final class Pinned implements AutoCloseable {
             }
             throw new IOException(resolved + ": " + Errno.name(-fd));
         }
-        return new Pinned(fd, resolved);
+        return new Pinned(fd);
     }
 
     /** The pinned object itself, as a path the kernel resolves to the descriptor. */
@@ -42,10 +39,6 @@ final class Pinned implements AutoCloseable {
     /** {@code name} inside the pinned directory. */
     Path child(Path name) {
         return self().resolve(name.toString());
-    }
-
-    Path resolved() {
-        return resolved;
     }
 
     @Override

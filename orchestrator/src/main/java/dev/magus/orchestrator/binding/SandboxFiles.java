@@ -15,14 +15,17 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -68,10 +71,7 @@ public final class SandboxFiles {
 
     /** A stream of the file, opened after the check. */
     public InputStream newInputStream(Path file) throws IOException {
-        Path resolved = allow(Access.READ, file);
-        try (Pinned dir = pinParent(resolved)) {
-            return Channels.newInputStream(FileChannel.open(dir.child(resolved.getFileName()), READ));
-        }
+        return Channels.newInputStream(readChannel(file));
     }
 
     /** Creates the file or replaces its content. */
@@ -116,7 +116,7 @@ public final class SandboxFiles {
         for (Path p : missing) {
             try {
                 createDirectory(p);
-            } catch (java.nio.file.FileAlreadyExistsException e) {
+            } catch (FileAlreadyExistsException e) {
                 if (!Files.isDirectory(p)) {
                     throw e;
                 }
@@ -192,20 +192,13 @@ public final class SandboxFiles {
         throw new IOException("too many symbolic links resolving " + path);
     }
 
-    /** Reports and returns the refusal of writing {@code path}, for a reason the caller gives. */
-    SandboxException refuse(Path asked, Path resolved, String why) {
-        return deny(asked, resolved, why);
-    }
-
     /** The resolved path, or the refusal reported and thrown. */
     private Path allow(Access op, Path path) {
         Verdict v = policy.check(op, path, cwd);
         if (v instanceof Verdict.Allowed allowed) {
             return allowed.resolved();
         }
-        Diagnostic d = ((Verdict.Denied) v).diagnostic();
-        refused.accept(d);
-        throw new SandboxException(d);
+        throw refusal(((Verdict.Denied) v).diagnostic());
     }
 
     /**
@@ -219,7 +212,7 @@ public final class SandboxFiles {
         // The control-file and lease checks of a write, on the name as it sits in its directory.
         allowName(path, at);
         if (policy.policy().isPresent() && !policy.policy().get().ruleset().permits(parent, Access.WRITE)) {
-            throw deny(path, parent, "removing or renaming a name needs the write right on its directory");
+            throw refuse(path, parent, "removing or renaming a name needs the write right on its directory");
         }
         return parent;
     }
@@ -230,7 +223,7 @@ public final class SandboxFiles {
         if (r instanceof Resolution.Resolved resolved && resolved.exists()) {
             return resolved.path();
         }
-        throw new java.nio.file.NoSuchFileException(dir.toString());
+        throw new NoSuchFileException(dir.toString());
     }
 
     /**
@@ -240,10 +233,8 @@ public final class SandboxFiles {
      */
     private void allowName(Path asked, Path at) {
         if (!Files.isSymbolicLink(at)) {
-            Verdict v = policy.check(Access.WRITE, at, cwd);
-            if (v instanceof Verdict.Denied denied) {
-                refused.accept(denied.diagnostic());
-                throw new SandboxException(denied.diagnostic());
+            if (policy.check(Access.WRITE, at, cwd) instanceof Verdict.Denied denied) {
+                throw refusal(denied.diagnostic());
             }
             return;
         }
@@ -253,14 +244,12 @@ public final class SandboxFiles {
         var p = policy.policy().get();
         Optional<String> control = p.controlFiles().match(at);
         if (control.isPresent()) {
-            throw deny(asked, at, "a control file (" + control.get() + "): it holds instructions another tool follows later,"
+            throw refuse(asked, at, "a control file (" + control.get() + "): it holds instructions another tool follows later,"
                     + " outside any sandbox, so no declaration allows writing it");
         }
         for (var lease : p.leases()) {
             if (!lease.permitsWrite(at)) {
-                Diagnostic d = lease.denial(asked, at);
-                refused.accept(d);
-                throw new SandboxException(d);
+                throw refusal(lease.denial(asked, at));
             }
         }
     }
@@ -273,15 +262,20 @@ public final class SandboxFiles {
         var rules = policy.policy().get().ruleset();
         for (Access a : Access.values()) {
             if (rules.permits(to, a) && !rules.permits(from, a)) {
-                throw deny(target, to, "a rename may not give " + source + " the " + a.name().toLowerCase(java.util.Locale.ROOT)
+                throw refuse(target, to, "a rename may not give " + source + " the " + a.name().toLowerCase(Locale.ROOT)
                         + " access it lacks where it is (the kernel refuses it: EXDEV)");
             }
         }
     }
 
-    private SandboxException deny(Path asked, Path resolved, String why) {
-        Diagnostic d = Diagnostic.of(Code.MGS2002, "write denied: " + resolved + " (requested as " + asked + "): " + why,
-                resolved.toString(), Access.WRITE.operation(), Layer.BINDING, "binding");
+    /** The MGS2002 of writing {@code resolved} (asked as {@code asked}), for a reason the caller gives: reported, to be thrown. */
+    SandboxException refuse(Path asked, Path resolved, String why) {
+        return refusal(Diagnostic.of(Code.MGS2002, "write denied: " + resolved + " (requested as " + asked + "): " + why,
+                resolved.toString(), Access.WRITE.operation(), Layer.BINDING, "binding"));
+    }
+
+    /** {@code d} reported on the session's stream, as the exception to throw. */
+    private SandboxException refusal(Diagnostic d) {
         refused.accept(d);
         return new SandboxException(d);
     }
