@@ -6,6 +6,8 @@ import dev.magus.landlock.supervise.Support;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -68,12 +70,7 @@ class AskIT {
 
     @Test
     void thePersonAtTheTerminalAllowsARefusedReadOnce() throws Exception {
-        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
-        tmux = new Tmux("ask");
-        // The pane's shell stays to show the status: "exec" only replaces the subshell.
-        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local --ask -- cat '" + secret + "'")
-                + "); echo \"status=$?\"; sleep 60";
-        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
+        askInAPane("--ask");
         String screen = until("allow once");
         assertThat(screen).contains("cat (pid ").contains("asks to read " + secret);
         tmux.run("send-keys", "-t", "ask", "o", "Enter");
@@ -83,11 +80,7 @@ class AskIT {
 
     @Test
     void noAnswerWithinTheAskTimeoutDenies() throws Exception {
-        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
-        tmux = new Tmux("ask");
-        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local --ask --ask-timeout 1 -- cat '" + secret + "'")
-                + "); echo \"status=$?\"; sleep 60";
-        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
+        askInAPane("--ask --ask-timeout 1");
         until("allow once");
         // Nobody answers: a second later the read is refused, as a denial would refuse it.
         String screen = until("status=");
@@ -98,15 +91,25 @@ class AskIT {
     void anAskTimeoutOutsideItsRangeOrWithoutAskIsAUsageError() {
         for (String[] words : new String[][] {{"--ask", "--ask-timeout", "0"}, {"--ask", "--ask-timeout", "1.5"},
                 {"--ask", "--ask-timeout", "3601"}, {"--ask-timeout", "5"}}) {
-            java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("-w", magus.toString(), "run", "--local"));
-            argv.addAll(java.util.List.of(words));
-            argv.addAll(java.util.List.of("--", "cat", secret.toString()));
+            List<String> argv = new ArrayList<>(List.of("-w", magus.toString(), "run", "--local"));
+            argv.addAll(List.of(words));
+            argv.addAll(List.of("--", "cat", secret.toString()));
             ProcessBuilder pb = BinMagus.command(Path.of("/usr/bin/setsid"), ws, env, argv.toArray(String[]::new));
             BinMagus.Result r = BinMagus.run(pb, 60, "magus ended");
-            assertThat(r.status()).as("%s: %s", java.util.List.of(words), r.err()).isEqualTo(125);
+            assertThat(r.status()).as("%s: %s", List.of(words), r.err()).isEqualTo(125);
             assertThat(r.err()).contains("--ask-timeout");
             assertThat(r.out()).doesNotContain("AKIA");
         }
+    }
+
+    /** {@code magus run --local OPTIONS -- cat SECRET} in a detached pane, whose shell stays to show the status. */
+    private void askInAPane(String options) throws Exception {
+        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
+        tmux = new Tmux("ask");
+        // "exec" only replaces the subshell.
+        String line = "(" + Tmux.magusLine(ws, env, magus, "run --local " + options + " -- cat '" + secret + "'")
+                + "); echo \"status=$?\"; sleep 60";
+        tmux.run("new-session", "-d", "-x", "160", "-y", "40", "-s", "ask", line);
     }
 
     private String until(String text) throws Exception {

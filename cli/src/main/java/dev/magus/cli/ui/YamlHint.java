@@ -1,5 +1,11 @@
 package dev.magus.cli.ui;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -24,10 +30,10 @@ final class YamlHint {
      * merged (maps key by key, lists without repeats), in the order given. A block that is not
      * YAML is appended as it is.
      */
-    static String merged(java.util.List<String> yamls) {
-        java.util.Set<String> entries = new java.util.LinkedHashSet<>();
-        java.util.Map<String, Object> rest = new java.util.LinkedHashMap<>();
-        java.util.Set<String> unreadable = new java.util.LinkedHashSet<>();
+    static String merged(List<String> yamls) {
+        Set<String> entries = new LinkedHashSet<>();
+        Map<String, Object> rest = new LinkedHashMap<>();
+        Set<String> unreadable = new LinkedHashSet<>();
         Yaml y = new Yaml(new SafeConstructor(new LoaderOptions()));
         for (String text : yamls) {
             String block = text.strip() + "\n";
@@ -36,7 +42,7 @@ final class YamlHint {
                 continue;
             }
             try {
-                if (y.load(block) instanceof java.util.Map<?, ?> doc && doc.get("sandbox") instanceof java.util.Map<?, ?> sandbox) {
+                if (y.load(block) instanceof Map<?, ?> doc && doc.get("sandbox") instanceof Map<?, ?> sandbox) {
                     merge(rest, sandbox);
                     continue;
                 }
@@ -67,19 +73,19 @@ final class YamlHint {
     }
 
     @SuppressWarnings("unchecked")
-    private static void merge(java.util.Map<String, Object> into, java.util.Map<?, ?> from) {
-        for (java.util.Map.Entry<?, ?> e : from.entrySet()) {
+    private static void merge(Map<String, Object> into, Map<?, ?> from) {
+        for (Map.Entry<?, ?> e : from.entrySet()) {
             String key = String.valueOf(e.getKey());
             Object have = into.get(key);
-            if (have instanceof java.util.Map<?, ?> m && e.getValue() instanceof java.util.Map<?, ?> more) {
-                merge((java.util.Map<String, Object>) m, more);
-            } else if (have instanceof java.util.List<?> l && e.getValue() instanceof java.util.List<?> more) {
-                java.util.List<Object> union = new java.util.ArrayList<>(l);
+            if (have instanceof Map<?, ?> m && e.getValue() instanceof Map<?, ?> more) {
+                merge((Map<String, Object>) m, more);
+            } else if (have instanceof List<?> l && e.getValue() instanceof List<?> more) {
+                List<Object> union = new ArrayList<>(l);
                 more.stream().filter(v -> !union.contains(v)).forEach(union::add);
                 into.put(key, union);
             } else if (have == null) {
-                into.put(key, e.getValue() instanceof java.util.Map<?, ?> m
-                        ? new java.util.LinkedHashMap<>((java.util.Map<String, Object>) m) : e.getValue());
+                into.put(key, e.getValue() instanceof Map<?, ?> m
+                        ? new LinkedHashMap<>((Map<String, Object>) m) : e.getValue());
             }
         }
     }
