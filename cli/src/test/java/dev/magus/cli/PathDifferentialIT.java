@@ -159,6 +159,7 @@ class PathDifferentialIT {
                 run("nested", "--", bin, "run", "--", "echo", "nested"),
                 run("nested allow", "--", bin, "run", "--allow", ssh, "--", "cat", key),
                 run("nested weaker", "--", bin, "run", "--sandbox=off", "--", "true"),
+                run("nested verbose", "-v", "--", bin, "run", "-v", "--", "sh", "-c", "echo ${MAGUS_PROC_TOKEN:-none}"),
                 run("fail on denial", "--fail-on-denial", "--", "sh", "-c", "cat " + key + "; true"),
                 run("fail on denial, clean", "--fail-on-denial", "--", "echo", "clean"),
                 run("quiet denial", "-q", "--", "sh", "-c", "cat " + key + "; echo after"),

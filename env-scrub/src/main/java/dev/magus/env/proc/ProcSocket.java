@@ -2,6 +2,7 @@ package dev.magus.env.proc;
 
 import dev.magus.events.DetailKey;
 import dev.magus.env.MagusVariables;
+import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.Layer;
@@ -50,10 +51,17 @@ public final class ProcSocket {
         TreeMap<String, String> out = new TreeMap<>(env);
         Map<String, String> reinject = access instanceof ProcAccess.Reinject r ? r.pointers() : Map.of();
         List<Diagnostic> diags = new ArrayList<>(3);
+        boolean served = servedRun(env);
         for (String name : MagusVariables.PROC_POINTERS) {
             String had = out.remove(name);
             String value = reinject.get(name);
-            if (value != null) {
+            if (served && SERVED_POINTERS.contains(name)) {
+                // The server's own business, as it is the server's in the run it forwarded: the same
+                // run started without a server has no such pointer, and so no line for it.
+                if (value != null) {
+                    out.put(name, value);
+                }
+            } else if (value != null) {
                 out.put(name, value);
                 diags.add(Diagnostic.of(Code.MGS2008,
                         "re-injected " + name + " for a recursive magus, which coordinates through the proc socket",
@@ -65,5 +73,14 @@ public final class ProcSocket {
             }
         }
         return new Outcome(out, diags);
+    }
+
+    /** The pointers a server puts into the environment of a run it forwarded. */
+    private static final List<String> SERVED_POINTERS = List.of(MagusEnv.SERVER_ADDRESS, MagusEnv.PROC_TOKEN);
+
+    /** Whether {@code env} is a forwarded run's: it holds that run's token, which only a server mints. */
+    private static boolean servedRun(Map<String, String> env) {
+        String token = env.get(MagusEnv.PROC_TOKEN);
+        return token != null && token.startsWith(MagusVariables.RUN_TOKEN_PREFIX);
     }
 }

@@ -27,6 +27,7 @@ class ProcSocketTest {
     @Test
     void withholdingNamesEachPointerAndNeverItsValue() {
         TreeMap<String, String> env = new TreeMap<>(POINTERS);
+        env.put("MAGUS_PROC_TOKEN", "FAKEFAKEFAKE");
         env.put("PATH", "/usr/bin");
         ProcSocket.Outcome out = ProcSocket.apply(env, ProcAccess.withhold());
         assertThat(out.env()).containsOnlyKeys("PATH");
@@ -41,6 +42,17 @@ class ProcSocketTest {
             });
         }
         assertThat(env).containsKeys("MAGUS_PROC_TOKEN");
+    }
+
+    @Test
+    void aForwardedRunsOwnPointersAreWithheldWithoutALineAsTheSameRunWithoutAServerHasNone() {
+        TreeMap<String, String> env = new TreeMap<>(POINTERS);
+        ProcSocket.Outcome out = ProcSocket.apply(env, ProcAccess.withhold());
+        assertThat(out.env()).isEmpty();
+        assertThat(out.diagnostics()).extracting(Diagnostic::subject).containsExactly("MAGUS_PROC_SOCKET");
+        env.put("MAGUS_PROC_TOKEN", "a-servers-own-token");
+        assertThat(ProcSocket.apply(env, ProcAccess.withhold()).diagnostics()).extracting(Diagnostic::subject)
+                .containsExactly("MAGUS_PROC_SOCKET", "MAGUS_PROC_TOKEN", "MAGUS_SERVER_ADDRESS");
     }
 
     @Test
