@@ -381,7 +381,7 @@ final class Session {
         // Subscribed before the run starts: an NDJSON client gets every output event too. The run
         // is this session's before its first stage; its stages then run on this thread.
         orchestrator.submitHere(Submission.of(request).withPassthrough(Passthrough.of(new Out(true), new Out(false)))
-                .on(host).observedBy(e -> event(e, s.outputEvents())), r -> {
+                .on(host).observedBy(e -> event(e, !announce, s.outputEvents())), r -> {
                     run = r;
                     // The child has its own copy of a passed descriptor once it started; ours goes with the run.
                     r.result().doFinally(sig -> closePassedStdin()).subscribe(x -> { }, e -> { });
@@ -479,11 +479,25 @@ final class Session {
         return out;
     }
 
-    private void event(RunEvent e, boolean outputEvents) {
+    /**
+     * What {@code e} sends the client: magus's own line for it, if any; its event frame when the
+     * client reads events ({@code eventFrames}: a structured submit, never a client's words, whose
+     * clients read only bytes and the exit); and, last, the exit.
+     */
+    private void event(RunEvent e, boolean eventFrames, boolean outputEvents) {
         if (e instanceof RunEvent.Output && !outputEvents) {
             return;
         }
         line(e).ifPresent(l -> writes.write(stderrFrame(l)));
+        if (e instanceof RunEvent.Exited x && !eventFrames) {
+            ended = true;
+            state = State.DONE;
+            writes.writeLast(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Exit(x.status(), x.signal()))));
+            return;
+        }
+        if (!eventFrames) {
+            return;
+        }
         if (e instanceof RunEvent.Exited x) {
             ended = true;
             state = State.DONE;
