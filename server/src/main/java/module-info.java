@@ -2,7 +2,7 @@
 module dev.magus.server {
     requires transitive dev.magus.orchestrator;
     requires transitive micrometer.registry.prometheus;
-    requires reactor.netty.core;
+    requires reactor.core;
     requires io.netty.buffer;
     requires io.netty.common;
     requires io.netty.codec; // io.netty.handler.codec (the frame decoder base)

@@ -14,10 +14,25 @@ import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import dev.magus.server.socket.Token;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.UnixDomainSocketAddress;
@@ -27,16 +42,11 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import reactor.core.scheduler.Schedulers;
-import reactor.netty.Connection;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
-import reactor.netty.tcp.TcpServer;
 
 /**
  * {@code magus server}: one per user, listening on {@link SocketDir#socket()} and serving
@@ -44,10 +54,12 @@ import reactor.netty.tcp.TcpServer;
  * environment. magus itself is never confined, which is why one process can serve many
  * workspaces.
  *
- * <p>Reactor-netty on Netty's epoll transport (its connections' descriptors receive a client's
- * standard input), or on the NIO transport with the JDK's {@link UnixDomainSocketAddress} where
- * epoll does not load or systemd passed the socket: a small event-loop group that only moves
- * frames; everything that blocks runs on the orchestrator's own I/O threads.
+ * <p>Netty, one level of it: a {@link ServerBootstrap} on the epoll transport (its connections'
+ * descriptors receive a client's standard input), or on the NIO transport with the JDK's
+ * {@link UnixDomainSocketAddress} where epoll does not load or systemd passed the socket; each
+ * connection's pipeline is the hello gate's frame decoder, then its {@link Session}. A small
+ * event-loop group only moves frames; everything that blocks runs on the orchestrator's own I/O
+ * threads.
  */
 public final class MagusServer implements AutoCloseable {
     /**
@@ -72,9 +84,9 @@ public final class MagusServer implements AutoCloseable {
     private final RunTokens runTokens = new RunTokens();
     /** Where this server's Prometheus scrape is ({@code host:port}), once it serves one. */
     private volatile Optional<String> metrics = Optional.empty();
-    private final LoopResources loops;
-    /** Set once bound; connections may be served a moment before. */
-    private volatile DisposableServer server;
+    private final EventLoopGroup loops;
+    /** The listening channel, set once bound; connections may be served a moment before. */
+    private volatile Channel server;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final java.util.Set<Session> sessions = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -93,7 +105,7 @@ public final class MagusServer implements AutoCloseable {
     private volatile io.netty.util.concurrent.Future<?> idleCheck;
 
     private MagusServer(SocketDir dir, Orchestrator orchestrator, Host host, ServerMeters meters, HelloGate gate, Token token,
-            LoopResources loops, Settings settings, IdleWatch idle, FileChannel lock, Optional<InheritedSocket> inherited) {
+            EventLoopGroup loops, Settings settings, IdleWatch idle, FileChannel lock, Optional<InheritedSocket> inherited) {
         this.lines = settings.lines();
         this.grammar = settings.grammar();
         this.inherited = inherited;
@@ -199,7 +211,12 @@ public final class MagusServer implements AutoCloseable {
         // thread to a worker (a wake-up, and under load a wait for a CPU, on every forwarded
         // run; bench/README.md, "The server"). The loop only moves frames and
         // never blocks (see Session), so one is enough on the small machines magus targets.
-        LoopResources loops = LoopResources.create("magus-server", EVENT_LOOPS, true);
+        // Netty's epoll transport where it loads: its connections have a descriptor of their own,
+        // on which a client's standard input is received (Session). An inherited socket, or a
+        // host without epoll, is served on NIO, and clients' stdin then comes as frames.
+        boolean epoll = inherited.isEmpty() && Epoll.isAvailable();
+        EventLoopGroup loops = epoll ? new EpollEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-epoll", true))
+                : new NioEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-nio", true));
         ServerMeters meters = new ServerMeters(registry);
         // Before the socket is bound: the first connection may come before this method returns.
         HelloGate gate = new HelloGate(meters);
@@ -208,61 +225,29 @@ public final class MagusServer implements AutoCloseable {
         // server, is waiting already) may be accepted before the bind has returned.
         MagusServer self = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, settings, idle, lock, inherited);
         try {
-            // Netty's epoll transport where it loads: its connections have a descriptor of their own,
-            // on which a client's standard input is received (Session). An inherited socket, or a
-            // host without epoll, is served on NIO, and clients' stdin then comes as frames.
-            boolean epoll = inherited.isEmpty() && io.netty.channel.epoll.Epoll.isAvailable();
-            self.server = TcpServer.create()
-                    .bindAddress(() -> epoll ? new io.netty.channel.unix.DomainSocketAddress(socket.toFile())
-                            : UnixDomainSocketAddress.of(socket))
-                    .runOn(inherited.isPresent() ? inherited.get().adoptedBy(loops) : loops, epoll)
+            // One group both accepts and serves: a new connection is read on the thread that
+            // accepted it, with no hand-off from an acceptor thread to a worker (a wake-up, and under
+            // load a wait for a CPU, on every forwarded run). The loop only moves frames and never
+            // blocks (see Session), so one is enough on the small machines magus targets.
+            ServerBootstrap b = new ServerBootstrap().group(loops)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
-                    .doOnConnection(c -> {
-                        // Asked while the socket is open, so that Netty keeps both addresses: reactor-netty
-                        // asks for them again once the connection has closed, and a closed JDK channel
-                        // answers with a ClosedChannelException and its stack trace, two on every
-                        // forwarded run.
-                        c.channel().localAddress();
-                        c.channel().remoteAddress();
-                        idle.opened();
-                        c.channel().closeFuture().addListener(f -> {
-                            if (idle.closed(!STATUS_ONLY.equals(c.channel().attr(ACTIVITY).get()))) {
-                                self.stopWhenIdle();
-                            }
-                        });
-                        // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
-                        gate.admit(c.channel());
-                        c.addHandlerLast("magus-frames", gate.decoder());
-                    })
-                    .handle((in, out) -> {
-                        Connection[] conn = new Connection[1];
-                        in.withConnection(c -> conn[0] = c);
-                        Session session = self.session(conn[0]);
-                        conn[0].addHandlerLast("magus-writability", new ChannelInboundHandlerAdapter() {
-                            @Override
-                            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-                                session.writabilityChanged();
-                                ctx.fireChannelWritabilityChanged();
-                            }
-
-                            @Override
-                            public void channelInactive(ChannelHandlerContext ctx) {
-                                session.writabilityChanged();
-                                ctx.fireChannelInactive();
-                            }
-                        });
-                        self.sessions.add(session);
-                        return in.receive().asByteArray()
-                                .doOnNext(session::onFrame)
-                                .doFinally(s -> {
-                                    self.sessions.remove(session);
-                                    session.disconnected();
-                                })
-                                .then();
-                    })
-                    .bindNow(Duration.ofSeconds(10));
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            self.connected(ch);
+                        }
+                    });
+            if (inherited.isPresent()) {
+                // Bound and listening already (systemd's): registered, it accepts; never bound again.
+                ServerChannel passed = inherited.get().channel();
+                self.server = b.channelFactory(() -> passed).register().syncUninterruptibly().channel();
+            } else {
+                b.channel(epoll ? EpollServerDomainSocketChannel.class : NioServerDomainSocketChannel.class);
+                self.server = b.bind(epoll ? new DomainSocketAddress(socket.toFile()) : UnixDomainSocketAddress.of(socket))
+                        .syncUninterruptibly().channel();
+            }
         } catch (RuntimeException e) {
-            loops.dispose();
+            loops.shutdownGracefully(0, 5, TimeUnit.SECONDS);
             Files.deleteIfExists(dir.tokenFile());
             lock.close();
             throw new IOException("cannot listen on " + socket + ": " + e.getMessage(), e);
@@ -281,7 +266,7 @@ public final class MagusServer implements AutoCloseable {
         if (before != null) {
             before.cancel(false);
         }
-        idle.remainingMillis().ifPresent(left -> idleCheck = loops.onServer(false).next().schedule(() -> {
+        idle.remainingMillis().ifPresent(left -> idleCheck = loops.next().schedule(() -> {
             if (idle.expired()) {
                 System.out.println("magus server stopping: no connection for " + idle.timeout().spelling()
                         + " (its idle timeout)");
@@ -300,13 +285,56 @@ public final class MagusServer implements AutoCloseable {
                 idle.timeout().value().toMillis(), idle.stopsAt(1).orElse(0), idle.connections() - 1)));
     }
 
-    private Session session(Connection c) {
+    /**
+     * A new connection, on its event loop: counted for the idle timeout, held to its hello
+     * ({@link HelloGate}), then its frames go to a {@link Session} of its own.
+     */
+    private void connected(Channel ch) {
+        idle.opened();
+        ch.closeFuture().addListener(f -> {
+            if (idle.closed(!STATUS_ONLY.equals(ch.attr(ACTIVITY).get()))) {
+                stopWhenIdle();
+            }
+        });
+        // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
+        gate.admit(ch);
         meters.connection();
-        return new Session(c.channel(), token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar, this::status,
-                gate::authenticated, s -> {
-            // Off the event loop: disposing waits for the loops to stop.
-            Schedulers.boundedElastic().schedule(this::close);
-            return new Frame.Stopping();
+        Session session = new Session(ch, token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar,
+                this::status, gate::authenticated, s -> {
+                    // Off the event loop: stopping waits for the loops to stop.
+                    Schedulers.boundedElastic().schedule(this::close);
+                    return new Frame.Stopping();
+                });
+        sessions.add(session);
+        ch.pipeline().addLast("magus-frames", gate.decoder()).addLast("magus-session", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                try {
+                    session.onFrame(ByteBufUtil.getBytes((ByteBuf) msg));
+                } finally {
+                    ReferenceCountUtil.release(msg);
+                }
+            }
+
+            @Override
+            public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                session.writabilityChanged();
+                ctx.fireChannelWritabilityChanged();
+            }
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                session.writabilityChanged();
+                sessions.remove(session);
+                session.disconnected();
+                ctx.fireChannelInactive();
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                // A connection that broke (reset, a frame the decoder refused): it ends, and its run with it.
+                ctx.close();
+            }
         });
     }
 
@@ -324,7 +352,7 @@ public final class MagusServer implements AutoCloseable {
      * from an acceptor thread), for tests; false with no live connection.
      */
     boolean connectionsOnAcceptingLoop() {
-        io.netty.channel.EventLoop acceptor = server.channel().eventLoop();
+        io.netty.channel.EventLoop acceptor = server.eventLoop();
         return !sessions.isEmpty() && sessions.stream().allMatch(s -> s.eventLoop() == acceptor);
     }
 
@@ -366,14 +394,11 @@ public final class MagusServer implements AutoCloseable {
             // systemd's socket stays where it is, listening, to start the next server.
             inherited.get().release();
         } else if (server != null) {
-            try {
-                server.disposeNow(Duration.ofSeconds(5));
-            } catch (IllegalStateException e) {
-                // it did not stop within the time; the loops go below anyway
-            }
+            // Within 5 s, or the loops go below anyway.
+            server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         // No quiet period (the default waits 2 s for tasks that never come): the process ends sooner.
-        loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)).block(Duration.ofSeconds(6));
+        loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(6, TimeUnit.SECONDS);
         try {
             Files.deleteIfExists(dir.tokenFile());
             if (inherited.isEmpty()) {

@@ -51,8 +51,8 @@ final class Frontend extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * reactor-netty accepts with auto-read off (its inbound reads on demand, and this handler
-     * takes every byte before it): the head is read here chunk by chunk, then the relays read.
+     * The proxy accepts with auto-read off: the head is read here chunk by chunk, then the
+     * relays read.
      */
     @Override
     public void channelActive(ChannelHandlerContext ctx) {

@@ -2,17 +2,21 @@ package dev.magus.orchestrator.network;
 
 import dev.magus.events.Diagnostic;
 import dev.magus.policy.net.NetworkPolicy;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import java.time.Duration;
+import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
-import reactor.netty.tcp.TcpServer;
 
 /**
  * One run's forward proxy on 127.0.0.1 (an ephemeral port): HTTP {@code CONNECT host:port}
@@ -27,13 +31,16 @@ import reactor.netty.tcp.TcpServer;
  * nothing on it blocks (names are resolved on Reactor's bounded-elastic threads).
  */
 public final class NetworkProxy implements AutoCloseable {
-    /** Daemon threads: a command line exits with its run, whatever a tunnel is doing. */
-    private static final LoopResources LOOPS = LoopResources.create("magus-proxy", 1, 2, true);
+    /**
+     * Daemon threads: a command line exits with its run, whatever a tunnel is doing. NIO, as
+     * nothing here needs the epoll transport's extras; the loops both accept and relay.
+     */
+    private static final EventLoopGroup LOOPS = new NioEventLoopGroup(2, new DefaultThreadFactory("magus-proxy", true));
 
-    private final DisposableServer server;
+    private final Channel server;
     private final ChannelGroup channels;
 
-    private NetworkProxy(DisposableServer server, ChannelGroup channels) {
+    private NetworkProxy(Channel server, ChannelGroup channels) {
         this.server = server;
         this.channels = channels;
     }
@@ -49,30 +56,30 @@ public final class NetworkProxy implements AutoCloseable {
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(refusals, "refusals");
         ChannelGroup channels = new DefaultChannelGroup("magus-proxy", GlobalEventExecutor.INSTANCE);
-        DisposableServer server = TcpServer.create()
-                .host("127.0.0.1")
-                .port(0)
-                // NIO, as the server module: nothing here needs the epoll transport's extras.
-                .runOn(LOOPS, false)
-                .doOnChannelInit((observer, channel, remote) -> {
-                    channels.add(channel);
-                    channel.pipeline().addFirst(Frontend.NAME, new Frontend(policy, resolver, refusals, channels));
+        Channel server = new ServerBootstrap().group(LOOPS).channel(NioServerSocketChannel.class)
+                // Read on demand only: the frontend reads the request head, then the relays read.
+                .childOption(ChannelOption.AUTO_READ, false)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        // The frontend consumes every byte; the connection lives until it closes the channel.
+                        channels.add(ch);
+                        ch.pipeline().addFirst(Frontend.NAME, new Frontend(policy, resolver, refusals, channels));
+                    }
                 })
-                // The frontend consumes every byte; the connection lives until it closes the channel.
-                .handle((in, out) -> Mono.never())
-                .bindNow(Duration.ofSeconds(10));
+                .bind("127.0.0.1", 0).syncUninterruptibly().channel();
         return new NetworkProxy(server, channels);
     }
 
     /** The port on 127.0.0.1 the child's proxy variables and the kernel's TCP rule name. */
     public int port() {
-        return server.port();
+        return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
     /** Stops listening and closes every connection; waits at most a few seconds. */
     @Override
     public void close() {
-        server.disposeNow(Duration.ofSeconds(5));
+        server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 }
