@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CLI-latency table of bench/README.md (issue 15): hyperfine -N, side by side in one run,
+# The CLI-latency table of bench/README.md: hyperfine -N, side by side in one run,
 #   a trivial java main with bin/magus's JVM flags,
 #   a forwarded run (bin/magus run -- true: the fast client, a magus server running; the native
 #                    client when the build made it, server/src/main/c/magus-client.c),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What Jackson would cost the Java fast client (issue 15; MiniJson's javadoc): hyperfine -N, side by side,
+# What Jackson would cost the Java fast client (MiniJson's javadoc): hyperfine -N, side by side,
 #   a trivial java main with bin/magus's JVM flags,
 #   the fast client's JSON work with MiniJson (the run frame written: argv, cwd, this environment;
 #     a diagnostic event frame and the exit frame read into maps),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why a direct `magus run --local -- true` cannot reach 3x the trivial JVM on JDK 17 (issue 15,
+# Why a direct `magus run --local -- true` cannot reach 3x the trivial JVM on JDK 17 (see
 # bench/README.md): the classes such a run loads, loaded alone (no magus code runs), side by side
 # with the trivial JVM and the run itself, in one hyperfine -N run, each with bin/magus's JVM
 # flags and its own class archive (AppCDS, made here by a first run).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why the Java fast client cannot reach 1.3x the trivial JVM on JDK 17 (issue 15, bench/README.md):
+# Why the Java fast client cannot reach 1.3x the trivial JVM on JDK 17 (bench/README.md):
 # what opening one AF_UNIX SocketChannel costs a fresh JVM, step by step, side by side in one
 # hyperfine -N run. Each step runs with bin/magus's JVM flags and its own class archive (AppCDS,
 # made here by a first run), as the fast client does.

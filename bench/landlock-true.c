@@ -1,5 +1,5 @@
 /*
- * The minimal C Landlock launcher of bench/cli-latency.sh (issue 15): a ruleset that handles
+ * The minimal C Landlock launcher of bench/cli-latency.sh: a ruleset that handles
  * every filesystem access right the running ABI knows, one rule allowing reading and
  * executing beneath /, no_new_privs, restrict_self, then exec of the command (`true`).
  * Writes are denied everywhere. It is what the cheapest confined start costs on this kernel:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Thread CPU per policy build and per ruleset compile of a forwarded run's core policy (issue 15).
+# Thread CPU per policy build and per ruleset compile of a forwarded run's core policy.
 #   bench/policy-cpu.sh [runs, default 2000] [warm-up runs, default 2000]
 # Needs a built checkout (mvn -B -ntp -q -pl cli -am package -DskipTests); runs
 # bench/server/PolicyCpu.java with the JDK's source launcher on bin/magus's class path, with the

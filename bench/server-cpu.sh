@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The magus server's own CPU per forwarded `true` run (bench/README.md, issue 15).
+# The magus server's own CPU per forwarded `true` run (bench/README.md).
 #   bench/server-cpu.sh [runs, default 2000] [warm-up runs, default 500]
 # Needs a built checkout (mvn -B -ntp -q -pl cli -am package -DskipTests); runs
 # bench/server/ServerCpu.java with the JDK's source launcher on bin/magus's class path.

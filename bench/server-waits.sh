@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a forwarded run's wall time goes besides CPU (issue 15): N forwarded `magus run -- true`
+# Where a forwarded run's wall time goes besides CPU: N forwarded `magus run -- true`
 # through the native client under `perf sched record`, then per server thread group: CPU, how
 # often it was woken, and the run-queue delay after each wake-up (perf sched timehist).
 #   bench/server-waits.sh [N]   (default 20; needs perf, a built checkout with the native client)
