@@ -12,11 +12,11 @@ if [[ ! -f "$t/cli.jar" ]]; then
   exit 2
 fi
 arch=x86-64; [[ "$(uname -m)" == aarch64 ]] && arch=aarch64
-# The JIT bin/magus gives the server: the JVM's full tiered JIT (C1, then C2). C2 compiles for
-# tens of thousands of runs, so the per-run figure depends on the warm-up: `5000 40000` gives the
-# steady state, `10000 1` the average over a new server's first runs, compiles included.
-# SERVER_CPU_JAVA_OPTS comes after: "-XX:TieredStopAtLevel=1" measures C1 alone (what every
-# other magus command runs with).
-exec "${JAVA:-java}" -XX:-UsePerfData ${SERVER_CPU_JAVA_OPTS:-} -XX:+UseSerialGC -Xmx512m -Djna.boot.library.path="$t/native/com/sun/jna/linux-$arch" -Djna.nosys=true \
+# The JIT bin/magus gives the server: C1 alone, a method compiled after a tenth of the JVM's
+# default number of calls. `500 1` gives the average over a new server's first 500 runs,
+# `2000 5000` a server's later runs. SERVER_CPU_JAVA_OPTS comes after, so it can change that:
+# "-XX:TieredStopAtLevel=4 -XX:CompileThresholdScaling=1" measures the JVM's full tiered JIT
+# (C1, then C2), which compiles for tens of thousands of runs (`5000 40000` for its steady state).
+exec "${JAVA:-java}" -XX:-UsePerfData -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 ${SERVER_CPU_JAVA_OPTS:-} -XX:+UseSerialGC -Xmx512m -Djna.boot.library.path="$t/native/com/sun/jna/linux-$arch" -Djna.nosys=true \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
   -cp "$t/lib/*" "$here/server/ServerCpu.java" "$@"
