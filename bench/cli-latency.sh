@@ -37,6 +37,9 @@ if [[ -x "$client" ]]; then
   commands+=(-n "forwarded, Java fast client: MAGUS_CLIENT=java magus run -- true" "env MAGUS_CLIENT=java $magus run -- true")
   # The native client without the bin/magus wrapper (bash): its fallback command is 'false', never reached here.
   commands+=(-n "forwarded, native client alone: magus-client 1 false run -- true" "$client 1 false run -- true")
+  # The same without the descriptor exchange (the server's answer, then the client's stdin by
+  # SCM_RIGHTS): the difference between the two rows is its cost.
+  commands+=(-n "forwarded, native client alone, no stdin: magus-client 1 false run --no-stdin -- true" "$client 1 false run --no-stdin -- true")
 fi
 if command -v bwrap >/dev/null; then
   commands+=(-n "bwrap --ro-bind / / true" "bwrap --ro-bind / / --dev /dev --proc /proc true")
