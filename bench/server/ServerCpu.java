@@ -7,7 +7,6 @@ import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.socket.SocketDir;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -169,12 +168,15 @@ public final class ServerCpu {
 
     private static void forward(MagusServer server, Frame.Submit submit, int n) throws Exception {
         String token = server.token();
-        OutputStream none = OutputStream.nullOutputStream();
         for (int i = 0; i < n; i++) {
             try (ServerClient c = ServerClient.connect(server.socket(), token)) {
-                ServerClient.Outcome o = c.forward(submit, null, none, none, e -> { });
-                if (!(o instanceof ServerClient.Outcome.Exited x) || x.status() != 0) {
-                    throw new IllegalStateException("run " + i + " ended " + o);
+                c.send(submit);
+                Frame.ToClient f;
+                do {
+                    f = c.read();
+                } while (!(f instanceof Frame.Exit || f instanceof Frame.Declined || f instanceof Frame.Refused));
+                if (!(f instanceof Frame.Exit x) || x.status() != 0) {
+                    throw new IllegalStateException("run " + i + " ended " + f);
                 }
             }
         }

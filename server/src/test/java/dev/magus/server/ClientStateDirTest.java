@@ -66,7 +66,7 @@ class ClientStateDirTest {
         for (Map<String, String> env : java.util.List.of(env("MAGUS_STATE_DIR", elsewhere.toString()),
                 env("XDG_STATE_HOME", elsewhere.toString()), env("HOME", elsewhere.toString()))) {
             Fixture.Result r = touch(env);
-            assertThat(r.outcome()).isInstanceOfSatisfying(ServerClient.Outcome.Declined.class,
+            assertThat(r.outcome()).isInstanceOfSatisfying(Forwarding.Outcome.Declined.class,
                     d -> assertThat(d.frame().message()).contains(serverState.toString()).contains("running it here instead"));
             assertThat(marker).as("the server did not run it").doesNotExist();
         }

@@ -57,7 +57,7 @@ class ConfigChangesAcrossRunsTest {
         Path file = out.resolve(name);
         Fixture.Result r = f.forward(new Frame.Submit(List.of("sh", "-c", "echo made > " + file), f.workspace.toString(), f.env,
                 Map.of(), List.of(), Optional.empty(), false, false));
-        assertThat(r.outcome()).isInstanceOf(dev.magus.server.client.ServerClient.Outcome.Exited.class);
+        assertThat(r.outcome()).isInstanceOf(Forwarding.Outcome.Exited.class);
         return r.status() == 0 && Files.exists(file);
     }
 

@@ -168,9 +168,9 @@ final class Fixture implements AutoCloseable {
     }
 
     /** What one forwarded run produced. */
-    record Result(ServerClient.Outcome outcome, byte[] stdout, byte[] stderr, List<ObjectNode> events) {
+    record Result(Forwarding.Outcome outcome, byte[] stdout, byte[] stderr, List<ObjectNode> events) {
         int status() {
-            return ((ServerClient.Outcome.Exited) outcome).status();
+            return ((Forwarding.Outcome.Exited) outcome).status();
         }
 
         String out() {
@@ -191,7 +191,7 @@ final class Fixture implements AutoCloseable {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
             List<ObjectNode> events = Collections.synchronizedList(new ArrayList<>());
-            ServerClient.Outcome o = c.forward(submit, null, out, err, events::add);
+            Forwarding.Outcome o = Forwarding.forward(c, submit, null, out, err, events::add);
             return new Result(o, out.toByteArray(), err.toByteArray(), events);
         }
     }

@@ -59,7 +59,7 @@ class ForwardedRunTest {
         assertThat(f.forward(f.submit("sh", "-c", "exit 7")).status()).isEqualTo(7);
         Fixture.Result killed = f.forward(f.submit("sh", "-c", "kill -TERM $$"));
         assertThat(killed.status()).isEqualTo(128 + 15);
-        assertThat(((ServerClient.Outcome.Exited) killed.outcome()).signal()).isEqualTo(15);
+        assertThat(((Forwarding.Outcome.Exited) killed.outcome()).signal()).isEqualTo(15);
         assertThat(f.forward(f.submit("no-such-command-anywhere")).status()).isEqualTo(127);
     }
 
@@ -93,9 +93,9 @@ class ForwardedRunTest {
                 Optional.empty(), true, false);
         try (ServerClient c = f.client()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ServerClient.Outcome o = c.forward(s, new ByteArrayInputStream(input), out, new ByteArrayOutputStream(), e -> {
+            Forwarding.Outcome o = Forwarding.forward(c, s, new ByteArrayInputStream(input), out, new ByteArrayOutputStream(), e -> {
             });
-            assertThat(o).isEqualTo(new ServerClient.Outcome.Exited(0, 0));
+            assertThat(o).isEqualTo(new Forwarding.Outcome.Exited(0, 0));
             assertThat(out.toByteArray()).isEqualTo(input);
         }
     }

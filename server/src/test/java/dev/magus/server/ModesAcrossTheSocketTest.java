@@ -71,13 +71,13 @@ class ModesAcrossTheSocketTest {
     void aClientWhoseModeTheWorkspaceDoesNotMeetIsDeclined() throws Exception {
         f.yaml("sandbox:\n  mode: best-effort\n");
         Fixture.Result r = f.forward(f.submit(floor("required"), Map.of(), Optional.empty(), "true"));
-        assertThat(r.outcome()).isInstanceOfSatisfying(ServerClient.Outcome.Declined.class, d -> {
+        assertThat(r.outcome()).isInstanceOfSatisfying(Forwarding.Outcome.Declined.class, d -> {
             Frame.Declined frame = d.frame();
             assertThat(frame.clientMode()).isEqualTo("required");
             assertThat(frame.workspaceMode()).isEqualTo("best-effort");
         });
         Fixture.Result flag = f.forward(f.submit(f.env, Map.of(), Optional.of("required"), "true"));
-        assertThat(flag.outcome()).isInstanceOf(ServerClient.Outcome.Declined.class);
+        assertThat(flag.outcome()).isInstanceOf(Forwarding.Outcome.Declined.class);
         assertThat(f.registry.get("magus.server.forwarded").tag("outcome", "declined").counter().count()).isEqualTo(2.0);
     }
 

@@ -51,9 +51,9 @@ class NestedRunTokenTest {
                 }
             };
             ServerClient outer = f.client();
-            CompletableFuture<ServerClient.Outcome> outerRun = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<Forwarding.Outcome> outerRun = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return outer.forward(f.submit(launcher.toRealPath().toString(), go.toString()), null, out,
+                    return Forwarding.forward(outer, f.submit(launcher.toRealPath().toString(), go.toString()), null, out,
                             OutputStream.nullOutputStream(), e -> { });
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
@@ -68,11 +68,11 @@ class NestedRunTokenTest {
 
             Path marker = root.resolve("ran");
             try (ServerClient nested = ServerClient.connect(f.dir.socket(), token)) {
-                ServerClient.Outcome o = nested.forward(new Frame.Submit(List.of("touch", marker.toString()),
+                Forwarding.Outcome o = Forwarding.forward(nested, new Frame.Submit(List.of("touch", marker.toString()),
                         f.workspace.toString(), f.env, Map.of(), List.of(), Optional.empty(), false, false,
                         List.of(root.toString()), List.of()), null, OutputStream.nullOutputStream(),
                         OutputStream.nullOutputStream(), e -> { });
-                assertThat(o).isInstanceOfSatisfying(ServerClient.Outcome.Declined.class,
+                assertThat(o).isInstanceOfSatisfying(Forwarding.Outcome.Declined.class,
                         d -> assertThat(d.frame().message()).as("no line: it runs where it came from").isEmpty());
             }
             assertThat(marker).as("the server started nothing for it").doesNotExist();
@@ -84,7 +84,7 @@ class NestedRunTokenTest {
             assertThat(f.server.socket()).as("still serving").exists();
 
             Files.createFile(go);
-            assertThat(outerRun.get(30, TimeUnit.SECONDS)).isInstanceOf(ServerClient.Outcome.Exited.class);
+            assertThat(outerRun.get(30, TimeUnit.SECONDS)).isInstanceOf(Forwarding.Outcome.Exited.class);
             outer.close();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (true) {

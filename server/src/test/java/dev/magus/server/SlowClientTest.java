@@ -47,14 +47,14 @@ class SlowClientTest {
                         .isLessThanOrEqualTo(MagusServer.HIGH_WATER + 2 * 64 * 1024);
 
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                ServerClient.Outcome o = null;
+                Forwarding.Outcome o = null;
                 boolean stalledAgain = false;
                 while (o == null) {
                     Frame.ToClient frame = slow.read();
                     if (frame instanceof Frame.Stdout s) {
                         out.write(s.bytes());
                     } else if (frame instanceof Frame.Exit x) {
-                        o = new ServerClient.Outcome.Exited(x.status(), x.signal());
+                        o = new Forwarding.Outcome.Exited(x.status(), x.signal());
                     }
                     if (!stalledAgain && Files.exists(done)) {
                         // The child has written everything and ends: what is still in its pipe
@@ -64,7 +64,7 @@ class SlowClientTest {
                     }
                 }
                 assertThat(stalledAgain).isTrue();
-                assertThat(((ServerClient.Outcome.Exited) o).status()).isZero();
+                assertThat(((Forwarding.Outcome.Exited) o).status()).isZero();
                 String expected = IntStream.rangeClosed(1, LINES).mapToObj(Integer::toString)
                         .collect(Collectors.joining("\n", "", "\n"));
                 assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo(expected);

@@ -4,19 +4,17 @@ import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
- * The client side of the server socket, on the JDK's own Unix-domain {@link SocketChannel}
- * and blocking I/O only: no Reactor, no Netty, so a forwarding {@code magus run} loads little.
- * One connection carries one request.
+ * The control client of the server socket ({@code magus server status}, {@code stop}), on the
+ * JDK's own Unix-domain {@link SocketChannel} and blocking I/O only: no Reactor, no Netty. One
+ * connection carries one request. Runs are forwarded by {@link FastClient} and the native client.
  */
 public final class ServerClient implements AutoCloseable {
     private final SocketChannel channel;
@@ -40,17 +38,6 @@ public final class ServerClient implements AutoCloseable {
 
         public String code() {
             return code;
-        }
-    }
-
-    /** How a forwarded run ended. */
-    public sealed interface Outcome {
-        /** It ran (or was refused, with its diagnostic among the events) and exited with {@code status}. */
-        record Exited(int status, int signal) implements Outcome {
-        }
-
-        /** The server's workspace does not meet this client's mode: run the work here. */
-        record Declined(Frame.Declined frame) implements Outcome {
         }
     }
 
@@ -136,50 +123,6 @@ public final class ServerClient implements AutoCloseable {
             throw new FrameCodec.ProtocolException("the server sent a client's frame");
         }
         return c;
-    }
-
-    /**
-     * Forwards one run and streams it: the child's bytes to {@code out} and {@code err} as they
-     * come, each event to {@code events}, {@code stdin} (when given) to the child on a thread of
-     * its own. Returns when the run ends, or when the server declines it.
-     */
-    public Outcome forward(Frame.Submit submit, InputStream stdin, OutputStream out, OutputStream err,
-            Consumer<com.fasterxml.jackson.databind.node.ObjectNode> events) throws IOException {
-        send(submit);
-        if (submit.stdin() && stdin != null) {
-            Thread t = new Thread(() -> copyStdin(stdin), "magus-client-stdin");
-            t.setDaemon(true);
-            t.start();
-        }
-        while (true) {
-            Frame.ToClient f = read();
-            if (f instanceof Frame.Stdout o) {
-                out.write(o.bytes());
-                out.flush();
-            } else if (f instanceof Frame.Stderr e) {
-                err.write(e.bytes());
-                err.flush();
-            } else if (f instanceof Frame.Event e) {
-                events.accept(e.event());
-            } else if (f instanceof Frame.Exit x) {
-                return new Outcome.Exited(x.status(), x.signal());
-            } else if (f instanceof Frame.Declined d) {
-                return new Outcome.Declined(d);
-            } else if (f instanceof Frame.Refused r) {
-                throw new Refused(r.code(), r.message());
-            } else {
-                throw new FrameCodec.ProtocolException("unexpected " + f.getClass().getSimpleName() + " during a run");
-            }
-        }
-    }
-
-    private void copyStdin(InputStream stdin) {
-        try {
-            StandardInput.pump(stdin, (buf, n) -> sendRaw(FrameCodec.stdin(buf, 0, n)));
-            send(new Frame.StdinEnd());
-        } catch (IOException e) {
-            // the connection is gone: the run ends with it
-        }
     }
 
     /** Forwards a signal to the child's group. */
