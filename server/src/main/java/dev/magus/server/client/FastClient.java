@@ -41,7 +41,7 @@ import java.util.Optional;
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
     private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
