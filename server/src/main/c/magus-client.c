@@ -43,6 +43,7 @@
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define VERSION 4 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
@@ -459,6 +460,68 @@ static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
     }
 }
 
+/* An ask of the run's (--ask, Frame.Ask): the question TerminalPrompt puts, on the controlling
+   terminal, for as long as the server waits (timeoutMillis); o/once and r/run allow, anything else
+   denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile. */
+static void ask(json *c) {
+    buf q = {0}, proc = {0}, path = {0}, res = {0}, acc = {0};
+    json *pid = get(c, "pid"), *id = get(c, "id"), *ms = get(c, "timeoutMillis");
+    text(&proc, get(c, "process")); text(&path, get(c, "path")); text(&res, get(c, "resolved")); text(&acc, get(c, "access"));
+    char n[32];
+    snprintf(n, sizeof n, "%lld", pid && pid->t == J_NUM ? (long long) pid->num : 0LL);
+    puts_(&q, "magus: ");
+    if (proc.p[0]) { puts_(&q, proc.p); puts_(&q, " (pid "); puts_(&q, n); puts_(&q, ")"); }
+    else { puts_(&q, "pid "); puts_(&q, n); }
+    puts_(&q, " asks to "); puts_(&q, acc.p); puts_(&q, " "); puts_(&q, path.p);
+    if (strcmp(path.p, res.p)) { puts_(&q, " (that is "); puts_(&q, res.p); puts_(&q, ")"); }
+    puts_(&q, ", which the policy refuses.\nmagus: [o] allow once  [r] allow for this run  [d] deny? ");
+    const char *word = "deny";
+    int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (tty < 0) {
+        if (write(2, q.p, q.n) < 0) { /* nowhere to say it */ }
+        line("(no terminal to ask on: denied)");
+    } else {
+        if (write(tty, q.p, q.n) < 0) { /* the answer still decides */ }
+        struct timespec now, end;
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        long long within = ms && ms->t == J_NUM && ms->num >= 1 ? (long long) ms->num : 1;
+        end.tv_sec += within / 1000; end.tv_nsec += (within % 1000) * 1000000L;
+        if (end.tv_nsec >= 1000000000L) { end.tv_sec++; end.tv_nsec -= 1000000000L; }
+        buf a = {0}; int answered = 0; char ch;
+        puts_(&a, "");
+        for (;;) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long long left = (end.tv_sec - now.tv_sec) * 1000LL + (end.tv_nsec - now.tv_nsec) / 1000000L;
+            if (left <= 0) break;
+            struct pollfd p = {tty, POLLIN, 0};
+            int r = poll(&p, 1, (int) (left > 60000 ? 60000 : left));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) break;
+            if (r == 0) continue;
+            if (read(tty, &ch, 1) != 1) break;
+            if (ch == '\n') { answered = 1; break; }
+            put(&a, &ch, 1);
+        }
+        if (answered) {
+            char *s = a.p; while (*s && (unsigned char) *s <= ' ') s++; /* String.strip, lower-cased */
+            size_t k = strlen(s); while (k > 0 && (unsigned char) s[k - 1] <= ' ') k--;
+            s[k] = 0;
+            for (char *t = s; *t; t++) if (*t >= 'A' && *t <= 'Z') *t += 'a' - 'A';
+            if (!strcmp(s, "o") || !strcmp(s, "once")) word = "once";
+            else if (!strcmp(s, "r") || !strcmp(s, "run")) word = "run";
+        }
+        const char *said = !answered ? "(no answer: denied)\n" : !strcmp(word, "deny") ? "magus: denied\n" : "";
+        if (write(tty, said, strlen(said)) < 0) { /* said or not, it is denied */ }
+        close(tty);
+        free(a.p);
+    }
+    char m[96];
+    int k = snprintf(m, sizeof m, "{\"type\":\"decision\",\"id\":%lld,\"decision\":\"%s\"}",
+                     id && id->t == J_NUM ? (long long) id->num : 0LL, word);
+    send_frame_soft(K_JSON, m, (size_t) k, 1); /* a run that ended: its exit is still to read */
+    free(q.p); free(proc.p); free(path.p); free(res.p); free(acc.p);
+}
+
 static void on_signal(int sig) {
     unsigned char s = (unsigned char) sig;
     int saved = errno;
@@ -659,7 +722,11 @@ int main(int argc, char **argv) {
         free(k); first = 0;
     }
     /* Its standard input can go as a descriptor: the server says whether it takes one (Frame.Accepted). */
-    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true}" : "},\"stdinFd\":true}");
+    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true" : "},\"stdinFd\":true");
+    /* A controlling terminal to put a forwarded --ask's questions on. */
+    int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (tty >= 0) close(tty);
+    puts_(&f, tty >= 0 ? ",\"tty\":true}" : "}");
     /* A server that refuses the hello closes at once: its answer is still there to read. */
     int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
     size_t len;
@@ -718,6 +785,8 @@ int main(int argc, char **argv) {
                         if (send_stdin_fd(pass)) lost(strerror(errno));
                         if (pass) stdin_open = 0;
                     }
+                } else if (is(type, "ask")) {
+                    ask(c);
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
                     exit(status_of(s));

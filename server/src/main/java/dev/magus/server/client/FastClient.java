@@ -59,6 +59,8 @@ public final class FastClient {
     private final SocketChannel channel;
     private final DataInputStream in;
     private final PrintStream lines = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    /** Where a forwarded {@code --ask} asks, opened at its first ask. */
+    private TerminalPrompt prompt;
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
@@ -230,6 +232,8 @@ public final class FastClient {
                     if (Boolean.TRUE.equals(f.get("stdin"))) {
                         stdin();
                     }
+                } else if ("ask".equals(type)) {
+                    ask(f);
                 } else if ("exit".equals(type)) {
                     return status(f.get("status"));
                 }
@@ -263,7 +267,45 @@ public final class FastClient {
         MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
         object(b.append(",\"env\":"), env);
         // It copies its input as frames (the JDK's sockets cannot pass descriptors); a terminal is said, for -v.
-        return b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true}" : "}");
+        b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true" : "");
+        // A controlling terminal to put a forwarded --ask's questions on.
+        return b.append(hasTerminal() ? ",\"tty\":true}" : "}");
+    }
+
+    /** Whether this process has a controlling terminal: {@code /dev/tty} opens. */
+    private static boolean hasTerminal() {
+        try (FileInputStream t = new FileInputStream(TerminalPrompt.TTY.toFile())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * An ask of the run's ({@code --ask}): put on the controlling terminal as a local run puts it,
+     * for as long as the server waits; the answer goes back as the decision of the same id. One at
+     * a time, in the order they came: the run's other frames wait meanwhile, as its caller does.
+     */
+    private void ask(Map<String, Object> f) throws IOException {
+        if (prompt == null) {
+            prompt = TerminalPrompt.open(TerminalPrompt.TTY).orElse(null);
+        }
+        String question = TerminalPrompt.question(number(f.get("pid")).intValue(), String.valueOf(f.get("process")),
+                String.valueOf(f.get("path")), String.valueOf(f.get("resolved")), String.valueOf(f.get("access")));
+        String word;
+        if (prompt == null) {
+            lines.print(question);
+            lines.println("(no terminal to ask on: denied)");
+            word = "deny";
+        } else {
+            word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()));
+        }
+        send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
+                .append(",\"decision\":\"").append(word).append("\"}"));
+    }
+
+    private static Number number(Object o) {
+        return o instanceof Number n ? n : Long.valueOf(0);
     }
 
     private static void object(StringBuilder b, Map<String, String> map) {

@@ -165,14 +165,21 @@ public sealed interface Frame {
      * no option itself. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
      * client can pass its standard input as a descriptor ({@link Accepted}); {@code stdinTerminal}
      * ({@code "stdinTerminal": true}) says it is a terminal, so that {@code -v} can say when the run
-     * gets it as a copy instead.
+     * gets it as a copy instead. {@code tty} ({@code "tty": true}) says the client has a controlling
+     * terminal to put a forwarded {@code --ask}'s questions on ({@link Ask}); without one {@code --ask}
+     * is the usage error it is locally.
      */
-    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal)
-            implements ToServer {
+    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal,
+            boolean tty) implements ToServer {
         public Command {
             args = List.copyOf(args);
             Objects.requireNonNull(cwd, "cwd");
             env = Map.copyOf(env);
+        }
+
+        /** A client that has no terminal to ask on. */
+        public Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal) {
+            this(args, cwd, env, stdinFd, stdinTerminal, false);
         }
 
         /** A client that sends its standard input as frames only, and does not say what it is. */

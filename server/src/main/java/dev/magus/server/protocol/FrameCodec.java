@@ -176,6 +176,9 @@ public final class FrameCodec {
             if (c.stdinTerminal()) {
                 n.put("stdinTerminal", true);
             }
+            if (c.tty()) {
+                n.put("tty", true);
+            }
         } else if (frame instanceof Frame.Accepted a) {
             n.put("type", "accepted").put("stdin", a.stdin());
             if (a.stdinFd()) {
@@ -254,7 +257,8 @@ public final class FrameCodec {
                         n.path("failOnDenial").asBoolean(false), askTimeout(n));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
-                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false));
+                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false),
+                        n.path("tty").asBoolean(false));
             case "accepted":
                 return new Frame.Accepted(n.path("stdin").asBoolean(false), n.path("stdinFd").asBoolean(false));
             case "local":
