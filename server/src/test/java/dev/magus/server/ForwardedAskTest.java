@@ -89,6 +89,18 @@ class ForwardedAskTest {
         }
     }
 
+    /** Waits until {@code n} runs of this server have ended (magus.runs, recorded at each run's end); whether they did. */
+    private boolean runsEnded(long n) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (f.registry.find("magus.runs").timers().stream().mapToLong(io.micrometer.core.instrument.Timer::count).sum() >= n) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
     @Test
     void anOpenAllowedOnceIsReadAndTheNextOneIsAskedAgain() throws Exception {
         try (ServerClient c = f.client()) {
@@ -197,6 +209,7 @@ class ForwardedAskTest {
             Thread.sleep(50);
         }
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the run's shell ended").isFalse();
+        assertThat(runsEnded(1)).as("the run ended").isTrue();
         assertThat(Files.exists(copy) ? Files.readString(copy) : "").doesNotContain("AKIA");
     }
 
@@ -224,6 +237,7 @@ class ForwardedAskTest {
             assertThat(refused.code()).isEqualTo("protocol");
             assertThat(refused.message()).contains("does not ask");
         }
+        assertThat(runsEnded(1)).as("the run ended with its connection").isTrue();
     }
 
     @Test
@@ -251,5 +265,6 @@ class ForwardedAskTest {
             assertThat(refused).isNotNull();
             assertThat(refused.message()).contains("once, run or deny");
         }
+        assertThat(runsEnded(1)).as("the run ended with its connection").isTrue();
     }
 }
