@@ -462,7 +462,8 @@ static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
 
 /* An ask of the run's (--ask, Frame.Ask): the question TerminalPrompt puts, on the controlling
    terminal, for as long as the server waits (timeoutMillis); o/once and r/run allow, anything else
-   denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile. */
+   denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile;
+   a signal meanwhile gives it up (denied). */
 static void ask(json *c) {
     buf q = {0}, proc = {0}, path = {0}, res = {0}, acc = {0};
     json *pid = get(c, "pid"), *id = get(c, "id"), *ms = get(c, "timeoutMillis");
@@ -493,10 +494,11 @@ static void ask(json *c) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             long long left = (end.tv_sec - now.tv_sec) * 1000LL + (end.tv_nsec - now.tv_nsec) / 1000000L;
             if (left <= 0) break;
-            struct pollfd p = {tty, POLLIN, 0};
-            int r = poll(&p, 1, (int) (left > 60000 ? 60000 : left));
+            /* A signal forwarded meanwhile (Ctrl-C at the question) gives it up: the main loop sends it. */
+            struct pollfd p[2] = {{tty, POLLIN, 0}, {sigpipe_fds[0], POLLIN, 0}};
+            int r = poll(p, 2, (int) (left > 60000 ? 60000 : left));
             if (r < 0 && errno == EINTR) continue;
-            if (r < 0) break;
+            if (r < 0 || (p[1].revents & POLLIN)) break;
             if (r == 0) continue;
             if (read(tty, &ch, 1) != 1) break;
             if (ch == '\n') { answered = 1; break; }

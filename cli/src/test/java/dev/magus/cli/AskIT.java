@@ -119,23 +119,7 @@ class AskIT {
     @ParameterizedTest
     @ValueSource(strings = {"java", "native"})
     void aForwardedRunAsksThroughItsClient(String client) throws Exception {
-        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
-        Path nativeClient = magus.getParent().resolve("../cli/target/native/magus-client").normalize();
-        if (client.equals("native") && !Files.isExecutable(nativeClient)) {
-            String why = "forwarded --ask through the native client skipped: " + nativeClient
-                    + " was not built (the build found no C compiler, cc)";
-            System.err.println(why);
-            Assumptions.assumeTrue(false, why);
-        }
-        BinMagus.Result started = BinMagus.run(BinMagus.command(magus, ws, env, "server", "start"), 120, "server start ended");
-        assertThat(started.status()).as(started.toString()).isZero();
-        serverStarted = true;
-        double before = startedRuns();
-        env.put("MAGUS_CLIENT", client);
-        tmux = new Tmux("ask");
-        String line = "(" + Tmux.magusLine(ws, env, magus, "run --ask -- sh -c \"cat '" + secret + "'; cat '" + secret
-                + "'\"") + "); echo \"status=$?\"; sleep 60";
-        tmux.run("new-session", "-d", "-x", "200", "-y", "50", "-s", "ask", line);
+        double before = forwardedInAPane(client, "cat '" + secret + "'; cat '" + secret + "'");
         String screen = until("allow once");
         assertThat(screen).contains("magus: cat (pid ").contains("asks to read " + secret + ", which the policy refuses.");
         tmux.run("send-keys", "-t", "ask", "o", "Enter");
@@ -151,6 +135,43 @@ class AskIT {
                 .doesNotContain("served by this process only");
         assertThat(screen.split("AKIAFAKEFAKE", -1)).as("read once:%n%s", screen).hasSize(2);
         assertThat(startedRuns()).as("the server ran it").isEqualTo(before + 1);
+    }
+
+    /** Ctrl-C at a forwarded question gives it up (denied) and reaches the run, which ends. */
+    @ParameterizedTest
+    @ValueSource(strings = {"java", "native"})
+    void ctrlCAtAForwardedQuestionDeniesAndStopsTheRun(String client) throws Exception {
+        forwardedInAPane(client, "cat '" + secret + "'; sleep 120");
+        until("allow once");
+        tmux.run("send-keys", "-t", "ask", "C-c");
+        String screen = until("status=");
+        assertThat(screen).contains("(no answer: denied)").contains("status=130").doesNotContain("AKIAFAKEFAKE");
+    }
+
+    /**
+     * A server started for this test, and {@code magus run --ask -- sh -c SCRIPT} in a detached pane
+     * through {@code client} (java or native; a native one not built skips, saying why). Returns
+     * the server's count of started runs before.
+     */
+    private double forwardedInAPane(String client, String script) throws Exception {
+        Tmux.assume("tmux is not installed here: the --ask prompt needs a real terminal");
+        Path nativeClient = magus.getParent().resolve("../cli/target/native/magus-client").normalize();
+        if (client.equals("native") && !Files.isExecutable(nativeClient)) {
+            String why = "forwarded --ask through the native client skipped: " + nativeClient
+                    + " was not built (the build found no C compiler, cc)";
+            System.err.println(why);
+            Assumptions.assumeTrue(false, why);
+        }
+        BinMagus.Result started = BinMagus.run(BinMagus.command(magus, ws, env, "server", "start"), 120, "server start ended");
+        assertThat(started.status()).as(started.toString()).isZero();
+        serverStarted = true;
+        double before = startedRuns();
+        env.put("MAGUS_CLIENT", client);
+        tmux = new Tmux("ask");
+        String line = "(" + Tmux.magusLine(ws, env, magus, "run --ask -- sh -c \"" + script + "\"")
+                + "); echo \"status=$?\"; sleep 60";
+        tmux.run("new-session", "-d", "-x", "200", "-y", "50", "-s", "ask", line);
+        return before;
     }
 
     /** The server's count of forwarded runs it started. */

@@ -61,6 +61,8 @@ public final class FastClient {
     private final PrintStream lines = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     /** Where a forwarded {@code --ask} asks, opened at its first ask. */
     private TerminalPrompt prompt;
+    /** Signals forwarded so far: one during a question gives it up (denied), as the person wants the run to stop. */
+    private volatile int signals;
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
@@ -284,7 +286,8 @@ public final class FastClient {
     /**
      * An ask of the run's ({@code --ask}): put on the controlling terminal as a local run puts it,
      * for as long as the server waits; the answer goes back as the decision of the same id. One at
-     * a time, in the order they came: the run's other frames wait meanwhile, as its caller does.
+     * a time, in the order they came: the run's other frames wait meanwhile, as its caller does. A
+     * signal forwarded meanwhile (Ctrl-C at the question) gives it up: denied.
      */
     private void ask(Map<String, Object> f) throws IOException {
         if (prompt == null) {
@@ -298,7 +301,8 @@ public final class FastClient {
             lines.println("(no terminal to ask on: denied)");
             word = "deny";
         } else {
-            word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()));
+            int before = signals;
+            word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()), () -> signals != before);
         }
         send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
                 .append(",\"decision\":\"").append(word).append("\"}"));
@@ -355,6 +359,7 @@ public final class FastClient {
                 sun.misc.Signal.handle(new sun.misc.Signal(names[k]), new sun.misc.SignalHandler() {
                     @Override
                     public void handle(sun.misc.Signal sig) {
+                        signals++;
                         try {
                             send(JSON, new StringBuilder("{\"type\":\"signal\",\"signal\":").append(number).append('}'));
                         } catch (IOException e) {

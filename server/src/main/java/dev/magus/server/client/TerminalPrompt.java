@@ -82,10 +82,15 @@ public final class TerminalPrompt implements AutoCloseable {
      * terminal is said to be denied, and denies; the next question gets the next line.
      */
     public String ask(String question, long withinMillis) throws IOException {
+        return ask(question, withinMillis, () -> false);
+    }
+
+    /** {@link #ask(String, long)}, given up (no answer: denied) as soon as {@code cancelled} says so. */
+    public String ask(String question, long withinMillis, java.util.function.BooleanSupplier cancelled) throws IOException {
         out.print(question);
         out.flush();
         long deadline = withinMillis > 0 ? System.nanoTime() + withinMillis * 1_000_000 : Long.MAX_VALUE;
-        Optional<String> line = line(withinMillis > 0, deadline);
+        Optional<String> line = line(withinMillis > 0, deadline, cancelled);
         if (line.isEmpty()) {
             out.println("(no answer: denied)");
             return "deny";
@@ -97,8 +102,9 @@ public final class TerminalPrompt implements AutoCloseable {
         return c;
     }
 
-    /** The next line typed, or empty when the time ran out, the wait was interrupted or the terminal closed. */
-    private Optional<String> line(boolean timed, long deadline) throws IOException {
+    /** The next line typed, or empty when the time ran out, the wait was cancelled or interrupted, or the terminal closed. */
+    private Optional<String> line(boolean timed, long deadline, java.util.function.BooleanSupplier cancelled)
+            throws IOException {
         ByteArrayOutputStream typed = new ByteArrayOutputStream();
         while (true) {
             while (in.available() > 0) {
@@ -111,7 +117,7 @@ public final class TerminalPrompt implements AutoCloseable {
                 }
                 typed.write(b);
             }
-            if (timed && System.nanoTime() - deadline >= 0) {
+            if (timed && System.nanoTime() - deadline >= 0 || cancelled.getAsBoolean()) {
                 return Optional.empty();
             }
             try {
