@@ -460,21 +460,45 @@ static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
     }
 }
 
-/* An ask of the run's (--ask, Frame.Ask): the question TerminalPrompt puts, on the controlling
+/* A name of an ask as Echo.visible shows it: a control character, a line or paragraph separator, a
+   bidirectional embedding, override, isolate or mark as an escape (\n, \t, \r, \xNN, \uNNNN). */
+static void visible(buf *b, json *v) {
+    if (!v || v->t != J_STR) { text(b, v); return; }
+    puts_(b, "");
+    size_t start = 0;
+    for (size_t i = 0; i < v->sn; i++) {
+        uint16_t c = v->s[i];
+        if (!(c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
+              || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c)) continue;
+        char e[8];
+        if (c == '\n') strcpy(e, "\\n"); else if (c == '\t') strcpy(e, "\\t"); else if (c == '\r') strcpy(e, "\\r");
+        else snprintf(e, sizeof e, c <= 0xff ? "\\x%02x" : "\\u%04x", c);
+        utf8(b, v->s + start, i - start);
+        puts_(b, e);
+        start = i + 1;
+    }
+    utf8(b, v->s + start, v->sn - start);
+}
+
+/* An ask of the run's (--ask, Frame.Ask): the question TerminalPrompt puts (its names visible), on the controlling
    terminal, for as long as the server waits (timeoutMillis); o/once and r/run allow, anything else
    denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile;
    a signal meanwhile gives it up (denied). */
 static void ask(json *c) {
     buf q = {0}, proc = {0}, path = {0}, res = {0}, acc = {0};
     json *pid = get(c, "pid"), *id = get(c, "id"), *ms = get(c, "timeoutMillis");
-    text(&proc, get(c, "process")); text(&path, get(c, "path")); text(&res, get(c, "resolved")); text(&acc, get(c, "access"));
+    visible(&proc, get(c, "process")); visible(&path, get(c, "path")); visible(&res, get(c, "resolved"));
+    visible(&acc, get(c, "access"));
     char n[32];
     snprintf(n, sizeof n, "%lld", pid && pid->t == J_NUM ? (long long) pid->num : 0LL);
     puts_(&q, "magus: ");
     if (proc.p[0]) { puts_(&q, proc.p); puts_(&q, " (pid "); puts_(&q, n); puts_(&q, ")"); }
     else { puts_(&q, "pid "); puts_(&q, n); }
     puts_(&q, " asks to "); puts_(&q, acc.p); puts_(&q, " "); puts_(&q, path.p);
-    if (strcmp(path.p, res.p)) { puts_(&q, " (that is "); puts_(&q, res.p); puts_(&q, ")"); }
+    json *pj = get(c, "path"), *rj = get(c, "resolved"); /* compared as sent, as TerminalPrompt compares them */
+    int same = pj && rj && pj->t == J_STR && rj->t == J_STR ? pj->sn == rj->sn && !memcmp(pj->s, rj->s, pj->sn * sizeof *pj->s)
+                                                           : !strcmp(path.p, res.p);
+    if (!same) { puts_(&q, " (that is "); puts_(&q, res.p); puts_(&q, ")"); }
     puts_(&q, ", which the policy refuses.\nmagus: [o] allow once  [r] allow for this run  [d] deny? ");
     const char *word = "deny";
     int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);

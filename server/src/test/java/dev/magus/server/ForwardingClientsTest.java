@@ -154,7 +154,10 @@ class ForwardingClientsTest {
         java.util.Optional<String> gap = dev.magus.landlock.supervise.Support.approvalGap();
         gap.ifPresent(why -> System.err.println("forwarded --ask case skipped: " + why));
         Assumptions.assumeTrue(gap.isEmpty(), () -> "forwarded --ask case skipped: " + gap.orElse(""));
-        Path secret = Files.writeString(Files.createDirectories(f.home.resolve(".aws")).resolve("credentials"), "AKIAFAKE\n");
+        // A name that would rewrite the terminal's line is shown escaped, by both clients alike.
+        Path secret = Files.writeString(Files.createDirectories(f.home.resolve(".aws")).resolve("cred\u001b[2K\u202eentials"),
+                "AKIAFAKE\n");
+        String shown = f.home.resolve(".aws") + "/cred\\x1b[2K\\u202eentials";
         List<String> argv = new ArrayList<>(List.of("/usr/bin/setsid", "-w"));
         argv.addAll(command(client, "run", "--ask", "--", "sh", "-c", "cat '" + secret + "'; echo cat=$?"));
         ProcessBuilder pb = new ProcessBuilder(argv).directory(f.workspace.toFile());
@@ -169,7 +172,7 @@ class ForwardingClientsTest {
         t.join();
         assertThat(out).isEqualTo("cat=1\n");
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("magus: cat (pid ")
-                .contains(") asks to read " + secret + ", which the policy refuses.\n"
+                .contains(") asks to read " + shown + ", which the policy refuses.\n"
                         + "magus: [o] allow once  [r] allow for this run  [d] deny? (no terminal to ask on: denied)\n");
         assertThat(p.exitValue()).isZero();
     }

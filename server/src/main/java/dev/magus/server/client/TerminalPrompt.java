@@ -1,5 +1,6 @@
 package dev.magus.server.client;
 
+import dev.magus.events.Echo;
 import java.io.ByteArrayOutputStream;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -50,7 +51,9 @@ public final class TerminalPrompt implements AutoCloseable {
     }
 
     /**
-     * The question as the terminal shows it.
+     * The question as the terminal shows it. The names in it are shown as {@code Echo.visible}
+     * shows them (a control character, a bidirectional override, as an escape): a file named to
+     * rewrite the terminal's line cannot make the question say another path.
      *
      * @param process  the caller's program, empty when unreadable (then only its pid is named)
      * @param asked    the path as the caller named it
@@ -58,9 +61,10 @@ public final class TerminalPrompt implements AutoCloseable {
      * @param access   what is asked: read, write, create, list
      */
     public static String question(int pid, String process, String asked, String resolved, String access) {
-        String who = process.isEmpty() ? "pid " + pid : process + " (pid " + pid + ")";
-        String where = resolved.equals(asked) ? asked : asked + " (that is " + resolved + ")";
-        return "magus: " + who + " asks to " + access + " " + where + ", which the policy refuses.\n"
+        String who = process.isEmpty() ? "pid " + pid : Echo.visible(process) + " (pid " + pid + ")";
+        String where = resolved.equals(asked) ? Echo.visible(asked)
+                : Echo.visible(asked) + " (that is " + Echo.visible(resolved) + ")";
+        return "magus: " + who + " asks to " + Echo.visible(access) + " " + where + ", which the policy refuses.\n"
                 + "magus: [o] allow once  [r] allow for this run  [d] deny? ";
     }
 
