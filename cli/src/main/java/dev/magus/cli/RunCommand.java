@@ -255,8 +255,8 @@ class RunCommand implements Callable<Integer> {
         }
         served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
                 request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin && !(ask && served.stdinTerminal), false,
-                request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts(), verbose, quiet, failOnDenial,
-                ask ? Optional.of(answerWithin) : Optional.empty()));
+                request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts(),
+                verbose, quiet, failOnDenial, ask ? Optional.of(answerWithin) : Optional.empty()));
         return 0;
     }
 

@@ -274,9 +274,9 @@ public final class FastClient {
         return b.append(hasTerminal() ? ",\"tty\":true}" : "}");
     }
 
-    /** Whether this process has a controlling terminal: {@code /dev/tty} opens. */
+    /** Whether this process has a controlling terminal: {@code /dev/tty} opens (the prompt's class is loaded only to ask). */
     private static boolean hasTerminal() {
-        try (FileInputStream t = new FileInputStream(TerminalPrompt.TTY.toFile())) {
+        try (FileInputStream t = new FileInputStream("/dev/tty")) {
             return true;
         } catch (IOException e) {
             return false;
@@ -304,8 +304,12 @@ public final class FastClient {
             int before = signals;
             word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()), () -> signals != before);
         }
-        send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
-                .append(",\"decision\":\"").append(word).append("\"}"));
+        try {
+            send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
+                    .append(",\"decision\":\"").append(word).append("\"}"));
+        } catch (IOException e) {
+            // A run that ended meanwhile (a signal at the question): its exit is still to read.
+        }
     }
 
     private static Number number(Object o) {
