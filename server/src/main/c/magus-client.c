@@ -12,7 +12,7 @@
  * It reads no option of ARGS: it sends them as they are, with its working directory and
  * environment, and the server parses them with the command line's own model.
  *
- * It speaks the frames of dev.magus.server.protocol.Frame (version 3) over the Unix socket: a
+ * It speaks the frames of dev.magus.server.protocol.Frame (version 4) over the Unix socket: a
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
  * to descriptors 1 and 2 as they arrive, magus's own lines among them (the server writes them on
@@ -43,9 +43,10 @@
 #include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#define VERSION 3 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
+#define VERSION 4 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define K_JSON 0
@@ -459,6 +460,94 @@ static void pass(int fd, int *ok, const unsigned char *p, size_t n) {
     }
 }
 
+/* A name of an ask as Echo.visible shows it: a control character, a line or paragraph separator, a
+   bidirectional embedding, override, isolate or mark as an escape (\n, \t, \r, \xNN, \uNNNN). */
+static void visible(buf *b, json *v) {
+    if (!v || v->t != J_STR) { text(b, v); return; }
+    puts_(b, "");
+    size_t start = 0;
+    for (size_t i = 0; i < v->sn; i++) {
+        uint16_t c = v->s[i];
+        if (!(c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
+              || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f || c == 0x061c)) continue;
+        char e[8];
+        if (c == '\n') strcpy(e, "\\n"); else if (c == '\t') strcpy(e, "\\t"); else if (c == '\r') strcpy(e, "\\r");
+        else snprintf(e, sizeof e, c <= 0xff ? "\\x%02x" : "\\u%04x", c);
+        utf8(b, v->s + start, i - start);
+        puts_(b, e);
+        start = i + 1;
+    }
+    utf8(b, v->s + start, v->sn - start);
+}
+
+/* An ask of the run's (--ask, Frame.Ask): the question TerminalPrompt puts (its names visible), on the controlling
+   terminal, for as long as the server waits (timeoutMillis); o/once and r/run allow, anything else
+   denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile;
+   a signal meanwhile gives it up (denied). */
+static void ask(json *c) {
+    buf q = {0}, proc = {0}, path = {0}, res = {0}, acc = {0};
+    json *pid = get(c, "pid"), *id = get(c, "id"), *ms = get(c, "timeoutMillis");
+    visible(&proc, get(c, "process")); visible(&path, get(c, "path")); visible(&res, get(c, "resolved"));
+    visible(&acc, get(c, "access"));
+    char n[32];
+    snprintf(n, sizeof n, "%lld", pid && pid->t == J_NUM ? (long long) pid->num : 0LL);
+    puts_(&q, "magus: ");
+    if (proc.p[0]) { puts_(&q, proc.p); puts_(&q, " (pid "); puts_(&q, n); puts_(&q, ")"); }
+    else { puts_(&q, "pid "); puts_(&q, n); }
+    puts_(&q, " asks to "); puts_(&q, acc.p); puts_(&q, " "); puts_(&q, path.p);
+    json *pj = get(c, "path"), *rj = get(c, "resolved"); /* compared as sent, as TerminalPrompt compares them */
+    int same = pj && rj && pj->t == J_STR && rj->t == J_STR ? pj->sn == rj->sn && !memcmp(pj->s, rj->s, pj->sn * sizeof *pj->s)
+                                                           : !strcmp(path.p, res.p);
+    if (!same) { puts_(&q, " (that is "); puts_(&q, res.p); puts_(&q, ")"); }
+    puts_(&q, ", which the policy refuses.\nmagus: [o] allow once  [r] allow for this run  [d] deny? ");
+    const char *word = "deny";
+    int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (tty < 0) {
+        if (write(2, q.p, q.n) < 0) { /* nowhere to say it */ }
+        line("(no terminal to ask on: denied)");
+    } else {
+        if (write(tty, q.p, q.n) < 0) { /* the answer still decides */ }
+        struct timespec now, end;
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        long long within = ms && ms->t == J_NUM && ms->num >= 1 ? (long long) ms->num : 1;
+        end.tv_sec += within / 1000; end.tv_nsec += (within % 1000) * 1000000L;
+        if (end.tv_nsec >= 1000000000L) { end.tv_sec++; end.tv_nsec -= 1000000000L; }
+        buf a = {0}; int answered = 0; char ch;
+        puts_(&a, "");
+        for (;;) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long long left = (end.tv_sec - now.tv_sec) * 1000LL + (end.tv_nsec - now.tv_nsec) / 1000000L;
+            if (left <= 0) break;
+            /* A signal forwarded meanwhile (Ctrl-C at the question) gives it up: the main loop sends it. */
+            struct pollfd p[2] = {{tty, POLLIN, 0}, {sigpipe_fds[0], POLLIN, 0}};
+            int r = poll(p, 2, (int) (left > 60000 ? 60000 : left));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0 || (p[1].revents & POLLIN)) break;
+            if (r == 0) continue;
+            if (read(tty, &ch, 1) != 1) break;
+            if (ch == '\n') { answered = 1; break; }
+            put(&a, &ch, 1);
+        }
+        if (answered) {
+            char *s = a.p; while (*s && (unsigned char) *s <= ' ') s++; /* String.strip, lower-cased */
+            size_t k = strlen(s); while (k > 0 && (unsigned char) s[k - 1] <= ' ') k--;
+            s[k] = 0;
+            for (char *t = s; *t; t++) if (*t >= 'A' && *t <= 'Z') *t += 'a' - 'A';
+            if (!strcmp(s, "o") || !strcmp(s, "once")) word = "once";
+            else if (!strcmp(s, "r") || !strcmp(s, "run")) word = "run";
+        }
+        const char *said = !answered ? "(no answer: denied)\n" : !strcmp(word, "deny") ? "magus: denied\n" : "";
+        if (write(tty, said, strlen(said)) < 0) { /* said or not, it is denied */ }
+        close(tty);
+        free(a.p);
+    }
+    char m[96];
+    int k = snprintf(m, sizeof m, "{\"type\":\"decision\",\"id\":%lld,\"decision\":\"%s\"}",
+                     id && id->t == J_NUM ? (long long) id->num : 0LL, word);
+    send_frame_soft(K_JSON, m, (size_t) k, 1); /* a run that ended: its exit is still to read */
+    free(q.p); free(proc.p); free(path.p); free(res.p); free(acc.p);
+}
+
 static void on_signal(int sig) {
     unsigned char s = (unsigned char) sig;
     int saved = errno;
@@ -659,7 +748,11 @@ int main(int argc, char **argv) {
         free(k); first = 0;
     }
     /* Its standard input can go as a descriptor: the server says whether it takes one (Frame.Accepted). */
-    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true}" : "},\"stdinFd\":true}");
+    puts_(&f, isatty(0) ? "},\"stdinFd\":true,\"stdinTerminal\":true" : "},\"stdinFd\":true");
+    /* A controlling terminal to put a forwarded --ask's questions on. */
+    int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (tty >= 0) close(tty);
+    puts_(&f, tty >= 0 ? ",\"tty\":true}" : "}");
     /* A server that refuses the hello closes at once: its answer is still there to read. */
     int unsent = send_frame_soft(K_JSON, f.p, f.n, 1);
     size_t len;
@@ -718,6 +811,8 @@ int main(int argc, char **argv) {
                         if (send_stdin_fd(pass)) lost(strerror(errno));
                         if (pass) stdin_open = 0;
                     }
+                } else if (is(type, "ask")) {
+                    ask(c);
                 } else if (is(type, "exit")) {
                     json *s = get(c, "status");
                     exit(status_of(s));

@@ -50,12 +50,32 @@ final class HumanLines {
     static String line(Diagnostic d) {
         String layer = d.layer() == Layer.KERNEL || d.layer() == Layer.AUDIT || d.layer() == Layer.PROXY ? " [" + d.layer().label() + "]" : "";
         String source = REFUSALS.contains(d.code()) && !d.source().isEmpty() ? Echo.visible(d.source()) + ": " : "";
-        String message = Echo.visible(d.message());
+        String message = Echo.visible(approved(d));
         if (message.length() > MAX_MESSAGE) {
             message = message.substring(0, Character.isHighSurrogate(message.charAt(MAX_MESSAGE - 1)) ? MAX_MESSAGE - 1 : MAX_MESSAGE)
                     + "…";
         }
         return "magus: " + d.code().name() + " " + source + message + layer + "; see 'magus explain " + d.code().name() + "'";
+    }
+
+    /**
+     * The message of a refusal the run's approver let through ({@code --ask}: its {@code decision}
+     * detail is {@code allow-once} or {@code allow-for-run}) says it was approved, once or for the
+     * run, where the refusal says denied: the child got that access. A denied, timed-out or
+     * unapprovable one stays the denial it is.
+     */
+    static String approved(Diagnostic d) {
+        String decision = d.details().get(DetailKey.DECISION.key());
+        String how = "allow-once".equals(decision) ? "approved once" : "allow-for-run".equals(decision)
+                ? "approved for this run" : null;
+        if (how == null) {
+            return d.message();
+        }
+        String m = d.message();
+        // The approver's own note: the decision alone is said by the new wording; anything after it (magus's own open failing) stays.
+        m = m.replace(" (asked: " + decision + ")", "").replace(" (asked: " + decision + "; ", " (");
+        int denied = m.indexOf(" denied");
+        return denied >= 0 ? m.substring(0, denied) + " " + how + m.substring(denied + " denied".length()) : how + ": " + m;
     }
 
     /**

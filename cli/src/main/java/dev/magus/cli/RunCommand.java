@@ -124,6 +124,11 @@ class RunCommand implements Callable<Integer> {
         options.bind(this);
         checkArguments();
         if (served != null) {
+            answerWithin = askTimeout(spec.commandLine(), askTimeout, ask);
+            if (ask && !served.tty) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--ask needs a terminal to ask on: "
+                        + tty + " cannot be opened (no controlling terminal); run it from one, or give the Java API an approver");
+            }
             return serve();
         }
         // From here a signal is kept for the run instead of ending magus (see Signals).
@@ -229,14 +234,13 @@ class RunCommand implements Callable<Integer> {
      * The run a client's words ask the server for, as this command would run it: refused values
      * are refused here with the same line and status, and a run only this process can serve
      * (an events file, a log, the live view, the kernel's audit records, the supervisor, {@code --local}) is the
-     * client's own.
+     * client's own. A run with {@code --ask} is the server's: it asks the client, which asks on its terminal.
      */
     private Integer serve() {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
                 : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
-                : supervise ? Optional.of("--supervise") : ask ? Optional.of("--ask")
-                : askTimeout.isPresent() ? Optional.of("--ask-timeout") : Optional.empty();
+                : supervise ? Optional.of("--supervise") : Optional.empty();
         if (only.isPresent()) {
             served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
             return 0;
@@ -250,8 +254,9 @@ class RunCommand implements Callable<Integer> {
             return ExitCodes.REFUSED;
         }
         served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
-                request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin, false, request.grants().allow(),
-                request.grants().pass(), request.op(), request.target(), request.allowHosts(), verbose, quiet, failOnDenial));
+                request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin && !(ask && served.stdinTerminal), false,
+                request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts(),
+                verbose, quiet, failOnDenial, ask ? Optional.of(answerWithin) : Optional.empty()));
         return 0;
     }
 
@@ -292,7 +297,8 @@ class RunCommand implements Callable<Integer> {
         // A closed standard input is the child's /dev/null, never the JVM's class image (StandardInput);
         // a served run's is the client's, which sends it.
         // Under --ask the terminal's lines are the answers: a child reading the same terminal would take them.
-        if (stdin && (served != null || !StandardInput.closedAtStart()) && !(ask && TerminalApprover.isTerminal(0))) {
+        boolean stdinTerminal = served != null ? served.stdinTerminal : TerminalApprover.isTerminal(0);
+        if (stdin && (served != null || !StandardInput.closedAtStart()) && !(ask && stdinTerminal)) {
             b.stdin(new Stdin.Inherit());
         }
         return b.build();

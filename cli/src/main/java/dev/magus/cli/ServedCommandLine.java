@@ -32,6 +32,15 @@ public final class ServedCommandLine implements RunGrammar {
     static final class Outcome {
         private Frame.Submit run;
         private String local;
+        /** The client's standard input is a terminal. */
+        final boolean stdinTerminal;
+        /** The client has a controlling terminal, where a forwarded {@code --ask} asks. */
+        final boolean tty;
+
+        Outcome(boolean stdinTerminal, boolean tty) {
+            this.stdinTerminal = stdinTerminal;
+            this.tty = tty;
+        }
 
         void run(Frame.Submit r) {
             run = r;
@@ -53,7 +62,7 @@ public final class ServedCommandLine implements RunGrammar {
         Host server = Host.fromSystem();
         CliContext context = new CliContext(() -> server.withEnv(c.env(), home.startsWith("/") ? Path.of(home) : server.home()),
                 () -> cwd, LandlockProbe.kernel(), AuditDenialSource::probe);
-        Outcome outcome = new Outcome();
+        Outcome outcome = new Outcome(c.stdinTerminal(), c.tty());
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
         CommandLine.IFactory factory = new CommandLine.IFactory() {
             @Override

@@ -59,4 +59,28 @@ class HumanLinesTest {
         Diagnostic d = Diagnostic.of(Code.MGS2002, "write denied: /x", "/x", Operation.WRITE, Layer.BINDING, "binding");
         assertThat(HumanLines.line(d)).doesNotContain("[");
     }
+
+    private static Diagnostic asked(String decision, String said) {
+        return new Diagnostic(Code.MGS2001, "read denied: ~/.aws/credentials is outside every read rule (asked: " + said + ")",
+                "/home/u/.aws/credentials", Operation.READ, Layer.KERNEL, "supervisor", Map.of(DetailKey.DECISION.key(), decision));
+    }
+
+    @Test
+    void an_access_approved_through_ask_is_said_approved_not_denied() {
+        assertThat(HumanLines.line(asked("allow-once", "allow-once"))).isEqualTo(
+                "magus: MGS2001 read approved once: ~/.aws/credentials is outside every read rule [kernel];"
+                        + " see 'magus explain MGS2001'");
+        assertThat(HumanLines.line(asked("allow-for-run", "allow-for-run")))
+                .contains("read approved for this run: ~/.aws/credentials is outside every read rule [kernel]")
+                .doesNotContain("denied").doesNotContain("asked:");
+        assertThat(HumanLines.line(asked("allow-once", "allow-once; magus's own open failed: No such file or directory")))
+                .contains("read approved once: ~/.aws/credentials is outside every read rule (magus's own open failed: No such");
+    }
+
+    @Test
+    void a_denied_or_unanswered_ask_stays_a_denial() {
+        assertThat(HumanLines.line(asked("deny", "deny"))).contains("read denied: ").contains("(asked: deny)");
+        assertThat(HumanLines.line(asked("timeout", "timeout"))).contains("read denied: ").contains("(asked: timeout)");
+        assertThat(HumanLines.line(denial("hint"))).contains("write denied: ");
+    }
 }

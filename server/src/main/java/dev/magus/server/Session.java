@@ -95,6 +95,8 @@ final class Session {
     /** How long the server waits for a descriptor it asked for: the client sends it as soon as it reads the answer. */
     static final long STDIN_FD_WITHIN_MS = 10_000;
     private volatile Run run;
+    /** The client's approver, when its run asks ({@code --ask}); null otherwise, and a decision frame is then a protocol error. */
+    private volatile ClientAsks asks;
     private volatile boolean ended;
     private volatile boolean disconnected;
 
@@ -238,8 +240,11 @@ final class Session {
             if (r != null && !ended) {
                 r.signal(sig.signal());
             }
+        } else if (frame instanceof Frame.Decision d && asks != null) {
+            asks.decided(d);
         } else {
-            refuse("protocol", "expected stdin or a signal during a run, got " + frame.getClass().getSimpleName());
+            refuse("protocol", (frame instanceof Frame.Decision ? "a decision for a run that does not ask (no --ask)"
+                    : "expected stdin, a signal or a decision during a run, got " + frame.getClass().getSimpleName()));
             disconnected();
         }
     }
@@ -337,6 +342,15 @@ final class Session {
             s.allowHosts().forEach(b::allowHost);
             b.sandbox(mode);
             b.failOnDenial(s.failOnDenial());
+            if (s.ask().isPresent()) {
+                ClientAsks a = new ClientAsks(ask -> writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(ask))),
+                        s.ask().get());
+                asks = a;
+                if (disconnected) {
+                    a.gone();
+                }
+                b.approver(a, s.ask().get());
+            }
             Stdin in = s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None();
             if (announce && s.stdin() && offersFd && socketFd() >= 0) {
                 // Announced here, before the request is built: the client answers with its descriptor.
@@ -593,6 +607,10 @@ final class Session {
             runTokens.revoke(mine);
         }
         stdin.end();
+        ClientAsks a = asks;
+        if (a != null) {
+            a.gone();
+        }
         Run r = run;
         if (r != null && !ended) {
             r.cancel();

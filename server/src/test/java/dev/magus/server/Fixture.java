@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Assumptions;
 final class Fixture implements AutoCloseable {
     /**
      * The few words of run the protocol tests say ({@code -v}, {@code --stdin}, {@code --no-stdin},
-     * {@code --env K=V}, then the command), standing in for the command line's model, which the
+     * {@code --env K=V}, {@code --ask} (10 s per ask), then the command), standing in for the command line's model, which the
      * server module cannot reach; any other word is the client's own ({@code Local}).
      */
     static final RunGrammar GRAMMAR = c -> {
@@ -41,15 +41,17 @@ final class Fixture implements AutoCloseable {
         }
         boolean verbose = false;
         boolean stdin = true;
+        boolean ask = false;
         Map<String, String> set = new LinkedHashMap<>();
         int i = 1;
         for (; i < a.size() && a.get(i).startsWith("-"); i++) {
             switch (a.get(i)) {
                 case "--" -> {
                     i++;
-                    return serve(c, a.subList(i, a.size()), set, stdin, verbose);
+                    return serve(c, a.subList(i, a.size()), set, stdin, verbose, ask);
                 }
                 case "-v" -> verbose = true;
+                case "--ask" -> ask = true;
                 case "--stdin" -> stdin = true;
                 case "--no-stdin" -> stdin = false;
                 case "--env" -> {
@@ -61,13 +63,14 @@ final class Fixture implements AutoCloseable {
                 }
             }
         }
-        return serve(c, a.subList(i, a.size()), set, stdin, verbose);
+        return serve(c, a.subList(i, a.size()), set, stdin, verbose, ask);
     };
 
     private static RunGrammar.Parsed serve(Frame.Command c, List<String> argv, Map<String, String> set, boolean stdin,
-            boolean verbose) {
-        return new RunGrammar.Serve(new Frame.Submit(argv, c.cwd(), c.env(), set, List.of(), Optional.empty(), stdin, false,
-                List.of(), List.of(), Optional.empty(), Optional.empty(), List.of(), verbose, false));
+            boolean verbose, boolean ask) {
+        Frame.Submit run = new Frame.Submit(argv, c.cwd(), c.env(), set, List.of(), Optional.empty(), stdin, false,
+                List.of(), List.of(), Optional.empty(), Optional.empty(), List.of(), verbose, false);
+        return new RunGrammar.Serve(ask ? run.asking(java.time.Duration.ofSeconds(10)) : run);
     }
     /**
      * magus's lines as the server writes them on a forwarded run's stderr, shaped as the command

@@ -142,6 +142,41 @@ class ForwardingClientsTest {
         assertThat(forwardedStarted()).isEqualTo(1.0);
     }
 
+    /**
+     * A forwarded {@code --ask} run's ask reaches the client, which puts the local prompt's
+     * question; without a controlling terminal (a session of its own) it says so and denies, and
+     * the child's read fails. (AskIT answers it on a real terminal.)
+     */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void anAskWithNoTerminalToAskOnIsSaidAndDenied(Client client) throws Exception {
+        assumeBuilt(client);
+        java.util.Optional<String> gap = dev.magus.landlock.supervise.Support.approvalGap();
+        gap.ifPresent(why -> System.err.println("forwarded --ask case skipped: " + why));
+        Assumptions.assumeTrue(gap.isEmpty(), () -> "forwarded --ask case skipped: " + gap.orElse(""));
+        // A name that would rewrite the terminal's line is shown escaped, by both clients alike.
+        Path secret = Files.writeString(Files.createDirectories(f.home.resolve(".aws")).resolve("cred\u001b[2K\u202eentials"),
+                "AKIAFAKE\n");
+        String shown = f.home.resolve(".aws") + "/cred\\x1b[2K\\u202eentials";
+        List<String> argv = new ArrayList<>(List.of("/usr/bin/setsid", "-w"));
+        argv.addAll(command(client, "run", "--ask", "--", "sh", "-c", "cat '" + secret + "'; echo cat=$?"));
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(f.workspace.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(f.env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread t = drain(p.getErrorStream(), err);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the client ends").isTrue();
+        t.join();
+        assertThat(out).isEqualTo("cat=1\n");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("magus: cat (pid ")
+                .contains(") asks to read " + shown + ", which the policy refuses.\n"
+                        + "magus: [o] allow once  [r] allow for this run  [d] deny? (no terminal to ask on: denied)\n");
+        assertThat(p.exitValue()).isZero();
+    }
+
     @Test
     void theNativeClientPrintsWhatTheJavaClientPrints() throws Exception {
         assumeBuilt(Client.NATIVE);

@@ -39,7 +39,7 @@ class PassedStdinTest {
             os.write(w, b'a\\nb\\nc\\n')
             os.close(w)
             print('inode', os.fstat(r).st_ino, flush=True)
-            hello = control({'type': 'hello', 'version': 3, 'token': token if mode != 'unauthenticated' else 'x' * 64})
+            hello = control({'type': 'hello', 'version': VERSION, 'token': token if mode != 'unauthenticated' else 'x' * 64})
             if mode == 'unauthenticated':
                 socket.send_fds(s, [hello], [r])
             else:
@@ -106,7 +106,8 @@ class PassedStdinTest {
     }
 
     private Ran client(Fixture f, String mode, String script) throws Exception {
-        Path py = Files.writeString(root.resolve("client.py"), CLIENT);
+        Path py = Files.writeString(root.resolve("client.py"),
+                CLIENT.replace("'version': VERSION", "'version': " + dev.magus.server.protocol.Frame.VERSION));
         ProcessBuilder pb = new ProcessBuilder(PYTHON.toString(), py.toString(), f.dir.socket().toString(), f.server.token(),
                 mode, script).directory(f.workspace.toFile()).redirectErrorStream(true);
         pb.environment().clear();

@@ -89,7 +89,7 @@ class ServerCliIT {
             nestedGrantNeverWidensTheRunItIsIn(env);
             targetOpAndHostsAreForwarded(env);
             allowHostRunsAreForwarded(env);
-            askRunsHereNeverForwarded(env);
+            askIsServedAndNeedsTheClientsTerminal(env);
         } finally {
             Ran stopped = magus(env, "server", "stop");
             assertThat(stopped.out()).contains("stopped");
@@ -140,14 +140,32 @@ class ServerCliIT {
     }
 
     /**
-     * {@code --ask} asks on this process's terminal: the server hands the run back (said at
-     * {@code -v}), never runs it without asking; here, with no terminal, it is a usage error.
+     * {@code --ask} is the server's run too: it asks the client, which asks on its terminal. A
+     * client with no controlling terminal hears the usage error a local run says, from the server
+     * (an answered command), and nothing runs: never run without asking, never handed back.
      */
-    private void askRunsHereNeverForwarded(Map<String, String> env) throws Exception {
-        Ran ask = magus(env, "run", "-v", "--ask", "--", "true");
+    private void askIsServedAndNeedsTheClientsTerminal(Map<String, String> env) throws Exception {
+        double answered = forwarded(env, "answered");
+        Ran ask = withoutTerminal(env, "run", "-v", "--ask", "--", "sh", "-c", "echo RAN");
         assertThat(ask.status()).as(ask.out()).isEqualTo(125);
-        assertThat(ask.out()).contains("--ask is served by this process only: running here")
-                .contains("--ask needs a terminal to ask on");
+        assertThat(ask.out()).contains("--ask needs a terminal to ask on").doesNotContain("served by this process only")
+                .doesNotContain("RAN");
+        assertThat(forwarded(env, "answered")).isEqualTo(answered + 1);
+    }
+
+    /** {@link #magus} in a session of its own: no controlling terminal, whatever the build's. */
+    private Ran withoutTerminal(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("/usr/bin/setsid", "-w",
+                Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(root.resolve("ws").toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Ran(p.exitValue(), out);
     }
 
     /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */

@@ -41,7 +41,7 @@ import java.util.Optional;
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
     private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
@@ -59,6 +59,10 @@ public final class FastClient {
     private final SocketChannel channel;
     private final DataInputStream in;
     private final PrintStream lines = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    /** Where a forwarded {@code --ask} asks, opened at its first ask. */
+    private TerminalPrompt prompt;
+    /** Signals forwarded so far: one during a question gives it up (denied), as the person wants the run to stop. */
+    private volatile int signals;
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
@@ -230,6 +234,8 @@ public final class FastClient {
                     if (Boolean.TRUE.equals(f.get("stdin"))) {
                         stdin();
                     }
+                } else if ("ask".equals(type)) {
+                    ask(f);
                 } else if ("exit".equals(type)) {
                     return status(f.get("status"));
                 }
@@ -263,7 +269,51 @@ public final class FastClient {
         MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
         object(b.append(",\"env\":"), env);
         // It copies its input as frames (the JDK's sockets cannot pass descriptors); a terminal is said, for -v.
-        return b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true}" : "}");
+        b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true" : "");
+        // A controlling terminal to put a forwarded --ask's questions on.
+        return b.append(hasTerminal() ? ",\"tty\":true}" : "}");
+    }
+
+    /** Whether this process has a controlling terminal: {@code /dev/tty} opens (the prompt's class is loaded only to ask). */
+    private static boolean hasTerminal() {
+        try (FileInputStream t = new FileInputStream("/dev/tty")) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * An ask of the run's ({@code --ask}): put on the controlling terminal as a local run puts it,
+     * for as long as the server waits; the answer goes back as the decision of the same id. One at
+     * a time, in the order they came: the run's other frames wait meanwhile, as its caller does. A
+     * signal forwarded meanwhile (Ctrl-C at the question) gives it up: denied.
+     */
+    private void ask(Map<String, Object> f) throws IOException {
+        if (prompt == null) {
+            prompt = TerminalPrompt.open(TerminalPrompt.TTY).orElse(null);
+        }
+        String question = TerminalPrompt.question(number(f.get("pid")).intValue(), String.valueOf(f.get("process")),
+                String.valueOf(f.get("path")), String.valueOf(f.get("resolved")), String.valueOf(f.get("access")));
+        String word;
+        if (prompt == null) {
+            lines.print(question);
+            lines.println("(no terminal to ask on: denied)");
+            word = "deny";
+        } else {
+            int before = signals;
+            word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()), () -> signals != before);
+        }
+        try {
+            send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
+                    .append(",\"decision\":\"").append(word).append("\"}"));
+        } catch (IOException e) {
+            // A run that ended meanwhile (a signal at the question): its exit is still to read.
+        }
+    }
+
+    private static Number number(Object o) {
+        return o instanceof Number n ? n : Long.valueOf(0);
     }
 
     private static void object(StringBuilder b, Map<String, String> map) {
@@ -313,6 +363,7 @@ public final class FastClient {
                 sun.misc.Signal.handle(new sun.misc.Signal(names[k]), new sun.misc.SignalHandler() {
                     @Override
                     public void handle(sun.misc.Signal sig) {
+                        signals++;
                         try {
                             send(JSON, new StringBuilder("{\"type\":\"signal\",\"signal\":").append(number).append('}'));
                         } catch (IOException e) {

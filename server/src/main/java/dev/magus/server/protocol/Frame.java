@@ -31,7 +31,7 @@ public sealed interface Frame {
      * The protocol version both ends say in their hello; any difference is refused by both,
      * with a line naming the two versions.
      */
-    int VERSION = 3;
+    int VERSION = 4;
 
     /** Frames a client sends. */
     sealed interface ToServer extends Frame {
@@ -78,12 +78,19 @@ public sealed interface Frame {
      *                     command line would print them, debug ones too
      * @param quiet        {@code -q}: magus's lines are refusals and denials only
      * @param failOnDenial {@code --fail-on-denial}: a clean exit after a denial is status 3 (absent in the JSON when off)
+     * @param ask          {@code --ask}, with how long each ask waits ({@code --ask-timeout}): each open the
+     *                     policy refuses is put to the client ({@link Ask}) while the child waits (JSON
+     *                     {@code "askTimeoutMillis"}, absent when the run does not ask)
      */
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
             List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-            boolean quiet, boolean failOnDenial) implements ToServer {
+            boolean quiet, boolean failOnDenial, Optional<java.time.Duration> ask) implements ToServer {
         public Submit {
+            Objects.requireNonNull(ask, "ask");
+            if (ask.isPresent() && (ask.get().isNegative() || ask.get().isZero())) {
+                throw new IllegalArgumentException("an ask's timeout must be positive: " + ask.get());
+            }
             argv = List.copyOf(argv);
             Objects.requireNonNull(cwd, "cwd");
             env = Map.copyOf(env);
@@ -95,6 +102,21 @@ public sealed interface Frame {
             Objects.requireNonNull(op, "op");
             Objects.requireNonNull(target, "target");
             allowHosts = List.copyOf(allowHosts);
+        }
+
+        /** A run that asks nobody. */
+        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
+                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
+                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
+                boolean quiet, boolean failOnDenial) {
+            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, verbose, quiet,
+                    failOnDenial, Optional.empty());
+        }
+
+        /** The same run, asking the client about each refused open, each ask waiting {@code timeout}. */
+        public Submit asking(java.time.Duration timeout) {
+            return new Submit(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts,
+                    verbose, quiet, failOnDenial, Optional.of(timeout));
         }
 
         /** A run that does not fail on denials. */
@@ -143,14 +165,21 @@ public sealed interface Frame {
      * no option itself. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
      * client can pass its standard input as a descriptor ({@link Accepted}); {@code stdinTerminal}
      * ({@code "stdinTerminal": true}) says it is a terminal, so that {@code -v} can say when the run
-     * gets it as a copy instead.
+     * gets it as a copy instead. {@code tty} ({@code "tty": true}) says the client has a controlling
+     * terminal to put a forwarded {@code --ask}'s questions on ({@link Ask}); without one {@code --ask}
+     * is the usage error it is locally.
      */
-    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal)
-            implements ToServer {
+    record Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal,
+            boolean tty) implements ToServer {
         public Command {
             args = List.copyOf(args);
             Objects.requireNonNull(cwd, "cwd");
             env = Map.copyOf(env);
+        }
+
+        /** A client that has no terminal to ask on. */
+        public Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal) {
+            this(args, cwd, env, stdinFd, stdinTerminal, false);
         }
 
         /** A client that sends its standard input as frames only, and does not say what it is. */
@@ -161,6 +190,24 @@ public sealed interface Frame {
 
     /** Bytes for the child's standard input. */
     record StdinData(byte[] bytes) implements ToServer {
+    }
+
+    /**
+     * The client's answer to the {@link Ask} of the same {@code id}: {@code "once"} (this open
+     * only), {@code "run"} (this access to this path for the rest of the run) or {@code "deny"};
+     * any other word is a malformed frame. Only a run that asks ({@link Submit#ask}) takes one;
+     * an answer to an ask that is no longer waiting (its time ran out) is dropped.
+     */
+    record Decision(long id, String decision) implements ToServer {
+        /** The words a decision is said in. */
+        public static final List<String> WORDS = List.of("once", "run", "deny");
+
+        public Decision {
+            Objects.requireNonNull(decision, "decision");
+            if (!WORDS.contains(decision)) {
+                throw new IllegalArgumentException("a decision is once, run or deny, not " + decision);
+            }
+        }
     }
 
     /** The client's standard input ended: the child's is closed. */
@@ -222,6 +269,30 @@ public sealed interface Frame {
 
     /** A run event, as telemetry's NDJSON writes it (schema and field names the same). */
     record Event(ObjectNode event) implements ToClient {
+    }
+
+    /**
+     * An open the run's policy refused, put to the person at the client's terminal while the
+     * child waits ({@code --ask}): the client asks as a local {@code --ask} asks, and answers with
+     * a {@link Decision} of the same {@code id}. No answer within {@code timeoutMillis} denies;
+     * the client stops asking then, and its late answer is dropped. A client that goes away denies.
+     *
+     * @param id            this ask, unique within the connection
+     * @param pid           the calling thread's id
+     * @param process       the caller's program, empty when unreadable
+     * @param path          the path as the caller named it, made absolute
+     * @param resolved      the path with every link resolved
+     * @param access        {@code read}, {@code write}, {@code create} or {@code list}
+     * @param timeoutMillis how long the server waits for the answer
+     */
+    record Ask(long id, int pid, String process, String path, String resolved, String access, long timeoutMillis)
+            implements ToClient {
+        public Ask {
+            Objects.requireNonNull(process, "process");
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(resolved, "resolved");
+            Objects.requireNonNull(access, "access");
+        }
     }
 
     /** Bytes the child wrote on its standard output, one read's worth. */

@@ -167,6 +167,7 @@ public final class FrameCodec {
             if (s.failOnDenial()) {
                 n.put("failOnDenial", true);
             }
+            s.ask().ifPresent(t -> n.put("askTimeoutMillis", t.toMillis()));
         } else if (frame instanceof Frame.Command c) {
             words(n, "command", "args", c.args(), c.cwd(), c.env());
             if (c.stdinFd()) {
@@ -175,6 +176,9 @@ public final class FrameCodec {
             if (c.stdinTerminal()) {
                 n.put("stdinTerminal", true);
             }
+            if (c.tty()) {
+                n.put("tty", true);
+            }
         } else if (frame instanceof Frame.Accepted a) {
             n.put("type", "accepted").put("stdin", a.stdin());
             if (a.stdinFd()) {
@@ -182,6 +186,11 @@ public final class FrameCodec {
             }
         } else if (frame instanceof Frame.Local l) {
             n.put("type", "local").put("message", l.message());
+        } else if (frame instanceof Frame.Decision d) {
+            n.put("type", "decision").put("id", d.id()).put("decision", d.decision());
+        } else if (frame instanceof Frame.Ask a) {
+            n.put("type", "ask").put("id", a.id()).put("pid", a.pid()).put("process", a.process()).put("path", a.path())
+                    .put("resolved", a.resolved()).put("access", a.access()).put("timeoutMillis", a.timeoutMillis());
         } else if (frame instanceof Frame.StdinEnd) {
             n.put("type", "stdin-end");
         } else if (frame instanceof Frame.Signal s) {
@@ -245,14 +254,25 @@ public final class FrameCodec {
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
                         strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false),
-                        n.path("failOnDenial").asBoolean(false));
+                        n.path("failOnDenial").asBoolean(false), askTimeout(n));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
-                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false));
+                        n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false),
+                        n.path("tty").asBoolean(false));
             case "accepted":
                 return new Frame.Accepted(n.path("stdin").asBoolean(false), n.path("stdinFd").asBoolean(false));
             case "local":
                 return new Frame.Local(text(n, "message"));
+            case "decision": {
+                String d = text(n, "decision");
+                if (!Frame.Decision.WORDS.contains(d)) {
+                    throw new ProtocolException("a decision that is not once, run or deny: " + d);
+                }
+                return new Frame.Decision(longInteger(n, "id"), d);
+            }
+            case "ask":
+                return new Frame.Ask(longInteger(n, "id"), integer(n, "pid"), text(n, "process"), text(n, "path"),
+                        text(n, "resolved"), text(n, "access"), longInteger(n, "timeoutMillis"));
             case "stdin-end":
                 return new Frame.StdinEnd();
             case "signal":
@@ -307,6 +327,26 @@ public final class FrameCodec {
             throw new ProtocolException("a frame whose " + field + " is not a string");
         }
         return Optional.of(v.asText());
+    }
+
+    private static long longInteger(JsonNode n, String field) throws ProtocolException {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw new ProtocolException("a frame without its " + field);
+        }
+        return v.asLong();
+    }
+
+    /** A run's {@code --ask}: its timeout, a positive number of milliseconds; absent when it does not ask. */
+    private static Optional<java.time.Duration> askTimeout(JsonNode n) throws ProtocolException {
+        if (!n.has("askTimeoutMillis")) {
+            return Optional.empty();
+        }
+        long ms = longInteger(n, "askTimeoutMillis");
+        if (ms <= 0) {
+            throw new ProtocolException("a run whose askTimeoutMillis is not positive");
+        }
+        return Optional.of(java.time.Duration.ofMillis(ms));
     }
 
     private static int integer(JsonNode n, String field) throws ProtocolException {
