@@ -29,9 +29,10 @@ import reactor.core.scheduler.Schedulers;
  * The supervisor of one run: a thread that answers every call the child's user-notification
  * filter hands it ({@link Call}). For each, while the caller waits, it reads the path or address
  * from the caller's memory and makes it absolute against the caller's working directory or
- * directory descriptor, checks the notification is still valid (the thread id was not reused
- * meanwhile), and lets the call go on ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}): Landlock stays
- * the enforcement, the supervisor only observes. Then, off the caller's path, it asks the run's
+ * directory descriptor, and lets the call go on ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}), an
+ * answer the kernel takes only while the notification is still valid: what was read is kept only
+ * then (the thread id was not reused meanwhile). Landlock stays the enforcement, the supervisor
+ * only observes. Then, off the caller's path, it asks the run's
  * policy about each new (operation, path) and reports the refused ones as exact denials with
  * {@code source=supervisor} ({@link #denials()}).
  *
@@ -77,6 +78,7 @@ public final class Supervisor implements AutoCloseable {
     private final Syscalls sys = Natives.require();
     private final Arch arch = Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp on os.arch "
             + System.getProperty("os.arch")));
+    private final Call.Table calls = new Call.Table(arch);
     private final Thread thread;
     private final Listener listener;
     private final Sinks.Many<Intercept> asked = Sinks.many().unicast().onBackpressureBuffer();
@@ -308,8 +310,9 @@ public final class Supervisor implements AutoCloseable {
     }
 
     /**
-     * Reads one notification's call, checks it is still valid, lets it go on (or, with an
-     * approver, holds an open for the policy and the approver); what it asked.
+     * Reads one notification's call and lets it go on (or, with an approver, holds an open for the
+     * policy and the approver, once {@code NOTIF_ID_VALID} says it is still valid); what it asked,
+     * none when the call was no longer valid.
      */
     private List<Intercept> answer(Responder responder, Memory notif, Memory resp, int respBytes, Memory id,
             ChildMemory memory) {
@@ -319,7 +322,7 @@ public final class Supervisor implements AutoCloseable {
         int nr = notif.getInt(16);
         beforeAnswer.run();
         List<Intercept> read = List.of();
-        Optional<Call> call = pid != listener.launchTid() ? Call.of(arch, nr) : Optional.empty();
+        Optional<Call> call = pid != listener.launchTid() ? calls.of(nr) : Optional.empty();
         long[] args = new long[6];
         if (call.isPresent()) {
             for (int i = 0; i < 6; i++) {
@@ -327,11 +330,11 @@ public final class Supervisor implements AutoCloseable {
             }
             read = NotifiedCall.read(call.get(), pid, args, memory);
         }
-        id.setLong(0, notifId);
-        boolean valid = sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0;
-        if (valid && approvals != null && read.size() == 1) {
+        if (approvals != null && read.size() == 1) {
             Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
-            if (how.isPresent() && Approvals.askable(call.get(), how.get())) {
+            id.setLong(0, notifId);
+            if (how.isPresent() && Approvals.askable(call.get(), how.get())
+                    && sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0) {
                 // Answered later, off this thread; the kernel takes answers in any order.
                 approvals.hold(responder, notifId, call.get(), read.get(0), how.get());
                 answered.incrementAndGet();
@@ -341,11 +344,13 @@ public final class Supervisor implements AutoCloseable {
         resp.clear(respBytes);
         resp.setLong(0, notifId);
         resp.setInt(20, FLAG_CONTINUE);
+        // The answer is taken only while the notification is valid, which makes it the check that
+        // what was read is the caller's (the thread id was not reused meanwhile).
         long sent = sys.ioctl(fd, NOTIF_SEND, Pointer.nativeValue(resp));
         if (sent < 0 && sent != -Errno.ENOENT) {
             throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_SEND: " + sys.describe((int) -sent));
         }
         answered.incrementAndGet();
-        return valid ? read : List.of();
+        return sent == 0 ? read : List.of();
     }
 }
