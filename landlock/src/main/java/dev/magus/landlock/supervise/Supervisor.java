@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import reactor.core.Disposable;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -69,6 +70,8 @@ public final class Supervisor implements AutoCloseable {
     private static final long POLL_NANOS = 50_000_000L;
     /** How many distinct questions are remembered before the memory starts over. */
     private static final int REMEMBERED = 1 << 16;
+    /** At most this many new questions wait for the checking thread while calls keep coming. */
+    private static final int BATCH = 64;
     private static final AtomicLong THREADS = new AtomicLong();
     /** How long the thread may take over one call before the run fails closed ({@link #watch}). */
     static final Duration STALL = Duration.ofSeconds(10);
@@ -81,7 +84,13 @@ public final class Supervisor implements AutoCloseable {
     private final Call.Table calls = new Call.Table(arch);
     private final Thread thread;
     private final Listener listener;
-    private final Sinks.Many<Intercept> asked = Sinks.many().unicast().onBackpressureBuffer();
+    private final Sinks.Many<List<Intercept>> asked = Sinks.many().unicast().onBackpressureBuffer();
+    /**
+     * The new questions not yet handed to the policy: handed over once no call waits, or
+     * {@link #BATCH} of them, so that a burst of calls wakes the checking thread once rather than
+     * per call. Only the supervisor's thread touches it.
+     */
+    private List<Intercept> pending = new ArrayList<>();
     private final Sinks.Many<Diagnostic> decided = Sinks.many().unicast().onBackpressureBuffer();
     private final Approvals approvals;
     private final Flux<Diagnostic> denials;
@@ -106,7 +115,7 @@ public final class Supervisor implements AutoCloseable {
         SupervisedCheck check = new SupervisedCheck(policy, cwd);
         this.approvals = approval.map(a -> new Approvals(a, check, this::decided)).orElse(null);
         Flux<Diagnostic> checked = asked.asFlux().publishOn(Schedulers.boundedElastic())
-                .concatMapIterable(i -> check.check(i).stream().toList());
+                .concatMapIterable(batch -> batch.stream().flatMap(i -> check.check(i).stream()).toList());
         if (approvals != null) {
             checked = checked.map(d -> d.operation() == Operation.EXEC ? Approvals.unapprovable(d) : d);
         }
@@ -234,6 +243,7 @@ public final class Supervisor implements AutoCloseable {
             if (approvals != null) {
                 approvals.stop();
             }
+            handOver();
             asked.tryEmitComplete();
             synchronized (this) {
                 decided.tryEmitComplete();
@@ -260,6 +270,8 @@ public final class Supervisor implements AutoCloseable {
         Memory timeout = new Memory(16);
         timeout.setLong(0, 0);
         timeout.setLong(8, POLL_NANOS);
+        Memory now = new Memory(16);
+        now.clear();
         pollfd.setInt(0, fd);
         pollfd.setShort(4, POLLIN);
         Set<String> seen = new HashSet<>();
@@ -272,7 +284,13 @@ public final class Supervisor implements AutoCloseable {
                     return;
                 }
                 pollfd.setShort(6, (short) 0);
-                long r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
+                long r = pending.isEmpty() ? 0 : sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(now));
+                if (r == 0) {
+                    // No call waits: the questions go to the policy before this thread sleeps.
+                    handOver();
+                    pollfd.setShort(6, (short) 0);
+                    r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
+                }
                 if (r == 0 || r == -Errno.EINTR) {
                     continue;
                 }
@@ -298,7 +316,10 @@ public final class Supervisor implements AutoCloseable {
                             if (seen.size() > REMEMBERED) {
                                 seen.clear();
                             }
-                            asked.tryEmitNext(i);
+                            pending.add(i);
+                            if (pending.size() >= BATCH) {
+                                handOver();
+                            }
                         }
                     }
                 } else if ((revents & (POLLHUP | POLLERR)) != 0) {
@@ -306,6 +327,13 @@ public final class Supervisor implements AutoCloseable {
                     return;
                 }
             }
+        }
+    }
+
+    private void handOver() {
+        if (!pending.isEmpty()) {
+            asked.tryEmitNext(pending);
+            pending = new ArrayList<>();
         }
     }
 
