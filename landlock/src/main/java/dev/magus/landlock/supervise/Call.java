@@ -81,6 +81,26 @@ public enum Call {
         return Optional.empty();
     }
 
+    /** {@link #of} without a search: the calls of one architecture by number. */
+    static final class Table {
+        private final Call[] byNumber;
+
+        Table(Arch arch) {
+            int max = Arrays.stream(numbers(arch)).max().orElse(0);
+            byNumber = new Call[max + 1];
+            for (Call c : values()) {
+                int n = c.number(arch);
+                if (n >= 0 && n != Arch.NONE) {
+                    byNumber[n] = c;
+                }
+            }
+        }
+
+        Optional<Call> of(int nr) {
+            return nr >= 0 && nr < byNumber.length ? Optional.ofNullable(byNumber[nr]) : Optional.empty();
+        }
+    }
+
     /** How many paths the call names. */
     public int pathCount() {
         return paths.length / 2;

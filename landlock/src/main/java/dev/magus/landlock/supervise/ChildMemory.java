@@ -1,5 +1,7 @@
 package dev.magus.landlock.supervise;
 
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,26 +15,45 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads a waiting caller's arguments through {@code /proc/PID/mem}, and its working directory
- * and descriptors through {@code /proc/PID/cwd} and {@code /proc/PID/fd/N}. One reader, on the
- * supervisor's thread: a descriptor per thread id is kept, since opening the file costs more than
- * reading it. A kept one that reads nothing (the process executed another program, or ended
- * and its id was reused) is opened again once; whatever is read is trusted only once the
- * notification is still valid ({@code SECCOMP_IOCTL_NOTIF_ID_VALID}).
+ * Reads a waiting caller's arguments, and its working directory and descriptors through
+ * {@code /proc/PID/cwd} and {@code /proc/PID/fd/N}. One reader, on the supervisor's thread. The
+ * memory is read with {@code process_vm_readv}, one call per page touched and no descriptor
+ * kept; where the kernel lacks it (ENOSYS) through {@code /proc/PID/mem}, a descriptor kept per
+ * thread id, since opening the file costs more than reading it: a kept one that reads nothing
+ * (the process executed another program, or ended and its id was reused) is opened again once.
+ * Whatever is read is trusted only once the notification is still valid (the answer to it, or
+ * {@code SECCOMP_IOCTL_NOTIF_ID_VALID}, succeeded after the read).
  */
 final class ChildMemory implements AutoCloseable {
     static final int PATH_MAX = 4096;
     private static final int PAGE = 4096;
     private static final int KEPT = 256;
+    /** The first read of a string: most paths end within it, and a short copy is cheaper. */
+    private static final int FIRST = 256;
+    private static final int ENOSYS = 38;
     private final Map<Integer, FileChannel> open = new HashMap<>();
     private static final Syscalls SYS = Natives.require();
-    private final ByteBuffer buffer = ByteBuffer.allocateDirect(PATH_MAX);
+    private final Memory memory = new Memory(PATH_MAX);
+    private final long bufferAddress = Pointer.nativeValue(memory);
+    private final ByteBuffer buffer = memory.getByteBuffer(0, PATH_MAX);
+    /** Two {@code struct iovec}: the local buffer, the caller's range. */
+    private final Memory iov = new Memory(32);
+    private final long iovAddress = Pointer.nativeValue(iov);
+    private final byte[] bytes = new byte[PATH_MAX];
     private final byte[] target = new byte[PATH_MAX];
+    private final byte[] link = new byte[64];
+    private boolean vmReadv = true;
 
     /** The NUL-terminated string at {@code address}, or empty when it cannot be read whole. */
     Optional<String> string(int pid, long address) {
         if (address == 0) {
             return Optional.empty();
+        }
+        if (vmReadv) {
+            Optional<String> s = vmString(pid, address);
+            if (vmReadv) {
+                return s;
+            }
         }
         for (int attempt = 0; attempt < 2; attempt++) {
             Optional<String> s = readString(pid, address);
@@ -49,6 +70,23 @@ final class ChildMemory implements AutoCloseable {
         if (address == 0 || length <= 0 || length > PATH_MAX) {
             return Optional.empty();
         }
+        if (vmReadv) {
+            int got = 0;
+            while (got < length) {
+                int chunk = (int) Math.min(length - got, PAGE - Long.remainderUnsigned(address + got, PAGE));
+                long n = vmRead(pid, address + got, got, chunk);
+                if (n != chunk) {
+                    if (!vmReadv) {
+                        break;
+                    }
+                    return Optional.empty();
+                }
+                got += chunk;
+            }
+            if (vmReadv) {
+                return Optional.of(memory.getByteArray(0, length));
+            }
+        }
         for (int attempt = 0; attempt < 2; attempt++) {
             try {
                 FileChannel c = channel(pid);
@@ -63,6 +101,46 @@ final class ChildMemory implements AutoCloseable {
                 // not readable as it stands: once more with a fresh descriptor
             }
             forget(pid);
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Reads {@code length} bytes of the caller's at {@code address} into the buffer at
+     * {@code offset}, within one page (a range that crosses into an unmapped page would be cut at
+     * the page): bytes read, or {@code -errno}; ENOSYS turns this reader to {@code /proc/PID/mem}.
+     */
+    private long vmRead(int pid, long address, int offset, int length) {
+        iov.setLong(0, bufferAddress + offset);
+        iov.setLong(8, length);
+        iov.setLong(16, address);
+        iov.setLong(24, length);
+        long n = SYS.processVmReadv(pid, iovAddress, 1, iovAddress + 16, 1);
+        if (n == -ENOSYS) {
+            vmReadv = false;
+        }
+        return n;
+    }
+
+    private Optional<String> vmString(int pid, long address) {
+        int got = 0;
+        long at = address;
+        while (got < PATH_MAX) {
+            // Up to the end of the page only: the next one may not be mapped.
+            int chunk = (int) Math.min(Math.min(PATH_MAX - got, got == 0 ? FIRST : PAGE),
+                    PAGE - Long.remainderUnsigned(at, PAGE));
+            long n = vmRead(pid, at, got, chunk);
+            if (n <= 0) {
+                return Optional.empty();
+            }
+            memory.read(got, bytes, got, (int) n);
+            for (int i = got; i < got + n; i++) {
+                if (bytes[i] == 0) {
+                    return Optional.of(new String(bytes, 0, i, StandardCharsets.UTF_8));
+                }
+            }
+            got += (int) n;
+            at += n;
         }
         return Optional.empty();
     }
@@ -125,13 +203,42 @@ final class ChildMemory implements AutoCloseable {
      * {@code dirfd} is: {@code readlink} of {@code /proc/PID/cwd} or {@code /proc/PID/fd/N}.
      */
     Optional<String> directory(int pid, int dirfd) {
-        String link = dirfd == AT_FDCWD ? "/proc/" + pid + "/cwd" : "/proc/" + pid + "/fd/" + dirfd;
-        byte[] name = (link + '\0').getBytes(StandardCharsets.US_ASCII);
-        long n = SYS.readlink(name, target, target.length);
-        if (n <= 0 || n >= target.length) {
+        int n = ascii(link, 0, "/proc/");
+        n = decimal(link, n, pid);
+        if (dirfd == AT_FDCWD) {
+            n = ascii(link, n, "/cwd");
+        } else {
+            n = ascii(link, n, "/fd/");
+            n = decimal(link, n, dirfd);
+        }
+        link[n] = 0;
+        long got = SYS.readlink(link, target, target.length);
+        if (got <= 0 || got >= target.length) {
             return Optional.empty();
         }
-        return Optional.of(new String(target, 0, (int) n, StandardCharsets.UTF_8));
+        return Optional.of(new String(target, 0, (int) got, StandardCharsets.UTF_8));
+    }
+
+    private static int ascii(byte[] into, int at, String s) {
+        for (int i = 0; i < s.length(); i++) {
+            into[at++] = (byte) s.charAt(i);
+        }
+        return at;
+    }
+
+    /** {@code value} in decimal; a negative one (no descriptor) as its digits after a {@code -}. */
+    private static int decimal(byte[] into, int at, int value) {
+        long v = value;
+        if (v < 0) {
+            into[at++] = '-';
+            v = -v;
+        }
+        int end = at + Long.toString(v).length();
+        for (int i = end - 1; i >= at; i--) {
+            into[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        return end;
     }
 
     /** The process of thread {@code tid} ({@code Tgid:} of its status), or empty when it is gone. */

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import reactor.core.Disposable;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -29,9 +30,10 @@ import reactor.core.scheduler.Schedulers;
  * The supervisor of one run: a thread that answers every call the child's user-notification
  * filter hands it ({@link Call}). For each, while the caller waits, it reads the path or address
  * from the caller's memory and makes it absolute against the caller's working directory or
- * directory descriptor, checks the notification is still valid (the thread id was not reused
- * meanwhile), and lets the call go on ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}): Landlock stays
- * the enforcement, the supervisor only observes. Then, off the caller's path, it asks the run's
+ * directory descriptor, and lets the call go on ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}), an
+ * answer the kernel takes only while the notification is still valid: what was read is kept only
+ * then (the thread id was not reused meanwhile). Landlock stays the enforcement, the supervisor
+ * only observes. Then, off the caller's path, it asks the run's
  * policy about each new (operation, path) and reports the refused ones as exact denials with
  * {@code source=supervisor} ({@link #denials()}).
  *
@@ -68,6 +70,8 @@ public final class Supervisor implements AutoCloseable {
     private static final long POLL_NANOS = 50_000_000L;
     /** How many distinct questions are remembered before the memory starts over. */
     private static final int REMEMBERED = 1 << 16;
+    /** At most this many new questions wait for the checking thread while calls keep coming. */
+    private static final int BATCH = 64;
     private static final AtomicLong THREADS = new AtomicLong();
     /** How long the thread may take over one call before the run fails closed ({@link #watch}). */
     static final Duration STALL = Duration.ofSeconds(10);
@@ -77,9 +81,16 @@ public final class Supervisor implements AutoCloseable {
     private final Syscalls sys = Natives.require();
     private final Arch arch = Arch.host().orElseThrow(() -> new IllegalStateException("no seccomp on os.arch "
             + System.getProperty("os.arch")));
+    private final Call.Table calls = new Call.Table(arch);
     private final Thread thread;
     private final Listener listener;
-    private final Sinks.Many<Intercept> asked = Sinks.many().unicast().onBackpressureBuffer();
+    private final Sinks.Many<List<Intercept>> asked = Sinks.many().unicast().onBackpressureBuffer();
+    /**
+     * The new questions not yet handed to the policy: handed over once no call waits, or
+     * {@link #BATCH} of them, so that a burst of calls wakes the checking thread once rather than
+     * per call. Only the supervisor's thread touches it.
+     */
+    private List<Intercept> pending = new ArrayList<>();
     private final Sinks.Many<Diagnostic> decided = Sinks.many().unicast().onBackpressureBuffer();
     private final Approvals approvals;
     private final Flux<Diagnostic> denials;
@@ -104,7 +115,7 @@ public final class Supervisor implements AutoCloseable {
         SupervisedCheck check = new SupervisedCheck(policy, cwd);
         this.approvals = approval.map(a -> new Approvals(a, check, this::decided)).orElse(null);
         Flux<Diagnostic> checked = asked.asFlux().publishOn(Schedulers.boundedElastic())
-                .concatMapIterable(i -> check.check(i).stream().toList());
+                .concatMapIterable(batch -> batch.stream().flatMap(i -> check.check(i).stream()).toList());
         if (approvals != null) {
             checked = checked.map(d -> d.operation() == Operation.EXEC ? Approvals.unapprovable(d) : d);
         }
@@ -232,6 +243,7 @@ public final class Supervisor implements AutoCloseable {
             if (approvals != null) {
                 approvals.stop();
             }
+            handOver();
             asked.tryEmitComplete();
             synchronized (this) {
                 decided.tryEmitComplete();
@@ -258,6 +270,8 @@ public final class Supervisor implements AutoCloseable {
         Memory timeout = new Memory(16);
         timeout.setLong(0, 0);
         timeout.setLong(8, POLL_NANOS);
+        Memory now = new Memory(16);
+        now.clear();
         pollfd.setInt(0, fd);
         pollfd.setShort(4, POLLIN);
         Set<String> seen = new HashSet<>();
@@ -270,7 +284,13 @@ public final class Supervisor implements AutoCloseable {
                     return;
                 }
                 pollfd.setShort(6, (short) 0);
-                long r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
+                long r = pending.isEmpty() ? 0 : sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(now));
+                if (r == 0) {
+                    // No call waits: the questions go to the policy before this thread sleeps.
+                    handOver();
+                    pollfd.setShort(6, (short) 0);
+                    r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
+                }
                 if (r == 0 || r == -Errno.EINTR) {
                     continue;
                 }
@@ -296,7 +316,10 @@ public final class Supervisor implements AutoCloseable {
                             if (seen.size() > REMEMBERED) {
                                 seen.clear();
                             }
-                            asked.tryEmitNext(i);
+                            pending.add(i);
+                            if (pending.size() >= BATCH) {
+                                handOver();
+                            }
                         }
                     }
                 } else if ((revents & (POLLHUP | POLLERR)) != 0) {
@@ -307,9 +330,17 @@ public final class Supervisor implements AutoCloseable {
         }
     }
 
+    private void handOver() {
+        if (!pending.isEmpty()) {
+            asked.tryEmitNext(pending);
+            pending = new ArrayList<>();
+        }
+    }
+
     /**
-     * Reads one notification's call, checks it is still valid, lets it go on (or, with an
-     * approver, holds an open for the policy and the approver); what it asked.
+     * Reads one notification's call and lets it go on (or, with an approver, holds an open for the
+     * policy and the approver, once {@code NOTIF_ID_VALID} says it is still valid); what it asked,
+     * none when the call was no longer valid.
      */
     private List<Intercept> answer(Responder responder, Memory notif, Memory resp, int respBytes, Memory id,
             ChildMemory memory) {
@@ -319,7 +350,7 @@ public final class Supervisor implements AutoCloseable {
         int nr = notif.getInt(16);
         beforeAnswer.run();
         List<Intercept> read = List.of();
-        Optional<Call> call = pid != listener.launchTid() ? Call.of(arch, nr) : Optional.empty();
+        Optional<Call> call = pid != listener.launchTid() ? calls.of(nr) : Optional.empty();
         long[] args = new long[6];
         if (call.isPresent()) {
             for (int i = 0; i < 6; i++) {
@@ -327,11 +358,11 @@ public final class Supervisor implements AutoCloseable {
             }
             read = NotifiedCall.read(call.get(), pid, args, memory);
         }
-        id.setLong(0, notifId);
-        boolean valid = sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0;
-        if (valid && approvals != null && read.size() == 1) {
+        if (approvals != null && read.size() == 1) {
             Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
-            if (how.isPresent() && Approvals.askable(call.get(), how.get())) {
+            id.setLong(0, notifId);
+            if (how.isPresent() && Approvals.askable(call.get(), how.get())
+                    && sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0) {
                 // Answered later, off this thread; the kernel takes answers in any order.
                 approvals.hold(responder, notifId, call.get(), read.get(0), how.get());
                 answered.incrementAndGet();
@@ -341,11 +372,13 @@ public final class Supervisor implements AutoCloseable {
         resp.clear(respBytes);
         resp.setLong(0, notifId);
         resp.setInt(20, FLAG_CONTINUE);
+        // The answer is taken only while the notification is valid, which makes it the check that
+        // what was read is the caller's (the thread id was not reused meanwhile).
         long sent = sys.ioctl(fd, NOTIF_SEND, Pointer.nativeValue(resp));
         if (sent < 0 && sent != -Errno.ENOENT) {
             throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_SEND: " + sys.describe((int) -sent));
         }
         answered.incrementAndGet();
-        return valid ? read : List.of();
+        return sent == 0 ? read : List.of();
     }
 }

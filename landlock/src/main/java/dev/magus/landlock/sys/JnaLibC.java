@@ -49,6 +49,9 @@ final class JnaLibC {
     /** {@link #syscall(long, long, long, long, long)} with a fifth argument ({@code statx}). */
     static native long syscall(long number, long a1, long a2, long a3, long a4, long a5);
 
+    /** With a sixth argument ({@code process_vm_readv}'s flags). */
+    static native long syscall(long number, long a1, long a2, long a3, long a4, long a5, long a6);
+
     static native int prctl(int option, long a2, long a3, long a4, long a5);
 
     static native int capget(Pointer header, Pointer data);

@@ -335,6 +335,16 @@ final class JnaSyscalls implements Syscalls {
         return call(SYS_IOCTL, fd, request, argAddress, 0);
     }
 
+    private static final long SYS_PROCESS_VM_READV = X86_64 ? 310 : 270;
+
+    @Override
+    public long processVmReadv(int pid, long localIovAddress, long localCount, long remoteIovAddress,
+            long remoteCount) {
+        long r = JnaLibC.syscall(SYS_PROCESS_VM_READV, pid, localIovAddress, localCount, remoteIovAddress,
+                remoteCount, 0);
+        return r < 0 ? -Native.getLastError() : r;
+    }
+
     @Override
     public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
         long r = JnaLibC.syscall(SYS_PPOLL, fdsAddress, nfds, timeoutAddress, 0, KERNEL_SIGSET_BYTES);

@@ -201,4 +201,11 @@ public interface Syscalls {
      * timespec}, or 0 to wait without end): how many descriptors are ready, or {@code -errno}.
      */
     long ppoll(long fdsAddress, long nfds, long timeoutAddress);
+
+    /**
+     * {@code process_vm_readv(pid, local, localCount, remote, remoteCount, 0)}, both {@code struct
+     * iovec} arrays as addresses: bytes read (fewer when a remote page is not mapped), or
+     * {@code -errno}.
+     */
+    long processVmReadv(int pid, long localIovAddress, long localCount, long remoteIovAddress, long remoteCount);
 }

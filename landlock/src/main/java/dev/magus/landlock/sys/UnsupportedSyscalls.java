@@ -310,6 +310,12 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long processVmReadv(int pid, long localIovAddress, long localCount, long remoteIovAddress,
+            long remoteCount) {
+        throw unavailable();
+    }
+
+    @Override
     public long ppoll(long fdsAddress, long nfds, long timeoutAddress) {
         throw unavailable();
     }
