@@ -65,12 +65,17 @@ class RunGrammarTest {
 
     @Test
     void binMagusSkipsTheValueOfExactlyTheOptionsThatTakeOne() throws Exception {
-        String script = read("bin", "magus");
-        Matcher m = Pattern.compile("(?m)^\\s*(-[-\\w|]+)\\) value=yes").matcher(script);
-        assertThat(m.find()).as("bin/magus's case of the options that take a value").isTrue();
-        assertThat(new TreeSet<>(List.of(m.group(1).split("\\|")))).isEqualTo(model().valued());
-        // The words bin/magus reads among them: --local (never forwarded) and the help ones (no archive).
-        assertThat(script).contains("\"$a\" == --local").contains("\"$a\" == --help").contains("\"$a\" == --version");
+        // The front (POSIX sh, which reaches the native client) and the JVM's side (bash) each read magus's own words.
+        for (String name : List.of("magus", "magus-jvm")) {
+            String script = read("bin", name);
+            Matcher m = Pattern.compile("(?m)^\\s*(-[-\\w|]+)\\) value=yes").matcher(script);
+            assertThat(m.find()).as("bin/%s's case of the options that take a value", name).isTrue();
+            assertThat(new TreeSet<>(List.of(m.group(1).split("\\|")))).as("bin/%s", name).isEqualTo(model().valued());
+        }
+        // The words they read among them: --local (never forwarded) and the help ones (no archive).
+        assertThat(read("bin", "magus")).contains("--local) forward=no");
+        assertThat(read("bin", "magus-jvm")).contains("\"$a\" == --local").contains("\"$a\" == --help")
+                .contains("\"$a\" == --version");
         assertThat(model().all()).contains("--local", "-h", "--help", "-V", "--version");
     }
 }
