@@ -43,7 +43,8 @@ class BinMagusArchiveTest {
         Path home = dir.resolve("magus");
         Files.createDirectories(home.resolve("bin"));
         magus = Files.copy(checkout.resolve("bin/magus"), home.resolve("bin/magus"));
-        Path jvm = Files.copy(checkout.resolve("bin/magus-jvm"), home.resolve("bin/magus-jvm"));
+        Files.createDirectories(home.resolve("libexec"));
+        Path jvm = Files.copy(checkout.resolve("libexec/magus-jvm"), home.resolve("libexec/magus-jvm"));
         Files.createDirectories(home.resolve("cli/target/lib"));
         Files.writeString(home.resolve("cli/target/cli.jar"), "");
         Path java = dir.resolve("jdk/bin/java");

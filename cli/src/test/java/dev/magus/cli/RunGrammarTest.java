@@ -66,15 +66,15 @@ class RunGrammarTest {
     @Test
     void binMagusSkipsTheValueOfExactlyTheOptionsThatTakeOne() throws Exception {
         // The front (POSIX sh, which reaches the native client) and the JVM's side (bash) each read magus's own words.
-        for (String name : List.of("magus", "magus-jvm")) {
-            String script = read("bin", name);
+        for (String name : List.of("bin/magus", "libexec/magus-jvm")) {
+            String script = read(name);
             Matcher m = Pattern.compile("(?m)^\\s*(-[-\\w|]+)\\) value=yes").matcher(script);
-            assertThat(m.find()).as("bin/%s's case of the options that take a value", name).isTrue();
-            assertThat(new TreeSet<>(List.of(m.group(1).split("\\|")))).as("bin/%s", name).isEqualTo(model().valued());
+            assertThat(m.find()).as("%s's case of the options that take a value", name).isTrue();
+            assertThat(new TreeSet<>(List.of(m.group(1).split("\\|")))).as(name).isEqualTo(model().valued());
         }
         // The words they read among them: --local (never forwarded) and the help ones (no archive).
         assertThat(read("bin", "magus")).contains("--local) forward=no");
-        assertThat(read("bin", "magus-jvm")).contains("\"$a\" == --local").contains("\"$a\" == --help")
+        assertThat(read("libexec", "magus-jvm")).contains("\"$a\" == --local").contains("\"$a\" == --help")
                 .contains("\"$a\" == --version");
         assertThat(model().all()).contains("--local", "-h", "--help", "-V", "--version");
     }

@@ -53,10 +53,10 @@ class SocketRuleCopiesTest {
     @Test
     void binMagusNamesSocketDirsSocket() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "socket rule test skipped: no /proc");
-        String script = Files.readString(Path.of("..", "bin", "magus-jvm"));
+        String script = Files.readString(Path.of("..", "libexec", "magus-jvm"));
         Matcher m = Pattern.compile("(?ms)^( *)if \\[\\[ -n \"\\$\\{MAGUS_SERVER_ADDRESS:-}\" ]]; then\\n.*?^\\1fi\\n")
                 .matcher(script);
-        assertThat(m.find()).as("bin/magus-jvm's choice of the socket").isTrue();
+        assertThat(m.find()).as("libexec/magus-jvm's choice of the socket").isTrue();
         for (Map<String, String> env : environments()) {
             ProcessBuilder pb = new ProcessBuilder("bash", "-c", m.group() + "printf %s \"$sock\"");
             pb.environment().clear();
@@ -64,7 +64,7 @@ class SocketRuleCopiesTest {
             Process p = pb.start();
             String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor()).isZero();
-            assertThat(said).as("bin/magus-jvm with %s", env).isEqualTo(SocketDir.forUser(env, uid()).socket().toString());
+            assertThat(said).as("libexec/magus-jvm with %s", env).isEqualTo(SocketDir.forUser(env, uid()).socket().toString());
         }
     }
 
