@@ -90,8 +90,13 @@ public final class Strays {
     private record Active(String runId, long group, long startTicks) {
     }
 
+    /**
+     * Every run of this process whose child is running, whoever owns it ({@code RunServices}):
+     * the subreaper is the process, which adopts the orphans of all of them, so a stray can be
+     * told to be one run's only against all the others.
+     */
     private static final java.util.Map<String, Active> ACTIVE = new java.util.concurrent.ConcurrentHashMap<>();
-    /** When the first run of this process started: nothing older than that is any run's. */
+    /** When the first run of this process started, whoever owned it: nothing older than that is any run's. */
     private static volatile long firstStart = Long.MAX_VALUE;
 
     /**
