@@ -24,17 +24,19 @@ public final class IoThreads implements AutoCloseable {
     static final Duration IDLE = Duration.ofSeconds(10);
 
     private final ThreadPoolExecutor pool;
-    private final Scheduler io;
-    private final Scheduler stages;
+    /**
+     * The pool as Reactor's schedulers, made at the first run rather than with the pool: making
+     * one loads Reactor, whose first logger fixes SLF4J's settings, and the command line sets
+     * those (its {@code --log-file}) after the process's services are made.
+     */
+    private volatile Scheduler io;
+    private volatile Scheduler stages;
     private final AtomicLong count = new AtomicLong();
 
     /** A pool with no thread yet: each is made when work finds none idle. */
     public IoThreads() {
         pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE.toMillis(), TimeUnit.MILLISECONDS,
                 new SynchronousQueue<>(), this::thread);
-        io = Schedulers.fromExecutorService(pool, "magus-io");
-        // Given as a plain Executor: Reactor would make an ExecutorService interrupting again.
-        stages = Schedulers.fromExecutor(pool::execute);
     }
 
     private Thread thread(Runnable r) {
@@ -45,7 +47,16 @@ public final class IoThreads implements AutoCloseable {
 
     /** The pool as a scheduler; its tasks are interrupted when disposed. */
     public Scheduler io() {
-        return io;
+        Scheduler s = io;
+        if (s == null) {
+            synchronized (this) {
+                if (io == null) {
+                    io = Schedulers.fromExecutorService(pool, "magus-io");
+                }
+                s = io;
+            }
+        }
+        return s;
     }
 
     /**
@@ -54,7 +65,17 @@ public final class IoThreads implements AutoCloseable {
      * temp dir) and hands nothing on.
      */
     public Scheduler stages() {
-        return stages;
+        Scheduler s = stages;
+        if (s == null) {
+            synchronized (this) {
+                if (stages == null) {
+                    // A plain Executor: Reactor would make an ExecutorService interrupting again.
+                    stages = Schedulers.fromExecutor(pool::execute);
+                }
+                s = stages;
+            }
+        }
+        return s;
     }
 
     /** Runs {@code work} on one of these threads. */
