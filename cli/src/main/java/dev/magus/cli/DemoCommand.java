@@ -61,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println();
             out.flush();
 
-            Orchestrator orchestrator = Orchestrator.builder(host).build();
+            Orchestrator orchestrator = Orchestrator.builder(host).services(context.services()).build();
             RunRequest request = RunRequest.builder(world.workspace(), world.command()).sandbox(Mode.REQUIRED).build();
             Run run = orchestrator.submit(request);
             List<String> lines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());

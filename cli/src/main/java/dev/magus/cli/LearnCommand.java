@@ -102,7 +102,7 @@ final class LearnCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        Orchestrator.Builder builder = Orchestrator.builder(context.host().get());
+        Orchestrator.Builder builder = Orchestrator.builder(context.host().get()).services(context.services());
         AuditDenialSource audit = null;
         AuditAvailability availability = context.audit().get();
         if (kernelAudit || availability instanceof AuditAvailability.Available a && a.producing()) {

@@ -2,6 +2,7 @@ package dev.magus.cli;
 
 import dev.magus.events.RawBytes;
 import dev.magus.landlock.launch.Launcher;
+import dev.magus.orchestrator.run.RunServices;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -89,9 +90,29 @@ public final class Main {
         }
     }
 
-    /** Runs the command line and returns its exit status (for tests and for main). */
+    /**
+     * Runs the command line and returns its exit status (for tests and for main). The process's
+     * {@link RunServices} are made here, shared by every orchestrator the command builds, and
+     * closed once it has ended.
+     */
     public static int execute(String... args) {
-        return commandLine(CommandLine.defaultFactory(), args).execute(args);
+        try (RunServices services = new RunServices()) {
+            return commandLine(new Commands(CliContext.system(services)), args).execute(args);
+        }
+    }
+
+    /** Makes each command with {@code context} when it takes one, any other as picocli would. */
+    private record Commands(CliContext context) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            java.lang.reflect.Constructor<K> withContext;
+            try {
+                withContext = type.getDeclaredConstructor(CliContext.class);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+            return withContext.newInstance(context);
+        }
     }
 
     /** A subcommand's command line: run's and target's from their programmatic model, any other from its annotations. */

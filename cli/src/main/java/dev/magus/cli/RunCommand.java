@@ -169,7 +169,7 @@ class RunCommand implements Callable<Integer> {
             System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
             System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX");
         }
-        Orchestrator.Builder builder = Orchestrator.builder(context.host().get());
+        Orchestrator.Builder builder = Orchestrator.builder(context.host().get()).services(context.services());
         OutputStream ndjson = null;
         if (events.isPresent()) {
             try {

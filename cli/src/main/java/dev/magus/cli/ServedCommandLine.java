@@ -3,6 +3,7 @@ package dev.magus.cli;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.server.RunGrammar;
 import dev.magus.server.protocol.Frame;
 import java.io.PrintWriter;
@@ -10,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import picocli.CommandLine;
 
 /**
@@ -20,12 +22,15 @@ import picocli.CommandLine;
  * described ({@link RunCommand#served}) and the server runs it.
  */
 public final class ServedCommandLine implements RunGrammar {
-    public static final ServedCommandLine INSTANCE = new ServedCommandLine();
-
     /** The commands a client forwards: the others never reach a server. */
     static final List<String> SERVED = List.of(RunCommand.NAME, TargetCommand.NAME);
 
-    private ServedCommandLine() {
+    /** The server's: the commands parsed here describe runs and build no orchestrator, but their context names them. */
+    private final RunServices services;
+
+    /** The parser of a server whose runs share {@code services}. */
+    public ServedCommandLine(RunServices services) {
+        this.services = Objects.requireNonNull(services, "services");
     }
 
     /** What one command makes: a run, or the client's own. */
@@ -61,7 +66,7 @@ public final class ServedCommandLine implements RunGrammar {
         String home = c.env().getOrDefault("HOME", "");
         Host server = Host.fromSystem();
         CliContext context = new CliContext(() -> server.withEnv(c.env(), home.startsWith("/") ? Path.of(home) : server.home()),
-                () -> cwd, LandlockProbe.kernel(), AuditDenialSource::probe);
+                () -> cwd, LandlockProbe.kernel(), AuditDenialSource::probe, services);
         Outcome outcome = new Outcome(c.stdinTerminal(), c.tty());
         CommandLine.IFactory defaults = CommandLine.defaultFactory();
         CommandLine.IFactory factory = new CommandLine.IFactory() {

@@ -3,7 +3,6 @@ package dev.magus.cli;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.orchestrator.run.RunServices;
 import dev.magus.server.MagusServer;
 import dev.magus.server.MetricsEndpoint;
 import dev.magus.server.client.ServerClient;
@@ -48,6 +47,16 @@ public final class ServerCommand implements Callable<Integer> {
             + " (e.g. 90s, 30m, 2h; 0 or never: only when stopped). Default: $MAGUS_SERVER_IDLE_TIMEOUT, else 30m.")
     Optional<String> idleTimeout;
 
+    private final CliContext context;
+
+    ServerCommand() {
+        this(CliContext.system());
+    }
+
+    ServerCommand(CliContext context) {
+        this.context = context;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -62,11 +71,12 @@ public final class ServerCommand implements Callable<Integer> {
         MagusServer server;
         try {
             // A listening socket on standard input is systemd's (socket activation): served instead of one of its own.
-            // Every forwarded run shares the server's RunServices for the server's life: a workspace's
-            // magus.yaml, spells and audit walks are read once while they do not change.
-            Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).services(new RunServices()).build();
+            // Every forwarded run shares the process's RunServices for the server's life: one pool of
+            // I/O threads, one watchdog, and a workspace's magus.yaml, spells and audit walks read
+            // once while they do not change.
+            Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).services(context.services()).build();
             server = MagusServer.start(dir, host, orchestrator, registry,
-                    new MagusServer.Settings(PrintedLines.INSTANCE, ServedCommandLine.INSTANCE, idle, true));
+                    new MagusServer.Settings(PrintedLines.INSTANCE, new ServedCommandLine(context.services()), idle, true));
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;

@@ -5,6 +5,7 @@ import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditAvailability;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.policy.HostFacts;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -112,11 +113,11 @@ final class Cli {
 
     static CliContext context(Host host, Path cwd, LandlockProbe probe) {
         Supplier<AuditAvailability> audit = () -> new AuditAvailability.Unavailable("fake host: no audit");
-        return new CliContext(() -> host, () -> cwd, probe, audit);
+        return new CliContext(() -> host, () -> cwd, probe, audit, new RunServices());
     }
 
     /** The real kernel and audit, with a fake home and environment. */
     static CliContext realKernel(Host host, Path cwd) {
-        return new CliContext(() -> host, () -> cwd, LandlockProbe.kernel(), AuditDenialSource::probe);
+        return new CliContext(() -> host, () -> cwd, LandlockProbe.kernel(), AuditDenialSource::probe, new RunServices());
     }
 }

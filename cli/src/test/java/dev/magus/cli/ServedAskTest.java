@@ -20,9 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
 class ServedAskTest {
     @TempDir
     Path cwd;
+    private final dev.magus.orchestrator.run.RunServices services = new dev.magus.orchestrator.run.RunServices();
+
+    @org.junit.jupiter.api.AfterEach
+    void closeServices() {
+        services.close();
+    }
 
     private RunGrammar.Parsed parse(boolean stdinTerminal, boolean tty, String... words) {
-        return ServedCommandLine.INSTANCE.parse(new Frame.Command(List.of(words), cwd.toString(),
+        return new ServedCommandLine(services).parse(new Frame.Command(List.of(words), cwd.toString(),
                 Map.of("HOME", cwd.toString(), "PATH", "/usr/bin:/bin"), false, stdinTerminal, tty));
     }
 

@@ -8,8 +8,6 @@ import dev.magus.landlock.launch.Launcher;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
-import dev.magus.orchestrator.orphans.Watchdog;
-import dev.magus.orchestrator.pipeline.IoThreads;
 import dev.magus.orchestrator.pipeline.RunHandle;
 import dev.magus.orchestrator.pipeline.RunStages;
 import dev.magus.orchestrator.run.Host;
@@ -47,13 +45,11 @@ import reactor.core.publisher.Flux;
  * blocks (the stages, the spawn, pipes,
  * waiting) runs on magus's own I/O threads, never on a non-blocking Reactor thread.
  */
-public final class Orchestrator {
+public final class Orchestrator implements AutoCloseable {
     private final Host host;
     private final Clock clock;
     private final List<Consumer<RunEvent>> sinks;
     private final LandlockWarningOnce warningOnce;
-    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
-    private final Watchdog watchdog = Watchdog.shared();
     /**
      * Run ids are unguessable (64 random bits each, from {@link SecureRandom}): a child may put
      * any {@code MAGUS_RUN_ID} in its descendants' environment, and must not be able to name
@@ -61,6 +57,8 @@ public final class Orchestrator {
      */
     private static final SecureRandom IDS = new SecureRandom();
     private final RunServices services;
+    /** Whether {@link #services} is this orchestrator's own, made for it and closed with it. */
+    private final boolean ownsServices;
     private final RunStages stages;
 
     private Orchestrator(Builder b) {
@@ -79,8 +77,9 @@ public final class Orchestrator {
         this.warningOnce = LandlockWarningOnce.forInvocation(nested);
         Optional<GitConfigSource> git = LookPath.find("git", host.env().getOrDefault("PATH", "/usr/bin:/bin"), host.home())
                 .map(GitConfigSource::new);
+        this.ownsServices = b.services.isEmpty();
         this.services = b.services.orElseGet(RunServices::new);
-        this.stages = new RunStages(b.probe, b.spawner, git, watchdog, b.audit, b.resolver, services);
+        this.stages = new RunStages(b.probe, b.spawner, git, b.audit, b.resolver, services);
     }
 
     /** A fresh run id: 16 lowercase hex digits from {@link SecureRandom}. */
@@ -140,7 +139,7 @@ public final class Orchestrator {
      */
     public void execute(Runnable work) {
         Objects.requireNonNull(work, "work");
-        IoThreads.execute(work);
+        services.threads().execute(work);
     }
 
     /**
@@ -157,7 +156,7 @@ public final class Orchestrator {
         RunHandle run = handle(submission);
         started.accept(run);
         Host runHost = submission.host().orElse(host);
-        if (IoThreads.onIoThread()) {
+        if (services.threads().onIoThread()) {
             stages.startHere(run, submission.request(), submission.passthrough(), runHost);
         } else {
             stages.start(run, submission.request(), submission.passthrough(), runHost);
@@ -192,6 +191,18 @@ public final class Orchestrator {
             Run run = submit(submission);
             return run.events().doOnCancel(run::cancel);
         });
+    }
+
+    /**
+     * Closes the services this orchestrator made for itself (given none by
+     * {@link Builder#services}); services it was given are their owner's to close. Call once its
+     * runs are over.
+     */
+    @Override
+    public void close() {
+        if (ownsServices) {
+            services.close();
+        }
     }
 
     /** Collaborators, injected. */
@@ -264,7 +275,8 @@ public final class Orchestrator {
 
         /**
          * What its runs keep from one to the next, shared with the owner's other orchestrators
-         * ({@link RunServices}); without it, this orchestrator makes its own.
+         * ({@link RunServices}), which the owner closes; without it, this orchestrator makes its
+         * own and closes it with itself ({@link Orchestrator#close}).
          */
         public Builder services(RunServices s) {
             this.services = Optional.of(Objects.requireNonNull(s, "services"));

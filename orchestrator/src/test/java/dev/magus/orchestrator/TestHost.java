@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Assumptions;
  * A fake host for pipeline tests: a home, a workspace and a temp base in the test's temp
  * directory, and an environment built by hand. The real home is never the run's.
  */
-public final class TestHost {
+public final class TestHost implements AutoCloseable {
+    /** Every host not closed yet: {@link ClosesTestHosts} closes them after each test. */
+    static final java.util.Queue<TestHost> OPEN = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
     /** Generous bound for a run that should take well under a second; a deadline, not a timing assertion. */
     public static final Duration DEADLINE = Duration.ofSeconds(60);
 
@@ -38,7 +41,7 @@ public final class TestHost {
     public final Path workspace;
     public final Path tempBase;
     public final Map<String, String> env = new LinkedHashMap<>();
-    /** What the test's runs keep from one to the next, as one process's would. */
+    /** What the test's runs keep from one to the next, as one process's would; closed with the host. */
     public final RunServices services = new RunServices();
 
     public TestHost(Path root) {
@@ -52,6 +55,14 @@ public final class TestHost {
         env.put("PATH", Optional.ofNullable(System.getenv("PATH")).orElse("/usr/bin:/bin"));
         env.put("HOME", home.toString());
         env.put("LANG", "C.UTF-8");
+        OPEN.add(this);
+    }
+
+    /** Closes the host's services (its I/O threads, its watchdog); {@link ClosesTestHosts} does so after each test. */
+    @Override
+    public void close() {
+        OPEN.remove(this);
+        services.close();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.magus.server;
 import dev.magus.env.platform.Platform;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.Orchestrator;
 import dev.magus.policy.HostFacts;
 import dev.magus.server.client.ServerClient;
@@ -102,6 +103,8 @@ final class Fixture implements AutoCloseable {
     final Map<String, String> env = new LinkedHashMap<>();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     final MagusServer server;
+    /** What the server's runs share, as a server process's would; closed with the fixture. */
+    final RunServices services = new RunServices();
 
     /** {@code bin/magus} as the server's host knows it: a child that execs it is a recursive magus. */
     final Optional<Path> launcher;
@@ -126,7 +129,7 @@ final class Fixture implements AutoCloseable {
         // The fallback a user without XDG_RUNTIME_DIR gets: <home>/.cache/magus-run.
         dir = SocketDir.forUser(env, uid());
         Host host = host();
-        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry,
+        server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).services(services).build(), registry,
                 new MagusServer.Settings(LINES, GRAMMAR, idle, false));
     }
 
@@ -202,6 +205,7 @@ final class Fixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        services.close();
         registry.close();
     }
 }

@@ -10,6 +10,7 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.orchestrator.contain.Containment;
 import dev.magus.orchestrator.contain.RunCgroups;
+import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.policy.path.PathResolver;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,16 +45,17 @@ public final class CgroupCost {
             return;
         }
         Path root = Fixtures.tempRoot("magus-cgroup-cost-");
-        try (Confinement c = Confinement.prepare(Mode.BEST_EFFORT, SpawnCompare.comparableRules(Fixtures.dirs(root.resolve("ws"))),
+        try (Watchdog watchdog = new Watchdog();
+                Confinement c = Confinement.prepare(Mode.BEST_EFFORT, SpawnCompare.comparableRules(Fixtures.dirs(root.resolve("ws"))),
                 LandlockProbe.kernel())) {
             Path ws = root.resolve("ws");
             Path exe = new PathResolver().resolve(Path.of("/bin/true")).resolvedPath().orElseThrow();
             SpawnRequest request = SpawnRequest.of(exe, List.of(), new TreeMap<>(Map.of("PATH", "/usr/bin:/bin")), ws);
             Launcher launcher = Launcher.get();
             Map<String, SpawnCompare.Method> methods = new LinkedHashMap<>();
-            methods.put("b", () -> once(launcher, request, c, null));
+            methods.put("b", () -> once(launcher, request, c, null, watchdog));
             long[] runs = {0};
-            methods.put("g", () -> once(launcher, request, c, "cost-" + runs[0]++));
+            methods.put("g", () -> once(launcher, request, c, "cost-" + runs[0]++, watchdog));
             Map<String, List<SpawnCompare.Sample>> samples = SpawnCompare.run(methods, rounds, warmup, seed);
             SpawnCompare.Stats b = stats(samples.get("b"));
             SpawnCompare.Stats g = stats(samples.get("g"));
@@ -71,9 +73,10 @@ public final class CgroupCost {
     }
 
     /** One spawn and reap; with a run id, in a cgroup of that run's own, ended after the reap. */
-    private static SpawnCompare.Sample once(Launcher launcher, SpawnRequest request, Confinement c, String runId) {
+    private static SpawnCompare.Sample once(Launcher launcher, SpawnRequest request, Confinement c, String runId,
+            Watchdog watchdog) {
         long t0 = System.nanoTime();
-        Spawn s = runId == null ? launcher.spawn(request, c) : RunCgroups.spawn(runId, launcher, request, c, null);
+        Spawn s = runId == null ? launcher.spawn(request, c) : RunCgroups.spawn(runId, launcher, request, c, null, watchdog);
         long t1 = System.nanoTime();
         if (!(s instanceof Spawn.Started started)) {
             throw new IllegalStateException("not started: " + s);
@@ -84,7 +87,7 @@ public final class CgroupCost {
                 throw new IllegalStateException("/bin/true exited " + status);
             }
         }
-        if (runId != null && (!RunCgroups.contained(runId) || !RunCgroups.end(runId, Duration.ofSeconds(2)).clean())) {
+        if (runId != null && (!RunCgroups.contained(runId) || !RunCgroups.end(runId, Duration.ofSeconds(2), watchdog).clean())) {
             throw new IllegalStateException("run " + runId + " was not contained, or its cgroup did not end clean");
         }
         return new SpawnCompare.Sample(t1 - t0, System.nanoTime() - t0);

@@ -60,9 +60,10 @@ public final class RunCgroups {
      * the child's {@code /proc/PID/cgroup}.
      *
      * @param supervisor null: none
+     * @param watchdog   the run's owner's, which ends the cgroup should magus die first
      */
     public static Spawn spawn(String runId, Spawner spawner, SpawnRequest request, Confinement confinement,
-                              Supervisor supervisor) {
+                              Supervisor supervisor, Watchdog watchdog) {
         Optional<RunCgroup> made = confinement instanceof Confinement.Kernel ? create(runId) : Optional.empty();
         if (made.isEmpty()) {
             return spawner.spawn(request, confinement, supervisor, null);
@@ -84,7 +85,7 @@ public final class RunCgroups {
         if (placed || !RunCgroup.remove(cgroup.dir())) {
             ACTIVE.put(runId, cgroup);
             // Should magus die before the run's end, the watchdog ends the cgroup.
-            Watchdog.shared().guardCgroup(cgroup.dir());
+            watchdog.guardCgroup(cgroup.dir());
         }
         return spawn;
     }
@@ -99,14 +100,14 @@ public final class RunCgroups {
      * removed, within {@code limit}. What outlived it is a survivor that fails the run; a cgroup
      * that could not be used leaves the run to the subreaper's path, which runs after this anyway.
      */
-    public static Collected end(String runId, Duration limit) {
+    public static Collected end(String runId, Duration limit, Watchdog watchdog) {
         RunCgroup cgroup = ACTIVE.remove(runId);
         if (cgroup == null) {
             return new Collected(0, List.of());
         }
         RunCgroup.End end = cgroup.end(limit);
         if (!(end instanceof RunCgroup.End.NotUsed)) {
-            Watchdog.shared().releaseCgroup(cgroup.dir());
+            watchdog.releaseCgroup(cgroup.dir());
         }
         if (end instanceof RunCgroup.End.Gone g) {
             return new Collected(g.killed(), List.of());

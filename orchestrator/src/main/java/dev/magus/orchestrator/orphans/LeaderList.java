@@ -97,6 +97,30 @@ final class LeaderList {
     }
 
     /**
+     * Every child of the threads that can have one a run left behind: the spawners' lists, then
+     * the leader's (a thread that ends hands its children to the leader), each in one read. Why
+     * those suffice while the leader is not exiting is in {@link QuietRun}; the leader's
+     * {@code stat} is read after its list for that. The other threads' children are the JDK's
+     * {@code Process} children, in magus's own process group, never a run's. Empty on any doubt:
+     * the caller then reads every thread's list. One read of each list, not two that agree: the
+     * stray search repeats its passes until one finds nothing, which covers a list the kernel cut
+     * short while a child was reaped.
+     */
+    static Optional<List<Long>> children(Reader leader) {
+        Optional<List<Long>> spawned = leader.spawners();
+        if (spawned.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<List<Long>> own = leader.children().flatMap(QuietRun::parse);
+        if (own.isEmpty() || !leader.stat().map(s -> steady(s, leader.leader())).orElse(false)) {
+            return Optional.empty();
+        }
+        List<Long> all = new ArrayList<>(spawned.get());
+        all.addAll(own.get());
+        return Optional.of(all);
+    }
+
+    /**
      * Whether a thread's {@code stat} text shows thread {@code tid} alive and not exiting: its
      * state is not Z, X or x, and its flags (field 9) lack {@code PF_EXITING}. False for
      * anything malformed. The state alone would not do: a thread in {@code do_exit} still reads

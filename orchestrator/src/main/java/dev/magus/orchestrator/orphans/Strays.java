@@ -90,8 +90,13 @@ public final class Strays {
     private record Active(String runId, long group, long startTicks) {
     }
 
+    /**
+     * Every run of this process whose child is running, whoever owns it ({@code RunServices}):
+     * the subreaper is the process, which adopts the orphans of all of them, so a stray can be
+     * told to be one run's only against all the others.
+     */
     private static final java.util.Map<String, Active> ACTIVE = new java.util.concurrent.ConcurrentHashMap<>();
-    /** When the first run of this process started: nothing older than that is any run's. */
+    /** When the first run of this process started, whoever owned it: nothing older than that is any run's. */
     private static volatile long firstStart = Long.MAX_VALUE;
 
     /**
@@ -268,11 +273,17 @@ public final class Strays {
     }
 
     /**
-     * The processes that may be this process's children: its threads' {@code children} lists,
-     * each read at the moment of the read ({@link Freeze}); where those cannot be read, every
-     * process in a listing of {@code /proc} (the caller checks each one's parent).
+     * The processes that may be this process's children a run left: the {@code children} lists of
+     * the leader thread and the launcher's spawning threads ({@link LeaderList#children}), each
+     * read at the moment of the read ({@link Freeze}), so that the search costs the same however
+     * many threads magus has; on any doubt there, every thread's list; where those cannot be
+     * read, every process in a listing of {@code /proc} (the caller checks each one's parent).
      */
     private static List<Long> candidates(long self) {
+        Optional<List<Long>> fast = LeaderList.children(LeaderList.PROC);
+        if (fast.isPresent()) {
+            return fast.get();
+        }
         Optional<List<Long>> children = Freeze.childrenOf(self);
         if (children.isPresent()) {
             return children.get();

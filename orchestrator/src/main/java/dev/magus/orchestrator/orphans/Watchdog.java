@@ -3,6 +3,7 @@ package dev.magus.orchestrator.orphans;
 import dev.magus.landlock.launch.Child;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,12 +15,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What kills a run's process group and removes its private temp dir when magus itself dies
  * without doing so ({@code kill -9}, the out-of-memory killer, a crash of the JVM).
  *
- * <p>A small POSIX {@code sh} loop, started once per magus process (a server's runs share it)
+ * <p>A small POSIX {@code sh} loop, started once per owner of runs
+ * ({@link dev.magus.orchestrator.run.RunServices}: a command line, a server, whose runs share it)
  * at its first run, reads lines from a pipe whose only writer is magus: which process groups
  * and dirs are live now. When magus dies, however it dies, the kernel closes its end, the loop
  * reads end-of-file, SIGKILLs every group still registered and removes every dir still
@@ -35,7 +38,7 @@ import java.util.concurrent.TimeoutException;
  * started lives on (it is not inherited across fork); the child may clear it with one
  * {@code prctl}, and an exec of a set-user-ID program clears it; and it removes no temp dir.
  * Why {@code sh} rather than a second JVM: it costs a millisecond or so to start and a few
- * hundred kilobytes to keep, once per magus process, not per run. It is started off the run's
+ * hundred kilobytes to keep, once per owner of runs, not per run. It is started off the run's
  * thread, beside the run's first stages ({@link #start}), so a run waits for it only when it
  * is not up by the time of the spawn; the spawn waits then ({@link #ready}, bounded), since a
  * child spawned before the loop runs would not be killed with magus.
@@ -58,9 +61,21 @@ import java.util.concurrent.TimeoutException;
 public final class Watchdog implements AutoCloseable {
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */
     public static final String NAME = "magus-watchdog";
+    /**
+     * Ends the loop of a watchdog that became unreachable unclosed (an orchestrator dropped
+     * without {@code close}) as {@link #close} would, and reaps it: otherwise the collector
+     * closes the pipe alone and the loop's exit stays a zombie that its owner, the launcher,
+     * never reaps. One thread for the JVM, idle but for that.
+     */
+    private static final Cleaner UNREACHABLE = Cleaner.create(r -> {
+        Thread t = new Thread(r, NAME + "-cleaner");
+        t.setDaemon(true);
+        return t;
+    });
 
-    private static Watchdog shared;
-
+    /** The running loop, shared with the cleaning action, which must not hold this watchdog. */
+    private final AtomicReference<Child> running = new AtomicReference<>();
+    private final Cleaner.Cleanable ending = UNREACHABLE.register(this, end(running));
     private final Set<Long> groups = new LinkedHashSet<>();
     private final Set<String> dirs = new LinkedHashSet<>();
     private final Set<String> cgroups = new LinkedHashSet<>();
@@ -71,15 +86,8 @@ public final class Watchdog implements AutoCloseable {
     private String failure;
     private boolean closed;
 
-    Watchdog() {
-    }
-
-    /** The process's watchdog; its loop starts with the first run, so a magus that runs nothing starts none. */
-    public static synchronized Watchdog shared() {
-        if (shared == null) {
-            shared = new Watchdog();
-        }
-        return shared;
+    /** A watchdog whose loop starts with its owner's first run ({@link #start}), so an owner that runs nothing starts none. */
+    public Watchdog() {
     }
 
     /**
@@ -197,18 +205,41 @@ public final class Watchdog implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
-        if (pipe != null) {
-            try {
-                pipe.close();
-            } catch (IOException e) {
-                // the loop is gone already
-            }
-        }
-        if (process != null) {
-            process.close();
-        }
+        // Closing the loop's stdin (our end of the pipe) is what ends it.
+        ending.clean();
         pipe = null;
+    }
+
+    /** Closes the loop's pipe, if it runs, and reaps it once it has ended; once. */
+    private static Runnable end(AtomicReference<Child> running) {
+        return () -> {
+            Child loop = running.getAndSet(null);
+            if (loop != null) {
+                loop.close();
+                reapOnceEnded(loop);
+            }
+        };
+    }
+
+    /**
+     * Reaps a loop whose pipe is closed once it has ended (it first kills and removes what is
+     * still registered), off the caller's thread: a closed watchdog leaves no zombie behind, and
+     * the launcher, which owns the loop, is the one to reap it.
+     */
+    private static void reapOnceEnded(Child loop) {
+        Thread t = new Thread(() -> {
+            try {
+                loop.waitFor();
+            } catch (RuntimeException e) {
+                // reaped already (the send path's poll), nothing left to wait for
+            }
+        }, NAME + "-reap");
+        t.setDaemon(true);
+        t.start();
     }
 
     /**
@@ -227,6 +258,7 @@ public final class Watchdog implements AutoCloseable {
                 return;
             } catch (IOException e) {
                 failure = "the watchdog " + process.pid() + " is gone (" + e.getMessage() + ")";
+                running.set(null);
                 process.close();
                 process.poll();
                 process = null;
@@ -248,6 +280,7 @@ public final class Watchdog implements AutoCloseable {
             }
             if (closed) {
                 c.close();
+                reapOnceEnded(c);
                 return;
             }
             StringBuilder all = new StringBuilder();
@@ -264,6 +297,7 @@ public final class Watchdog implements AutoCloseable {
                 return;
             }
             process = c;
+            running.set(c);
             pipe = c.stdin();
             failure = null;
         }

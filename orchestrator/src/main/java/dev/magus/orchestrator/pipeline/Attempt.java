@@ -5,7 +5,6 @@ import dev.magus.orchestrator.run.Unexpected;
 
 import dev.magus.orchestrator.temp.Trees;
 
-import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.Diagnostic;
@@ -14,6 +13,7 @@ import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.network.NetworkProxy;
 import dev.magus.orchestrator.temp.StaleTemps;
 import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.threads.IoThreads;
 import dev.magus.orchestrator.run.Passthrough;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,6 +60,7 @@ final class Attempt {
     private final RunHandle run;
     private final Passthrough passthrough;
     private final Watchdog watchdog;
+    private final IoThreads threads;
     /** The owner's sweep of stale private temp dirs, once per temp base. */
     private final StaleTemps temps;
     // Guarded by this.
@@ -76,10 +77,11 @@ final class Attempt {
     /** Set by a cancellation the moment it arrives: a stage still running then hands nothing on. */
     private volatile boolean cancelled;
 
-    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, StaleTemps temps) {
+    Attempt(RunHandle run, Passthrough passthrough, Watchdog watchdog, IoThreads threads, StaleTemps temps) {
         this.run = run;
         this.passthrough = passthrough;
         this.watchdog = watchdog;
+        this.threads = threads;
         this.temps = temps;
     }
 
@@ -111,7 +113,7 @@ final class Attempt {
         temp.ifPresent(t -> {
             privateTemp = t;
             watchdog.guardDir(t);
-            sweep = temps.sweepOnce(host.tempBase(), host.uid(), IO::schedule);
+            sweep = temps.sweepOnce(host.tempBase(), host.uid(), threads.io()::schedule);
         });
         return temp;
     }
@@ -196,7 +198,7 @@ final class Attempt {
                 // Only a signal disposes the chain (RunHandle); SIGKILL, were it ever anything else.
                 end(Ending.cancelled(signal != 0 ? signal : Child.SIGKILL));
             }
-        }).subscribeOn(IoThreads.STAGES);
+        }).subscribeOn(threads.stages());
     }
 
     /**

@@ -46,7 +46,7 @@ final class ChildLaunch {
     static final Duration WATCHDOG_GRACE = Duration.ofSeconds(2);
 
     private final Spawner spawner;
-    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
+    /** Kills a run's group and removes its private temp dir if magus dies first; the owner's ({@code RunServices}). */
     private final Watchdog watchdog;
     private final ChildStreams streams;
     /** The audits' walks, kept by the orchestrator's owner from run to run. */
@@ -132,7 +132,7 @@ final class ChildLaunch {
                     config.workingDir(), stdio);
             try {
                 // Born in a cgroup of the run's own where this process's runs get one.
-                spawn = RunCgroups.spawn(run.id(), spawner, child, confinement, supervisor.orElse(null));
+                spawn = RunCgroups.spawn(run.id(), spawner, child, confinement, supervisor.orElse(null), watchdog);
             } catch (RuntimeException | Error e) {
                 supervisor.ifPresent(Supervisor::close);
                 if (supervisor.isEmpty() || !Launcher.listenerTaken(e)) {
@@ -212,7 +212,7 @@ final class ChildLaunch {
             // Collected by now, or the stream failed: either way no stray is this run's to wait for,
             // and no cgroup is left behind (ended already: nothing to do).
             Strays.end(run.id());
-            RunCgroups.end(run.id(), ChildStreams.STRAY_GRACE);
+            RunCgroups.end(run.id(), ChildStreams.STRAY_GRACE, watchdog);
         }
         Exit exit = ended.exit();
         // A stray that outlived the collection can write after the audits: the run fails (MGS2002, unaudited).

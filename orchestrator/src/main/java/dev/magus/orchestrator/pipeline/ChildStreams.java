@@ -1,6 +1,5 @@
 package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.pipeline.IoThreads.IO;
 import static dev.magus.orchestrator.pipeline.RunHandle.say;
 
 import dev.magus.events.RunEvent;
@@ -14,6 +13,7 @@ import dev.magus.orchestrator.contain.RunCgroups;
 import dev.magus.orchestrator.orphans.Collected;
 import dev.magus.orchestrator.orphans.Strays;
 import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.threads.IoThreads;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Stdin;
 import java.io.IOException;
@@ -36,10 +36,12 @@ final class ChildStreams {
     static final Duration STRAY_GRACE = Duration.ofSeconds(2);
 
     private final Watchdog watchdog;
+    private final IoThreads threads;
     private final Optional<AuditDenialSource> audit;
 
-    ChildStreams(Watchdog watchdog, Optional<AuditDenialSource> audit) {
+    ChildStreams(Watchdog watchdog, IoThreads threads, Optional<AuditDenialSource> audit) {
         this.watchdog = watchdog;
+        this.threads = threads;
         this.audit = audit;
     }
 
@@ -87,10 +89,10 @@ final class ChildStreams {
         OutputPump.Progress progress = new OutputPump.Progress(2);
         Mono<Void> out = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stdout(), passthrough.stdout(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDOUT, l)), progress))
-                .subscribeOn(IO);
+                .subscribeOn(threads.io());
         Mono<Void> err = Mono.<Void>fromRunnable(() -> OutputPump.pump(child.stderr(), passthrough.stderr(),
                 l -> line.accept(new RunEvent.Output(run.id(), run.journal().now(), RunEvent.Stream.STDERR, l)), progress))
-                .subscribeOn(IO);
+                .subscribeOn(threads.io());
         Mono<Void> drained = Mono.when(out, err).cache();
         drained.subscribe();
         feed(child, stdin);
@@ -99,7 +101,7 @@ final class ChildStreams {
         watchdog.releaseGroup(child.pid());
         // Descendants that left the group go too, before the audits and the temp dir's removal:
         // the run's cgroup first, where it has one, then the subreaper's pass (adopted zombies reaped).
-        Collected strays = RunCgroups.end(run.id(), STRAY_GRACE).and(Strays.collect(run.id(), child.pid(), STRAY_GRACE));
+        Collected strays = RunCgroups.end(run.id(), STRAY_GRACE, watchdog).and(Strays.collect(run.id(), child.pid(), STRAY_GRACE));
         if (!strays.clean()) {
             // Fail closed: what survived can still write after the audits.
             run.journal().diagnostic(strays.diagnostic(run.id()));
@@ -176,7 +178,7 @@ final class ChildStreams {
 
     private void feed(Child child, Stdin stdin) {
         if (stdin instanceof Stdin.Bytes b) {
-            IO.schedule(() -> {
+            threads.io().schedule(() -> {
                 try (OutputStream in = child.stdin()) {
                     in.write(b.bytes());
                 } catch (IOException e) {
@@ -184,7 +186,7 @@ final class ChildStreams {
                 }
             });
         } else if (stdin instanceof Stdin.Stream s) {
-            IO.schedule(() -> {
+            threads.io().schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream theirs = s.in()) {
                     // Flushed per read: an interactive child sees each line as it is typed.
                     byte[] buf = new byte[8192];
@@ -198,7 +200,7 @@ final class ChildStreams {
             });
         } else if (stdin instanceof Stdin.Inherit && child.stdinIsPipe()) {
             // Only an input the child could not be given as its own descriptor (a device, a directory).
-            IO.schedule(() -> {
+            threads.io().schedule(() -> {
                 try (OutputStream in = child.stdin(); InputStream ours = System.in) {
                     ours.transferTo(in);
                 } catch (IOException e) {

@@ -1,7 +1,5 @@
 package dev.magus.orchestrator.pipeline;
 
-import static dev.magus.orchestrator.pipeline.IoThreads.IO;
-import static dev.magus.orchestrator.pipeline.IoThreads.STAGES;
 
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.denials.audit.AuditDenialSource;
@@ -10,6 +8,7 @@ import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.git.GitConfigSource;
 import dev.magus.orchestrator.network.HostResolver;
 import dev.magus.orchestrator.orphans.Watchdog;
+import dev.magus.orchestrator.threads.IoThreads;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.Passthrough;
@@ -36,22 +35,25 @@ import reactor.core.publisher.Mono;
 public final class RunStages {
     private final LandlockProbe probe;
     private final Optional<GitConfigSource> git;
-    /** Kills a run's group and removes its private temp dir if magus dies first; one per process. */
+    /** Kills a run's group and removes its private temp dir if magus dies first; the owner's. */
     private final Watchdog watchdog;
+    /** Where everything of a run that blocks runs; the owner's. */
+    private final IoThreads threads;
     /** How the run's proxy resolves names: the system's, or a test's map to loopback servers. */
     private final HostResolver resolver;
     private final ChildLaunch launch;
     /** What runs keep from one to the next, the owner's. */
     private final RunServices services;
 
-    public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git, Watchdog watchdog,
+    public RunStages(LandlockProbe probe, Spawner spawner, Optional<GitConfigSource> git,
             Optional<AuditDenialSource> audit, HostResolver resolver, RunServices services) {
         this.probe = probe;
         this.git = git;
-        this.watchdog = watchdog;
+        this.watchdog = services.watchdog();
+        this.threads = services.threads();
         this.resolver = resolver;
         this.services = services;
-        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, audit), services.audits());
+        this.launch = new ChildLaunch(spawner, watchdog, new ChildStreams(watchdog, threads, audit), services.audits());
     }
 
     /** Starts the run's chain and hands its subscription to the run, whose signals dispose it until the spawn. */
@@ -97,13 +99,13 @@ public final class RunStages {
      */
     private Mono<Attempt.Ending> chain(RunHandle run, RunRequest request, Passthrough passthrough, Host host, boolean hop,
             Runnable subscribed) {
-        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, services.temps())),
+        return Mono.usingWhen(Mono.fromSupplier(() -> new Attempt(run, passthrough, watchdog, threads, services.temps())),
                 attempt -> {
                     Mono<Attempt.Ending> stages = Mono.defer(() -> {
                         subscribed.run();
                         return stages(run, request, passthrough, host, attempt);
                     });
-                    return hop ? stages.subscribeOn(STAGES) : stages;
+                    return hop ? stages.subscribeOn(threads.stages()) : stages;
                 },
                 Attempt::completed,
                 Attempt::failed,
@@ -124,7 +126,7 @@ public final class RunStages {
                 // host: the private temp dir and the host facts under it.
                 .flatMap(config -> attempt.step(() -> {
                     // Off this thread, beside the stages below; the spawn waits for it (see Watchdog).
-                    watchdog.start(IO::schedule);
+                    watchdog.start(threads.io()::schedule);
                     return HostStage.facts(config, attempt.ownTemp(HostStage.privateTemp(config, host), host), host);
                 }))
                 // policy, and the leased job's trail.
@@ -146,7 +148,7 @@ public final class RunStages {
                 .flatMap(plan -> attempt.step(() -> ProxyStage.equip(plan, plan.env(),
                         attempt.ownProxy(ProxyStage.start(plan.policy(), resolver,
                                 // The proxy's event loop must not block on a sink: its refusals are emitted from an I/O thread.
-                                d -> IO.schedule(() -> run.journal().diagnostic(d)))))))
+                                d -> threads.io().schedule(() -> run.journal().diagnostic(d)))))))
                 // A step of its own: a signal while the spawner warms up stops the run before its ruleset.
                 .flatMap(plan -> attempt.step(() -> {
                     launch.prepare();

@@ -1,27 +1,43 @@
 package dev.magus.orchestrator.run;
 
+import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.temp.StaleTemps;
+import dev.magus.orchestrator.threads.IoThreads;
 import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.config.WorkspaceCaches;
 
 /**
  * What an owner of runs keeps from one run to the next, with the owner's lifetime: a
- * command-line process, a server, a program embedding magus, a test. The owner makes one and
- * hands it to every {@link dev.magus.orchestrator.Orchestrator} it builds
- * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}); an orchestrator given none makes
- * its own. A test that needs a cold start (a new process, as far as these go) makes a fresh one.
+ * command-line process, a server, a program embedding magus, a test. The owner makes one, hands
+ * it to every {@link dev.magus.orchestrator.Orchestrator} it builds
+ * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}) and closes it when its runs are
+ * over; an orchestrator given none makes its own and closes it with itself. A test that needs a
+ * cold start (a new process, as far as these go) makes a fresh one.
  *
- * <p>It holds the sweep of stale private temp dirs ({@link StaleTemps}), the after-run audits'
- * walks ({@link AuditCaches}) and the workspaces' parsed files
+ * <p>It holds the I/O threads ({@link IoThreads}), the watchdog that ends the runs if magus dies
+ * ({@link Watchdog}), the sweep of stale private temp dirs ({@link StaleTemps}), the after-run
+ * audits' walks ({@link AuditCaches}) and the workspaces' parsed files
  * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
- * the full walk, and the parse of its {@code magus.yaml} and spells, once. What belongs to the
- * process, whoever owns its runs (the I/O threads, the watchdog, the subreaper and its strays),
- * is not here.
+ * the full walk, and the parse of its {@code magus.yaml} and spells, once. What is a fact about
+ * the process, whoever owns its runs (the subreaper and its register of running runs, the
+ * launcher's threads, the signal handlers), is not here.
  */
-public final class RunServices {
+public final class RunServices implements AutoCloseable {
+    private final IoThreads threads = new IoThreads();
+    private final Watchdog watchdog = new Watchdog();
     private final AuditCaches audits = new AuditCaches();
     private final WorkspaceCaches workspaces = new WorkspaceCaches();
     private final StaleTemps temps = new StaleTemps();
+
+    /** The threads where everything of these runs that blocks runs. */
+    public IoThreads threads() {
+        return threads;
+    }
+
+    /** Kills these runs' groups and removes their private temp dirs if magus dies first; its loop starts with the first run. */
+    public Watchdog watchdog() {
+        return watchdog;
+    }
 
     /** The walks the control-file and descendant audits keep from run to run. */
     public AuditCaches audits() {
@@ -36,5 +52,16 @@ public final class RunServices {
     /** The sweep of private temp dirs left by magus processes that are gone: once per temp base, by the first run. */
     public StaleTemps temps() {
         return temps;
+    }
+
+    /**
+     * Ends the watchdog's loop (which kills what is still registered, as magus's death would)
+     * and lets the I/O threads end. Call once no run of these services is running: a run still
+     * going loses its watchdog, and one submitted after is refused its threads.
+     */
+    @Override
+    public void close() {
+        watchdog.close();
+        threads.close();
     }
 }

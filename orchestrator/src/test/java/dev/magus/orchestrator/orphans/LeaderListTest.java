@@ -145,6 +145,26 @@ class LeaderListTest {
         assertThat(quiet).contains(false);
     }
 
+    /**
+     * The stray search's candidates: the spawners' children and the leader's, the leader's stat
+     * read after its list; a leader exiting, a list unreadable or a spawner unknown is no answer.
+     */
+    @Test
+    void theStraySearchReadsTheSpawnersAndTheLeaderOnly() {
+        Fake f = new Fake(Optional.of(ascii(STEADY)), "10 11 ");
+        f.spawners = new ArrayDeque<>(List.of(Optional.of(List.of(20L))));
+        assertThat(LeaderList.children(f)).contains(List.of(20L, 10L, 11L));
+        assertThat(f.log).containsExactly("spawners", "children", "stat");
+
+        String exiting = STEADY.replace(" 4194304 ", " 4194308 ");
+        assertThat(LeaderList.children(new Fake(Optional.of(ascii(exiting)), "10 "))).isEmpty();
+        assertThat(LeaderList.children(new Fake(Optional.of(ascii(STEADY)), "10 x"))).isEmpty();
+        assertThat(LeaderList.children(new Fake(Optional.empty(), "10 "))).isEmpty();
+        Fake unknown = new Fake(Optional.of(ascii(STEADY)), "10 ");
+        unknown.spawners = new ArrayDeque<>();
+        assertThat(LeaderList.children(unknown)).isEmpty();
+    }
+
     /** One read of a seq file gives at most a page; a read that may have been cut there is a doubt. */
     @Test
     void aReadThatMayHaveBeenCutAtAPageIsADoubt() {

@@ -18,8 +18,6 @@ import dev.magus.landlock.launch.Spawn;
 import dev.magus.landlock.launch.SpawnRequest;
 import dev.magus.landlock.launch.Spawner;
 import dev.magus.orchestrator.network.HostResolver;
-import dev.magus.orchestrator.orphans.Watchdog;
-import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.run.Passthrough;
 import dev.magus.orchestrator.run.Run;
 import dev.magus.orchestrator.run.RunRequest;
@@ -60,9 +58,7 @@ class RunChainTest {
     }
 
     private RunStages stages(LandlockProbe probe, Spawner s) {
-        Watchdog watchdog = Watchdog.shared();
-        return new RunStages(probe, s, Optional.empty(), watchdog, Optional.empty(), HostResolver.system(),
-                new RunServices());
+        return new RunStages(probe, s, Optional.empty(), Optional.empty(), HostResolver.system(), t.services);
     }
 
     private static RunHandle handle(String id) {
