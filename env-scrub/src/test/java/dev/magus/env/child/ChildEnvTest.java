@@ -30,6 +30,11 @@ class ChildEnvTest {
             "MAGUS_PROC_SOCKET", "/run/user/fake/magus/proc.sock",
             "MAGUS_PROC_TOKEN", "run-FAKEFAKEFAKE",
             "MAGUS_SERVER_ADDRESS", "unix:/run/user/fake/magus/server.sock");
+    /** The pointers with a token that is no run's (a person's own environment): each one withheld is a line. */
+    private static final Map<String, String> OWN_POINTERS = Map.of(
+            "MAGUS_PROC_SOCKET", "/run/user/fake/magus/proc.sock",
+            "MAGUS_PROC_TOKEN", "FAKEFAKEFAKE",
+            "MAGUS_SERVER_ADDRESS", "unix:/run/user/fake/magus/server.sock");
 
     @TempDir
     Path root;
@@ -172,7 +177,7 @@ class ChildEnvTest {
     @Test
     void procVariablesAreAbsentInModeOff() {
         Map<String, String> host = new HashMap<>(Map.of("PATH", "/usr/bin"));
-        host.putAll(POINTERS);
+        host.putAll(OWN_POINTERS);
         ChildEnvironment child = ChildEnv.childEnv(host, ChildEnvRequest.off(Overlay.empty(), ProcAccess.withhold()));
         assertThat(child.variables()).containsOnlyKeys("PATH");
         assertThat(child.diagnostics()).extracting(Diagnostic::code).containsOnly(Code.MGS2008);
@@ -182,7 +187,7 @@ class ChildEnvTest {
     @Test
     void procVariablesAreAbsentUnderAPolicyEvenWhenPassthroughOrTheOverlayNamesThem() {
         Map<String, String> host = new HashMap<>(Map.of("PATH", "/usr/bin"));
-        host.putAll(POINTERS);
+        host.putAll(OWN_POINTERS);
         ChildEnvironment child = sandboxed(host, Allowlist.parse(List.of("MAGUS_*"), "magus.yaml"),
                 Overlay.empty().set("MAGUS_SERVER_ADDRESS", "unix:/fake/forged.sock"), ProcAccess.withhold());
         assertThat(child.variables()).doesNotContainKeys("MAGUS_PROC_SOCKET", "MAGUS_PROC_TOKEN", "MAGUS_SERVER_ADDRESS");
@@ -223,7 +228,7 @@ class ChildEnvTest {
         Map<String, String> host = new HashMap<>(Map.of(
                 "PATH", "/home/dev/.local/share/mise/shims:/usr/bin", "MISE_DATA_DIR", "/home/dev/.local/share/mise",
                 "GITHUB_TOKEN", "ghp_FAKEFAKE"));
-        host.put("MAGUS_PROC_TOKEN", "run-FAKEFAKEFAKE");
+        host.put("MAGUS_PROC_TOKEN", "FAKEFAKEFAKE");
         ChildEnvironment child = sandboxed(host, Allowlist.EMPTY, Overlay.empty(), ProcAccess.withhold());
         assertThat(child.diagnostics()).extracting(Diagnostic::code).containsExactly(Code.MGS2003, Code.MGS2006, Code.MGS2008);
         assertThat(child.dropped()).isEqualTo(2);

@@ -51,14 +51,20 @@ final class WatchdogLoop {
             "set -f",
             "IFS=$nl",
             "for g in $groups; do kill -s KILL -- \"-$g\"; done",
+            // Magus (the loop's parent, $PPID as the loop started) still alive means it closed
+            // its watchdog rather than died: a thread of its own may be in a run's cgroup a
+            // moment longer (the launch thread that moved there to spawn), and is neither frozen
+            // nor killed, which would hang or kill magus.
+            "alive=no",
+            "[ -d \"/proc/$PPID/task\" ] && alive=yes",
             // A run's cgroup: frozen, so nothing in it forks, each of its threads' processes
             // killed until it is empty (a few tries), then removed.
             "for c in $cgroups; do",
-            "  echo 1 > \"$c/cgroup.freeze\"",
+            "  [ \"$alive\" = yes ] || echo 1 > \"$c/cgroup.freeze\"",
             "  for try in 1 2 3 4 5 6 7 8 9 10; do",
             "    left=$(cat \"$c/cgroup.threads\") || break",
             "    [ -n \"$left\" ] || break",
-            "    for t in $left; do kill -s KILL \"$t\"; done",
+            "    for t in $left; do [ -d \"/proc/$PPID/task/$t\" ] || kill -s KILL \"$t\"; done",
             "    sleep 0.1",
             "  done",
             "  rmdir \"$c\"",

@@ -133,6 +133,52 @@ class WatchdogTest {
         }
     }
 
+    /**
+     * A watchdog closed while magus lives (an owner of runs done with them) is no death of magus:
+     * a thread of magus's own still in a registered cgroup (a launch thread that moved there to
+     * spawn) is neither frozen, which would hang magus, nor killed, which would kill it.
+     */
+    @Test
+    void aClosedWatchdogNeitherFreezesNorKillsMagusItselfInARegisteredCgroup() throws Exception {
+        Containment c = RunCgroups.containment();
+        if (!(c instanceof Containment.ByCgroup)) {
+            System.err.println("watchdog self-cgroup test skipped: " + c.describe());
+        }
+        Assumptions.assumeTrue(c instanceof Containment.ByCgroup, c.describe());
+        Path cgroup = ((Containment.ByCgroup) c).parent().resolve("watchdog-self-" + System.nanoTime());
+        Files.createDirectory(cgroup);
+        Files.writeString(cgroup.resolve("cgroup.type"), "threaded");
+        java.util.concurrent.CountDownLatch moved = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch leave = new java.util.concurrent.CountDownLatch(1);
+        Thread inside = new Thread(() -> {
+            try {
+                String tid = Path.of("/proc/thread-self").toRealPath().getFileName().toString();
+                Files.writeString(cgroup.resolve("cgroup.threads"), tid);
+                moved.countDown();
+                leave.await();
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, "watchdog-test-inside");
+        inside.start();
+        try {
+            assertThat(moved.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("a thread of this JVM in %s", cgroup).isTrue();
+            watchdog.guardCgroup(cgroup);
+            assertThat(watchdog.pid()).as("the loop runs: %s", watchdog.failure()).isPresent();
+            long loop = watchdog.pid().get();
+            watchdog.close();
+            // Its tries on the cgroup take about a second; then it ends, and this JVM is still here.
+            assertThat(within(Duration.ofSeconds(5), () -> !alive(loop))).as("the loop %d ended", loop).isTrue();
+            assertThat(inside.isAlive()).isTrue();
+            assertThat(Files.readString(cgroup.resolve("cgroup.freeze")).trim()).as("not frozen").isEqualTo("0");
+        } finally {
+            leave.countDown();
+            inside.join(5_000);
+            within(Duration.ofSeconds(2), () -> threads(cgroup).isEmpty());
+            Files.deleteIfExists(cgroup);
+        }
+    }
+
     private static List<String> threads(Path cgroup) {
         try {
             return Files.readAllLines(cgroup.resolve("cgroup.threads"));
