@@ -69,7 +69,7 @@ public record HostFacts(
 
     /**
      * This process's host. The installation is read from the system properties bin/magus sets
-     * ({@code magus.launcher}), the class path and JNA's native directory, and {@code java.home}.
+     * ({@code magus.launcher}, and {@code magus.launcher.jvm}, the script it runs to start the JVM), the class path and JNA's native directory, and {@code java.home}.
      */
     public static HostFacts fromSystem(Path privateTemp) {
         Map<String, String> env = System.getenv();
@@ -175,6 +175,8 @@ public record HostFacts(
     private static List<Path> installationFromSystem() {
         Set<Path> out = new LinkedHashSet<>();
         Optional.ofNullable(System.getProperty("magus.launcher")).filter(s -> !s.isEmpty()).map(Path::of).ifPresent(out::add);
+        // The launcher's other half, which it runs for everything but a forwarded run (libexec/magus-jvm).
+        Optional.ofNullable(System.getProperty("magus.launcher.jvm")).filter(s -> !s.isEmpty()).map(Path::of).ifPresent(out::add);
         for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             if (entry.isEmpty()) {
                 continue;
