@@ -11,6 +11,7 @@
 #   bench/cli-latency.sh [--runs N] [--export-markdown FILE]   (more hyperfine options)
 # Needs a built checkout (mvn -B -ntp -q package -DskipTests). A fake HOME and runtime dir in a
 # temp dir; the workspace's magus.yaml says sandbox.mode: required. The server is stopped at the end.
+# A hundred forwarded runs come first, so the server is timed warm (CLI_LATENCY_COLD=1: not).
 set -euo pipefail
 here="$(cd "${BASH_SOURCE[0]%/*}" && pwd)"
 repo="${here%/bench}"
@@ -46,6 +47,11 @@ if command -v bwrap >/dev/null; then
 fi
 if command -v cc >/dev/null && cc -O2 -o "$work/landlock-true" "$here/landlock-true.c"; then
   commands+=(-n "C Landlock launcher: landlock-true true" "$work/landlock-true true")
+fi
+# The server as it is after its first hundred runs (its JIT has compiled what a run runs); a new
+# server's first runs cost more (bench/README.md, "The server"). CLI_LATENCY_COLD=1 skips this.
+if [[ -z "${CLI_LATENCY_COLD:-}" ]]; then
+  for _ in $(seq 100); do "$magus" run -- true >/dev/null 2>&1; done
 fi
 echo "load before: $(cat /proc/loadavg)"
 hyperfine -N --warmup 5 "$@" "${commands[@]}"

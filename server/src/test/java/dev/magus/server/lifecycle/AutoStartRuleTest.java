@@ -116,8 +116,10 @@ class AutoStartRuleTest {
         String said = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         // The server is started in a session of its own; its script may still be on its way.
+        // Its line, not only its file: the shell creates the file before it writes to it.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(starts ? 10 : 1);
-        while (!Files.exists(launcherCalls) && System.nanoTime() < deadline) {
+        while (!(Files.exists(launcherCalls) && Files.readString(launcherCalls).endsWith("\n"))
+                && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         boolean nativeStarted = Files.exists(launcherCalls) && Files.readString(launcherCalls).trim().equals("server");
