@@ -503,26 +503,17 @@ final class Session {
             return;
         }
         line(e).ifPresent(l -> writes.write(stderrFrame(l)));
-        if (e instanceof RunEvent.Exited x && !eventFrames) {
-            ended = true;
-            state = State.DONE;
-            writes.writeLast(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Exit(x.status(), x.signal()))));
-            return;
-        }
-        if (!eventFrames) {
-            return;
-        }
         if (e instanceof RunEvent.Exited x) {
             ended = true;
             state = State.DONE;
             // The last event and the exit in one write: one wake-up of the event loop, and the
             // client reads both at once, rather than waking for each. The event's bytes still come first, in the same buffer.
-            ByteBuf frames = eventFrame(e);
+            ByteBuf frames = eventFrames ? eventFrame(e) : channel.alloc().ioBuffer(EVENT_FRAME_HINT);
             frames.writeBytes(FrameCodec.encode(new Frame.Exit(x.status(), x.signal())));
             writes.writeLast(frames);
-            return;
+        } else if (eventFrames) {
+            writes.write(eventFrame(e));
         }
-        writes.write(eventFrame(e));
     }
 
     /**

@@ -217,22 +217,9 @@ class ForwardedAskTest {
     void aDecisionOnARunThatDoesNotAskIsAProtocolError() throws Exception {
         try (ServerClient c = f.client()) {
             c.send(f.submit("sh", "-c", "echo ready; sleep 60"));
-            Frame.ToClient frame;
-            do {
-                frame = c.read();
-            } while (!(frame instanceof Frame.Stdout));
+            untilOutput(c);
             c.send(new Frame.Decision(1, "once"));
-            Frame.Refused refused = null;
-            try {
-                while (true) {
-                    frame = c.read();
-                    if (frame instanceof Frame.Refused r) {
-                        refused = r;
-                    }
-                }
-            } catch (EOFException closed) {
-                // the server closed the connection after its refusal
-            }
+            Frame.Refused refused = refusalBeforeClose(c);
             assertThat(refused).isNotNull();
             assertThat(refused.code()).isEqualTo("protocol");
             assertThat(refused.message()).contains("does not ask");
@@ -244,27 +231,36 @@ class ForwardedAskTest {
     void aDecisionOtherThanOnceRunOrDenyIsAMalformedFrame() throws Exception {
         try (ServerClient c = f.client()) {
             c.send(asking(Duration.ofSeconds(30), "echo ready; sleep 60"));
-            Frame.ToClient frame;
-            do {
-                frame = c.read();
-            } while (!(frame instanceof Frame.Stdout));
+            untilOutput(c);
             byte[] always = "{\"type\":\"decision\",\"id\":1,\"decision\":\"always\"}".getBytes(StandardCharsets.UTF_8);
             c.sendRaw(dev.magus.server.protocol.FrameCodec.bytes(dev.magus.server.protocol.FrameCodec.JSON, always, 0,
                     always.length));
-            Frame.Refused refused = null;
-            try {
-                while (true) {
-                    frame = c.read();
-                    if (frame instanceof Frame.Refused r) {
-                        refused = r;
-                    }
-                }
-            } catch (EOFException closed) {
-                // closed after the refusal
-            }
+            Frame.Refused refused = refusalBeforeClose(c);
             assertThat(refused).isNotNull();
             assertThat(refused.message()).contains("once, run or deny");
         }
         assertThat(runsEnded(1)).as("the run ended with its connection").isTrue();
+    }
+
+    /** Reads until the run's first output: it has started. */
+    private static void untilOutput(ServerClient c) throws IOException {
+        Frame.ToClient frame;
+        do {
+            frame = c.read();
+        } while (!(frame instanceof Frame.Stdout));
+    }
+
+    /** The refusal the server sent before it closed the connection, or null. */
+    private static Frame.Refused refusalBeforeClose(ServerClient c) throws IOException {
+        Frame.Refused refused = null;
+        try {
+            while (true) {
+                if (c.read() instanceof Frame.Refused r) {
+                    refused = r;
+                }
+            }
+        } catch (EOFException closed) {
+            return refused;
+        }
     }
 }

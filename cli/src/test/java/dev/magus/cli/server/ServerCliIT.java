@@ -30,6 +30,11 @@ class ServerCliIT {
         List<String> command = new ArrayList<>();
         command.add(Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString());
         command.addAll(List.of(args));
+        return ran(command, env);
+    }
+
+    /** {@code command} in the workspace with exactly {@code env}, stdin closed; stdout and stderr together. */
+    private Ran ran(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(root.resolve("ws").toFile());
         pb.environment().clear();
         pb.environment().putAll(env);
@@ -158,14 +163,7 @@ class ServerCliIT {
         List<String> command = new ArrayList<>(List.of("/usr/bin/setsid", "-w",
                 Path.of("..", "bin", "magus").toAbsolutePath().normalize().toString()));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).directory(root.resolve("ws").toFile());
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        return new Ran(p.exitValue(), out);
+        return ran(command, env);
     }
 
     /** A client whose floor the server's workspace does not meet: said so, and run in the same process, locally. */

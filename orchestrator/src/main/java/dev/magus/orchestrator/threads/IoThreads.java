@@ -29,8 +29,8 @@ public final class IoThreads implements AutoCloseable {
      * one loads Reactor, whose first logger fixes SLF4J's settings, and the command line sets
      * those (its {@code --log-file}) after the process's services are made.
      */
-    private volatile Scheduler io;
-    private volatile Scheduler stages;
+    private Scheduler io;
+    private Scheduler stages;
     private final AtomicLong count = new AtomicLong();
 
     /** A pool with no thread yet: each is made when work finds none idle. */
@@ -46,17 +46,11 @@ public final class IoThreads implements AutoCloseable {
     }
 
     /** The pool as a scheduler; its tasks are interrupted when disposed. */
-    public Scheduler io() {
-        Scheduler s = io;
-        if (s == null) {
-            synchronized (this) {
-                if (io == null) {
-                    io = Schedulers.fromExecutorService(pool, "magus-io");
-                }
-                s = io;
-            }
+    public synchronized Scheduler io() {
+        if (io == null) {
+            io = Schedulers.fromExecutorService(pool, "magus-io");
         }
-        return s;
+        return io;
     }
 
     /**
@@ -64,18 +58,12 @@ public final class IoThreads implements AutoCloseable {
      * thread: a stage that a signal overtakes finishes what it writes (a trail row, a private
      * temp dir) and hands nothing on.
      */
-    public Scheduler stages() {
-        Scheduler s = stages;
-        if (s == null) {
-            synchronized (this) {
-                if (stages == null) {
-                    // A plain Executor: Reactor would make an ExecutorService interrupting again.
-                    stages = Schedulers.fromExecutor(pool::execute);
-                }
-                s = stages;
-            }
+    public synchronized Scheduler stages() {
+        if (stages == null) {
+            // A plain Executor: Reactor would make an ExecutorService interrupting again.
+            stages = Schedulers.fromExecutor(pool::execute);
         }
-        return s;
+        return stages;
     }
 
     /** Runs {@code work} on one of these threads. */
