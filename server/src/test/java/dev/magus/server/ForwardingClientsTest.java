@@ -187,7 +187,8 @@ class ForwardingClientsTest {
         Ran c = run(Client.NATIVE, "run", "-v", "--env", "A=1", "--", "sh", "-c", script);
         assertThat(c.status()).isEqualTo(java.status()).isEqualTo(3);
         assertThat(c.out()).isEqualTo(java.out());
-        assertThat(c.magusLines()).isEqualTo(java.magusLines()).isNotEmpty();
+        assertThat(c.magusLines()).as("the native client's stderr:%n%s%nthe Java client's:%n%s", c.err(), java.err())
+                .isEqualTo(java.magusLines()).isNotEmpty();
         assertThat(c.err().lines().filter(l -> !l.startsWith("magus: ")).sorted().toList())
                 .isEqualTo(java.err().lines().filter(l -> !l.startsWith("magus: ")).sorted().toList());
     }
