@@ -31,6 +31,7 @@ final class Cli {
     record Result(int status, String out, String err) {
     }
 
+    /** Runs one command with {@code context}, then closes its services, as {@link Main#execute} does: a context serves one command. */
     static Result run(CliContext context, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -79,10 +80,15 @@ final class Cli {
         // command channel, which a child must never read.
         System.setIn(java.io.InputStream.nullInputStream());
         // Main's own command line, handlers and all, built for these arguments as Main.execute does: only the commands' host and streams are the test's.
-        int status = Main.commandLine(factory, args)
-                .setOut(new PrintWriter(out, true))
-                .setErr(new PrintWriter(err, true))
-                .execute(args);
+        int status;
+        try {
+            status = Main.commandLine(factory, args)
+                    .setOut(new PrintWriter(out, true))
+                    .setErr(new PrintWriter(err, true))
+                    .execute(args);
+        } finally {
+            context.services().close();
+        }
         return new Result(status, out.toString(), err.toString());
     }
 

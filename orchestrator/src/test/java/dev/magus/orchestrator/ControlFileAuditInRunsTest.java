@@ -173,9 +173,9 @@ class ControlFileAuditInRunsTest {
     void theFindingReachesNdjsonAndMetrics() {
         ByteArrayOutputStream ndjson = new ByteArrayOutputStream();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Orchestrator o = Orchestrator.builder(t.host()).sink(new NdjsonSink(ndjson)).meterRegistry(registry).build();
-        Outcome out = run(o, "echo x > .envrc");
-        only(out, t.workspace.resolve(".envrc"));
+        try (Orchestrator o = Orchestrator.builder(t.host()).sink(new NdjsonSink(ndjson)).meterRegistry(registry).build()) {
+            only(run(o, "echo x > .envrc"), t.workspace.resolve(".envrc"));
+        }
         String lines = ndjson.toString(StandardCharsets.UTF_8);
         assertThat(lines).containsPattern("\"type\":\"diagnostic\".*\"code\":\"MGS2002\".*\"layer\":\"audit\"");
         assertThat(registry.get("magus.diagnostics").tag("code", "MGS2002").tag("layer", "audit").counter().count())

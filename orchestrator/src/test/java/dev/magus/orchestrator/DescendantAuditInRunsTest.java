@@ -152,9 +152,10 @@ class DescendantAuditInRunsTest {
     void theFindingReachesNdjsonAndMetrics() {
         ByteArrayOutputStream ndjson = new ByteArrayOutputStream();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Orchestrator o = Orchestrator.builder(t.host()).sink(new NdjsonSink(ndjson)).meterRegistry(registry).build();
-        Outcome out = run(o, "echo x > api/new.md", "api");
-        assertThat(out.mgs3001()).as(out.text()).hasSize(1);
+        try (Orchestrator o = Orchestrator.builder(t.host()).sink(new NdjsonSink(ndjson)).meterRegistry(registry).build()) {
+            Outcome out = run(o, "echo x > api/new.md", "api");
+            assertThat(out.mgs3001()).as(out.text()).hasSize(1);
+        }
         assertThat(ndjson.toString(StandardCharsets.UTF_8))
                 .containsPattern("\"type\":\"diagnostic\".*\"code\":\"MGS3001\".*\"layer\":\"audit\"");
         assertThat(registry.get("magus.diagnostics").tag("code", "MGS3001").tag("layer", "audit").counter().count())

@@ -69,8 +69,8 @@ class KernelDenialsInRunsTest {
             System.err.println("SKIP KernelDenialsInRunsTest: Landlock audit records cannot be read here: " + why);
         }
         Assumptions.assumeTrue(why.isEmpty(), "Landlock audit records cannot be read here: " + why);
-        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true))) {
-            Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build();
+        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true));
+                Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build()) {
             Run run = o.submit(RunRequest.builder(t.workspace, "sh", "-c", "cat " + secret + " 2>/dev/null; true").build());
             List<Diagnostic> kernel = kernel(TestHost.events(run));
             assertThat(kernel).anySatisfy(d -> {
@@ -99,8 +99,8 @@ class KernelDenialsInRunsTest {
         for (int i = 0; i < n; i++) {
             secrets.add(Files.writeString(t.home.resolve(".aws").resolve("key" + i), "AKIAFAKE" + i + "\n"));
         }
-        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true))) {
-            Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build();
+        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true));
+                Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build()) {
             List<Run> runs = new java.util.ArrayList<>();
             for (int i = 0; i < n; i++) {
                 // The child becomes cat: refused and gone within a millisecond, printing nothing.

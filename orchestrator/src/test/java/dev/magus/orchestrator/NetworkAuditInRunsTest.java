@@ -53,8 +53,8 @@ class NetworkAuditInRunsTest {
 
     private List<Diagnostic> network(String yaml, String script) {
         t.yaml(yaml);
-        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true))) {
-            Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build();
+        try (AuditDenialSource audit = AuditDenialSource.open(new AuditOptions(true));
+                Orchestrator o = Orchestrator.builder(t.host()).audit(audit).build()) {
             List<RunEvent> events = TestHost.events(o.submit(RunRequest.builder(t.workspace, "bash", "-c", script).build()));
             return events.stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
                     .filter(d -> d.code() == Code.MGS2013).toList();

@@ -61,8 +61,9 @@ class NetworkPolicyInRunsTest {
 
     private List<RunEvent> run(String yaml, String script) {
         t.yaml(yaml);
-        Orchestrator o = Orchestrator.builder(t.host()).resolver(RESOLVER).build();
-        return TestHost.events(o.submit(RunRequest.builder(t.workspace, "bash", "-c", script).build()));
+        try (Orchestrator o = Orchestrator.builder(t.host()).resolver(RESOLVER).build()) {
+            return TestHost.events(o.submit(RunRequest.builder(t.workspace, "bash", "-c", script).build()));
+        }
     }
 
     private static List<Diagnostic> network(List<RunEvent> events) {
@@ -179,9 +180,11 @@ class NetworkPolicyInRunsTest {
     @Test
     void theChildFindsTheProxyInItsEnvironmentAndCannotPointItElsewhere() {
         t.yaml(PROXY);
-        Orchestrator o = Orchestrator.builder(t.host()).resolver(RESOLVER).build();
-        List<RunEvent> events = TestHost.events(o.submit(RunRequest.builder(t.workspace, "env")
-                .set("HTTP_PROXY", "http://evil.example:8080").set("JAVA_TOOL_OPTIONS", "-Xmx64m").build()));
+        List<RunEvent> events;
+        try (Orchestrator o = Orchestrator.builder(t.host()).resolver(RESOLVER).build()) {
+            events = TestHost.events(o.submit(RunRequest.builder(t.workspace, "env")
+                    .set("HTTP_PROXY", "http://evil.example:8080").set("JAVA_TOOL_OPTIONS", "-Xmx64m").build()));
+        }
         Map<String, String> env = TestHost.parseEnv(TestHost.lines(events, RunEvent.Stream.STDOUT));
         assertThat(env.get("HTTP_PROXY")).matches("http://127\\.0\\.0\\.1:\\d+");
         assertThat(env.get("https_proxy")).isEqualTo(env.get("HTTP_PROXY"));

@@ -30,10 +30,12 @@ class OrchestratorMetricsTest {
                 home, 1000, Platform.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         // ABI 0: best-effort runs with the binding layer only, so this test needs no kernel support.
-        Orchestrator o = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry).build();
-
-        RunResult ok = o.submit(RunRequest.builder(ws, "true").build()).result().block(Duration.ofSeconds(30));
-        RunResult failed = o.submit(RunRequest.builder(ws, "false").build()).result().block(Duration.ofSeconds(30));
+        RunResult ok;
+        RunResult failed;
+        try (Orchestrator o = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry).build()) {
+            ok = o.submit(RunRequest.builder(ws, "true").build()).result().block(Duration.ofSeconds(30));
+            failed = o.submit(RunRequest.builder(ws, "false").build()).result().block(Duration.ofSeconds(30));
+        }
         assertThat(ok.status()).isZero();
         assertThat(failed.status()).isEqualTo(1);
 
@@ -54,10 +56,10 @@ class OrchestratorMetricsTest {
                 home, 1000, Platform.LINUX, List.of(), Optional.empty(), Files.createDirectories(dir.resolve("tmp")));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Orchestrator.Builder builder = Orchestrator.builder(host).probe(LandlockProbe.fixed(0)).meterRegistry(registry);
-        builder.build();
-        Orchestrator second = builder.build();
-
-        second.submit(RunRequest.builder(ws, "true").build()).result().block(Duration.ofSeconds(30));
+        try (Orchestrator first = builder.build(); Orchestrator second = builder.build()) {
+            assertThat(second).isNotSameAs(first);
+            second.submit(RunRequest.builder(ws, "true").build()).result().block(Duration.ofSeconds(30));
+        }
 
         assertThat(registry.get("magus.runs").timer().count()).isEqualTo(1);
     }

@@ -186,16 +186,17 @@ class PipelineRefusalTest {
                 sinkSaw.incrementAndGet();
             }
         };
-        Orchestrator o = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(spawner).sink(sink).build();
-        List<Run> runs = IntStream.range(0, 50).mapToObj(i -> o.submit(sh("exit 0"))).toList();
-        Flux<RunEvent> all = Flux.fromIterable(runs).flatMap(Run::events);
-        // Two subscribers to the same runs: each sees the warning once.
-        for (int i = 0; i < 2; i++) {
-            List<RunEvent> warnings = all.filter(e -> e instanceof RunEvent.Diag d && d.diagnostic().code() == Code.MGS2005)
-                    .collectList().block(DEADLINE);
-            assertThat(warnings).hasSize(1);
+        try (Orchestrator o = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(spawner).sink(sink).build()) {
+            List<Run> runs = IntStream.range(0, 50).mapToObj(i -> o.submit(sh("exit 0"))).toList();
+            Flux<RunEvent> all = Flux.fromIterable(runs).flatMap(Run::events);
+            // Two subscribers to the same runs: each sees the warning once.
+            for (int i = 0; i < 2; i++) {
+                List<RunEvent> warnings = all.filter(e -> e instanceof RunEvent.Diag d && d.diagnostic().code() == Code.MGS2005)
+                        .collectList().block(DEADLINE);
+                assertThat(warnings).hasSize(1);
+            }
+            assertThat(runs).allSatisfy(r -> assertThat(r.result().block(DEADLINE).status()).isZero());
         }
-        assertThat(runs).allSatisfy(r -> assertThat(r.result().block(DEADLINE).status()).isZero());
         assertThat(sinkSaw).hasValue(1);
     }
 

@@ -79,8 +79,8 @@ class SandboxSessionTest {
     @Test
     void aRefusalIsCountedInTheOrchestratorsMetersUnderLayerBinding() {
         io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-        try (Sandbox s = Sandbox.open(Orchestrator.builder(t.host()).meterRegistry(registry).build(), t.host(),
-                RunRequest.builder(t.workspace, "true").build())) {
+        try (Orchestrator o = Orchestrator.builder(t.host()).meterRegistry(registry).build();
+                Sandbox s = Sandbox.open(o, t.host(), RunRequest.builder(t.workspace, "true").build())) {
             assertThatThrownBy(() -> s.files().readAllBytes(secret)).isInstanceOf(SandboxException.class);
         }
         assertThat(registry.find("magus.diagnostics").tag("code", "MGS2001").tag("layer", "binding").counter())

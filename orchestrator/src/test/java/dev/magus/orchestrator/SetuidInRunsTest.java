@@ -37,8 +37,9 @@ class SetuidInRunsTest {
                 sandbox:
                   mode: required
                 """);
-        Orchestrator o = Orchestrator.builder(t.host()).build();
-        return TestHost.events(o.submit(RunRequest.builder(t.workspace, "/bin/sh", "-c", script).build()));
+        try (Orchestrator o = Orchestrator.builder(t.host()).build()) {
+            return TestHost.events(o.submit(RunRequest.builder(t.workspace, "/bin/sh", "-c", script).build()));
+        }
     }
 
     private static List<Diagnostic> writes(List<RunEvent> events) {

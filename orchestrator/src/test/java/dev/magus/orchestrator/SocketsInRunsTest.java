@@ -34,8 +34,9 @@ class SocketsInRunsTest {
 
     private List<RunEvent> run(String yaml, String... argv) {
         t.yaml(yaml);
-        Orchestrator o = Orchestrator.builder(t.host()).build();
-        return TestHost.events(o.submit(RunRequest.builder(t.workspace, argv).build()));
+        try (Orchestrator o = Orchestrator.builder(t.host()).build()) {
+            return TestHost.events(o.submit(RunRequest.builder(t.workspace, argv).build()));
+        }
     }
 
     private static List<Diagnostic> sockets(List<RunEvent> events) {

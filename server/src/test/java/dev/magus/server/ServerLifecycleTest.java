@@ -69,8 +69,10 @@ class ServerLifecycleTest {
         try (Fixture f = new Fixture(root)) {
             dir = f.dir;
             firstToken = f.server.token();
-            assertThatThrownBy(() -> MagusServer.start(f.dir, f.host(), Orchestrator.builder(f.host()).build(), f.registry))
-                    .isInstanceOf(MagusServer.AlreadyRunning.class);
+            try (Orchestrator second = Orchestrator.builder(f.host()).build()) {
+                assertThatThrownBy(() -> MagusServer.start(f.dir, f.host(), second, f.registry))
+                        .isInstanceOf(MagusServer.AlreadyRunning.class);
+            }
             assertThat(MagusServer.running(f.server.socket())).as("the live server is left alone").isTrue();
             assertThat(f.server.token()).isEqualTo(Files.readString(f.dir.tokenFile()).trim());
         }

@@ -1,6 +1,7 @@
 package dev.magus.bench.proxy;
 
 import dev.magus.orchestrator.network.NetworkProxy;
+import dev.magus.orchestrator.network.ProxyLoops;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.Site;
 import dev.magus.policy.decl.NetworkDecl;
@@ -38,6 +39,7 @@ public class ProxyBench {
     public long bytes;
 
     private Origin origin;
+    private ProxyLoops loops;
     private NetworkProxy proxy;
     private String direct;
     private String proxied;
@@ -48,7 +50,8 @@ public class ProxyBench {
         origin = new Origin();
         NetworkPolicy policy = NetworkPolicy.merge(List.of((NetworkDecl.declare(Optional.of("proxy"),
                 List.of(HOST), List.of(), List.of(), DeclLayer.workspace(), Site.of("bench", "sandbox.network"))).layered("workspace")));
-        proxy = NetworkProxy.start(policy, host -> List.of(InetAddress.getByName("127.0.0.1")), d -> {
+        loops = new ProxyLoops();
+        proxy = NetworkProxy.start(loops.group(), policy, host -> List.of(InetAddress.getByName("127.0.0.1")), d -> {
             throw new IllegalStateException("refused in a benchmark: " + d.oneLine());
         });
         authority = HOST + ":" + origin.port();
@@ -60,6 +63,7 @@ public class ProxyBench {
     @TearDown
     public void stop() throws IOException {
         proxy.close();
+        loops.close();
         origin.close();
     }
 

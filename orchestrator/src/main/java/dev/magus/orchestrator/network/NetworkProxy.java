@@ -9,9 +9,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -27,16 +25,11 @@ import java.util.function.Consumer;
  * {@code refusals}.
  *
  * <p>Lives exactly as long as the run: {@link #close} stops listening and closes every
- * connection, tunnels included. Every proxy of the process shares one small event loop;
- * nothing on it blocks (names are resolved on Reactor's bounded-elastic threads).
+ * connection, tunnels included. The proxies of one owner of runs share its event loops
+ * ({@link ProxyLoops}); nothing on them blocks (names are resolved on Reactor's bounded-elastic
+ * threads).
  */
 public final class NetworkProxy implements AutoCloseable {
-    /**
-     * Daemon threads: a command line exits with its run, whatever a tunnel is doing. NIO, as
-     * nothing here needs the epoll transport's extras; the loops both accept and relay.
-     */
-    private static final EventLoopGroup LOOPS = new NioEventLoopGroup(2, new DefaultThreadFactory("magus-proxy", true));
-
     private final Channel server;
     private final ChannelGroup channels;
 
@@ -49,14 +42,17 @@ public final class NetworkProxy implements AutoCloseable {
      * Binds and returns once the proxy accepts connections. Blocks the caller while binding:
      * call it from a thread that may block (the run's I/O thread), never an event loop.
      *
+     * @param loops where it accepts and relays: its owner's ({@link ProxyLoops#group}), not closed by the proxy
      * @param refusals where each MGS2013 goes; called on an event loop, so it must not block
      */
-    public static NetworkProxy start(NetworkPolicy policy, HostResolver resolver, Consumer<Diagnostic> refusals) {
+    public static NetworkProxy start(EventLoopGroup loops, NetworkPolicy policy, HostResolver resolver,
+            Consumer<Diagnostic> refusals) {
+        Objects.requireNonNull(loops, "loops");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(refusals, "refusals");
         ChannelGroup channels = new DefaultChannelGroup("magus-proxy", GlobalEventExecutor.INSTANCE);
-        Channel server = new ServerBootstrap().group(LOOPS).channel(NioServerSocketChannel.class)
+        Channel server = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
                 // Read on demand only: the frontend reads the request head, then the relays read.
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childHandler(new ChannelInitializer<Channel>() {

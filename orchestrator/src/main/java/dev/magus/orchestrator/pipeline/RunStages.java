@@ -146,7 +146,7 @@ public final class RunStages {
                 }))
                 // proxy: under network mode proxy, the run's own, and the child pointed at it.
                 .flatMap(plan -> attempt.step(() -> ProxyStage.equip(plan, plan.env(),
-                        attempt.ownProxy(ProxyStage.start(plan.policy(), resolver,
+                        attempt.ownProxy(ProxyStage.start(plan.policy(), services.proxyLoops(), resolver,
                                 // The proxy's event loop must not block on a sink: its refusals are emitted from an I/O thread.
                                 d -> threads.io().schedule(() -> run.journal().diagnostic(d)))))))
                 // A step of its own: a signal while the spawner warms up stops the run before its ruleset.

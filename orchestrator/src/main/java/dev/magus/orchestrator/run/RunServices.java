@@ -1,5 +1,6 @@
 package dev.magus.orchestrator.run;
 
+import dev.magus.orchestrator.network.ProxyLoops;
 import dev.magus.orchestrator.orphans.Watchdog;
 import dev.magus.orchestrator.temp.StaleTemps;
 import dev.magus.orchestrator.threads.IoThreads;
@@ -14,7 +15,8 @@ import dev.magus.workspace.config.WorkspaceCaches;
  * over; an orchestrator given none makes its own and closes it with itself. A test that needs a
  * cold start (a new process, as far as these go) makes a fresh one.
  *
- * <p>It holds the I/O threads ({@link IoThreads}), the watchdog that ends the runs if magus dies
+ * <p>It holds the I/O threads ({@link IoThreads}), the run proxies' event loops
+ * ({@link ProxyLoops}, made by the first proxied run), the watchdog that ends the runs if magus dies
  * ({@link Watchdog}), the sweep of stale private temp dirs ({@link StaleTemps}), the after-run
  * audits' walks ({@link AuditCaches}) and the workspaces' parsed files
  * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
@@ -28,10 +30,16 @@ public final class RunServices implements AutoCloseable {
     private final AuditCaches audits = new AuditCaches();
     private final WorkspaceCaches workspaces = new WorkspaceCaches();
     private final StaleTemps temps = new StaleTemps();
+    private final ProxyLoops proxyLoops = new ProxyLoops();
 
     /** The threads where everything of these runs that blocks runs. */
     public IoThreads threads() {
         return threads;
+    }
+
+    /** The event loops every run proxy of these runs shares; made by the first run under network mode proxy. */
+    public ProxyLoops proxyLoops() {
+        return proxyLoops;
     }
 
     /** Kills these runs' groups and removes their private temp dirs if magus dies first; its loop starts with the first run. */
@@ -55,13 +63,15 @@ public final class RunServices implements AutoCloseable {
     }
 
     /**
-     * Ends the watchdog's loop (which kills what is still registered, as magus's death would)
-     * and lets the I/O threads end. Call once no run of these services is running: a run still
-     * going loses its watchdog, and one submitted after is refused its threads.
+     * Ends the watchdog's loop (which kills what is still registered, as magus's death would),
+     * shuts the proxies' event loops down gracefully and lets the I/O threads end. Call once no
+     * run of these services is running: a run still going loses its watchdog, and one submitted
+     * after is refused its threads.
      */
     @Override
     public void close() {
         watchdog.close();
+        proxyLoops.close();
         threads.close();
     }
 }

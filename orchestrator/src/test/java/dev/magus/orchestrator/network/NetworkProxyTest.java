@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /** The proxy alone, driven over raw sockets on loopback; names are mapped to 127.0.0.1 by the resolver seam. */
 class NetworkProxyTest {
     HttpServer origin;
+    final ProxyLoops loops = new ProxyLoops();
     NetworkProxy proxy;
     final List<Diagnostic> refused = new CopyOnWriteArrayList<>();
 
@@ -48,7 +49,7 @@ class NetworkProxyTest {
         NetworkPolicy policy = NetworkPolicy.merge(List.of((NetworkDecl.declare(Optional.of("proxy"),
                 List.of("repo.magus.test", "*.magus.test"), List.of(), List.of(), DeclLayer.workspace(),
                 Site.of("workspace", "sandbox.network"))).layered("workspace")));
-        proxy = NetworkProxy.start(policy, RESOLVER, refused::add);
+        proxy = NetworkProxy.start(loops.group(), policy, RESOLVER, refused::add);
     }
 
     @AfterEach
@@ -56,6 +57,7 @@ class NetworkProxyTest {
         if (proxy != null) {
             proxy.close();
         }
+        loops.close();
         origin.stop(0);
     }
 

@@ -64,13 +64,16 @@ class ColdRunTest {
         orchestrator = Orchestrator.builder(t.host()).sink(sunk::add).build();
     }
 
-    /** Whatever a failed test left running is killed, so a failure never leaves sleeps behind. */
+    /** Whatever a failed test left running is killed, so a failure never leaves sleeps behind; then the orchestrator is closed. */
     @AfterEach
     void killLeftovers() {
         sunk.stream().filter(e -> e instanceof RunEvent.Started).map(e -> ((RunEvent.Started) e).pid())
                 .forEach(ownGroups::add);
         ownGroups.stream().flatMap(g -> Procs.liveInGroup(g).stream())
                 .forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+        if (orchestrator != null) {
+            orchestrator.close();
+        }
     }
 
     private RunRequest sh(String script) {

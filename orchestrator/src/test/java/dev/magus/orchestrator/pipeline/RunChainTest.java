@@ -130,8 +130,11 @@ class RunChainTest {
                 throw new IllegalStateException("warm-up broke");
             }
         };
-        Run run = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(broken).build().submit(touch());
-        assertThat(run.result().block(DEADLINE).status()).isEqualTo(125);
+        Run run;
+        try (Orchestrator o = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(broken).build()) {
+            run = o.submit(touch());
+            assertThat(run.result().block(DEADLINE).status()).isEqualTo(125);
+        }
         List<RunEvent> events = events(run);
         assertThat(events).noneMatch(e -> e instanceof RunEvent.Started);
         assertThat(events.get(0)).isInstanceOfSatisfying(RunEvent.Diag.class,
@@ -167,11 +170,14 @@ class RunChainTest {
                 await(release);
             }
         };
-        Run run = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(held).build().submit(touch());
-        assertThat(preparing.await(60, TimeUnit.SECONDS)).as("the run reached the spawner's warm-up").isTrue();
-        run.signal(Child.SIGINT);
-        release.countDown();
-        assertCancelled(run, Child.SIGINT);
+        Run run;
+        try (Orchestrator o = Orchestrator.builder(t.host()).probe(LandlockProbe.fixed(0)).spawner(held).build()) {
+            run = o.submit(touch());
+            assertThat(preparing.await(60, TimeUnit.SECONDS)).as("the run reached the spawner's warm-up").isTrue();
+            run.signal(Child.SIGINT);
+            release.countDown();
+            assertCancelled(run, Child.SIGINT);
+        }
         // Held back by the env stage, flushed by the end: before Exited, with no Started.
         assertThat(codes(events(run))).containsExactly(Code.MGS2003);
     }

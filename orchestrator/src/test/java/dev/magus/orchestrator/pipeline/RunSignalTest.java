@@ -63,14 +63,16 @@ class RunSignalTest {
             }
             return LandlockProbe.kernel().abi();
         };
-        Run run = Orchestrator.builder(t.host()).probe(held).build()
-                .submit(RunRequest.builder(t.workspace, "sh", "-c", "touch spawned").build());
-        assertThat(probed.await(60, TimeUnit.SECONDS)).as("the run reached its probe").isTrue();
-        run.signal(Child.SIGTERM);
-        run.signal(Child.SIGINT); // the first one counts
-        signalled.countDown();
-
-        RunResult result = run.result().block(DEADLINE);
+        Run run;
+        RunResult result;
+        try (Orchestrator o = Orchestrator.builder(t.host()).probe(held).build()) {
+            run = o.submit(RunRequest.builder(t.workspace, "sh", "-c", "touch spawned").build());
+            assertThat(probed.await(60, TimeUnit.SECONDS)).as("the run reached its probe").isTrue();
+            run.signal(Child.SIGTERM);
+            run.signal(Child.SIGINT); // the first one counts
+            signalled.countDown();
+            result = run.result().block(DEADLINE);
+        }
         assertThat(result.status()).isEqualTo(128 + Child.SIGTERM);
         assertThat(result.signal()).isEqualTo(Child.SIGTERM);
         List<RunEvent> events = TestHost.events(run);

@@ -9,18 +9,23 @@ import dev.magus.events.Mode;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.landlock.launch.Confinement;
 import dev.magus.orchestrator.TestHost;
+import dev.magus.orchestrator.network.NetworkProxy;
 import dev.magus.orchestrator.pipeline.EnvStage.ChildEnvPlan;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.RunRequest;
 import dev.magus.orchestrator.temp.Trees;
 import dev.magus.policy.PolicyOrOff;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -184,11 +189,32 @@ class StagesTest {
     void withoutNetworkModeProxyThereIsNoProxyAndTheEnvironmentIsUnchanged() {
         RunPlan aimed = value(() -> ExecStage.aim(governed(request("sh")), request("sh"), t.host()));
         ChildEnvPlan env = value(() -> EnvStage.childEnv(aimed, t.host(), Optional.empty()));
-        assertThat(ProxyStage.start(aimed.policy(), name -> List.of(), d -> { })).isEmpty();
+        assertThat(ProxyStage.start(aimed.policy(), t.services.proxyLoops(), name -> List.of(), d -> { })).isEmpty();
+        assertThat(t.services.proxyLoops().started()).as("a run without network starts no event loop").isFalse();
         RunPlan equipped = ProxyStage.equip(aimed, env, OptionalInt.empty());
         assertThat(equipped.env()).isEqualTo(env);
         RunPlan proxied = ProxyStage.equip(aimed, env, OptionalInt.of(4711));
         assertThat(proxied.env().variables()).containsEntry("HTTPS_PROXY", "http://127.0.0.1:4711");
+    }
+
+    @Test
+    void underNetworkModeProxyTheProxyListensOnItsOwnersLoopsWhichEndWithTheOwner() throws IOException {
+        t.yaml("sandbox:\n  mode: required\n  network:\n    mode: proxy\n    allow: [repo.magus.test]\n");
+        RunPlan aimed = value(() -> ExecStage.aim(governed(request("sh")), request("sh"), t.host()));
+        Optional<NetworkProxy> proxy = ProxyStage.start(aimed.policy(), t.services.proxyLoops(), name -> List.of(), d -> { });
+        EventLoopGroup loops;
+        try {
+            assertThat(proxy).isPresent();
+            assertThat(t.services.proxyLoops().started()).as("made by the first proxied run").isTrue();
+            loops = t.services.proxyLoops().group();
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.orElseThrow().port())) {
+                assertThat(s.isConnected()).isTrue();
+            }
+        } finally {
+            proxy.ifPresent(NetworkProxy::close);
+        }
+        t.services.close();
+        assertThat(loops.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS)).as("ended with the services").isTrue();
     }
 
     @Test
