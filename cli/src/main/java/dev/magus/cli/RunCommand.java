@@ -233,14 +233,15 @@ class RunCommand implements Callable<Integer> {
     /**
      * The run a client's words ask the server for, as this command would run it: refused values
      * are refused here with the same line and status, and a run only this process can serve
-     * (an events file, a log, the live view, the kernel's audit records, the supervisor, {@code --local}) is the
-     * client's own. A run with {@code --ask} is the server's: it asks the client, which asks on its terminal.
+     * (an events file, a log, the live view, the kernel's audit records, {@code --local}) is the
+     * client's own. A run with {@code --supervise} is the server's, supervised there; one with
+     * {@code --ask} too: it asks the client, which asks on its terminal.
      */
     private Integer serve() {
         PrintWriter err = spec.commandLine().getErr();
         Optional<String> only = local ? Optional.of("--local") : events.isPresent() ? Optional.of("--events")
                 : log.isPresent() ? Optional.of("--log") : ui ? Optional.of("--ui") : kernelAudit ? Optional.of("--kernel-audit")
-                : supervise ? Optional.of("--supervise") : Optional.empty();
+                : Optional.empty();
         if (only.isPresent()) {
             served.local(verbose && !local ? "magus: " + only.get() + " is served by this process only: running here" : "");
             return 0;
@@ -256,7 +257,7 @@ class RunCommand implements Callable<Integer> {
         served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
                 request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin && !(ask && served.stdinTerminal), false,
                 request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts(),
-                verbose, quiet, failOnDenial, ask ? Optional.of(answerWithin) : Optional.empty()));
+                verbose, quiet, failOnDenial, supervise, ask ? Optional.of(answerWithin) : Optional.empty()));
         return 0;
     }
 

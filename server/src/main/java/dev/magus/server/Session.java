@@ -342,6 +342,7 @@ final class Session {
             s.allowHosts().forEach(b::allowHost);
             b.sandbox(mode);
             b.failOnDenial(s.failOnDenial());
+            b.supervise(s.supervise());
             if (s.ask().isPresent()) {
                 ClientAsks a = new ClientAsks(ask -> writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(ask))),
                         s.ask().get());

@@ -78,6 +78,8 @@ public sealed interface Frame {
      *                     command line would print them, debug ones too
      * @param quiet        {@code -q}: magus's lines are refusals and denials only
      * @param failOnDenial {@code --fail-on-denial}: a clean exit after a denial is status 3 (absent in the JSON when off)
+     * @param supervise    {@code --supervise}: the server's supervisor reports each call the policy refuses
+     *                     (JSON {@code "supervise": true}, absent when off); {@code --ask} supervises either way
      * @param ask          {@code --ask}, with how long each ask waits ({@code --ask-timeout}): each open the
      *                     policy refuses is put to the client ({@link Ask}) while the child waits (JSON
      *                     {@code "askTimeoutMillis"}, absent when the run does not ask)
@@ -85,7 +87,7 @@ public sealed interface Frame {
     record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
             List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
             List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-            boolean quiet, boolean failOnDenial, Optional<java.time.Duration> ask) implements ToServer {
+            boolean quiet, boolean failOnDenial, boolean supervise, Optional<java.time.Duration> ask) implements ToServer {
         public Submit {
             Objects.requireNonNull(ask, "ask");
             if (ask.isPresent() && (ask.get().isNegative() || ask.get().isZero())) {
@@ -104,19 +106,25 @@ public sealed interface Frame {
             allowHosts = List.copyOf(allowHosts);
         }
 
-        /** A run that asks nobody. */
+        /** A run neither supervised nor asking. */
         public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
                 List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
                 List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
                 boolean quiet, boolean failOnDenial) {
             this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, verbose, quiet,
-                    failOnDenial, Optional.empty());
+                    failOnDenial, false, Optional.empty());
         }
 
         /** The same run, asking the client about each refused open, each ask waiting {@code timeout}. */
         public Submit asking(java.time.Duration timeout) {
             return new Submit(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts,
-                    verbose, quiet, failOnDenial, Optional.of(timeout));
+                    verbose, quiet, failOnDenial, supervise, Optional.of(timeout));
+        }
+
+        /** The same run, supervised ({@code --supervise}). */
+        public Submit supervising() {
+            return new Submit(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts,
+                    verbose, quiet, failOnDenial, true, ask);
         }
 
         /** A run that does not fail on denials. */

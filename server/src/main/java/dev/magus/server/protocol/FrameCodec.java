@@ -167,6 +167,9 @@ public final class FrameCodec {
             if (s.failOnDenial()) {
                 n.put("failOnDenial", true);
             }
+            if (s.supervise()) {
+                n.put("supervise", true);
+            }
             s.ask().ifPresent(t -> n.put("askTimeoutMillis", t.toMillis()));
         } else if (frame instanceof Frame.Command c) {
             words(n, "command", "args", c.args(), c.cwd(), c.env());
@@ -254,7 +257,7 @@ public final class FrameCodec {
                         n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
                         strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
                         strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false),
-                        n.path("failOnDenial").asBoolean(false), askTimeout(n));
+                        n.path("failOnDenial").asBoolean(false), n.path("supervise").asBoolean(false), askTimeout(n));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
                         n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false),
