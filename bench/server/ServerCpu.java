@@ -47,7 +47,8 @@ public final class ServerCpu {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         mx.setThreadCpuTimeEnabled(true);
-        try (MagusServer server = MagusServer.start(dir, host, Orchestrator.builder(host).meterRegistry(registry).build(), registry)) {
+        try (Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).build();
+                MagusServer server = MagusServer.start(dir, host, orchestrator, registry)) {
             Frame.Submit submit = new Frame.Submit(List.of("true"), ws.toString(), env, Map.of(), List.of(), Optional.empty(),
                     false, false);
             forward(server, submit, warm);
