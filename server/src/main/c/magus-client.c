@@ -119,8 +119,8 @@ static void utf8(buf *b, const uint16_t *u, size_t n) {
     }
 }
 
-/* "text" as MiniJson.quote writes it, from bytes as FastClient has them (RawBytes: UTF-8, a byte
-   that is not, U+DC80..U+DCFF, escaped as \udcXX). */
+/* "text" as FastClient's Jackson generator writes it, from bytes as FastClient has them (RawBytes:
+   UTF-8, a byte that is not, U+DC80..U+DCFF, escaped as \uDCXX; \b and \f short, other controls \u00XX). */
 static void quote(buf *b, const char *s) {
     size_t n = strlen(s);
     uint16_t *u = malloc((n + 1) * sizeof *u);
@@ -131,9 +131,9 @@ static void quote(buf *b, const char *s) {
         uint16_t c = u[i];
         const char *esc = NULL; char tmp[8];
         if (c == '"') esc = "\\\""; else if (c == '\\') esc = "\\\\"; else if (c == '\n') esc = "\\n";
-        else if (c == '\r') esc = "\\r"; else if (c == '\t') esc = "\\t";
+        else if (c == '\r') esc = "\\r"; else if (c == '\t') esc = "\\t"; else if (c == '\b') esc = "\\b"; else if (c == '\f') esc = "\\f";
         else if (c >= 0xd800 && c < 0xdc00 && i + 1 < k && u[i + 1] >= 0xdc00 && u[i + 1] < 0xe000) { i++; continue; }
-        else if (c < 0x20 || (c >= 0xd800 && c < 0xe000)) { snprintf(tmp, sizeof tmp, "\\u%04x", c); esc = tmp; }
+        else if (c < 0x20 || (c >= 0xd800 && c < 0xe000)) { snprintf(tmp, sizeof tmp, "\\u%04X", c); esc = tmp; }
         if (esc) { utf8(b, u + start, i - start); puts_(b, esc); start = i + 1; }
     }
     utf8(b, u + start, k - start);

@@ -11,6 +11,7 @@ module dev.magus.server {
     // The epoll transport: a connection's own descriptor, on which a client's stdin descriptor is received.
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
+    requires com.fasterxml.jackson.core; // the forwarding client's JSON (FastClient)
     requires com.fasterxml.jackson.databind;
     requires jdk.httpserver;
     requires jdk.unsupported;

@@ -206,6 +206,35 @@ class ForwardingClientsTest {
         assertThat(r.text()).isEqualTo(expected.toString());
     }
 
+    /** Words that are not UTF-8 (a shell gives them; a Java ProcessBuilder cannot) reach the child as the same bytes. */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void bytesThatAreNotUtf8ReachTheChildAsThemselves(Client client) throws Exception {
+        assumeBuilt(client);
+        List<String> c = new ArrayList<>(List.of("sh", "-c",
+                "r=$(printf 'a\\377b\\001\\303\\360\\220\\202\\200'); exec \"$@\" run --env \"V=$r\" -- sh -c 'printf \"%s|%s\" \"$1\" \"$V\"' x \"$r\"",
+                "sh"));
+        c.addAll(command(client));
+        ProcessBuilder pb = new ProcessBuilder(c).directory(f.workspace.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(f.env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread t = drain(p.getErrorStream(), err);
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        t.join();
+        byte[] raw = {'a', (byte) 0xff, 'b', 1, (byte) 0xc3, (byte) 0xf0, (byte) 0x90, (byte) 0x82, (byte) 0x80};
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.writeBytes(raw);
+        expected.write('|');
+        expected.writeBytes(raw);
+        assertThat(p.exitValue()).as("stderr: %s", err).isZero();
+        assertThat(out).isEqualTo(expected.toByteArray());
+        assertThat(forwardedStarted()).isEqualTo(1.0);
+    }
+
     @ParameterizedTest
     @EnumSource(Client.class)
     void stdinReachesTheChildAndItsEndClosesIt(Client client) throws Exception {

@@ -100,8 +100,8 @@ class HostileServerClientsTest {
         assertThat(dir.tokenFile()).hasFileName(SocketDir.SOCKET_NAME + ".token");
     }
 
-    /** What the fake server saw of the one client it served. */
-    record Served(Frame.Hello hello, Frame.Command run) {
+    /** What the fake server saw of the one client it served, and the run's frame as it came. */
+    record Served(Frame.Hello hello, Frame.Command run, byte[] runFrame) {
     }
 
     record Ran(int status, String out, String err, Served served) {
@@ -115,9 +115,13 @@ class HostileServerClientsTest {
      * hello and the run with a welcome and then {@code frames}, each a whole encoded frame.
      */
     Ran run(Client client, byte[]... frames) throws Exception {
+        return run(ForwardingClientsTest.command(client, "run", "--", "true"), frames);
+    }
+
+    Ran run(List<String> command, byte[]... frames) throws Exception {
+        Client client = command.contains(ForwardingClientsTest.NATIVE.toAbsolutePath().toString()) ? Client.NATIVE : Client.JAVA;
         CompletableFuture<Served> served = CompletableFuture.supplyAsync(() -> serve(frames));
-        ProcessBuilder pb = new ProcessBuilder(ForwardingClientsTest.command(client, "run", "--", "true"))
-                .directory(workspace.toFile());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workspace.toFile());
         pb.environment().clear();
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -152,7 +156,8 @@ class HostileServerClientsTest {
         try (SocketChannel c = listener.accept()) {
             DataInputStream in = new DataInputStream(Channels.newInputStream(c));
             Frame hello = FrameCodec.decode(read(in));
-            Frame run = FrameCodec.decode(read(in));
+            byte[] runFrame = read(in);
+            Frame run = FrameCodec.decode(runFrame);
             if (!(hello instanceof Frame.Hello h) || !token.matches(h.token()) || !(run instanceof Frame.Command s)) {
                 throw new IllegalStateException("not a hello with the token and a run: " + hello + ", " + run);
             }
@@ -164,7 +169,7 @@ class HostileServerClientsTest {
             while (in.read() >= 0) {
                 // a signal or stdin frame would be read here; none is expected
             }
-            return new Served(h, s);
+            return new Served(h, s, runFrame);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -256,5 +261,28 @@ class HostileServerClientsTest {
         }
         assertThat(c).isEqualTo(java);
         assertThat(java).allSatisfy(l -> assertThat(l).doesNotContain("Exception"));
+    }
+
+    /**
+     * Both clients write a run's words as the same bytes: Jackson's escapes in FastClient, the
+     * same in magus-client.c, and a byte that is not UTF-8 (given here by a shell) as its escaped
+     * surrogate.
+     */
+    @Test
+    void bothClientsWriteTheWordsAsTheSameBytes() throws Exception {
+        ForwardingClientsTest.assumeBuilt(Client.NATIVE);
+        String odd = "\u0001\b\f\n\r\t\"\\/\u007f\u00e9\u2028\ud83d\ude00";
+        String expected = "[\"run\",\"--\",\"true\",\"\\u0001\\b\\f\\n\\r\\t\\\"\\\\/\u007f\u00e9\u2028\ud83d\ude00\","
+                + "\"a\\uDCFFb\\uDCED\\uDCB2\\uDC80\"]";
+        for (Client client : Client.values()) {
+            open();
+            List<String> command = new ArrayList<>(List.of("sh", "-c", "exec \"$@\" \"$(printf 'a\\377b\\355\\262\\200')\"", "sh"));
+            command.addAll(ForwardingClientsTest.command(client, "run", "--", "true", odd));
+            Ran r = run(command, FrameCodec.encode(new Frame.Exit(0, 0)));
+            assertThat(r.status()).as("%s, stderr: %s", client, r.err()).isZero();
+            String frame = new String(r.served().runFrame(), StandardCharsets.UTF_8);
+            int from = frame.indexOf("\"args\":[") + "\"args\":".length();
+            assertThat(frame.substring(from, frame.indexOf("],\"cwd\":") + 1)).as("%s", client).isEqualTo(expected);
+        }
     }
 }

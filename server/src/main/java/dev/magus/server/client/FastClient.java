@@ -1,6 +1,12 @@
 package dev.magus.server.client;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.FileDescriptor;
@@ -19,17 +25,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * {@code bin/magus run} (and {@code target}) when a server is running: the Java forwarding
- * client, which loads none of Reactor, Netty, picocli, SnakeYAML, JNA or Jackson (its start is
- * the whole cost of a forwarded run). It reads no option: it sends the words it was given, its
- * working directory and its environment ({@link dev.magus.server.protocol.Frame.Command}), and
- * the server parses them with the command line's own model. It speaks the frames over the
- * JDK's own Unix-domain {@link SocketChannel}, with {@link MiniJson} for the control frames: the
- * child's bytes go to descriptors 1 and 2 as they arrive, magus's own lines among them (the
+ * client, which loads none of Reactor, Netty, picocli, SnakeYAML, JNA or Jackson's databind (its
+ * start is the whole cost of a forwarded run). It reads no option: it sends the words it was
+ * given, its working directory and its environment ({@link dev.magus.server.protocol.Frame.Command}),
+ * and the server parses them with the command line's own model. It speaks the frames over the
+ * JDK's own Unix-domain {@link SocketChannel}, with jackson-core's streaming API for the control
+ * frames: the child's bytes go to descriptors 1 and 2 as they arrive, magus's own lines among them (the
  * server writes them, {@link dev.magus.server.RunLines}); once the run starts, SIGINT, SIGTERM and
  * SIGHUP go to the child's group and stdin is sent if the run reads it; the exit status is the run's.
  *
@@ -55,6 +62,13 @@ public final class FastClient {
     static final int HERE = -1;
     /** {@link #forward}'s answer when the full command line runs the words as they were given. */
     static final int AS_GIVEN = -2;
+    /**
+     * The control frames' JSON. A surrogate pair is written as its UTF-8 and a lone surrogate (a
+     * byte of an argument that was not UTF-8, {@code RawBytes}) escaped, which the server gives the
+     * child back as that byte; in UTF-8 it would have been '?'.
+     */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
     private final SocketChannel channel;
     private final DataInputStream in;
@@ -170,8 +184,10 @@ public final class FastClient {
     }
 
     private int run(String[] args, String token, Map<String, String> env) throws IOException {
-        StringBuilder hello = new StringBuilder("{\"type\":\"hello\",\"version\":").append(VERSION).append(",\"token\":");
-        send(JSON, MiniJson.quote(hello, token).append('}'));
+        Out hello = new Out("hello");
+        hello.g.writeNumberField("version", VERSION);
+        hello.g.writeStringField("token", token);
+        send(JSON, hello.done());
         // The run right behind the hello, without waiting for the welcome: the server reads nothing
         // after a hello it refuses, and the socket directory was checked to be this user's. A server
         // that refused has closed already; its answer is still there to read.
@@ -247,7 +263,7 @@ public final class FastClient {
     /** The child's stdin from here, on a thread of its own; a closed one is an empty one (StandardInput). */
     private void stdin() throws IOException {
         if (StandardInput.closedAtStart()) {
-            send(JSON, new StringBuilder("{\"type\":\"stdin-end\"}"));
+            send(JSON, new Out("stdin-end").done());
             return;
         }
         Thread t = new Thread(new Runnable() {
@@ -261,17 +277,47 @@ public final class FastClient {
     }
 
     /** The command frame's JSON, as {@code FrameCodec} reads it: the words, the working directory, the environment. */
-    static StringBuilder command(String[] args, Map<String, String> env) {
-        StringBuilder b = new StringBuilder("{\"type\":\"command\",\"args\":[");
-        for (int k = 0; k < args.length; k++) {
-            MiniJson.quote(b.append(k == 0 ? "" : ","), args[k]);
+    static byte[] command(String[] args, Map<String, String> env) throws IOException {
+        Out o = new Out("command");
+        JsonGenerator g = o.g;
+        g.writeArrayFieldStart("args");
+        for (String a : args) {
+            g.writeString(a);
         }
-        MiniJson.quote(b.append("],\"cwd\":"), Path.of("").toAbsolutePath().toString());
-        object(b.append(",\"env\":"), env);
+        g.writeEndArray();
+        g.writeStringField("cwd", Path.of("").toAbsolutePath().toString());
+        g.writeObjectFieldStart("env");
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            g.writeStringField(e.getKey(), e.getValue());
+        }
+        g.writeEndObject();
         // It copies its input as frames (the JDK's sockets cannot pass descriptors); a terminal is said, for -v.
-        b.append(StandardInput.terminal() ? ",\"stdinTerminal\":true" : "");
+        if (StandardInput.terminal()) {
+            g.writeBooleanField("stdinTerminal", true);
+        }
         // A controlling terminal to put a forwarded --ask's questions on.
-        return b.append(hasTerminal() ? ",\"tty\":true}" : "}");
+        if (hasTerminal()) {
+            g.writeBooleanField("tty", true);
+        }
+        return o.done();
+    }
+
+    /** One control frame's JSON object, its type first. */
+    private static final class Out extends ByteArrayOutputStream {
+        final JsonGenerator g;
+
+        Out(String type) throws IOException {
+            super(256);
+            g = FACTORY.createGenerator(this);
+            g.writeStartObject();
+            g.writeStringField("type", type);
+        }
+
+        byte[] done() throws IOException {
+            g.writeEndObject();
+            g.close();
+            return toByteArray();
+        }
     }
 
     /** Whether this process has a controlling terminal: {@code /dev/tty} opens (the prompt's class is loaded only to ask). */
@@ -305,8 +351,10 @@ public final class FastClient {
             word = prompt.ask(question, Math.max(1, number(f.get("timeoutMillis")).longValue()), () -> signals != before);
         }
         try {
-            send(JSON, new StringBuilder("{\"type\":\"decision\",\"id\":").append(number(f.get("id")).longValue())
-                    .append(",\"decision\":\"").append(word).append("\"}"));
+            Out d = new Out("decision");
+            d.g.writeNumberField("id", number(f.get("id")).longValue());
+            d.g.writeStringField("decision", word);
+            send(JSON, d.done());
         } catch (IOException e) {
             // A run that ended meanwhile (a signal at the question): its exit is still to read.
         }
@@ -314,17 +362,6 @@ public final class FastClient {
 
     private static Number number(Object o) {
         return o instanceof Number n ? n : Long.valueOf(0);
-    }
-
-    private static void object(StringBuilder b, Map<String, String> map) {
-        b.append('{');
-        boolean first = true;
-        for (Map.Entry<String, String> e : map.entrySet()) {
-            MiniJson.quote(b.append(first ? "" : ","), e.getKey()).append(':');
-            MiniJson.quote(b, e.getValue());
-            first = false;
-        }
-        b.append('}');
     }
 
     /**
@@ -365,7 +402,9 @@ public final class FastClient {
                     public void handle(sun.misc.Signal sig) {
                         signals++;
                         try {
-                            send(JSON, new StringBuilder("{\"type\":\"signal\",\"signal\":").append(number).append('}'));
+                            Out s = new Out("signal");
+                            s.g.writeNumberField("signal", number);
+                            send(JSON, s.done());
                         } catch (IOException e) {
                             // the run is over or the server gone
                         }
@@ -380,15 +419,14 @@ public final class FastClient {
     private void copyStdin() {
         try (InputStream stdin = new FileInputStream(FileDescriptor.in)) {
             StandardInput.pump(stdin, (buf, n) -> send(STDIN, buf, n));
-            send(JSON, new StringBuilder("{\"type\":\"stdin-end\"}"));
+            send(JSON, new Out("stdin-end").done());
         } catch (IOException e) {
             // the connection is gone: the run ends with it
         }
     }
 
-    private void send(byte kind, CharSequence json) throws IOException {
-        byte[] b = json.toString().getBytes(StandardCharsets.UTF_8);
-        send(kind, b, b.length);
+    private void send(byte kind, byte[] json) throws IOException {
+        send(kind, json, json.length);
     }
 
     private synchronized void send(byte kind, byte[] body, int len) throws IOException {
@@ -415,20 +453,47 @@ public final class FastClient {
         return frame;
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> control(byte[] frame) throws IOException {
+    /**
+     * A control frame's fields: text, numbers (a {@code Long} when integral and in its range, else
+     * a {@code Double}), booleans and null; a field whose value is an object or an array is null
+     * here (an event's, which the server renders itself).
+     */
+    static Map<String, Object> control(byte[] frame) throws IOException {
         if (frame[0] != JSON) {
             throw new IOException("the magus server sent bytes where a control frame belongs");
         }
-        try {
-            Object v = MiniJson.parse(new String(frame, 1, frame.length - 1, StandardCharsets.UTF_8));
-            if (v instanceof Map<?, ?> m) {
-                return (Map<String, Object>) m;
+        Map<String, Object> fields = new HashMap<>();
+        try (JsonParser p = FACTORY.createParser(frame, 1, frame.length - 1)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("a control frame that is not a JSON object");
             }
-        } catch (RuntimeException e) {
-            throw new IOException("a control frame that is not JSON: " + e.getMessage());
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                fields.put(name, scalar(p, p.nextToken()));
+            }
+            if (p.nextToken() != null) {
+                throw new IOException("a control frame that is not JSON: text after its object");
+            }
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException("a control frame that is not JSON: " + e.getOriginalMessage());
         }
-        throw new IOException("a control frame that is not a JSON object");
+        return fields;
+    }
+
+    private static Object scalar(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING) {
+            return p.getText();
+        } else if (t == JsonToken.VALUE_NUMBER_INT) {
+            // beyond long's range: a double, as strtod reads it in magus-client.c
+            return p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? (Object) p.getDoubleValue() : (Object) p.getLongValue();
+        } else if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+            return p.getDoubleValue();
+        } else if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
+            return t == JsonToken.VALUE_TRUE;
+        } else if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+            p.skipChildren();
+        }
+        return null;
     }
 
     private static long uid() {
