@@ -293,11 +293,12 @@ class ArchitectureTest {
     }
 
     /**
-     * Whether a value never changes: null; a bare {@code Object}; an instance of {@link #IMMUTABLE_TYPES}; an enum
-     * constant or a record, a lambda or any object of magus's own whose fields (its superclasses'
-     * too) are final and hold immutable values; one of the JDK's unmodifiable collections, an
-     * {@code Optional} or a {@code Map.entry} of immutable values; an empty array. On false,
-     * {@code path} names the mutable part.
+     * Whether a value never changes: null; a bare {@code Object} (a monitor); an instance of
+     * {@link #IMMUTABLE_TYPES}; a JDK enum constant; an enum constant, a record, a lambda or any
+     * object of magus's own whose fields (its superclasses' too) are final and hold immutable
+     * values; one of the JDK's unmodifiable collections, an {@code Optional} or a
+     * {@code Map.entry} of immutable values; an empty array. On false, {@code path} names the
+     * mutable part.
      */
     private static boolean immutable(Object v, List<String> path, Set<Object> seen) {
         if (v == null || !seen.add(v)) {
