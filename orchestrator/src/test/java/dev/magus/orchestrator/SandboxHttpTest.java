@@ -115,6 +115,20 @@ class SandboxHttpTest {
     }
 
     @Test
+    void itsConnectionsRunOnTheLoopsOfTheOrchestratorsServicesAndEndWithTheSession() {
+        assertThat(t.services.proxyLoops().started()).as("no loop before the first request").isFalse();
+        String thread = http.get(uri("api.magus.test", "/hello")).map(r -> Thread.currentThread().getName())
+                .block(TestHost.DEADLINE);
+        assertThat(thread).as("the response arrives on the services' loops, not reactor-netty's global ones")
+                .startsWith("magus-proxy");
+        assertThat(t.services.proxyLoops().started()).isTrue();
+        session.close();
+        assertThatThrownBy(() -> http.get(uri("api.magus.test", "/hello")).block(TestHost.DEADLINE))
+                .as("the session's connections are closed with it").isInstanceOf(IllegalStateException.class);
+        assertThat(requests).containsExactly("/hello host=api.magus.test:" + port());
+    }
+
+    @Test
     void aRedirectToADeclaredHostIsFollowed() {
         SandboxHttp.Response r = http.get(uri("api.magus.test", "/next")).block(TestHost.DEADLINE);
         assertThat(r.status()).isEqualTo(200);

@@ -3,6 +3,7 @@ package dev.magus.landlock.supervise;
 import dev.magus.events.Operation;
 import dev.magus.landlock.seccomp.Arch;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -51,14 +52,14 @@ public enum Call {
     private final int x86;
     private final int aarch64;
     private final Operation op;
-    private final int[] paths;
+    private final List<Integer> paths;
     private final int flags;
 
     Call(int x86, int aarch64, Operation op, int[] paths, int flags) {
         this.x86 = x86;
         this.aarch64 = aarch64;
         this.op = op;
-        this.paths = paths;
+        this.paths = Arrays.stream(paths).boxed().toList();
         this.flags = flags;
     }
 
@@ -103,16 +104,16 @@ public enum Call {
 
     /** How many paths the call names. */
     public int pathCount() {
-        return paths.length / 2;
+        return paths.size() / 2;
     }
 
     /** The argument of path {@code i}'s directory, -1 for the working directory. */
     public int dirArg(int i) {
-        return paths[2 * i];
+        return paths.get(2 * i);
     }
 
     public int pathArg(int i) {
-        return paths[2 * i + 1];
+        return paths.get(2 * i + 1);
     }
 
     /** The argument holding open flags, -1 when the call has none. */

@@ -13,6 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link ChangeWatcher} with {@code fanotify}: one group per run, {@code FAN_CLASS_NOTIF |
@@ -63,12 +66,22 @@ public final class FanotifyWatcher implements ChangeWatcher {
     /** Past this many distinct directories in one drain, resolving them costs what stamping every one would: a doubt. */
     public static final int MAX_DIRECTORIES = 4096;
 
-    /** Closes drained groups (see {@link Group#close}). */
-    private static final java.util.concurrent.Executor CLOSER = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "magus-fanotify-close");
-        t.setDaemon(true);
-        return t;
-    });
+    /**
+     * Closes drained groups (see {@link Group#close}), one at a time, on a thread that ends
+     * after 10 s idle. The process's: a group may be closed by the collector after its run's
+     * owner has gone.
+     */
+    private static final ThreadPoolExecutor CLOSER = closer();
+
+    private static ThreadPoolExecutor closer() {
+        ThreadPoolExecutor e = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "magus-fanotify-close");
+            t.setDaemon(true);
+            return t;
+        });
+        e.allowCoreThreadTimeOut(true);
+        return e;
+    }
 
     /** Public for {@link java.util.ServiceLoader}; holds nothing. */
     public FanotifyWatcher() {

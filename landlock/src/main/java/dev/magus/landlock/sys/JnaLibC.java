@@ -3,6 +3,7 @@ package dev.magus.landlock.sys;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import java.util.List;
 
 /**
  * glibc, direct-mapped: the JNA binding behind {@link JnaSyscalls}, and nothing else uses it.
@@ -20,24 +21,25 @@ final class JnaLibC {
     }
 
     /** Symbols and the glibc release that introduced them, checked before registration. */
-    static final String[][] REQUIRED_SYMBOLS = {
-            {"syscall", "2.2.5"}, {"prctl", "2.2.5"}, {"capget", "2.2.5"}, {"capset", "2.2.5"},
-            {"posix_spawn", "2.15"},
-            {"posix_spawn_file_actions_init", "2.2.5"}, {"posix_spawn_file_actions_destroy", "2.2.5"},
-            {"posix_spawn_file_actions_adddup2", "2.2.5"},
-            {"posix_spawn_file_actions_addchdir_np", "2.29"},
-            {"posix_spawn_file_actions_addclosefrom_np", "2.34"},
-            {"posix_spawnattr_init", "2.2.5"}, {"posix_spawnattr_destroy", "2.2.5"},
-            {"posix_spawnattr_setflags", "2.2.5"}, {"posix_spawnattr_setsigdefault", "2.2.5"},
-            {"posix_spawnattr_setsigmask", "2.2.5"}, {"posix_spawnattr_setpgroup", "2.2.5"},
-            {"sigemptyset", "2.2.5"}, {"sigfillset", "2.2.5"},
-            {"waitpid", "2.2.5"}, {"waitid", "2.2.5"}, {"kill", "2.2.5"}, {"pipe2", "2.9"},
-            {"close", "2.2.5"}, {"open", "2.2.5"}, {"readlink", "2.2.5"}, {"readlinkat", "2.4"}, {"read", "2.2.5"}, {"write", "2.2.5"},
-            {"getuid", "2.2.5"}, {"geteuid", "2.2.5"}, {"gettid", "2.30"}, {"gnu_get_libc_version", "2.2.5"},
-            {"sched_getcpu", "2.6"}, {"sched_getaffinity", "2.3.4"}, {"sched_setaffinity", "2.3.4"},
-            {"strerror", "2.2.5"}, {"strerrorname_np", "2.32"},
-            {"fanotify_init", "2.13"}, {"fanotify_mark", "2.13"}, {"open_by_handle_at", "2.14"}, {"fstatfs", "2.2.5"},
-    };
+    static final List<List<String>> REQUIRED_SYMBOLS = List.of(
+            List.of("syscall", "2.2.5"), List.of("prctl", "2.2.5"), List.of("capget", "2.2.5"),
+            List.of("capset", "2.2.5"), List.of("posix_spawn", "2.15"),
+            List.of("posix_spawn_file_actions_init", "2.2.5"), List.of("posix_spawn_file_actions_destroy", "2.2.5"),
+            List.of("posix_spawn_file_actions_adddup2", "2.2.5"),
+            List.of("posix_spawn_file_actions_addchdir_np", "2.29"),
+            List.of("posix_spawn_file_actions_addclosefrom_np", "2.34"), List.of("posix_spawnattr_init", "2.2.5"),
+            List.of("posix_spawnattr_destroy", "2.2.5"), List.of("posix_spawnattr_setflags", "2.2.5"),
+            List.of("posix_spawnattr_setsigdefault", "2.2.5"), List.of("posix_spawnattr_setsigmask", "2.2.5"),
+            List.of("posix_spawnattr_setpgroup", "2.2.5"), List.of("sigemptyset", "2.2.5"),
+            List.of("sigfillset", "2.2.5"), List.of("waitpid", "2.2.5"), List.of("waitid", "2.2.5"),
+            List.of("kill", "2.2.5"), List.of("pipe2", "2.9"), List.of("close", "2.2.5"), List.of("open", "2.2.5"),
+            List.of("readlink", "2.2.5"), List.of("readlinkat", "2.4"), List.of("read", "2.2.5"),
+            List.of("write", "2.2.5"), List.of("getuid", "2.2.5"), List.of("geteuid", "2.2.5"),
+            List.of("gettid", "2.30"), List.of("gnu_get_libc_version", "2.2.5"), List.of("sched_getcpu", "2.6"),
+            List.of("sched_getaffinity", "2.3.4"), List.of("sched_setaffinity", "2.3.4"),
+            List.of("strerror", "2.2.5"), List.of("strerrorname_np", "2.32"), List.of("fanotify_init", "2.13"),
+            List.of("fanotify_mark", "2.13"), List.of("open_by_handle_at", "2.14"), List.of("fstatfs", "2.2.5")
+    );
 
     static void register(NativeLibrary libc) {
         Native.register(JnaLibC.class, libc);

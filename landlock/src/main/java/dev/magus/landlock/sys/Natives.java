@@ -83,11 +83,11 @@ public final class Natives {
         try {
             NativeLibrary lib = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
             List<String> missing = new ArrayList<>();
-            for (String[] symbol : JnaLibC.REQUIRED_SYMBOLS) {
+            for (List<String> symbol : JnaLibC.REQUIRED_SYMBOLS) {
                 try {
-                    lib.getFunction(symbol[0]);
+                    lib.getFunction(symbol.get(0));
                 } catch (UnsatisfiedLinkError e) {
-                    missing.add(symbol[0] + " (glibc " + symbol[1] + ")");
+                    missing.add(symbol.get(0) + " (glibc " + symbol.get(1) + ")");
                 }
             }
             String version = versionOf(lib);

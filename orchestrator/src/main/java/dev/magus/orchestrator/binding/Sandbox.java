@@ -30,6 +30,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
+import reactor.netty.resources.ConnectionProvider;
 
 /**
  * A binding-layer session: one policy, built once by the run pipeline's own stages for a working
@@ -56,6 +57,10 @@ public final class Sandbox implements AutoCloseable {
     private final SandboxFiles files;
     private final SandboxArchives archives;
     private final SortedMap<String, String> env;
+    /** The pool of {@link #http}'s connections; made here (no thread), disposed by {@link #close}. */
+    private final ConnectionProvider connections;
+    // Guarded by this.
+    private boolean closed;
 
     private Sandbox(Orchestrator orchestrator, Host host, RunRequest template, RunConfig config, PolicyOrOff policy, Path temp,
             SortedMap<String, String> env) {
@@ -69,6 +74,7 @@ public final class Sandbox implements AutoCloseable {
         this.files = new SandboxFiles(policy, template.workingDir(), this::refused);
         this.archives = new SandboxArchives(files);
         this.env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
+        this.connections = ConnectionProvider.create(id);
     }
 
     /**
@@ -141,7 +147,7 @@ public final class Sandbox implements AutoCloseable {
 
     /** An HTTP client held to the run's network policy, resolving names with {@code resolver}. */
     public SandboxHttp http(HostResolver resolver) {
-        return new SandboxHttp(policy, resolver, this::refused);
+        return new SandboxHttp(policy, resolver, this::refused, this::connections, orchestrator.services().proxyLoops());
     }
 
     /**
@@ -173,12 +179,24 @@ public final class Sandbox implements AutoCloseable {
         events.tryEmitNext(event);
     }
 
-    /** Ends the stream and removes the session's private temp dir. Children already started go on. */
+    private synchronized ConnectionProvider connections() {
+        if (closed) {
+            throw new IllegalStateException("the session is closed");
+        }
+        return connections;
+    }
+
+    /**
+     * Ends the stream, closes the HTTP connections (a request after this fails) and removes the
+     * session's private temp dir. Children already started go on.
+     */
     @Override
     public void close() {
         synchronized (this) {
+            closed = true;
             events.tryEmitComplete();
         }
+        connections.dispose();
         if (temp != null) {
             Trees.deleteQuietly(temp);
         }

@@ -7,6 +7,7 @@ import dev.magus.events.Layer;
 import dev.magus.events.Operation;
 import dev.magus.events.SandboxException;
 import dev.magus.orchestrator.network.HostResolver;
+import dev.magus.orchestrator.network.ProxyLoops;
 import dev.magus.policy.PolicyOrOff;
 import dev.magus.policy.net.HostVerdict;
 import dev.magus.policy.net.NetworkMode;
@@ -24,10 +25,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.ByteBufFlux;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
 
 /**
  * A session's HTTP client (reactor-netty), held to the run's network policy as a confined child's
@@ -40,6 +43,9 @@ import reactor.netty.http.client.HttpClient;
  *
  * <p>Under network mode {@code open} every host is reached as the JVM would reach it; under
  * {@code none} none is.
+ *
+ * <p>Connections are pooled per session and closed with it ({@link Sandbox#close}); they run on
+ * the event loops of the orchestrator's services ({@link ProxyLoops}), shut down with them.
  */
 public final class SandboxHttp {
     private static final int MAX_REDIRECTS = 5;
@@ -48,11 +54,17 @@ public final class SandboxHttp {
     private final PolicyOrOff policy;
     private final HostResolver resolver;
     private final Consumer<Diagnostic> refused;
+    /** The session's pool; throws once the session is closed. */
+    private final Supplier<ConnectionProvider> connections;
+    private final ProxyLoops loops;
 
-    SandboxHttp(PolicyOrOff policy, HostResolver resolver, Consumer<Diagnostic> refused) {
+    SandboxHttp(PolicyOrOff policy, HostResolver resolver, Consumer<Diagnostic> refused, Supplier<ConnectionProvider> connections,
+            ProxyLoops loops) {
         this.policy = policy;
         this.resolver = resolver;
         this.refused = refused;
+        this.connections = connections;
+        this.loops = loops;
     }
 
     /** What came back: the status, the headers (names in lower case) and the whole body. */
@@ -136,7 +148,8 @@ public final class SandboxHttp {
     }
 
     private Mono<Response> exchange(String method, URI uri, byte[] body, InetSocketAddress address) {
-        HttpClient client = HttpClient.create()
+        HttpClient client = HttpClient.create(connections.get())
+                .runOn(loops.group())
                 .remoteAddress(() -> address)
                 .followRedirect(false)
                 .responseTimeout(TIMEOUT)

@@ -6,9 +6,10 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The event loops the run proxies of one owner of runs share
- * ({@link dev.magus.orchestrator.run.RunServices#proxyLoops}): made by the first proxied run, so
- * runs without network start no thread, and shut down with the owner ({@link #close}).
+ * The event loops the run proxies of one owner of runs share, and its binding sessions' HTTP
+ * clients ({@link dev.magus.orchestrator.run.RunServices#proxyLoops}): made by the first proxied
+ * run or request, so runs without network start no thread, and shut down with the owner
+ * ({@link #close}).
  */
 public final class ProxyLoops implements AutoCloseable {
     /** Two loops: they both accept and relay, and nothing on them blocks. */

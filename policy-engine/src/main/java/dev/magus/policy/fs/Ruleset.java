@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * An immutable set of {@link Rule}s indexed by path components, so that a lookup on a path of
@@ -28,20 +29,16 @@ public final class Ruleset {
     private static final Ruleset EMPTY = new Ruleset(List.of(), new Builder().freeze());
 
     /** Orders rules by their path (the order of {@link #rules()}). */
-    private static final Comparator<Rule> BY_PATH = Comparator.comparing(Rule::path);
+    private static final Comparator<Rule> BY_PATH = (a, b) -> a.path().compareTo(b.path());
 
     /** Prefers the shallowest rule, then the first by path: the one a "nearest rule" hint names. */
-    private static final Comparator<Rule> SHALLOWEST = Comparator.<Rule>comparingInt(r -> r.path().getNameCount())
-            .thenComparing(Rule::path);
+    private static final Comparator<Rule> SHALLOWEST = (a, b) -> {
+        int depth = Integer.compare(a.path().getNameCount(), b.path().getNameCount());
+        return depth != 0 ? depth : a.path().compareTo(b.path());
+    };
 
     /** The eight possible answers of {@link #granted}, so that a lookup allocates no mode. */
-    private static final AccessMode[] BY_BITS = new AccessMode[8];
-
-    static {
-        for (int b = 0; b < BY_BITS.length; b++) {
-            BY_BITS[b] = new AccessMode(b);
-        }
-    }
+    private static final List<AccessMode> BY_BITS = IntStream.range(0, 8).mapToObj(AccessMode::new).toList();
 
     private final List<Rule> rules;
     private final Node root;
@@ -136,7 +133,7 @@ public final class Ruleset {
             }
             p = e;
         }
-        return BY_BITS[bits];
+        return BY_BITS.get(bits);
     }
 
     /** Whether some rule at or above {@code resolved} grants {@code access}. */
