@@ -211,6 +211,8 @@ class ArchitectureTest {
                     "process: connection numbers, unique in the server process"),
             Map.entry("dev.magus.server.Session.WELCOME",
                     "constant: the welcome frame's bytes, unreleasable, only ever duplicated"),
+            Map.entry("dev.magus.server.client.FastClient.FACTORY",
+                    "cache: Jackson's factory for the client's control frames, from fixed settings; only read after"),
             Map.entry("dev.magus.server.protocol.FrameCodec.FACTORY",
                     "cache: Jackson's factory, from fixed settings; only read after"),
             Map.entry("dev.magus.server.protocol.FrameCodec.MAPPER",
