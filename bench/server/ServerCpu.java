@@ -1,10 +1,13 @@
+import dev.magus.cli.PrintedLines;
+import dev.magus.cli.ServedCommandLine;
 import dev.magus.env.platform.Platform;
 import dev.magus.orchestrator.run.Host;
+import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.Orchestrator;
-import dev.magus.policy.HostFacts;
 import dev.magus.server.MagusServer;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
+import dev.magus.server.lifecycle.IdleTimeout;
 import dev.magus.server.socket.SocketDir;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
@@ -18,10 +21,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The magus server's own CPU per forwarded run (under 2 ms for {@code true}). An
- * in-process server on a real Unix socket in a temp dir, with a fake home and a workspace
- * holding a magus.yaml (sandbox required); this thread forwards N runs of {@code true} over the
- * socket, one after another, and the process's CPU (user + system, /proc/self/stat, which
+ * The magus server's own CPU per forwarded run. An in-process server on a real Unix socket in a
+ * temp dir, with the command line's parser and lines (as {@code magus server start} gives it), a
+ * fake home and a workspace holding a magus.yaml (sandbox required); this thread forwards N runs
+ * of {@code true} over the socket as a client's words, one after another, and the process's CPU (user + system, /proc/self/stat, which
  * never counts the reaped children) over the N runs, less this client thread's own CPU, is
  * the server's. Per-thread CPU (ThreadMXBean) splits it by thread group, so the JIT's and
  * the GC's share can be seen apart.
@@ -47,10 +50,11 @@ public final class ServerCpu {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         mx.setThreadCpuTimeEnabled(true);
-        try (Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).build();
-                MagusServer server = MagusServer.start(dir, host, orchestrator, registry)) {
-            Frame.Submit submit = new Frame.Submit(List.of("true"), ws.toString(), env, Map.of(), List.of(), Optional.empty(),
-                    false, false);
+        try (RunServices services = new RunServices();
+                Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).services(services).build();
+                MagusServer server = MagusServer.start(dir, host, orchestrator, registry, new MagusServer.Settings(
+                        PrintedLines.INSTANCE, new ServedCommandLine(services), IdleTimeout.DEFAULT, false))) {
+            Frame.Command submit = run(ws, env, "true");
             forward(server, submit, warm);
             // For a profiler to attach to the measured phase only.
             System.err.println("measuring: pid " + ProcessHandle.current().pid());
@@ -89,8 +93,7 @@ public final class ServerCpu {
     private static void memory(MagusServer server, Path ws, Map<String, String> env) throws Exception {
         long[] idle = mem();
         System.out.printf("idle server: RSS %.1f MiB, heap used %.1f MiB (after a GC)%n", idle[0] / 1048576.0, idle[1] / 1048576.0);
-        Frame.Submit sleep = new Frame.Submit(List.of("sleep", "4"), ws.toString(), env, Map.of(), List.of(), Optional.empty(),
-                false, false);
+        Frame.Command sleep = run(ws, env, "sleep", "4");
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(LIVE);
         try {
             java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
@@ -129,8 +132,7 @@ public final class ServerCpu {
             java.util.List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
             for (int i = 0; i < CHATTY; i++) {
                 Path printed = ws.resolve("printed-" + i);
-                Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "seq 1 " + CHATTY_LINES + "; : > " + printed
-                        + "; sleep 6"), ws.toString(), env, Map.of(), List.of(), Optional.empty(), false, false);
+                Frame.Command s = run(ws, env, "sh", "-c", "seq 1 " + CHATTY_LINES + "; : > " + printed + "; sleep 6");
                 done.add(pool.submit(() -> {
                     forward(server, s, 1);
                     return null;
@@ -167,7 +169,14 @@ public final class ServerCpu {
         return new long[] {rss, rt.totalMemory() - rt.freeMemory()};
     }
 
-    private static void forward(MagusServer server, Frame.Submit submit, int n) throws Exception {
+    /** A client's words for {@code magus run --no-stdin -- argv} in {@code ws}. */
+    private static Frame.Command run(Path ws, Map<String, String> env, String... argv) {
+        List<String> words = new java.util.ArrayList<>(List.of("run", "--no-stdin", "--"));
+        words.addAll(List.of(argv));
+        return new Frame.Command(words, ws.toString(), env);
+    }
+
+    private static void forward(MagusServer server, Frame.Command submit, int n) throws Exception {
         String token = server.token();
         for (int i = 0; i < n; i++) {
             try (ServerClient c = ServerClient.connect(server.socket(), token)) {
@@ -175,7 +184,8 @@ public final class ServerCpu {
                 Frame.ToClient f;
                 do {
                     f = c.read();
-                } while (!(f instanceof Frame.Exit || f instanceof Frame.Declined || f instanceof Frame.Refused));
+                } while (!(f instanceof Frame.Exit || f instanceof Frame.Declined || f instanceof Frame.Refused
+                        || f instanceof Frame.Local));
                 if (!(f instanceof Frame.Exit x) || x.status() != 0) {
                     throw new IllegalStateException("run " + i + " ended " + f);
                 }

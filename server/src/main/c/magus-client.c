@@ -12,7 +12,7 @@
  * It reads no option of ARGS: it sends them as they are, with its working directory and
  * environment, and the server parses them with the command line's own model.
  *
- * It speaks the frames of dev.magus.server.protocol.Frame (version 4) over the Unix socket: a
+ * It speaks the frames of dev.magus.server.protocol.Frame (version 5) over the Unix socket: a
  * 4-byte big-endian length, a kind byte (0 JSON, 1 stdout, 2 stderr, 3 stdin), the body. The
  * token comes from MAGUS_PROC_TOKEN or the token file beside the socket; the child's bytes go
  * to descriptors 1 and 2 as they arrive, magus's own lines among them (the server writes them on
@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define VERSION 4 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
+#define VERSION 5 /* Frame.VERSION (NativeClientSourceTest holds the two together) */
 #define STR(x) #x
 #define XSTR(x) STR(x)
 #define K_JSON 0
@@ -817,7 +817,7 @@ int main(int argc, char **argv) {
                     json *s = get(c, "status");
                     exit(status_of(s));
                 }
-                /* an event is the server's business: it writes magus's own lines on stderr */
+                /* any other frame is ignored: the server writes magus's own lines on stderr */
                 release(c);
             }
         }

@@ -254,8 +254,8 @@ class RunCommand implements Callable<Integer> {
             err.println(HumanLines.line(e.diagnostic()));
             return ExitCodes.REFUSED;
         }
-        served.run(new dev.magus.server.protocol.Frame.Submit(request.argv(), cwd.toString(), context.host().get().env(),
-                request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin && !(ask && served.stdinTerminal), false,
+        served.run(new dev.magus.server.ServedRun(request.argv(), cwd.toString(), context.host().get().env(),
+                request.envSet(), new ArrayList<>(request.envUnset()), sandbox, stdin && !(ask && served.stdinTerminal),
                 request.grants().allow(), request.grants().pass(), request.op(), request.target(), request.allowHosts(),
                 verbose, quiet, failOnDenial, supervise, ask ? Optional.of(answerWithin) : Optional.empty()));
         return 0;

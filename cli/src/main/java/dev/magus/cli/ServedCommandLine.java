@@ -5,6 +5,7 @@ import dev.magus.landlock.denials.audit.AuditDenialSource;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.RunServices;
 import dev.magus.server.RunGrammar;
+import dev.magus.server.ServedRun;
 import dev.magus.server.protocol.Frame;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -35,7 +36,7 @@ public final class ServedCommandLine implements RunGrammar {
 
     /** What one command makes: a run, or the client's own. */
     static final class Outcome {
-        private Frame.Submit run;
+        private ServedRun run;
         private String local;
         /** The client's standard input is a terminal. */
         final boolean stdinTerminal;
@@ -47,7 +48,7 @@ public final class ServedCommandLine implements RunGrammar {
             this.tty = tty;
         }
 
-        void run(Frame.Submit r) {
+        void run(ServedRun r) {
             run = r;
         }
 

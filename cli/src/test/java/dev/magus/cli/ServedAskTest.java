@@ -3,6 +3,7 @@ package dev.magus.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.server.RunGrammar;
+import dev.magus.server.ServedRun;
 import dev.magus.server.protocol.Frame;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -36,17 +37,17 @@ class ServedAskTest {
     void askIsServedWithItsTimeout() {
         RunGrammar.Parsed p = parse(false, true, "run", "--ask", "--ask-timeout", "5", "--", "cat", "x");
         assertThat(p).isInstanceOf(RunGrammar.Serve.class);
-        Frame.Submit s = ((RunGrammar.Serve) p).run();
+        ServedRun s = ((RunGrammar.Serve) p).run();
         assertThat(s.ask()).contains(Duration.ofSeconds(5));
         assertThat(s.stdin()).isTrue();
-        Frame.Submit plain = ((RunGrammar.Serve) parse(false, true, "run", "--ask", "--", "cat", "x")).run();
+        ServedRun plain = ((RunGrammar.Serve) parse(false, true, "run", "--ask", "--", "cat", "x")).run();
         assertThat(plain.ask()).contains(dev.magus.landlock.supervise.Approval.DEFAULT_TIMEOUT);
         assertThat(((RunGrammar.Serve) parse(false, true, "run", "--", "cat", "x")).run().ask()).isEmpty();
     }
 
     @Test
     void aTerminalOnTheClientsStdinStaysTheAnswersOnly() {
-        Frame.Submit s = ((RunGrammar.Serve) parse(true, true, "run", "--ask", "--", "cat", "x")).run();
+        ServedRun s = ((RunGrammar.Serve) parse(true, true, "run", "--ask", "--", "cat", "x")).run();
         assertThat(s.stdin()).isFalse();
         assertThat(((RunGrammar.Serve) parse(true, true, "run", "--", "cat", "x")).run().stdin()).isTrue();
     }

@@ -3,6 +3,7 @@ package dev.magus.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.server.RunGrammar;
+import dev.magus.server.ServedRun;
 import dev.magus.server.protocol.Frame;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,12 +36,12 @@ class ServedSuperviseTest {
     void superviseIsServedAndSaysSo() {
         RunGrammar.Parsed p = parse("run", "-v", "--supervise", "--", "cat", "x");
         assertThat(p).isInstanceOf(RunGrammar.Serve.class);
-        Frame.Submit s = ((RunGrammar.Serve) p).run();
+        ServedRun s = ((RunGrammar.Serve) p).run();
         assertThat(s.supervise()).isTrue();
         assertThat(s.ask()).isEmpty();
         assertThat(s.argv()).containsExactly("cat", "x");
         assertThat(((RunGrammar.Serve) parse("run", "--", "cat", "x")).run().supervise()).isFalse();
-        Frame.Submit asking = ((RunGrammar.Serve) parse("run", "--supervise", "--ask", "--", "cat", "x")).run();
+        ServedRun asking = ((RunGrammar.Serve) parse("run", "--supervise", "--ask", "--", "cat", "x")).run();
         assertThat(asking.supervise()).isTrue();
         assertThat(asking.ask()).isPresent();
     }

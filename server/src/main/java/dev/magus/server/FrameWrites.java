@@ -9,16 +9,13 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * A connection's frames from the threads of its run (events, the child's bytes, the exit), each
- * written after every frame handed over before it, and those that arrive together in one flush:
- * one task on the event loop and one write to the socket for a run's Started and the diagnostics
- * held back behind it, where each frame was a task, a wake-up of the loop and a write of its own
- *. The frames wait here only until the loop runs the task; they count towards the
- * connection's high-water mark ({@link #queuedBytes}) until they are in the channel's own buffer.
- * Only the child's bytes wait for room below that mark; the events of the lines in one chunk of
- * them are handed over without waiting, so a run printing empty lines to a client that never
- * reads holds up to about 1 MB of event frames per stream above the mark (review: 3.7 MB for
- * {@code yes ''} on both streams, the same before this class), bounded by the chunk, not growing.
+ * A connection's frames from the threads of its run (magus's lines, the child's bytes, the exit),
+ * each written after every frame handed over before it, and those that arrive together in one
+ * flush: one task on the event loop and one write to the socket, where each frame was a task, a
+ * wake-up of the loop and a write of its own. The frames wait here only until the loop runs the
+ * task; they count towards the connection's high-water mark ({@link #queuedBytes}) until they are
+ * in the channel's own buffer. Only the child's bytes wait for room below that mark; magus's lines
+ * are handed over without waiting, bounded by the diagnostics of one chunk of output.
  */
 final class FrameWrites {
     private final Channel channel;

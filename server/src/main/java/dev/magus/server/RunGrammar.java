@@ -18,7 +18,7 @@ public interface RunGrammar {
     }
 
     /** A run the server serves, parsed. */
-    record Serve(Frame.Submit run) implements Parsed {
+    record Serve(ServedRun run) implements Parsed {
     }
 
     /** What the command line answers without a run (help, a usage error, a refusal), and its exit status. */
@@ -38,6 +38,6 @@ public interface RunGrammar {
     record Local(String message) implements Parsed {
     }
 
-    /** No command line: every command is the client's own (a server of protocol tests). */
+    /** No command line: every command is the client's own (a server that only answers status and stop). */
     RunGrammar NONE = command -> new Local("");
 }

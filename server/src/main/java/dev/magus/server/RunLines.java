@@ -38,7 +38,7 @@ public interface RunLines {
      */
     List<String> granted(List<String> allow, Path cwd, Path home, boolean quiet);
 
-    /** No lines at all: a server whose clients read the events (tests of the protocol). */
+    /** No lines at all (a server without a command line, which serves no run). */
     RunLines NONE = new RunLines() {
         @Override
         public Optional<String> diagnostic(Diagnostic d, boolean verbose, boolean quiet) {

@@ -20,10 +20,7 @@ import dev.magus.events.Mode;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
 import dev.magus.server.socket.Token;
-import dev.magus.telemetry.ndjson.NdjsonSink;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -31,7 +28,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -44,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * which this class never blocks: reading {@code magus.yaml} for the mode rules, and then the
  * run itself, run on one of the orchestrator's I/O threads ({@link Orchestrator#execute}), and
  * only those threads ever wait for a slow client: the child's bytes wait for room ({@link Out});
- * the control frames (events, the exit) are handed to {@link FrameWrites} without waiting.
+ * the control frames (magus's lines, the exit) are handed to {@link FrameWrites} without waiting.
  */
 final class Session {
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
@@ -72,7 +68,7 @@ final class Session {
     private final RunLines lines;
     private final RunGrammar grammar;
     /** The run this connection asked for, once it is known: its lines are rendered from it. */
-    private volatile Frame.Submit submit;
+    private volatile ServedRun served;
     /** The status reply: the counters, the scrape's address, the idle timeout. */
     private final Function<Channel, Frame.Status> status;
     /** This connection's number, which a run token minted for its run names. */
@@ -177,13 +173,11 @@ final class Session {
     }
 
     private void request(Frame frame) {
-        if (from.isPresent() && (frame instanceof Frame.Submit || frame instanceof Frame.Command)) {
+        if (from.isPresent() && frame instanceof Frame.Command) {
             nested();
         } else if (from.isPresent()) {
             refuse("MGS2011", "a run's token only forwards the runs started inside that run; "
                     + frame.getClass().getSimpleName() + " needs the server's token");
-        } else if (frame instanceof Frame.Submit s) {
-            beforeRun(() -> start(s));
         } else if (frame instanceof Frame.Command c) {
             beforeRun(() -> command(c));
         } else if (frame instanceof Frame.StatusQuery) {
@@ -260,7 +254,7 @@ final class Session {
         stdinTerminal = c.stdinTerminal();
         RunGrammar.Parsed parsed = grammar.parse(c);
         if (parsed instanceof RunGrammar.Serve serve) {
-            start(serve.run(), true);
+            start(serve.run());
         } else if (parsed instanceof RunGrammar.Answer a) {
             meters.forwarded("answered");
             state = State.DONE;
@@ -281,17 +275,13 @@ final class Session {
         }
     }
 
-    private void start(Frame.Submit s) {
-        start(s, false);
-    }
-
     /**
      * The mode rules, then the run; on one of magus's I/O threads, since they read
-     * {@code magus.yaml}, and the run's stages stay on it until the run ends. With
-     * {@code announce}, the client hears {@link Frame.Accepted} right before the run starts.
+     * {@code magus.yaml}, and the run's stages stay on it until the run ends. The client hears
+     * {@link Frame.Accepted} right before the run starts.
      */
-    private void start(Frame.Submit s, boolean announce) {
-        submit = s;
+    private void start(ServedRun s) {
+        served = s;
         boolean announced = false;
         Path cwd = Path.of(s.cwd());
         RunRequest request;
@@ -353,7 +343,7 @@ final class Session {
                 b.approver(a, s.ask().get());
             }
             Stdin in = s.stdin() ? new Stdin.Stream(stdin) : new Stdin.None();
-            if (announce && s.stdin() && offersFd && socketFd() >= 0) {
+            if (s.stdin() && offersFd && socketFd() >= 0) {
                 // Announced here, before the request is built: the client answers with its descriptor.
                 announced = true;
                 in = passedStdin();
@@ -383,20 +373,19 @@ final class Session {
             return;
         }
         meters.forwarded("started");
-        if (announce && !announced) {
+        if (!announced) {
             writes.write(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Accepted(s.stdin()))));
         }
-        if (announce && s.verbose() && s.stdin() && stdinTerminal && passedStdin.get() < 0) {
+        if (s.verbose() && s.stdin() && stdinTerminal && passedStdin.get() < 0) {
             writes.write(stderrFrame("magus: your terminal reaches this run as a copy of what is typed, not as its own"
                     + " terminal (isatty(0) is false there): " + (offersFd
                     ? "this server cannot receive descriptors (it serves a socket systemd passed, or epoll does not load here)"
                     : "this client cannot pass descriptors (the native client can; or run it with --local)")));
         }
         lines.granted(s.allow(), cwd, host.home(), s.quiet()).forEach(l -> writes.write(stderrFrame(l)));
-        // Subscribed before the run starts: an NDJSON client gets every output event too. The run
-        // is this session's before its first stage; its stages then run on this thread.
+        // The run is this session's before its first stage; its stages then run on this thread.
         orchestrator.submitHere(Submission.of(request).withPassthrough(Passthrough.of(new Out(true), new Out(false)))
-                .on(host).observedBy(e -> event(e, !announce, s.outputEvents())), r -> {
+                .on(host).observedBy(this::event), r -> {
                     run = r;
                     // The child has its own copy of a passed descriptor once it started; ours goes with the run.
                     r.result().doFinally(sig -> closePassedStdin()).subscribe(x -> { }, e -> { });
@@ -494,57 +483,18 @@ final class Session {
         return out;
     }
 
-    /**
-     * What {@code e} sends the client: magus's own line for it, if any; its event frame when the
-     * client reads events ({@code eventFrames}: a structured submit, never a client's words, whose
-     * clients read only bytes and the exit); and, last, the exit.
-     */
-    private void event(RunEvent e, boolean eventFrames, boolean outputEvents) {
-        if (e instanceof RunEvent.Output && !outputEvents) {
-            return;
+    /** What {@code e} sends the client: magus's own line for it, if any, and, last, the exit. */
+    private void event(RunEvent e) {
+        if (e instanceof RunEvent.Output) {
+            return; // the child's bytes went as they were read
         }
         line(e).ifPresent(l -> writes.write(stderrFrame(l)));
         if (e instanceof RunEvent.Exited x) {
             ended = true;
             state = State.DONE;
-            // The last event and the exit in one write: one wake-up of the event loop, and the
-            // client reads both at once, rather than waking for each. The event's bytes still come first, in the same buffer.
-            ByteBuf frames = eventFrames ? eventFrame(e) : channel.alloc().ioBuffer(EVENT_FRAME_HINT);
-            frames.writeBytes(FrameCodec.encode(new Frame.Exit(x.status(), x.signal())));
-            writes.writeLast(frames);
-        } else if (eventFrames) {
-            writes.write(eventFrame(e));
+            writes.writeLast(Unpooled.wrappedBuffer(FrameCodec.encode(new Frame.Exit(x.status(), x.signal()))));
         }
     }
-
-    /**
-     * The event frame of {@code e}, streamed from the event into one of the connection's I/O
-     * buffers: the same bytes as {@code FrameCodec.encode(new Frame.Event(NdjsonSink.toJson(e)))}
-     * (ForwardedRunTest and the cli's forwarded-run tests read them), but with no JSON tree, no
-     * array copied into a second one, and no copy from the heap on the event loop.
-     */
-    private ByteBuf eventFrame(RunEvent e) {
-        return eventFrame(channel.alloc(), e);
-    }
-
-    /** {@link #eventFrame(RunEvent)} from {@code alloc}; the caller owns the buffer. */
-    static ByteBuf eventFrame(ByteBufAllocator alloc, RunEvent e) {
-        ByteBuf buf = alloc.ioBuffer(EVENT_FRAME_HINT);
-        try {
-            int start = buf.writerIndex();
-            buf.writeInt(0);
-            FrameCodec.writeEventBody(e, new ByteBufOutputStream(buf));
-            buf.setInt(start, buf.writerIndex() - start - 4);
-            return buf;
-        } catch (IOException | RuntimeException ex) {
-            buf.release();
-            // Writing into memory does not fail; this would be a Jackson or Netty bug.
-            throw new IllegalStateException("cannot encode the event of run " + e.runId(), ex);
-        }
-    }
-
-    /** Room for an event frame in one go: a started, exit or short diagnostic fits, a longer one grows the buffer. */
-    private static final int EVENT_FRAME_HINT = 512;
 
     /**
      * The line a local run prints for {@code e}, if any. The pointers this server put into the
@@ -552,7 +502,7 @@ final class Session {
      * is never a line, since the same run with {@code --local} has no such pointers to withhold.
      */
     private Optional<String> line(RunEvent e) {
-        Frame.Submit s = submit;
+        ServedRun s = served;
         if (s == null) {
             return Optional.empty();
         }
@@ -581,13 +531,12 @@ final class Session {
     private void refused(Diagnostic d) {
         state = State.DONE;
         ended = true;
-        Frame.Submit s = submit;
+        ServedRun s = served;
         Optional<String> line = lines.diagnostic(d, s != null && s.verbose(), s != null && s.quiet());
-        Frame event = new Frame.Event(NdjsonSink.toJson(new RunEvent.Diag("forwarded", Instant.now(), d)));
         if (line.isPresent()) {
-            sendAndClose(event, new Frame.Stderr((line.get() + "\n").getBytes(StandardCharsets.UTF_8)), new Frame.Exit(125, 0));
+            sendAndClose(new Frame.Stderr((line.get() + "\n").getBytes(StandardCharsets.UTF_8)), new Frame.Exit(125, 0));
         } else {
-            sendAndClose(event, new Frame.Exit(125, 0));
+            sendAndClose(new Frame.Exit(125, 0));
         }
     }
 

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class ClientStateDirTest {
     }
 
     private Fixture.Result touch(Map<String, String> env) throws Exception {
-        return f.forward(f.submit(env, Map.of(), Optional.empty(), "touch", marker.toString()));
+        return f.forward(f.run(env, List.of(), "touch", marker.toString()));
     }
 
     private Map<String, String> env(String name, String value) {
@@ -82,7 +82,7 @@ class ClientStateDirTest {
         Fixture.Result r = touch(f.env);
         assertThat(r.status()).isEqualTo(125);
         assertThat(r.codes()).containsExactly("MGS2004");
-        assertThat(r.events()).singleElement().satisfies(e -> assertThat(e.path("message").asText())
+        assertThat(r.lines()).singleElement().satisfies(l -> assertThat(l)
                 .contains(serverState.toString()).contains("writable by its group or by others"));
         assertThat(marker).doesNotExist();
 
@@ -98,8 +98,7 @@ class ClientStateDirTest {
         Files.createSymbolicLink(serverState, real);
         Fixture.Result r = touch(f.env);
         assertThat(r.status()).isEqualTo(125);
-        assertThat(r.events()).singleElement().satisfies(e -> assertThat(e.path("message").asText())
-                .contains("is a symbolic link"));
+        assertThat(r.lines()).singleElement().satisfies(l -> assertThat(l).contains("is a symbolic link"));
         assertThat(marker).doesNotExist();
     }
 }

@@ -3,14 +3,11 @@ package dev.magus.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
-import dev.magus.server.protocol.Frame;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,8 +52,7 @@ class ConfigChangesAcrossRunsTest {
     /** Whether a forwarded run could write in ~/out; each run a new file. */
     private boolean writes(String name) throws Exception {
         Path file = out.resolve(name);
-        Fixture.Result r = f.forward(new Frame.Submit(List.of("sh", "-c", "echo made > " + file), f.workspace.toString(), f.env,
-                Map.of(), List.of(), Optional.empty(), false, false));
+        Fixture.Result r = f.forward(f.run("sh", "-c", "echo made > " + file));
         assertThat(r.outcome()).isInstanceOf(Forwarding.Outcome.Exited.class);
         return r.status() == 0 && Files.exists(file);
     }
@@ -97,8 +93,7 @@ class ConfigChangesAcrossRunsTest {
         f.yaml(yaml("rw") + "  bogus: [\n");
         for (String name : List.of("c2", "c3")) {
             Path file = out.resolve(name);
-            Fixture.Result r = f.forward(new Frame.Submit(List.of("sh", "-c", "echo made > " + file), f.workspace.toString(),
-                    f.env, Map.of(), List.of(), Optional.empty(), false, false));
+            Fixture.Result r = f.forward(f.run("sh", "-c", "echo made > " + file));
             assertThat(r.codes()).contains("MGS2004");
             assertThat(r.status()).isNotZero();
             assertThat(file).doesNotExist();

@@ -6,8 +6,7 @@ import dev.magus.landlock.abi.LandlockProbe;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +38,7 @@ class ConfinedChildTest {
                     + "mv '" + socket + "' '" + socket + ".x' && echo MOVED; "
                     + "ls '" + f.dir.dir() + "' && echo LISTED; "
                     + "mkdir -p '" + cacheDir + "' && touch '" + cacheDir + "/reached' && echo CACHE-OK; exit 0";
-            Fixture.Result r = f.forward(f.submit(f.env, Map.of(), Optional.empty(), "sh", "-c", script));
+            Fixture.Result r = f.forward(f.run(f.env, List.of(), "sh", "-c", script));
             assertThat(r.status()).isZero();
             assertThat(r.out()).doesNotContain("READ-TOKEN").doesNotContain(f.server.token()).doesNotContain("UNLINKED")
                     .doesNotContain("MOVED").doesNotContain("LISTED");

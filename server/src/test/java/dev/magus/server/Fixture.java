@@ -1,7 +1,6 @@
 package dev.magus.server;
 
 import dev.magus.env.platform.Platform;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.orchestrator.run.RunServices;
 import dev.magus.orchestrator.Orchestrator;
@@ -17,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,9 +29,12 @@ import org.junit.jupiter.api.Assumptions;
  */
 final class Fixture implements AutoCloseable {
     /**
-     * The few words of run the protocol tests say ({@code -v}, {@code --stdin}, {@code --no-stdin},
-     * {@code --env K=V}, {@code --ask} (10 s per ask), then the command), standing in for the command line's model, which the
-     * server module cannot reach; any other word is the client's own ({@code Local}).
+     * The words of run the protocol tests say, standing in for the command line's model, which the
+     * server module cannot reach (cli's tests parse with the real one): {@code -v}, {@code -q},
+     * {@code --stdin}, {@code --no-stdin}, {@code --env K=V}, {@code --unset K}, {@code --sandbox=MODE},
+     * {@code --allow X}, {@code --pass X}, {@code --op SPELL}, {@code --target NAME},
+     * {@code --allow-host H}, {@code --fail-on-denial}, {@code --supervise}, {@code --ask},
+     * {@code --ask-timeout SECONDS}, then the command; any other word is the client's own ({@code Local}).
      */
     static final RunGrammar GRAMMAR = c -> {
         List<String> a = c.args();
@@ -41,53 +42,79 @@ final class Fixture implements AutoCloseable {
             return new RunGrammar.Local("");
         }
         boolean verbose = false;
+        boolean quiet = false;
         boolean stdin = true;
+        boolean failOnDenial = false;
+        boolean supervise = false;
         boolean ask = false;
+        java.time.Duration askTimeout = java.time.Duration.ofSeconds(10);
+        Optional<String> sandbox = Optional.empty();
+        Optional<String> op = Optional.empty();
+        Optional<String> target = Optional.empty();
         Map<String, String> set = new LinkedHashMap<>();
+        List<String> unset = new ArrayList<>();
+        List<String> allow = new ArrayList<>();
+        List<String> pass = new ArrayList<>();
+        List<String> hosts = new ArrayList<>();
         int i = 1;
         for (; i < a.size() && a.get(i).startsWith("-"); i++) {
-            switch (a.get(i)) {
-                case "--" -> {
-                    i++;
-                    return serve(c, a.subList(i, a.size()), set, stdin, verbose, ask);
-                }
+            String w = a.get(i);
+            if (w.equals("--")) {
+                i++;
+                break;
+            } else if (w.startsWith("--sandbox=")) {
+                sandbox = Optional.of(w.substring("--sandbox=".length()));
+                continue;
+            }
+            switch (w) {
                 case "-v" -> verbose = true;
-                case "--ask" -> ask = true;
+                case "-q" -> quiet = true;
                 case "--stdin" -> stdin = true;
                 case "--no-stdin" -> stdin = false;
+                case "--fail-on-denial" -> failOnDenial = true;
+                case "--supervise" -> supervise = true;
+                case "--ask" -> ask = true;
+                case "--ask-timeout" -> askTimeout = java.time.Duration.ofSeconds(Long.parseLong(a.get(++i)));
                 case "--env" -> {
                     String kv = a.get(++i);
                     set.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
                 }
+                case "--unset" -> unset.add(a.get(++i));
+                case "--allow" -> allow.add(a.get(++i));
+                case "--pass" -> pass.add(a.get(++i));
+                case "--allow-host" -> hosts.add(a.get(++i));
+                case "--op" -> op = Optional.of(a.get(++i));
+                case "--target" -> target = Optional.of(a.get(++i));
                 default -> {
                     return new RunGrammar.Local("");
                 }
             }
         }
-        return serve(c, a.subList(i, a.size()), set, stdin, verbose, ask);
+        return new RunGrammar.Serve(new ServedRun(a.subList(i, a.size()), c.cwd(), c.env(), set, unset, sandbox, stdin,
+                allow, pass, op, target, hosts, verbose, quiet, failOnDenial, supervise,
+                ask ? Optional.of(askTimeout) : Optional.empty()));
     };
 
-    private static RunGrammar.Parsed serve(Frame.Command c, List<String> argv, Map<String, String> set, boolean stdin,
-            boolean verbose, boolean ask) {
-        Frame.Submit run = new Frame.Submit(argv, c.cwd(), c.env(), set, List.of(), Optional.empty(), stdin, false,
-                List.of(), List.of(), Optional.empty(), Optional.empty(), List.of(), verbose, false);
-        return new RunGrammar.Serve(ask ? run.asking(java.time.Duration.ofSeconds(10)) : run);
-    }
     /**
      * magus's lines as the server writes them on a forwarded run's stderr, shaped as the command
-     * line's (which the server module cannot reach): code, message, where to read more.
+     * line's (which the server module cannot reach): code, message, source (and details at -v), where
+     * to read more.
      */
     static final RunLines LINES = new RunLines() {
         @Override
         public Optional<String> diagnostic(dev.magus.events.Diagnostic d, boolean verbose, boolean quiet) {
             return d.severity() == dev.magus.events.Severity.DEBUG && !verbose ? Optional.empty()
-                    : Optional.of("magus: " + d.code() + " " + d.message() + "; see 'magus explain " + d.code() + "'");
+                    : Optional.of("magus: " + d.code() + " " + d.message() + " [" + d.source() + "]"
+                            + (verbose && !d.details().isEmpty() ? " " + new java.util.TreeMap<>(d.details()) : "")
+                            + "; see 'magus explain " + d.code() + "'");
         }
 
+        /** A run given {@code --sandbox=off} says it is unconfined (the command line's says so of any run in mode off). */
         @Override
         public Optional<String> started(dev.magus.events.RunEvent.Started started, Path cwd, Optional<String> sandbox,
                 List<String> argv, boolean quiet) {
-            return Optional.empty();
+            return started.mode() == dev.magus.events.Mode.OFF && sandbox.equals(Optional.of("off"))
+                    ? Optional.of("magus: unconfined (--sandbox=off)") : Optional.empty();
         }
 
         @Override
@@ -165,16 +192,27 @@ final class Fixture implements AutoCloseable {
         return ServerClient.connect(dir.socket(), Files.readString(dir.tokenFile()).trim());
     }
 
-    Frame.Submit submit(String... argv) {
-        return submit(env, Map.of(), Optional.empty(), argv);
+    /** {@code magus run --no-stdin -- argv} in the workspace, with this fixture's environment. */
+    Frame.Command run(String... argv) {
+        return run(env, List.of(), argv);
     }
 
-    Frame.Submit submit(Map<String, String> clientEnv, Map<String, String> set, Optional<String> sandbox, String... argv) {
-        return new Frame.Submit(List.of(argv), workspace.toString(), clientEnv, set, List.of(), sandbox, false, false);
+    /** {@code magus run --no-stdin OPTIONS -- argv} in the workspace, from a client whose environment is {@code clientEnv}. */
+    Frame.Command run(Map<String, String> clientEnv, List<String> options, String... argv) {
+        return words(clientEnv, workspace.toString(), options, argv);
     }
 
-    /** What one forwarded run produced. */
-    record Result(Forwarding.Outcome outcome, byte[] stdout, byte[] stderr, List<ObjectNode> events) {
+    /** {@code magus run --no-stdin OPTIONS -- argv} in {@code cwd}. */
+    static Frame.Command words(Map<String, String> clientEnv, String cwd, List<String> options, String... argv) {
+        List<String> words = new ArrayList<>(List.of("run", "--no-stdin"));
+        words.addAll(options);
+        words.add("--");
+        words.addAll(List.of(argv));
+        return new Frame.Command(words, cwd, clientEnv);
+    }
+
+    /** What one forwarded run produced, as a client gets it. */
+    record Result(Forwarding.Outcome outcome, byte[] stdout, byte[] stderr) {
         int status() {
             return ((Forwarding.Outcome.Exited) outcome).status();
         }
@@ -183,22 +221,24 @@ final class Fixture implements AutoCloseable {
             return new String(stdout, java.nio.charset.StandardCharsets.UTF_8);
         }
 
-        List<String> types() {
-            return events.stream().map(e -> e.path("type").asText()).toList();
+        /** magus's own lines on the run's stderr. */
+        List<String> lines() {
+            return new String(stderr, java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("magus: "))
+                    .toList();
         }
 
+        /** The codes of magus's diagnostic lines, in order. */
         List<String> codes() {
-            return events.stream().filter(e -> e.has("code")).map(e -> e.path("code").asText()).toList();
+            return lines().stream().map(l -> l.split(" ")[1]).filter(c -> c.matches("MGS[0-9]{4}")).toList();
         }
     }
 
-    Result forward(Frame.Submit submit) throws IOException {
+    Result forward(Frame.Command command) throws IOException {
         try (ServerClient c = client()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ByteArrayOutputStream err = new ByteArrayOutputStream();
-            List<ObjectNode> events = Collections.synchronizedList(new ArrayList<>());
-            Forwarding.Outcome o = Forwarding.forward(c, submit, null, out, err, events::add);
-            return new Result(o, out.toByteArray(), err.toByteArray(), events);
+            Forwarding.Outcome o = Forwarding.forward(c, command, null, out, err);
+            return new Result(o, out.toByteArray(), err.toByteArray());
         }
     }
 

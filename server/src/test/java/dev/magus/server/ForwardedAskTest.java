@@ -2,7 +2,6 @@ package dev.magus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.landlock.supervise.Support;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
@@ -53,24 +52,30 @@ class ForwardedAskTest {
     }
 
     /** What one asking run showed: its asks, in order, and the rest as a run's result. */
-    record Asked(List<Frame.Ask> asks, String out, List<ObjectNode> events, int status) {
+    record Asked(List<Frame.Ask> asks, String out, String err, int status) {
+        /** The decisions magus's lines name, in order. */
         List<String> decisions() {
-            return events.stream().filter(e -> e.path("details").has("decision"))
-                    .map(e -> e.path("details").path("decision").asText()).toList();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("[{ ]decision=([a-z-]+)[,}]").matcher(err);
+            List<String> out = new ArrayList<>();
+            while (m.find()) {
+                out.add(m.group(1));
+            }
+            return out;
         }
     }
 
-    private Frame.Submit asking(Duration timeout, String script) {
-        return f.submit("sh", "-c", script).asking(timeout);
+    /** {@code magus run -v --ask --ask-timeout SECONDS -- sh -c script}. */
+    private Frame.Command asking(Duration timeout, String script) {
+        return f.run(f.env, List.of("-v", "--ask", "--ask-timeout", Long.toString(timeout.toSeconds())), "sh", "-c", script);
     }
 
     /** Runs {@code submit}, answering each ask with what {@code answer} says (nothing: no answer). */
-    private Asked run(ServerClient c, Frame.Submit submit, Function<Frame.Ask, Optional<Frame.Decision>> answer)
+    private Asked run(ServerClient c, Frame.Command command, Function<Frame.Ask, Optional<Frame.Decision>> answer)
             throws IOException {
-        c.send(submit);
+        c.send(command);
         List<Frame.Ask> asks = new ArrayList<>();
-        List<ObjectNode> events = new ArrayList<>();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         while (true) {
             Frame.ToClient frame = c.read();
             if (frame instanceof Frame.Ask a) {
@@ -81,10 +86,10 @@ class ForwardedAskTest {
                 }
             } else if (frame instanceof Frame.Stdout o) {
                 out.write(o.bytes());
-            } else if (frame instanceof Frame.Event e) {
-                events.add(e.event());
+            } else if (frame instanceof Frame.Stderr e) {
+                err.write(e.bytes());
             } else if (frame instanceof Frame.Exit x) {
-                return new Asked(asks, out.toString(StandardCharsets.UTF_8), events, x.status());
+                return new Asked(asks, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), x.status());
             }
         }
     }
@@ -216,7 +221,7 @@ class ForwardedAskTest {
     @Test
     void aDecisionOnARunThatDoesNotAskIsAProtocolError() throws Exception {
         try (ServerClient c = f.client()) {
-            c.send(f.submit("sh", "-c", "echo ready; sleep 60"));
+            c.send(f.run("sh", "-c", "echo ready; sleep 60"));
             untilOutput(c);
             c.send(new Frame.Decision(1, "once"));
             Frame.Refused refused = refusalBeforeClose(c);

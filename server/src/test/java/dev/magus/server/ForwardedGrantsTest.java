@@ -7,8 +7,6 @@ import dev.magus.server.protocol.Frame;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,9 +41,12 @@ class ForwardedGrantsTest {
         }
     }
 
-    private Frame.Submit submit(List<String> allow, List<String> pass, String script) {
-        return new Frame.Submit(List.of("sh", "-c", script), f.workspace.toString(), f.env, Map.of(), List.of(),
-                Optional.empty(), false, false, allow, pass);
+    /** {@code magus run --allow A... --pass P... -- sh -c script}. */
+    private Frame.Command submit(List<String> allow, List<String> pass, String script) {
+        List<String> options = new java.util.ArrayList<>();
+        allow.forEach(a -> options.addAll(List.of("--allow", a)));
+        pass.forEach(p -> options.addAll(List.of("--pass", p)));
+        return f.run(f.env, options, "sh", "-c", script);
     }
 
     @Test

@@ -10,8 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -64,12 +62,13 @@ class ForwardedNetworkTest {
         }
     }
 
-    private Frame.Submit submit(List<String> allowHosts) {
+    private Frame.Command submit(List<String> allowHosts) {
         // curl reads http_proxy itself; --noproxy '' overrides the NO_PROXY that exempts localhost.
         String script = "curl -sS --noproxy '' -o /dev/null -w 'code=%{http_code}\\n' http://localhost:"
                 + origin.getAddress().getPort() + "/hello; echo \"proxy=${http_proxy:-none}\"";
-        return new Frame.Submit(List.of("sh", "-c", script), f.workspace.toString(), f.env, Map.of(), List.of(),
-                Optional.empty(), false, false, List.of(), List.of(), allowHosts);
+        List<String> options = new java.util.ArrayList<>();
+        allowHosts.forEach(h -> options.addAll(List.of("--allow-host", h)));
+        return f.run(f.env, options, "sh", "-c", script);
     }
 
     @Test

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -70,9 +69,13 @@ class ForwardedOpAndTargetTest {
         }
     }
 
-    private Frame.Submit submit(List<String> argv, Optional<String> op, Optional<String> target, List<String> hosts) {
-        return new Frame.Submit(argv, f.workspace.resolve("web").toString(), f.env, Map.of(), List.of(), Optional.empty(),
-                false, false, List.of(), List.of(), op, target, hosts);
+    /** {@code magus run --op/--target/--allow-host ... -- argv} in the project dir web. */
+    private Frame.Command submit(List<String> argv, Optional<String> op, Optional<String> target, List<String> hosts) {
+        List<String> options = new java.util.ArrayList<>();
+        op.ifPresent(o -> options.addAll(List.of("--op", o)));
+        target.ifPresent(t -> options.addAll(List.of("--target", t)));
+        hosts.forEach(h -> options.addAll(List.of("--allow-host", h)));
+        return Fixture.words(f.env, f.workspace.resolve("web").toString(), options, argv.toArray(String[]::new));
     }
 
 
@@ -101,15 +104,15 @@ class ForwardedOpAndTargetTest {
             assertThat(r.status()).isEqualTo(125);
             assertThat(r.codes()).contains("MGS2004");
         }
-        assertThat(op.events()).anySatisfy(e -> assertThat(e.path("source").asText()).startsWith("--op"));
-        assertThat(host.events()).anySatisfy(e -> assertThat(e.path("source").asText()).startsWith("--allow-host"));
+        assertThat(op.lines()).anySatisfy(l -> assertThat(l).contains(" [--op"));
+        assertThat(host.lines()).anySatisfy(l -> assertThat(l).contains(" [--allow-host"));
     }
 
     @Test
     void aKnownOpRuns() throws Exception {
         Fixture.Result r = f.forward(submit(List.of("sh", "-c", "echo op-ran"), Optional.of("python"), Optional.empty(),
                 List.of("example.org")));
-        assertThat(r.status()).as(r.out() + r.events()).isZero();
+        assertThat(r.status()).as(r.out() + r.lines()).isZero();
         assertThat(r.out()).isEqualTo("op-ran\n");
     }
 }

@@ -2,7 +2,6 @@ package dev.magus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
 import java.io.ByteArrayInputStream;
@@ -15,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -41,7 +39,7 @@ class ForwardedRunTest {
 
     @Test
     void outputArrivesByteForByteOnItsOwnStream() throws Exception {
-        Fixture.Result r = f.forward(f.submit("sh", "-c",
+        Fixture.Result r = f.forward(f.run("sh", "-c",
                 "printf 'a\\r\\nb\\000c'; printf 'to err\\n' >&2; head -c 300000 /dev/urandom > blob; cat blob; printf 'tail'"));
         byte[] blob = Files.readAllBytes(f.workspace.resolve("blob"));
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
@@ -51,22 +49,21 @@ class ForwardedRunTest {
         assertThat(r.stdout()).isEqualTo(expected.toByteArray());
         assertThat(new String(r.stderr(), StandardCharsets.UTF_8)).isEqualTo("to err\n");
         assertThat(r.status()).isZero();
-        assertThat(r.types()).startsWith("started").endsWith("exited").doesNotContain("output");
     }
 
     @Test
     void exitStatusesAreALocalRunsOnes() throws Exception {
-        assertThat(f.forward(f.submit("sh", "-c", "exit 7")).status()).isEqualTo(7);
-        Fixture.Result killed = f.forward(f.submit("sh", "-c", "kill -TERM $$"));
+        assertThat(f.forward(f.run("sh", "-c", "exit 7")).status()).isEqualTo(7);
+        Fixture.Result killed = f.forward(f.run("sh", "-c", "kill -TERM $$"));
         assertThat(killed.status()).isEqualTo(128 + 15);
         assertThat(((Forwarding.Outcome.Exited) killed.outcome()).signal()).isEqualTo(15);
-        assertThat(f.forward(f.submit("no-such-command-anywhere")).status()).isEqualTo(127);
+        assertThat(f.forward(f.run("no-such-command-anywhere")).status()).isEqualTo(127);
     }
 
     @Test
     void aSignalFrameReachesTheChildsGroup() throws Exception {
         try (ServerClient c = f.client()) {
-            c.send(f.submit("sh", "-c", "echo ready; sleep 60"));
+            c.send(f.run("sh", "-c", "echo ready; sleep 60"));
             StringBuilder out = new StringBuilder();
             Frame.ToClient frame;
             while (!out.toString().contains("ready")) {
@@ -89,12 +86,10 @@ class ForwardedRunTest {
     void stdinFramesReachTheChild() throws Exception {
         byte[] input = new byte[100_000];
         new java.util.Random(7).nextBytes(input);
-        Frame.Submit s = new Frame.Submit(List.of("cat"), f.workspace.toString(), f.env, Map.of(), List.of(),
-                Optional.empty(), true, false);
+        Frame.Command cat = new Frame.Command(List.of("run", "--", "cat"), f.workspace.toString(), f.env);
         try (ServerClient c = f.client()) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            Forwarding.Outcome o = Forwarding.forward(c, s, new ByteArrayInputStream(input), out, new ByteArrayOutputStream(), e -> {
-            });
+            Forwarding.Outcome o = Forwarding.forward(c, cat, new ByteArrayInputStream(input), out, new ByteArrayOutputStream());
             assertThat(o).isEqualTo(new Forwarding.Outcome.Exited(0, 0));
             assertThat(out.toByteArray()).isEqualTo(input);
         }
@@ -104,7 +99,7 @@ class ForwardedRunTest {
     void aClientDisconnectKillsTheRunsGroup() throws Exception {
         long sleeper;
         try (ServerClient c = f.client()) {
-            c.send(f.submit("sh", "-c", "sleep 300 & echo $!; wait"));
+            c.send(f.run("sh", "-c", "sleep 300 & echo $!; wait"));
             StringBuilder out = new StringBuilder();
             while (!out.toString().contains("\n")) {
                 if (c.read() instanceof Frame.Stdout o) {
@@ -130,8 +125,8 @@ class ForwardedRunTest {
         for (String who : List.of("one", "two", "three")) {
             java.util.Map<String, String> env = new java.util.LinkedHashMap<>(f.env);
             env.put("CLIENT", who);
-            Map<String, String> set = who.equals("three") ? Map.of() : Map.of("FOO", "foo-" + who);
-            Frame.Submit s = f.submit(env, set, Optional.empty(), "sh", "-c", "sleep 0.3; echo \"[$FOO] [$CLIENT] [$HOME]\"");
+            List<String> set = who.equals("three") ? List.of() : List.of("--env", "FOO=foo-" + who);
+            Frame.Command s = f.run(env, set, "sh", "-c", "sleep 0.3; echo \"[$FOO] [$CLIENT] [$HOME]\"");
             runs.add(CompletableFuture.supplyAsync(() -> {
                 try {
                     return f.forward(s);
@@ -155,19 +150,9 @@ class ForwardedRunTest {
         tool.toFile().setExecutable(true);
         java.util.Map<String, String> env = new java.util.LinkedHashMap<>(f.env);
         env.put("PATH", bin + ":" + f.env.get("PATH"));
-        Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "only-the-client-has-it"));
+        Fixture.Result r = f.forward(f.run(env, List.of(), "only-the-client-has-it"));
         assertThat(r.out()).isEqualTo("client tool\n");
-        assertThat(f.forward(f.submit("only-the-client-has-it")).status()).isEqualTo(127);
-    }
-
-    @Test
-    void outputEventsAreSentWhenAsked() throws Exception {
-        Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "echo one; echo two >&2"), f.workspace.toString(), f.env,
-                Map.of(), List.of(), Optional.empty(), false, true);
-        Fixture.Result r = f.forward(s);
-        List<String> lines = r.events().stream().filter(e -> e.path("type").asText().equals("output"))
-                .map((ObjectNode e) -> e.path("stream").asText() + ":" + e.path("line").asText()).sorted().toList();
-        assertThat(lines).containsExactly("stderr:two", "stdout:one");
+        assertThat(f.forward(f.run("only-the-client-has-it")).status()).isEqualTo(127);
     }
 
     /** Whether {@code pid} exists and is not a zombie. */

@@ -10,8 +10,6 @@ import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,22 +46,19 @@ class FrameLeakReviewTest {
     void noRunLeaksAFrame() throws Exception {
         try (Fixture f = new Fixture(root)) {
             for (int i = 0; i < 6; i++) {
-                // Read to the end, with output events.
-                Fixture.Result r = f.forward(new Frame.Submit(List.of("sh", "-c", "seq 1 20000; seq 1 3000 >&2"),
-                        f.workspace.toString(), f.env, Map.of(), List.of(), Optional.empty(), false, true));
+                // Read to the end, with a line of magus's (-v: the debug ones too).
+                Fixture.Result r = f.forward(f.run(f.env, List.of("-v"), "sh", "-c", "seq 1 20000; seq 1 3000 >&2"));
                 assertThat(r.status()).isZero();
                 // Disconnect mid-output.
                 try (ServerClient c = f.client()) {
-                    c.send(new Frame.Submit(List.of("sh", "-c", "while :; do seq 1 2000; done"), f.workspace.toString(),
-                            f.env, Map.of(), List.of(), Optional.empty(), false, true));
+                    c.send(f.run("sh", "-c", "while :; do seq 1 2000; done"));
                     for (int n = 0; n < 50; n++) {
                         c.read();
                     }
                 }
                 // Never read, then disconnect.
                 try (ServerClient c = f.client()) {
-                    c.send(new Frame.Submit(List.of("sh", "-c", "while :; do seq 1 2000; done"), f.workspace.toString(),
-                            f.env, Map.of(), List.of(), Optional.empty(), false, true));
+                    c.send(f.run("sh", "-c", "while :; do seq 1 2000; done"));
                     Thread.sleep(300);
                 }
             }
@@ -87,13 +82,14 @@ class FrameLeakReviewTest {
         try (Fixture f = new Fixture(root)) {
             long pid = -1;
             try (ServerClient c = f.client()) {
-                c.send(new Frame.Submit(List.of("sh", "-c", "while :; do seq 1 2000; done"), f.workspace.toString(),
-                        f.env, Map.of(), List.of(), Optional.empty(), false, true));
-                while (pid < 0) {
-                    if (c.read() instanceof Frame.Event e && e.event().path("type").asText().equals("started")) {
-                        pid = e.event().path("pid").asLong();
+                c.send(f.run("sh", "-c", "echo $$; while :; do seq 1 2000; done"));
+                StringBuilder out = new StringBuilder();
+                while (out.indexOf("\n") < 0) {
+                    if (c.read() instanceof Frame.Stdout o) {
+                        out.append(new String(o.bytes(), java.nio.charset.StandardCharsets.US_ASCII));
                     }
                 }
+                pid = Long.parseLong(out.substring(0, out.indexOf("\n")));
                 Thread.sleep(1500); // not reading: the server's pipe readers wait at the high-water mark
                 assertThat(running(pid)).isTrue();
                 assertThat(f.server.pendingBytes()).isLessThanOrEqualTo(MagusServer.HIGH_WATER + 2L * 1024 * 1024);

@@ -12,8 +12,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,7 +76,7 @@ class HelloGateTest {
     @Test
     void aHelloThatFitsIsStillServed() throws Exception {
         try (Fixture f = new Fixture(root)) {
-            Fixture.Result r = f.forward(f.submit("/bin/sh", "-c", "echo served"));
+            Fixture.Result r = f.forward(f.run("/bin/sh", "-c", "echo served"));
             assertThat(r.status()).isZero();
             assertThat(r.out()).isEqualTo("served\n");
         }
@@ -89,8 +87,8 @@ class HelloGateTest {
         try (Fixture f = new Fixture(root); SocketChannel c = connect(f)) {
             String token = Files.readString(f.dir.tokenFile()).trim();
             c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.Hello(Frame.VERSION, token))));
-            c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.Submit(List.of("/bin/sh", "-c", "wc -c; sleep 30"),
-                    f.workspace.toString(), f.env, Map.of(), List.of(), Optional.empty(), true, false))));
+            c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.Command(List.of("run", "--", "/bin/sh", "-c", "wc -c; sleep 30"),
+                    f.workspace.toString(), f.env))));
             byte[] chunk = new byte[16 * 1024];
             c.write(ByteBuffer.wrap(FrameCodec.stdin(chunk, 0, chunk.length)));
             c.write(ByteBuffer.wrap(FrameCodec.encode(new Frame.StdinEnd())));
@@ -127,7 +125,7 @@ class HelloGateTest {
                         // closed by the server before the write ended: what the gate is for
                     }
                 }
-                Fixture.Result r = f.forward(f.submit("/bin/sh", "-c", "echo still-served"));
+                Fixture.Result r = f.forward(f.run("/bin/sh", "-c", "echo still-served"));
                 assertThat(r.status()).isZero();
                 assertThat(r.out()).isEqualTo("still-served\n");
                 int open = 0;

@@ -203,9 +203,13 @@ class HostileServerClientsTest {
     void anEventIsNeverRenderedByAClientAndTheRunsStatusIsKept(Client client) throws Exception {
         // magus's own lines are the server's to write on stderr (RunLines): a client prints no event.
         ForwardingClientsTest.assumeBuilt(client);
+        // An event frame, as servers of earlier versions sent them: no frame of this version, and ignored.
         ObjectNode d = JSON.createObjectNode().put("type", "diagnostic").put("severity", "error").put("code", "")
                 .put("layer", "").put("message", "from a hostile server").put("source", "");
-        Ran r = run(client, FrameCodec.encode(new Frame.Event(d)), FrameCodec.encode(new Frame.Exit(3, 0)));
+        ObjectNode event = JSON.createObjectNode().put("type", "event");
+        event.set("event", d);
+        byte[] body = JSON.writeValueAsBytes(event);
+        Ran r = run(client, FrameCodec.bytes(FrameCodec.JSON, body, 0, body.length), FrameCodec.encode(new Frame.Exit(3, 0)));
         assertThat(r.served().hello().version()).isEqualTo(Frame.VERSION);
         assertThat(r.served().run().args()).containsExactly("run", "--", "true");
         assertThat(r.status()).as("stderr: %s", r.err()).isEqualTo(3);

@@ -29,7 +29,7 @@ class IdleTimeoutTest {
         long timeout = 1500;
         try (Fixture f = new Fixture(root, Optional.empty(), new IdleTimeout(Duration.ofMillis(timeout)))) {
             // A run, then a connection held open for twice the timeout: the server stays.
-            assertThat(f.forward(f.submit("true")).status()).isZero();
+            assertThat(f.forward(f.run("true")).status()).isZero();
             try (ServerClient held = f.client()) {
                 Thread.sleep(2 * timeout);
                 assertThat(MagusServer.running(f.dir.socket())).as("a connection is open").isTrue();

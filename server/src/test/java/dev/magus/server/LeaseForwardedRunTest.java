@@ -3,7 +3,6 @@ package dev.magus.server;
 import dev.magus.events.MagusEnv;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.landlock.abi.LandlockProbe;
 import dev.magus.orchestrator.run.Host;
 import dev.magus.policy.lease.CarriedLease;
@@ -65,21 +64,20 @@ class LeaseForwardedRunTest {
         }
     }
 
-    private static List<ObjectNode> diagnostics(Fixture.Result r, String code) {
-        return r.events().stream().filter(e -> e.path("code").asText().equals(code)).toList();
+    /** magus's lines of {@code code} on the run's stderr. */
+    private static List<String> diagnostics(Fixture.Result r, String code) {
+        return r.lines().stream().filter(l -> l.startsWith("magus: " + code + " ")).toList();
     }
 
     @Test
     void aForwardedRunIsNarrowedByTheCheckoutsLeaseAndNamesTheJob() throws Exception {
         Path beside = f.workspace.resolve("README");
-        Fixture.Result r = f.forward(f.submit("sh", "-c", "echo x > src/a; echo x > README; echo done"));
+        Fixture.Result r = f.forward(f.run(f.env, List.of("-v"), "sh", "-c", "echo x > src/a; echo x > README; echo done"));
         assertThat(r.out()).contains("done");
         assertThat(f.workspace.resolve("src/a")).exists();
         assertThat(beside).doesNotExist();
-        assertThat(diagnostics(r, "MGS2002")).anySatisfy(d -> {
-            assertThat(d.path("subject").asText()).isEqualTo(beside.toString());
-            assertThat(d.path("details").path("job").asText()).isEqualTo(job.id().toString());
-        });
+        assertThat(diagnostics(r, "MGS2002")).anySatisfy(d -> assertThat(d).contains(beside.toString())
+                .contains("job=" + job.id() + ","));
         try (JobStore store = JobStore.open(state.jobsDb())) {
             assertThat(store.trail(job.id())).extracting(TrailEntry::event).extracting(e -> e.kind())
                     .contains("run_started", "sandbox_denial", "run_ended");
@@ -91,7 +89,7 @@ class LeaseForwardedRunTest {
         Map<String, String> env = new LinkedHashMap<>(f.env);
         env.put(MagusEnv.LEASE, new CarriedLease(job.id().toString(), f.workspace,
                 List.of(WriteGlob.parse("src/only/**", "t"))).encode());
-        Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "sh", "-c",
+        Fixture.Result r = f.forward(f.run(env, List.of(), "sh", "-c",
                 "echo x > src/only/a; echo x > src/b; echo done"));
         assertThat(r.out()).contains("done");
         assertThat(f.workspace.resolve("src/only/a")).exists();
@@ -102,10 +100,10 @@ class LeaseForwardedRunTest {
     void aCarriedLeaseOfAnotherJobOnTheCheckoutIsRefused() throws Exception {
         Map<String, String> env = new LinkedHashMap<>(f.env);
         env.put(MagusEnv.LEASE, new CarriedLease("999", f.workspace, List.of(WriteGlob.parse("**", "t"))).encode());
-        Fixture.Result r = f.forward(f.submit(env, Map.of(), Optional.empty(), "sh", "-c", "touch spawned"));
+        Fixture.Result r = f.forward(f.run(env, List.of(), "sh", "-c", "touch spawned"));
         assertThat(r.status()).isEqualTo(125);
         assertThat(diagnostics(r, "MGS2004")).singleElement()
-                .satisfies(d -> assertThat(d.path("message").asText()).contains("job 999").contains("job " + job.id()));
+                .satisfies(d -> assertThat(d).contains("job 999").contains("job " + job.id()));
         assertThat(f.workspace.resolve("spawned")).doesNotExist();
     }
 }

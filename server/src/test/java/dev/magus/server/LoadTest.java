@@ -2,7 +2,6 @@ package dev.magus.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.server.protocol.Frame;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -13,8 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,7 +43,7 @@ class LoadTest {
             f.yaml("sandbox:\n  mode: required\n");
             Files.createDirectories(f.home.resolve(".ssh"));
             Files.writeString(f.home.resolve(".ssh/id_rsa"), "secret");
-            f.forward(f.submit("true")); // warm: the launcher, the loops, the pools
+            f.forward(f.run("true")); // warm: the launcher, the loops, the pools
             int fdsBefore = fds();
             int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
             String expected = IntStream.rangeClosed(1, LINES).mapToObj(Integer::toString).collect(Collectors.joining("\n", "", "\n"));
@@ -55,9 +52,7 @@ class LoadTest {
                 List<CompletableFuture<Fixture.Result>> runs = new ArrayList<>();
                 for (int i = 0; i < RUNS; i++) {
                     // The denial comes last: its line on stderr is the one the inference reads.
-                    Frame.Submit s = new Frame.Submit(List.of("sh", "-c", "seq 1 " + LINES + "; cat \"$HOME/.ssh/id_rsa\"; exit 0"),
-                            f.workspace.toString(), f.env,
-                            Map.of(), List.of(), Optional.empty(), false, true);
+                    Frame.Command s = f.run("sh", "-c", "seq 1 " + LINES + "; cat \"$HOME/.ssh/id_rsa\"; exit 0");
                     runs.add(CompletableFuture.supplyAsync(() -> {
                         try {
                             return f.forward(s);
@@ -70,14 +65,8 @@ class LoadTest {
                     Fixture.Result r = run.get(300, TimeUnit.SECONDS);
                     assertThat(r.status()).isZero();
                     assertThat(new String(r.stdout(), StandardCharsets.US_ASCII)).isEqualTo(expected);
-                    List<String> lines = r.events().stream().filter(e -> e.path("type").asText().equals("output"))
-                            .filter(e -> e.path("stream").asText().equals("stdout"))
-                            .map((ObjectNode e) -> e.path("line").asText()).toList();
                     assertThat(new String(r.stderr(), StandardCharsets.UTF_8)).contains(".ssh/id_rsa").contains("ermission denied");
                     assertThat(r.codes()).as("the denial's diagnostic").contains("MGS2001");
-                    assertThat(lines).hasSize(LINES).isEqualTo(List.of(expected.split("\n")));
-                    assertThat(r.types().get(0)).isEqualTo("started");
-                    assertThat(r.types().get(r.types().size() - 1)).isEqualTo("exited");
                 }
             } finally {
                 clients.shutdownNow();

@@ -23,7 +23,7 @@ class MetricsScrapeTest {
     void theScrapeIsPrometheusTextWithTheServersAndTheRunsCounters() throws Exception {
         try (Fixture f = new Fixture(root);
                 MetricsEndpoint metrics = MetricsEndpoint.start("127.0.0.1:0", f.registry)) {
-            assertThat(f.forward(f.submit("true")).status()).isZero();
+            assertThat(f.forward(f.run("true")).status()).isZero();
             try {
                 ServerClient.connect(f.dir.socket(), "wrong");
             } catch (ServerClient.Refused expected) {

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -53,8 +52,8 @@ class NestedRunTokenTest {
             ServerClient outer = f.client();
             CompletableFuture<Forwarding.Outcome> outerRun = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return Forwarding.forward(outer, f.submit(launcher.toRealPath().toString(), go.toString()), null, out,
-                            OutputStream.nullOutputStream(), e -> { });
+                    return Forwarding.forward(outer, f.run(launcher.toRealPath().toString(), go.toString()), null, out,
+                            OutputStream.nullOutputStream());
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -68,10 +67,8 @@ class NestedRunTokenTest {
 
             Path marker = root.resolve("ran");
             try (ServerClient nested = ServerClient.connect(f.dir.socket(), token)) {
-                Forwarding.Outcome o = Forwarding.forward(nested, new Frame.Submit(List.of("touch", marker.toString()),
-                        f.workspace.toString(), f.env, Map.of(), List.of(), Optional.empty(), false, false,
-                        List.of(root.toString()), List.of()), null, OutputStream.nullOutputStream(),
-                        OutputStream.nullOutputStream(), e -> { });
+                Forwarding.Outcome o = Forwarding.forward(nested, f.run(f.env, List.of("--allow", root.toString()), "touch",
+                        marker.toString()), null, OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
                 assertThat(o).isInstanceOfSatisfying(Forwarding.Outcome.Declined.class,
                         d -> assertThat(d.frame().message()).as("no line: it runs where it came from").isEmpty());
             }

@@ -84,7 +84,7 @@ class ServerLifecycleTest {
         try (Fixture again = new Fixture(root)) {
             assertThat(MagusServer.running(again.server.socket())).isTrue();
             assertThat(again.server.token()).as("a fresh token at each start").isNotEqualTo(firstToken);
-            assertThat(again.forward(again.submit("true")).status()).isZero();
+            assertThat(again.forward(again.run("true")).status()).isZero();
         }
     }
 

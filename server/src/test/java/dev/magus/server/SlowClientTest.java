@@ -8,9 +8,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -32,11 +29,10 @@ class SlowClientTest {
         try (Fixture f = new Fixture(root)) {
             Path done = f.workspace.resolve("done");
             try (ServerClient slow = f.client()) {
-                slow.send(new Frame.Submit(List.of("sh", "-c", "seq 1 " + LINES + "; touch done"), f.workspace.toString(), f.env,
-                        Map.of(), List.of(), Optional.empty(), false, false));
+                slow.send(f.run("sh", "-c", "seq 1 " + LINES + "; touch done"));
                 // Not reading: meanwhile other runs come and go.
                 for (int i = 0; i < 5; i++) {
-                    Fixture.Result r = f.forward(f.submit("sh", "-c", "echo other " + i));
+                    Fixture.Result r = f.forward(f.run("sh", "-c", "echo other " + i));
                     assertThat(r.status()).isZero();
                     assertThat(r.out()).isEqualTo("other " + i + "\n");
                 }

@@ -39,7 +39,7 @@ class TokenRefusalTest {
                 SocketChannel c = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             c.connect(UnixDomainSocketAddress.of(f.dir.socket()));
             Path marker = root.resolve("ran");
-            c.write(ByteBuffer.wrap(FrameCodec.encode(f.submit("touch", marker.toString()))));
+            c.write(ByteBuffer.wrap(FrameCodec.encode(f.run("touch", marker.toString()))));
             ServerClient.Refused r = readRefusal(c);
             assertThat(r.code()).isEqualTo("MGS2011");
             assertThat(c.read(ByteBuffer.allocate(1))).as("closed after the refusal").isEqualTo(-1);

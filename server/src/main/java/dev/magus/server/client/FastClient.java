@@ -48,7 +48,7 @@ import java.util.Optional;
  */
 public final class FastClient {
     /** The frame kinds and the protocol version: {@link dev.magus.server.protocol.FrameCodec}'s. */
-    private static final int VERSION = 4;
+    private static final int VERSION = 5;
     private static final byte JSON = 0;
     private static final byte STDOUT = 1;
     private static final byte STDERR = 2;
@@ -255,7 +255,7 @@ public final class FastClient {
                 } else if ("exit".equals(type)) {
                     return status(f.get("status"));
                 }
-                // An event is the server's business: it writes magus's own lines on stderr (RunLines).
+                // Any other frame is ignored: the server writes magus's own lines on stderr (RunLines).
             }
         }
     }

@@ -1,6 +1,5 @@
 package dev.magus.server.protocol;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,7 +30,7 @@ public sealed interface Frame {
      * The protocol version both ends say in their hello; any difference is refused by both,
      * with a line naming the two versions.
      */
-    int VERSION = 4;
+    int VERSION = 5;
 
     /** Frames a client sends. */
     sealed interface ToServer extends Frame {
@@ -59,118 +58,10 @@ public sealed interface Frame {
     }
 
     /**
-     * A run to forward. The environment is the client's whole environment: the run uses the
-     * client's {@code HOME}, {@code PATH} and {@code MAGUS_SANDBOX} floor, never the server's.
-     *
-     * @param sandbox      {@code --sandbox}, when given (a spelling)
-     * @param stdin        whether stdin frames follow (else the child reads {@code /dev/null})
-     * @param outputEvents whether output events are sent as well as the bytes (for a client
-     *                     writing NDJSON); off, only the other events are sent
-     * @param allow        {@code --allow} values as written (relative to {@code cwd}); absent
-     *                     in the JSON when empty, so a frame without one-run grants is unchanged
-     * @param pass         {@code --pass} values as written
-     * @param op           {@code --op SPELL}: the run is a spell op's child (absent in the JSON when empty)
-     * @param target       {@code --target NAME} ({@code magus target NAME}): {@code argv} is then what is
-     *                     appended to the target's command, and may be empty
-     * @param allowHosts   {@code --allow-host} values: hosts the run's network proxy lets through
-     *                     beyond its policy; absent in the JSON when empty
-     * @param verbose      {@code -v}: the server writes magus's own lines on the run's stderr as the
-     *                     command line would print them, debug ones too
-     * @param quiet        {@code -q}: magus's lines are refusals and denials only
-     * @param failOnDenial {@code --fail-on-denial}: a clean exit after a denial is status 3 (absent in the JSON when off)
-     * @param supervise    {@code --supervise}: the server's supervisor reports each call the policy refuses
-     *                     (JSON {@code "supervise": true}, absent when off); {@code --ask} supervises either way
-     * @param ask          {@code --ask}, with how long each ask waits ({@code --ask-timeout}): each open the
-     *                     policy refuses is put to the client ({@link Ask}) while the child waits (JSON
-     *                     {@code "askTimeoutMillis"}, absent when the run does not ask)
-     */
-    record Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-            List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-            List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-            boolean quiet, boolean failOnDenial, boolean supervise, Optional<java.time.Duration> ask) implements ToServer {
-        public Submit {
-            Objects.requireNonNull(ask, "ask");
-            if (ask.isPresent() && (ask.get().isNegative() || ask.get().isZero())) {
-                throw new IllegalArgumentException("an ask's timeout must be positive: " + ask.get());
-            }
-            argv = List.copyOf(argv);
-            Objects.requireNonNull(cwd, "cwd");
-            env = Map.copyOf(env);
-            set = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(set));
-            unset = List.copyOf(unset);
-            Objects.requireNonNull(sandbox, "sandbox");
-            allow = List.copyOf(allow);
-            pass = List.copyOf(pass);
-            Objects.requireNonNull(op, "op");
-            Objects.requireNonNull(target, "target");
-            allowHosts = List.copyOf(allowHosts);
-        }
-
-        /** A run neither supervised nor asking. */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-                boolean quiet, boolean failOnDenial) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, verbose, quiet,
-                    failOnDenial, false, Optional.empty());
-        }
-
-        /** The same run, asking the client about each refused open, each ask waiting {@code timeout}. */
-        public Submit asking(java.time.Duration timeout) {
-            return new Submit(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts,
-                    verbose, quiet, failOnDenial, supervise, Optional.of(timeout));
-        }
-
-        /** The same run, supervised ({@code --supervise}). */
-        public Submit supervising() {
-            return new Submit(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts,
-                    verbose, quiet, failOnDenial, true, ask);
-        }
-
-        /** A run that does not fail on denials. */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts, boolean verbose,
-                boolean quiet) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, verbose, quiet,
-                    false);
-        }
-
-        /** A run neither verbose nor quiet. */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-                List<String> pass, Optional<String> op, Optional<String> target, List<String> allowHosts) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, op, target, allowHosts, false, false);
-        }
-
-        /** A run of a command with extra hosts for its proxy (no op, no target). */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-                List<String> pass, List<String> allowHosts) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, Optional.empty(), Optional.empty(),
-                    allowHosts);
-        }
-
-        /** A run of a command (no op, no target, no extra hosts). */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents, List<String> allow,
-                List<String> pass) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, allow, pass, Optional.empty(), Optional.empty(),
-                    List.of());
-        }
-
-        /** A run without one-run grants. */
-        public Submit(List<String> argv, String cwd, Map<String, String> env, Map<String, String> set,
-                List<String> unset, Optional<String> sandbox, boolean stdin, boolean outputEvents) {
-            this(argv, cwd, env, set, unset, sandbox, stdin, outputEvents, List.of(), List.of());
-        }
-    }
-
-    /**
      * A command as the client was given it: its words after {@code magus} (bytes that are not
      * UTF-8 kept as {@code RawBytes} keeps them), its working directory and its whole environment.
      * The server parses it with the command line's own model ({@code RunGrammar}); a client reads
-     * no option itself. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
+     * no option itself, and a run is asked for in no other way. With {@code stdinFd} (JSON {@code "stdinFd": true}, absent when false) the
      * client can pass its standard input as a descriptor ({@link Accepted}); {@code stdinTerminal}
      * ({@code "stdinTerminal": true}) says it is a terminal, so that {@code -v} can say when the run
      * gets it as a copy instead. {@code tty} ({@code "tty": true}) says the client has a controlling
@@ -203,7 +94,7 @@ public sealed interface Frame {
     /**
      * The client's answer to the {@link Ask} of the same {@code id}: {@code "once"} (this open
      * only), {@code "run"} (this access to this path for the rest of the run) or {@code "deny"};
-     * any other word is a malformed frame. Only a run that asks ({@link Submit#ask}) takes one;
+     * any other word is a malformed frame. Only a run that asks ({@code --ask}) takes one;
      * an answer to an ask that is no longer waiting (its time ran out) is dropped.
      */
     record Decision(long id, String decision) implements ToServer {
@@ -273,10 +164,6 @@ public sealed interface Frame {
      * ({@code code} MGS2011) or another protocol version ({@code code} "protocol").
      */
     record Refused(String code, String message) implements ToClient {
-    }
-
-    /** A run event, as telemetry's NDJSON writes it (schema and field names the same). */
-    record Event(ObjectNode event) implements ToClient {
     }
 
     /**

@@ -1,15 +1,10 @@
 package dev.magus.server.protocol;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.magus.events.RunEvent;
-import dev.magus.telemetry.ndjson.NdjsonSink;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -42,8 +37,6 @@ public final class FrameCodec {
     public static final byte STDIN = 3;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** The mapper's own factory: what {@link #writeEventBody} streams is what the mapper makes of the tree. */
-    private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private FrameCodec() {
     }
@@ -73,25 +66,6 @@ public final class FrameCodec {
             throw new IllegalStateException(e); // a tree of strings and numbers always serialises
         }
         return bytes(JSON, json, 0, json.length);
-    }
-
-    /**
-     * Writes the event frame of {@code event} to {@code out}, all but its length prefix (the kind,
-     * then the JSON): exactly the bytes {@code encode(new Frame.Event(NdjsonSink.toJson(event)))}
-     * has after its first four, streamed from the event with no tree and no intermediate array
-     * (the server writes each of a forwarded run's events once, on the run's thread).
-     * {@code out} is not closed.
-     */
-    public static void writeEventBody(RunEvent event, OutputStream out) throws IOException {
-        out.write(JSON);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            g.writeStartObject();
-            g.writeStringField("type", "event");
-            g.writeFieldName("event");
-            NdjsonSink.write(event, g);
-            g.writeEndObject();
-        }
     }
 
     /** An output or input frame of {@code kind} straight from a buffer, without a copy into a record first. */
@@ -140,39 +114,11 @@ public final class FrameCodec {
         ObjectNode n = MAPPER.createObjectNode();
         if (frame instanceof Frame.Hello h) {
             n.put("type", "hello").put("version", h.version()).put("token", h.token());
-        } else if (frame instanceof Frame.Submit s) {
-            words(n, "run", "argv", s.argv(), s.cwd(), s.env());
-            ObjectNode set = n.putObject("set");
-            s.set().forEach(set::put);
-            s.unset().forEach(n.putArray("unset")::add);
-            s.sandbox().ifPresent(m -> n.put("sandbox", m));
-            n.put("stdin", s.stdin()).put("outputEvents", s.outputEvents());
-            if (!s.allow().isEmpty()) {
-                s.allow().forEach(n.putArray("allow")::add);
-            }
-            if (!s.pass().isEmpty()) {
-                s.pass().forEach(n.putArray("pass")::add);
-            }
-            s.op().ifPresent(o -> n.put("op", o));
-            s.target().ifPresent(t -> n.put("target", t));
-            if (!s.allowHosts().isEmpty()) {
-                s.allowHosts().forEach(n.putArray("allowHost")::add);
-            }
-            if (s.verbose()) {
-                n.put("verbose", true);
-            }
-            if (s.quiet()) {
-                n.put("quiet", true);
-            }
-            if (s.failOnDenial()) {
-                n.put("failOnDenial", true);
-            }
-            if (s.supervise()) {
-                n.put("supervise", true);
-            }
-            s.ask().ifPresent(t -> n.put("askTimeoutMillis", t.toMillis()));
         } else if (frame instanceof Frame.Command c) {
-            words(n, "command", "args", c.args(), c.cwd(), c.env());
+            n.put("type", "command");
+            c.args().forEach(n.putArray("args")::add);
+            n.put("cwd", c.cwd());
+            c.env().forEach(n.putObject("env")::put);
             if (c.stdinFd()) {
                 n.put("stdinFd", true);
             }
@@ -206,8 +152,6 @@ public final class FrameCodec {
             n.put("type", "welcome").put("version", w.version());
         } else if (frame instanceof Frame.Refused r) {
             n.put("type", "refused").put("code", r.code()).put("message", r.message());
-        } else if (frame instanceof Frame.Event e) {
-            n.put("type", "event").set("event", e.event());
         } else if (frame instanceof Frame.Exit x) {
             n.put("type", "exit").put("status", x.status()).put("signal", x.signal());
         } else if (frame instanceof Frame.Declined d) {
@@ -228,15 +172,6 @@ public final class FrameCodec {
         return n;
     }
 
-    /** A request's type, its words under {@code field}, and where and with what it runs. */
-    private static void words(ObjectNode n, String type, String field, List<String> words, String cwd, Map<String, String> env) {
-        n.put("type", type);
-        words.forEach(n.putArray(field)::add);
-        n.put("cwd", cwd);
-        ObjectNode e = n.putObject("env");
-        env.forEach(e::put);
-    }
-
     private static Frame fromJson(String body) throws ProtocolException {
         JsonNode n;
         try {
@@ -251,13 +186,6 @@ public final class FrameCodec {
         switch (type) {
             case "hello":
                 return new Frame.Hello(integer(n, "version"), n.path("token").asText(""));
-            case "run":
-                return new Frame.Submit(strings(n, "argv"), text(n, "cwd"), map(n, "env"), map(n, "set"),
-                        strings(n, "unset"), Optional.ofNullable(n.get("sandbox")).map(JsonNode::asText),
-                        n.path("stdin").asBoolean(false), n.path("outputEvents").asBoolean(false),
-                        strings(n, "allow"), strings(n, "pass"), optionalText(n, "op"), optionalText(n, "target"),
-                        strings(n, "allowHost"), n.path("verbose").asBoolean(false), n.path("quiet").asBoolean(false),
-                        n.path("failOnDenial").asBoolean(false), n.path("supervise").asBoolean(false), askTimeout(n));
             case "command":
                 return new Frame.Command(strings(n, "args"), text(n, "cwd"), map(n, "env"),
                         n.path("stdinFd").asBoolean(false), n.path("stdinTerminal").asBoolean(false),
@@ -288,11 +216,6 @@ public final class FrameCodec {
                 return new Frame.Welcome(integer(n, "version"));
             case "refused":
                 return new Frame.Refused(text(n, "code"), text(n, "message"));
-            case "event":
-                if (!(n.get("event") instanceof ObjectNode e)) {
-                    throw new ProtocolException("an event frame without its event");
-                }
-                return new Frame.Event(e);
             case "exit":
                 return new Frame.Exit(integer(n, "status"), integer(n, "signal"));
             case "declined":
@@ -321,35 +244,12 @@ public final class FrameCodec {
         return v.asText();
     }
 
-    private static Optional<String> optionalText(JsonNode n, String field) throws ProtocolException {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return Optional.empty();
-        }
-        if (!v.isTextual()) {
-            throw new ProtocolException("a frame whose " + field + " is not a string");
-        }
-        return Optional.of(v.asText());
-    }
-
     private static long longInteger(JsonNode n, String field) throws ProtocolException {
         JsonNode v = n.get(field);
         if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
             throw new ProtocolException("a frame without its " + field);
         }
         return v.asLong();
-    }
-
-    /** A run's {@code --ask}: its timeout, a positive number of milliseconds; absent when it does not ask. */
-    private static Optional<java.time.Duration> askTimeout(JsonNode n) throws ProtocolException {
-        if (!n.has("askTimeoutMillis")) {
-            return Optional.empty();
-        }
-        long ms = longInteger(n, "askTimeoutMillis");
-        if (ms <= 0) {
-            throw new ProtocolException("a run whose askTimeoutMillis is not positive");
-        }
-        return Optional.of(java.time.Duration.ofMillis(ms));
     }
 
     private static int integer(JsonNode n, String field) throws ProtocolException {
