@@ -32,12 +32,6 @@ import reactor.core.publisher.Sinks;
 final class ChildStreams {
     /** How long, after the child exits, its output may still drain from descendants holding the pipes. */
     static final Duration DRAIN_GRACE = Duration.ofSeconds(2);
-    /**
-     * The same wait once nothing of the run is left to hold a pipe: its last lines and their
-     * denials are only behind on a starved machine, so they are waited for much longer, and a
-     * denial is never lost to the machine's load.
-     */
-    static final Duration CLEAN_GRACE = Duration.ofSeconds(30);
     /** How long killing and reaping the run's strays (descendants that left its group) may take. */
     static final Duration STRAY_GRACE = Duration.ofSeconds(2);
 
@@ -114,28 +108,27 @@ final class ChildStreams {
         }
         // The run's processes are gone: the supervisor's reports complete once it has ended.
         supervisor.ifPresent(Supervisor::close);
-        Duration grace = strays.clean() ? CLEAN_GRACE : DRAIN_GRACE;
-        awaitDrain(drained, progress, grace);
+        awaitDrain(drained, progress);
         child.close();
         lines.ifPresent(l -> {
             synchronized (l) {
                 l.tryEmitComplete();
             }
         });
-        awaitDenials(denialsDone, grace);
+        awaitDenials(denialsDone);
         return new Ended(exit, !strays.clean());
     }
 
     /**
-     * Waits up to {@code grace} for the run's kernel-layer denials, then goes on without
+     * Waits up to {@link #DRAIN_GRACE} for the run's kernel-layer denials, then goes on without
      * them, as {@code timeout(DRAIN_GRACE, Mono.empty())} did, but with no timer: that operator
      * scheduled one on Reactor's parallel threads for every run, and cancelled it at once when,
      * as almost always, the denials were done. {@code denials} is cached and already
      * subscribed, so giving up on it here ends only this wait, as the timeout's did.
      */
-    static void awaitDenials(Mono<Void> denials, Duration grace) {
+    static void awaitDenials(Mono<Void> denials) {
         // Timed out: what is still to come is not waited for (see above).
-        within(denials, grace);
+        within(denials, DRAIN_GRACE);
     }
 
     /**
@@ -164,15 +157,15 @@ final class ChildStreams {
     /**
      * Waits for the pipes to drain: for as long as a pump is busy (handing on lines, waiting on
      * its pass-through's reader: a forwarded run's client, which the server never buffers
-     * without bound, or a paused terminal) or still reads bytes, and {@code grace} more
+     * without bound, or a paused terminal) or still reads bytes, and {@link #DRAIN_GRACE} more
      * once the pumps only wait on pipes that do not end (a descendant that escaped the group may
      * hold one open for ever). A slow reader or a starved machine so loses no line; a reader
      * that goes away ends the wait, since its pass-through is then dropped.
      */
-    static void awaitDrain(Mono<Void> drained, OutputPump.Progress progress, Duration grace) {
+    static void awaitDrain(Mono<Void> drained, OutputPump.Progress progress) {
         long seen = progress.read();
         while (true) {
-            if (within(drained, grace)) {
+            if (within(drained, DRAIN_GRACE)) {
                 return;
             }
             long now = progress.read();
