@@ -213,8 +213,6 @@ class ArchitectureTest {
                     "constant: the welcome frame's bytes, unreleasable, only ever duplicated"),
             Map.entry("dev.magus.server.client.FastClient.FACTORY",
                     "cache: Jackson's factory for the client's control frames, from fixed settings; only read after"),
-            Map.entry("dev.magus.server.protocol.FrameCodec.FACTORY",
-                    "cache: Jackson's factory, from fixed settings; only read after"),
             Map.entry("dev.magus.server.protocol.FrameCodec.MAPPER",
                     "cache: Jackson's serializers, built from fixed settings; only read after"),
             Map.entry("dev.magus.telemetry.ndjson.InstantText.last",
