@@ -133,6 +133,70 @@ public final class RawBytes {
         return args;
     }
 
+    /**
+     * This process's environment as {@link #environment} gives it from {@code /proc/self/environ}:
+     * {@code env} itself when no variable was mangled or there is no such file.
+     */
+    public static java.util.Map<String, String> environmentOfThisProcess(java.util.Map<String, String> env) {
+        if (!mangled(env)) {
+            return env;
+        }
+        try {
+            byte[] environ = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/environ"));
+            String jnu = System.getProperty("sun.jnu.encoding", "UTF-8");
+            return environment(env, environ, java.nio.charset.Charset.isSupported(jnu)
+                    ? java.nio.charset.Charset.forName(jnu) : StandardCharsets.UTF_8);
+        } catch (java.io.IOException | RuntimeException e) {
+            return env; // no /proc (another system): as the JVM decoded it
+        }
+    }
+
+    /**
+     * {@code env} (the JVM's {@code System.getenv()}, which decodes the environment with
+     * {@code jnu} and turns a byte it cannot decode into U+FFFD) with each variable so mangled
+     * taken again from {@code environ}, the process's {@code NAME=value} entries each ended by a
+     * NUL, and {@link #decode}d: such a byte then reaches a child as itself, as it does through
+     * the native client. An entry is taken only where the JVM's own decoding of it is what
+     * {@code env} holds, so a variable is never swapped for another's bytes.
+     */
+    public static java.util.Map<String, String> environment(java.util.Map<String, String> env, byte[] environ,
+            java.nio.charset.Charset jnu) {
+        if (!mangled(env)) {
+            return env;
+        }
+        java.util.Map<String, String> out = new java.util.HashMap<>(env);
+        int start = 0;
+        for (int i = 0; i <= environ.length; i++) {
+            if (i < environ.length && environ[i] != 0) {
+                continue;
+            }
+            int eq = start;
+            while (eq < i && environ[eq] != '=') {
+                eq++;
+            }
+            if (eq > start && eq < i) {
+                String name = new String(environ, start, eq - start, jnu);
+                String value = new String(environ, eq + 1, i - eq - 1, jnu);
+                if ((name.indexOf('\uFFFD') >= 0 || value.indexOf('\uFFFD') >= 0) && value.equals(env.get(name))) {
+                    out.remove(name);
+                    out.put(decode(java.util.Arrays.copyOfRange(environ, start, eq)),
+                            decode(java.util.Arrays.copyOfRange(environ, eq + 1, i)));
+                }
+            }
+            start = i + 1;
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private static boolean mangled(java.util.Map<String, String> env) {
+        for (java.util.Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey().indexOf('\uFFFD') >= 0 || e.getValue().indexOf('\uFFFD') >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code text} holds a byte that is not UTF-8 ({@link #decode}'s U+DC80..U+DCFF). */
     public static boolean hasRawByte(String text) {
         for (int i = 0; i < text.length(); i++) {

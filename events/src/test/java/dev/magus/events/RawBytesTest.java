@@ -57,4 +57,37 @@ class RawBytesTest {
         assertThat(RawBytes.arguments(other, cmdline.toByteArray(), StandardCharsets.UTF_8))
                 .as("not this command line's: as they are").isSameAs(other);
     }
+
+    @Test
+    void aMangledVariableIsTakenFromTheEnvironmentsBytesAndNothingElseChanges() {
+        byte[] environ = bytes("A=plain\0W=p", 0xff, "q\0B=x=y\0NOEQUALS\0");
+        java.util.Map<String, String> jvm = java.util.Map.of("A", "plain", "W", "p\uFFFDq", "B", "x=y");
+        java.util.Map<String, String> env = RawBytes.environment(jvm, environ, StandardCharsets.UTF_8);
+        assertThat(env).containsOnlyKeys("A", "W", "B").containsEntry("A", "plain").containsEntry("B", "x=y");
+        assertThat(RawBytes.encode(env.get("W"))).containsExactly('p', 0xff, 'q');
+        // Nothing mangled: the JVM's own map, untouched.
+        java.util.Map<String, String> clean = java.util.Map.of("A", "plain");
+        assertThat(RawBytes.environment(clean, environ, StandardCharsets.UTF_8)).isSameAs(clean);
+    }
+
+    @Test
+    void aVariableWhoseBytesAreNotWhatTheJvmSawIsLeftAsTheJvmHasIt() {
+        // The environment changed under the JVM's view (or another variable's bytes): never swapped in.
+        byte[] environ = bytes("W=other", 0xff, "\0");
+        java.util.Map<String, String> jvm = java.util.Map.of("W", "p\uFFFDq");
+        assertThat(RawBytes.environment(jvm, environ, StandardCharsets.UTF_8)).isEqualTo(jvm);
+    }
+
+    /** Text as UTF-8, an int as that one byte. */
+    private static byte[] bytes(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object p : parts) {
+            if (p instanceof Integer b) {
+                out.write(b);
+            } else {
+                out.writeBytes(((String) p).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        return out.toByteArray();
+    }
 }

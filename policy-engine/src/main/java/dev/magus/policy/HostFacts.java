@@ -72,7 +72,8 @@ public record HostFacts(
      * ({@code magus.launcher}, and {@code magus.launcher.jvm}, the script it runs to start the JVM), the class path and JNA's native directory, and {@code java.home}.
      */
     public static HostFacts fromSystem(Path privateTemp) {
-        Map<String, String> env = System.getenv();
+        // A byte that is not UTF-8 in a variable reaches the child as itself.
+        Map<String, String> env = dev.magus.events.RawBytes.environmentOfThisProcess(System.getenv());
         // $HOME is the home every tool of the user reads, so it is where the credentials kept
         // out live; Java's user.home comes from the password file and is only the fallback.
         Path home = Optional.ofNullable(env.get("HOME")).filter(h -> h.startsWith("/")).map(Path::of)

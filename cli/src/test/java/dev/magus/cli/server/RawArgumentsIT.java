@@ -24,12 +24,15 @@ class RawArgumentsIT {
     @TempDir
     Path root;
 
-    /** The bytes the child is given: {@code a\376\342\202b\303\251|x\377y\303(}. */
-    private static final String EXPECTED = "61 fe e2 82 62 c3 a9 7c 78 ff 79 c3 28";
+    /**
+     * The bytes the child is given: {@code a\376\342\202b\303\251|x\377y\303(|p\377q}, the last
+     * from a variable it inherits.
+     */
+    private static final String EXPECTED = "61 fe e2 82 62 c3 a9 7c 78 ff 79 c3 28 7c 70 ff 71";
 
     String sh(Map<String, String> env, String options) throws Exception {
-        String script = "a=$(printf 'a\\376\\342\\202b\\303\\251'); v=$(printf 'x\\377y\\303(');"
-                + " \"$MAGUS\" run " + options + " --env \"V=$v\" -- sh -c 'printf %s \"$1|$V\" | od -An -tx1' sh \"$a\"";
+        String script = "a=$(printf 'a\\376\\342\\202b\\303\\251'); v=$(printf 'x\\377y\\303('); W=$(printf 'p\\377q');"
+                + " export W; \"$MAGUS\" run " + options + " --env \"V=$v\" -- sh -c 'printf %s \"$1|$V|$W\" | od -An -tx1 -w64' sh \"$a\"";
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true)
                 .directory(root.resolve("ws").toFile());
         pb.environment().clear();
@@ -56,7 +59,7 @@ class RawArgumentsIT {
         Path home = Files.createDirectories(root.resolve("home"));
         Path runtime = Files.createDirectories(root.resolve("runtime"));
         Files.createDirectories(root.resolve("ws"));
-        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n");
+        Files.writeString(root.resolve("ws/magus.yaml"), "sandbox:\n  mode: best-effort\n  env:\n    passthrough: [W]\n");
         Map<String, String> env = new java.util.HashMap<>();
         env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         env.put("HOME", home.toString());

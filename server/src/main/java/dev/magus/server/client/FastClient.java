@@ -127,7 +127,8 @@ public final class FastClient {
      * or declined (said on stderr); {@link #AS_GIVEN} when the full command line must run it.
      */
     static int forward(String[] args) {
-        Map<String, String> env = System.getenv();
+        // Sent as the process has it: a byte that is not UTF-8 in a variable reaches the child as itself.
+        Map<String, String> env = dev.magus.events.RawBytes.environmentOfThisProcess(System.getenv());
         long uid = uid();
         if (dev.magus.server.lifecycle.AutoStart.off(env)) {
             return AS_GIVEN; // MAGUS_SERVER=off: every run here, as with --local
