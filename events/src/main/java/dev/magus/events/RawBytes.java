@@ -121,16 +121,19 @@ public final class RawBytes {
         for (String a : args) {
             if (a.indexOf('\uFFFD') >= 0) {
                 try {
-                    byte[] cmdline = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/cmdline"));
-                    String jnu = System.getProperty("sun.jnu.encoding", "UTF-8");
-                    return arguments(args, cmdline, java.nio.charset.Charset.isSupported(jnu)
-                            ? java.nio.charset.Charset.forName(jnu) : StandardCharsets.UTF_8);
+                    return arguments(args, java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/cmdline")), jnu());
                 } catch (java.io.IOException | RuntimeException e) {
                     return args; // no /proc (another system): as the JVM decoded them
                 }
             }
         }
         return args;
+    }
+
+    /** The charset the JVM decoded its arguments and environment with. */
+    private static java.nio.charset.Charset jnu() {
+        String jnu = System.getProperty("sun.jnu.encoding", "UTF-8");
+        return java.nio.charset.Charset.isSupported(jnu) ? java.nio.charset.Charset.forName(jnu) : StandardCharsets.UTF_8;
     }
 
     /**
@@ -142,10 +145,7 @@ public final class RawBytes {
             return env;
         }
         try {
-            byte[] environ = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/environ"));
-            String jnu = System.getProperty("sun.jnu.encoding", "UTF-8");
-            return environment(env, environ, java.nio.charset.Charset.isSupported(jnu)
-                    ? java.nio.charset.Charset.forName(jnu) : StandardCharsets.UTF_8);
+            return environment(env, java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/environ")), jnu());
         } catch (java.io.IOException | RuntimeException e) {
             return env; // no /proc (another system): as the JVM decoded it
         }
