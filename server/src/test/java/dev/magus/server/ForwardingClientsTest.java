@@ -94,7 +94,15 @@ class ForwardingClientsTest {
     }
 
     Ran run(Client client, Map<String, String> env, byte[] stdin, String... args) throws Exception {
-        Process p = spawn(client, env, args);
+        return run(command(client, args), env, stdin);
+    }
+
+    /** {@code argv} (a client's command line, or one that starts it) run to its end in the workspace. */
+    Ran run(List<String> argv, Map<String, String> env, byte[] stdin) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(argv).directory(f.workspace.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Thread t = drain(p.getErrorStream(), err);
         p.getOutputStream().write(stdin);
@@ -160,21 +168,12 @@ class ForwardingClientsTest {
         String shown = f.home.resolve(".aws") + "/cred\\x1b[2K\\u202eentials";
         List<String> argv = new ArrayList<>(List.of("/usr/bin/setsid", "-w"));
         argv.addAll(command(client, "run", "--ask", "--", "sh", "-c", "cat '" + secret + "'; echo cat=$?"));
-        ProcessBuilder pb = new ProcessBuilder(argv).directory(f.workspace.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(f.env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread t = drain(p.getErrorStream(), err);
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the client ends").isTrue();
-        t.join();
-        assertThat(out).isEqualTo("cat=1\n");
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("magus: cat (pid ")
+        Ran r = run(argv, f.env, new byte[0]);
+        assertThat(r.text()).isEqualTo("cat=1\n");
+        assertThat(r.err()).contains("magus: cat (pid ")
                 .contains(") asks to read " + shown + ", which the policy refuses.\n"
                         + "magus: [o] allow once  [r] allow for this run  [d] deny? (no terminal to ask on: denied)\n");
-        assertThat(p.exitValue()).isZero();
+        assertThat(r.status()).isZero();
     }
 
     @Test
@@ -215,23 +214,14 @@ class ForwardingClientsTest {
                 "r=$(printf 'a\\377b\\001\\303\\360\\220\\202\\200'); exec \"$@\" run --env \"V=$r\" -- sh -c 'printf \"%s|%s\" \"$1\" \"$V\"' x \"$r\"",
                 "sh"));
         c.addAll(command(client));
-        ProcessBuilder pb = new ProcessBuilder(c).directory(f.workspace.toFile());
-        pb.environment().clear();
-        pb.environment().putAll(f.env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Thread t = drain(p.getErrorStream(), err);
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        t.join();
+        Ran r = run(c, f.env, new byte[0]);
         byte[] raw = {'a', (byte) 0xff, 'b', 1, (byte) 0xc3, (byte) 0xf0, (byte) 0x90, (byte) 0x82, (byte) 0x80};
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         expected.writeBytes(raw);
         expected.write('|');
         expected.writeBytes(raw);
-        assertThat(p.exitValue()).as("stderr: %s", err).isZero();
-        assertThat(out).isEqualTo(expected.toByteArray());
+        assertThat(r.status()).as("stderr: %s", r.err()).isZero();
+        assertThat(r.out()).isEqualTo(expected.toByteArray());
         assertThat(forwardedStarted()).isEqualTo(1.0);
     }
 
