@@ -256,7 +256,7 @@ class ForwardedAskTest {
     }
 
     /** The refusal the server sent before it closed the connection, or null. */
-    private static Frame.Refused refusalBeforeClose(ServerClient c) throws IOException {
+    static Frame.Refused refusalBeforeClose(ServerClient c) throws IOException {
         Frame.Refused refused = null;
         try {
             while (true) {

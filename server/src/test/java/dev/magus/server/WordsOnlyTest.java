@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.magus.server.client.ServerClient;
 import dev.magus.server.protocol.Frame;
 import dev.magus.server.protocol.FrameCodec;
-import java.io.EOFException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -40,16 +39,7 @@ class WordsOnlyTest {
             Path marker = root.resolve("ran");
             c.sendRaw(json("{\"type\":\"run\",\"argv\":[\"touch\",\"" + marker + "\"],\"cwd\":\"" + f.workspace
                     + "\",\"env\":{\"PATH\":\"/usr/bin:/bin\"},\"sandbox\":\"off\",\"allow\":[\"/\"]}"));
-            Frame.Refused refused = null;
-            try {
-                while (true) {
-                    if (c.read() instanceof Frame.Refused r) {
-                        refused = r;
-                    }
-                }
-            } catch (EOFException closed) {
-                // the server closed the connection after its answer
-            }
+            Frame.Refused refused = ForwardedAskTest.refusalBeforeClose(c);
             assertThat(refused).isNotNull();
             assertThat(refused.code()).isEqualTo("protocol");
             assertThat(refused.message()).contains("unknown type run");
