@@ -149,11 +149,14 @@ final class LearnCommand implements Callable<Integer> {
             return ExitCodes.REFUSED;
         }
         Learned learned = Learned.from(List.copyOf(seen));
-        report(out, learned, result.status());
         Path target = file.orElse(cwd.resolve(Workspace.FILE));
         Path workspace = target.toAbsolutePath().getParent();
         Learned.Reviewed reviewed = learned.reviewed(GrantReview.Context.of(context.host().get().env(),
                 context.host().get().home(), workspace == null ? cwd : workspace));
+        // What is never proposed is not shown among the entries to add, only in its own line below.
+        List<Learned.Addition> never = reviewed.never().stream().map(Learned.Judged::addition).toList();
+        report(out, new Learned(learned.additions().stream().filter(a -> !never.contains(a)).toList(),
+                learned.attacks(), learned.benign(), learned.byHand()), result.status(), !never.isEmpty());
         reviewed.review().forEach(j -> out.println("magus learn: needs review: " + j.addition().path() + " ("
                 + j.addition().mode() + "): " + j.why() + (write && !force ? "; not written without --force" : "")));
         reviewed.never().forEach(j -> out.println("magus learn: never proposed: " + j.addition().path() + " ("
@@ -199,7 +202,7 @@ final class LearnCommand implements Callable<Integer> {
         return allow.isEmpty() ? "nothing more granted" : "--allow " + String.join(" --allow ", allow);
     }
 
-    private void report(PrintWriter out, Learned learned, int status) {
+    private void report(PrintWriter out, Learned learned, int status, boolean neverProposed) {
         out.println("magus learn: " + String.join(" ", command) + " exited " + status + "; "
                 + learned.additions().size() + (learned.additions().size() == 1 ? " entry" : " entries") + " to add"
                 + (learned.benign() > 0 ? ", " + learned.benign() + " harmless runtime probes ignored" : ""));
@@ -214,7 +217,7 @@ final class LearnCommand implements Callable<Integer> {
             out.println("magus learn: not added, network and socket declarations are made by hand in magus.yaml:");
             learned.byHand().forEach(a -> out.println("  " + a));
         }
-        if (status != 0 && learned.empty() && learned.attacks().isEmpty() && learned.byHand().isEmpty()) {
+        if (status != 0 && learned.empty() && learned.attacks().isEmpty() && learned.byHand().isEmpty() && !neverProposed) {
             out.println("magus learn: no denial explains the failure; it may have another cause");
         }
     }

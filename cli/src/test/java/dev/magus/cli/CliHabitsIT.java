@@ -136,6 +136,20 @@ class CliHabitsIT {
     }
 
     @Test
+    void learn_never_lists_what_it_will_never_propose_among_the_entries_to_add() throws IOException {
+        Files.createDirectories(home.resolve(".config/git"));
+        String before = Files.readString(ws.resolve("magus.yaml"));
+
+        Result learn = magus(ws, "learn", "--write", "--force", "--", "sh", "-c", "echo x > \"$HOME/.config/git/hooks\"");
+
+        assertThat(learn.status()).as("%s", learn).isZero();
+        assertThat(learn.out()).contains("0 entries to add").doesNotContain("- path:")
+                .doesNotContain("no denial explains the failure")
+                .contains("never proposed: ~/.config/git/hooks (rw)");
+        assertThat(Files.readString(ws.resolve("magus.yaml"))).isEqualTo(before);
+    }
+
+    @Test
     void learn_rerun_reaches_a_clean_offline_maven_like_build_with_one_repository_grant() throws IOException {
         List<String> artifacts = List.of("org/a/1/a-1.jar", "org/b/2/b-2.jar", "com/c/3/c-3.jar", "com/d/4/d-4.pom");
         for (String a : artifacts) {
