@@ -1,8 +1,10 @@
 package dev.magus.workspace.config;
 
 import dev.magus.events.DetailKey;
+import dev.magus.events.Echo;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.SandboxException;
+import dev.magus.events.Suggestions;
 import dev.magus.policy.decl.DeclLayer;
 import dev.magus.policy.decl.SandboxDecl;
 import dev.magus.policy.decl.Site;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -25,6 +28,7 @@ import java.util.Set;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
@@ -120,6 +124,8 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
         return section.decl();
     }
     private static final Set<String> SANDBOX_KEYS = Set.of("mode", "controlFiles", "supervise", "allow", "env", "network");
+    /** The sections of a magus.yaml: this class reads {@code sandbox}, the projects' reader {@code projects}. */
+    private static final Set<String> SECTIONS = Set.of("sandbox", "projects");
 
     /** A workspace without a sandbox section: off, nothing declared. */
     public static final WorkspaceConfig DEFAULT = new WorkspaceConfig(Mode.OFF, false, new Declared(SandboxDecl.empty(DeclLayer.workspace())));
@@ -193,6 +199,7 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
                 return DEFAULT;
             }
             MappingNode top = yaml.mapping(root.get(), "", "magus.yaml must be a mapping of sections");
+            misspeltSection(top);
             Optional<Node> sandbox = yaml.section(top, "sandbox");
             if (sandbox.isEmpty()) {
                 return DEFAULT;
@@ -236,6 +243,22 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
             } catch (SandboxException e) {
                 return new WorkspaceConfig(mode, declared, new Refused(e.diagnostic().withDetail(DetailKey.FILE, file.toString())),
                         controlFiles, supervise);
+            }
+        }
+
+        /**
+         * Other tools' sections may share the file, but one a typo away from magus's own is refused
+         * in every mode: a misspelt {@code sandbox} would otherwise be a sandbox silently off.
+         */
+        private void misspeltSection(MappingNode top) {
+            for (NodeTuple t : top.getValue()) {
+                if (t.getKeyNode() instanceof ScalarNode k && !SECTIONS.contains(k.getValue())) {
+                    List<String> meant = Suggestions.closest(k.getValue().toLowerCase(Locale.ROOT), SECTIONS);
+                    if (!meant.isEmpty()) {
+                        throw yaml.error(k, Echo.cut(k.getValue()), "unknown section " + Echo.quoted(k.getValue())
+                                + " (did you mean " + meant.get(0) + "?)");
+                    }
+                }
             }
         }
 

@@ -131,6 +131,15 @@ class WorkspaceConfigTest {
     }
 
     @Test
+    void aSectionATypoAwayFromSandboxIsRefusedEvenWithTheSandboxOffAndOtherToolsSectionsAreLeftAlone() throws IOException {
+        Diagnostic d = error("sandboxx:\n  mode: required\n", "magus.yaml:1:1 sandboxx");
+        assertThat(d.message()).contains("unknown section 'sandboxx' (did you mean sandbox?)");
+        error("Sandbox:\n  mode: required\n", "magus.yaml:1:1 Sandbox");
+        error("sandbox:\n  mode: off\nproject:\n  - dir: .\n", "magus.yaml:3:1 project");
+        assertThat(read("name: demo\nsandbox:\n  mode: off\ntasks: {}\n").mode()).isEqualTo(Mode.OFF);
+    }
+
+    @Test
     void unknownBaseAndAccessMode() throws IOException {
         error("sandbox:\n  allow:\n    - path: go\n      base: xdgcache\n", "magus.yaml:4:13 sandbox.allow[0].base");
         error("sandbox:\n  allow:\n    - path: /x\n    - path: /y\n      mode: wx\n", "magus.yaml:5:13 sandbox.allow[1].mode");

@@ -4,24 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.abi.LandlockProbe;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A mistyped command or option is answered with the closest names by edit distance. */
-class SuggestionsTest {
+class CommandSuggestionsTest {
     @TempDir
     Path dir;
-
-    @Test
-    void aSwapOfTwoLettersIsOneEdit() {
-        assertThat(Suggestions.distance("rnu", "run")).isEqualTo(1);
-        assertThat(Suggestions.distance("rnu", "learn")).isEqualTo(4);
-        assertThat(Suggestions.closest("rnu", List.of("run", "learn", "lease", "trust"))).containsExactly("run");
-        assertThat(Suggestions.closest("polcy", List.of("policy", "probe"))).containsExactly("policy");
-        assertThat(Suggestions.closest("zzzzzz", List.of("run", "policy"))).isEmpty();
-    }
 
     @Test
     void theCommandLineSuggestsTheClosestCommandAndOption() throws Exception {

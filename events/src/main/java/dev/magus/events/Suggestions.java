@@ -1,4 +1,4 @@
-package dev.magus.cli;
+package dev.magus.events;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,13 +8,13 @@ import java.util.List;
  * What a mistyped command or option was most likely meant to be: the names within the
  * smallest edit distance (insertions, deletions, substitutions and swaps of two neighbours,
  * the optimal-string-alignment distance), at most 2, and at most a third of the word.
- * {@code magus rnu} means {@code run}, not {@code learn}.
+ * {@code magus rnu} means {@code run}, not {@code learn}; a {@code sandboxx:} section means {@code sandbox}.
  */
-final class Suggestions {
+public final class Suggestions {
     private Suggestions() {
     }
 
-    static List<String> closest(String typed, Collection<String> names) {
+    public static List<String> closest(String typed, Collection<String> names) {
         int limit = Math.min(2, Math.max(1, typed.length() / 3));
         int best = Integer.MAX_VALUE;
         List<String> out = new ArrayList<>();
@@ -33,7 +33,7 @@ final class Suggestions {
     }
 
     /** The optimal-string-alignment distance between {@code a} and {@code b}. */
-    static int distance(String a, String b) {
+    public static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) {
             d[i][0] = i;
