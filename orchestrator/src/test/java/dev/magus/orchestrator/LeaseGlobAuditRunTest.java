@@ -92,6 +92,21 @@ class LeaseGlobAuditRunTest {
     }
 
     @Test
+    void aRelativeWriteByAChildThatExitsAtOnceIsReportedEvenWhereEveryOtherDirectoryIsRefusedToo() throws java.io.IOException {
+        // src/ and src/main are outside the lease's globs too: "top.txt" is refused wherever the
+        // child was, so the refusal is the sandbox's, placed where the run started.
+        Files.createDirectories(t.workspace.resolve("src/main"));
+        Outcome o = run("echo d > top.txt");
+        assertThat(o.status()).as(o.text()).isNotZero();
+        List<Diagnostic> kernel = o.events().stream().filter(e -> e instanceof RunEvent.Diag).map(e -> ((RunEvent.Diag) e).diagnostic())
+                .filter(d -> d.layer() == Layer.KERNEL).toList();
+        assertThat(kernel).as(o.text()).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo(Code.MGS2002);
+            assertThat(d.subject()).isEqualTo(t.workspace.resolve("top.txt").toString());
+        });
+    }
+
+    @Test
     void aFileTheGlobDoesNotMatchIsReportedPutOnTheTrailAndQuarantinedWhileAMatchIsKept() throws Exception {
         Path c = docs.resolve("c.txt");
         Outcome o = run("echo c > docs/c.txt && echo b > docs/b.md && echo a2 >> docs/a.md && echo wrote");

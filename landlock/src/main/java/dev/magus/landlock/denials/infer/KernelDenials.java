@@ -330,11 +330,22 @@ public final class KernelDenials {
             confirmAt(new Candidate(c.hint(), p, c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
                     .ifPresent(refused::add);
         }
+        Optional<Diagnostic> startRefused = Optional.empty();
         if (!Files.exists(c.path().normalize())) {
-            confirmAt(new Candidate(c.hint(), c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
-                    .ifPresent(refused::add);
+            startRefused = confirmAt(new Candidate(c.hint(), c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd);
+            startRefused.ifPresent(refused::add);
         }
-        return refused.size() == 1 ? Optional.of(refused.get(0)) : Optional.empty();
+        if (refused.size() == 1) {
+            return Optional.of(refused.get(0));
+        }
+        // Refused in several places the child could have been (a lease refuses every directory
+        // but its globs'): a name that stays inside the start directory, without a ".." out of
+        // it, was most likely made there; one that climbs out says the child had moved.
+        if (startRefused.isPresent() && c.path().normalize().startsWith(cwd)) {
+            return startRefused.map(d -> d.withDetail(DetailKey.EVIDENCE,
+                    "the child had exited, so where it was is a guess: where the run started"));
+        }
+        return Optional.empty();
     }
 
     private Optional<Diagnostic> confirmAt(Candidate c, DenialParser.Cwd childCwd) {

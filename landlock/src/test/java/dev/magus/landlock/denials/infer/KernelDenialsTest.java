@@ -212,6 +212,29 @@ class KernelDenialsTest {
     }
 
     @Test
+    void after_the_child_exited_a_name_refused_in_several_directories_it_could_have_been_is_placed_where_the_run_started()
+            throws IOException {
+        // A lease refuses writes everywhere in the checkout but its globs: every subdirectory is
+        // a reading of "top.txt" the policy refuses, and a name that does not leave the start
+        // directory was most likely made there.
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Files.createDirectories(ws.resolve("a/deep"));
+        Files.createDirectories(ws.resolve("b"));
+        ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(ws), KernelDenials.Child.at(ws).withLive(gone));
+        assertThat(denials.accept(ERR, "sh: 1: cannot create top.txt: Permission denied"))
+                .singleElement().satisfies(d -> {
+                    assertThat(d.subject()).isEqualTo(ws.resolve("top.txt").toString());
+                    assertThat(d.operation()).isEqualTo(Operation.WRITE);
+                    assertThat(d.details().get("evidence")).contains("where the run started");
+                });
+        // A name that climbs out of the start directory says the child had moved: which of the
+        // refused readings it was is a guess, so nothing is said.
+        KernelDenials everywhere = new KernelDenials(new PrefixConfirmer(root), KernelDenials.Child.at(ws).withLive(gone));
+        assertThat(everywhere.accept(ERR, "sh: 1: cannot create ../out.txt: Permission denied")).isEmpty();
+    }
+
+    @Test
     void the_directory_a_command_line_cds_into_places_a_relative_path_the_walk_cannot() throws IOException {
         Path home = Files.createDirectories(root.resolve("home"));
         Path ws = Files.createDirectories(root.resolve("ws"));
