@@ -100,11 +100,6 @@ public record Policy(
         this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, NetworkPolicy.OPEN);
     }
 
-    /** This policy with {@code narrowed} as its rules and everything else, the leases and the network included, kept. */
-    public Policy withRuleset(Ruleset narrowed) {
-        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, leases, network);
-    }
-
     /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
     /** This policy, also noting {@code more} (what was left out before it was built). */
     public Policy withNotes(List<PolicyNote> more) {

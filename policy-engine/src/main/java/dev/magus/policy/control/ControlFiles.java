@@ -254,11 +254,6 @@ public final class ControlFiles {
         return new ControlFiles(workspaceRoot, gitDirs, hooksDir, included, java.util.Objects.requireNonNull(probe, "probe"));
     }
 
-    /** What tells this the git dirs of the workspace that are not {@code .git}. */
-    public GitDirProbe gitDirProbe() {
-        return probe;
-    }
-
     /** The hooks directory a config names, when one does. */
     public Optional<Path> hooksDir() {
         return hooksDir;
