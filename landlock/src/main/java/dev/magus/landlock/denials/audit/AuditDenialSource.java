@@ -11,17 +11,14 @@ import dev.magus.landlock.denials.DenialConfirmer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
@@ -56,7 +53,6 @@ public final class AuditDenialSource implements AutoCloseable {
     private final Thread reader;
     private final Thread restoreHook;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicLong records = new AtomicLong();
     private final DomainCorrelator correlator =
             new DomainCorrelator(ProcessHandle.current().pid(), AuditDenialSource::parentOf);
     private final Map<String, RunState> runs = new ConcurrentHashMap<>();
@@ -283,11 +279,6 @@ public final class AuditDenialSource implements AutoCloseable {
         return Optional.ofNullable(failure.get());
     }
 
-    /** How many audit records the reader has seen, for diagnostics of the source itself. */
-    public long recordsSeen() {
-        return records.get();
-    }
-
     private void readLoop() {
         while (!closed.get()) {
             List<AuditNetlink.Message> messages;
@@ -303,7 +294,6 @@ public final class AuditDenialSource implements AutoCloseable {
                 return;
             }
             for (AuditNetlink.Message m : messages) {
-                records.incrementAndGet();
                 Optional<AuditRecord> record = AuditRecordParser.parse(m.type(), m.text());
                 if (record.isEmpty()) {
                     continue;

@@ -96,14 +96,6 @@ public final class KernelDenials {
         public static Child running(long pid, Path cwd, CommandLine command) {
             return new Child(cwd, new ProcCwd(pid, cwd), pid, command);
         }
-
-        public Child withLive(DenialParser.Cwd now) {
-            return new Child(cwd, now, pid, command);
-        }
-
-        public Child withCommand(CommandLine started) {
-            return new Child(cwd, live, pid, started);
-        }
     }
 
     public KernelDenials(DenialConfirmer confirmer, Child child) {
