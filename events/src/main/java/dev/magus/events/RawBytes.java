@@ -197,17 +197,6 @@ public final class RawBytes {
         return false;
     }
 
-    /** Whether {@code text} holds a byte that is not UTF-8 ({@link #decode}'s U+DC80..U+DCFF). */
-    public static boolean hasRawByte(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= 0xdc80 && c <= 0xdcff && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static boolean hasSurrogate(String text) {
         for (int i = 0; i < text.length(); i++) {
             if (Character.isSurrogate(text.charAt(i))) {

@@ -14,45 +14,32 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Finds the git directories of a workspace by reading {@code .git} the way git does, without
- * running git: a {@code .git} directory is the git dir; a {@code .git} file
- * ({@code gitdir: <path>}, relative to the file) names it for a linked worktree or a
- * submodule, and that git dir's {@code commondir} file (relative to the git dir) names the
- * common dir holding config, hooks, objects and refs.
+ * Finds a workspace's git directories by reading {@code .git} as git does, without running git:
+ * a {@code .git} directory is the git dir; a {@code .git} file ({@code gitdir: <path>}, relative
+ * to the file) names it for a linked worktree or a submodule, whose {@code commondir} (relative to
+ * the git dir) names the common dir. The search walks up from the workspace root to the nearest
+ * {@code .git}, as git does, but never to home or above: a dotfiles repository at {@code ~} would
+ * hand its git dir to every workspace beneath it.
  *
- * <p>The search walks up from the workspace root to the nearest {@code .git}, as git's own
- * discovery does, so a workspace in a sub-directory of a repository can still commit. It
- * never looks at home or above: a dotfiles repository at {@code ~} would otherwise hand its
- * git dir to every workspace beneath it.
- *
- * <p>Every git dir is granted read-write to the next run, and {@code .git} lies inside the
- * workspace, which the previous run could write. So what {@code .git} says is believed only
- * when nothing a confined child can plant makes it name something else (a child's
- * {@code ln -s ../home .git} or {@code echo 'gitdir: /' > .git} handed the next run
- * {@code ~} or {@code /}):
+ * <p>Every git dir is granted read-write to the next run, and the previous run could write
+ * {@code .git}; so it is believed only where nothing a confined child plants makes it name
+ * something else ({@code ln -s ../home .git}, {@code echo 'gitdir: /' > .git}):
  * <ul>
- *   <li>A {@code .git} that is a symbolic link is followed only to a place inside the
- *       workspace.</li>
- *   <li>A git dir is a real one: {@code HEAD}, {@code objects/} and {@code refs/}. A linked
- *       worktree's own git dir has {@code HEAD} and a {@code commondir} naming a real common
- *       dir, and lives in that common dir's {@code worktrees/}.</li>
- *   <li>A git dir named by a {@code .git} file must name that file back, the way git itself
- *       links them: a linked worktree's git dir has a {@code gitdir} file holding the path of
- *       the worktree's {@code .git}; a submodule's git dir has {@code core.worktree} in its
- *       config naming the submodule's checkout. A child can write {@code .git}, but not a file
- *       in another repository's git dir, so pointing {@code .git} at another real repository
- *       fails. A git dir made with {@code git init --separate-git-dir} has no such link until
- *       {@code git config core.worktree <checkout>} is run in it.</li>
- *   <li>No git dir or common dir is home or an ancestor of it, the workspace or an ancestor
- *       of it, {@code /}, a system directory ({@link #SYSTEM}) or an ancestor of one, or
- *       anywhere beneath {@code /proc}, {@code /sys}, {@code /dev}, {@code /run}, {@code /boot}
- *       or {@code /etc}.</li>
+ *   <li>a symbolic link {@code .git} is followed only to a place inside the workspace;</li>
+ *   <li>a git dir is a real one ({@code HEAD}, {@code objects/}, {@code refs/}); a linked
+ *       worktree's has {@code HEAD} and a {@code commondir} naming a real common dir, and lies in
+ *       its {@code worktrees/};</li>
+ *   <li>a git dir named by a {@code .git} file names that file back, as git links them (a
+ *       worktree's {@code gitdir} file, a submodule's {@code core.worktree}): a child can write
+ *       {@code .git} but not another repository's git dir. A {@code --separate-git-dir} one has no
+ *       such link until {@code core.worktree} is set in it;</li>
+ *   <li>no git dir or common dir is home, the workspace, {@code /}, a system directory
+ *       ({@link #SYSTEM}) or an ancestor of one of them, nor beneath {@code /proc}, {@code /sys},
+ *       {@code /dev}, {@code /run}, {@code /boot} or {@code /etc}.</li>
  * </ul>
- * Otherwise nothing is granted, and the reason is a {@link PolicyNote} that {@code magus policy}
- * shows.
- *
- * <p>Everything is read through the given {@link PathResolver} and its {@link Filesystem}, so
- * the search runs alike over the host and over a tree in memory.
+ * Otherwise nothing is granted, and why is a {@link PolicyNote} ({@code magus policy} shows it).
+ * Everything is read through the given {@link PathResolver}, so the search runs alike over the
+ * host and over a tree in memory.
  */
 public final class GitDirs {
     /** How {@code magus policy} names the git dirs' rules and notes. */

@@ -15,20 +15,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What the policy builder needs to know about the host, as a value: building a policy never
- * reads {@code System.getenv()} or {@code user.home} itself, so a test builds the policy of a
- * fake host in a temp directory.
+ * What the policy builder knows of the host, as a value (it never reads the environment or
+ * {@code user.home} itself), so a test builds the policy of a fake host in a temp directory.
  *
  * @param env          the host environment as magus sees it (not the child's scrubbed one)
  * @param home         the user's home directory
  * @param uid          the user id; -1 when the platform has none
  * @param os           which base table and core footprint apply
- * @param userCacheDir the platform's user cache dir ({@code $XDG_CACHE_HOME} else
- *                     {@code ~/.cache} on Linux, {@code ~/Library/Caches} on macOS)
- * @param installation magus's own installation: its launcher script, the directories of its
- *                     jars and native libraries, and the JDK that runs it ({@code java.home});
- *                     granted rx so a nested magus can start
- * @param privateTemp  the run's private temp dir (created 0700 for the run), the children's TMPDIR
+ * @param userCacheDir the platform's user cache dir ({@code $XDG_CACHE_HOME} else {@code ~/.cache}
+ *                     on Linux, {@code ~/Library/Caches} on macOS)
+ * @param installation magus's launcher, jar and native library dirs and its JDK, granted rx so a
+ *                     nested magus can start
+ * @param privateTemp  the run's private temp dir (0700), the children's TMPDIR
  */
 public record HostFacts(
         Map<String, String> env,

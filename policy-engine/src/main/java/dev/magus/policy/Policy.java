@@ -25,26 +25,21 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The allowlist of one workspace's runs, built once by {@link PolicyBuilder} and never
- * changed: the filesystem rules (already resolved) and the environment allowlist, plus what
- * the binding checks need to explain a refusal.
+ * The allowlist of one workspace's runs, built once by {@link PolicyBuilder} and never changed.
  *
  * @param mode          best-effort or required (off has no policy: {@link PolicyOrOff.Off})
  * @param workspaceRoot the resolved workspace root
  * @param home          the user's home directory, for {@code ~} in messages and hints
  * @param ruleset       every rule, core and declared, merged (each rule's origin names its layers)
- * @param env           the declared passthrough of every layer; the scrubber adds its
- *                      platform baseline to it
+ * @param env           every layer's declared passthrough; the scrubber adds its platform baseline
  * @param controlFiles  the write targets refused even inside a write grant
  * @param notes         what was skipped or grants nothing on this host, for {@code magus policy}
- * @param resolver      how {@link #check} resolves a request: the resolver (and so the
- *                      filesystem) the rule paths were resolved with, so the two compare as
- *                      one string; one that remembers nothing, as a policy never changes
- * @param leases        the leases that narrowed {@code ruleset} (the checkout's, and one carried
- *                      from a parent run), in the order applied: a write must pass each one's
- *                      exact glob check too, and a refusal one of them caused names its job
- * @param network       the merged {@code sandbox.network}: what the run may do over TCP (the
- *                      kernel's TCP rules and the run's proxy hold it; the binding layer does not)
+ * @param resolver      the resolver the rule paths were resolved with, so {@link #check} compares
+ *                      one string with another; it remembers nothing, as a policy never changes
+ * @param leases        the leases that narrowed {@code ruleset}, in order: a write must pass each
+ *                      one's exact glob check too, and a refusal one caused names its job
+ * @param network       the merged {@code sandbox.network} (held by the kernel's TCP rules and the
+ *                      run's proxy, not by the binding layer)
  */
 public record Policy(
         Mode mode,
@@ -98,11 +93,6 @@ public record Policy(
     public Policy(Mode mode, Path workspaceRoot, Path home, Ruleset ruleset, Allowlist env, ControlFiles controlFiles,
             List<PolicyNote> notes, PathResolver resolver, List<Narrowing.Narrowed> leases) {
         this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, NetworkPolicy.OPEN);
-    }
-
-    /** This policy with {@code narrowed} as its rules and everything else, the leases and the network included, kept. */
-    public Policy withRuleset(Ruleset narrowed) {
-        return new Policy(mode, workspaceRoot, home, narrowed, env, controlFiles, notes, resolver, leases, network);
     }
 
     /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */

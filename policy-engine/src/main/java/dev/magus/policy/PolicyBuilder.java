@@ -27,27 +27,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Builds a run's {@link Policy}: the core footprint (on
- * Linux), then the workspace's, the spells' and the target's declarations. Every rule path
- * is resolved the way the kernel walks it, so rules and requests compare as one string; a
- * path that does not exist on the host is skipped, as the kernel layer would skip it, and
- * noted for {@code magus policy}.
- *
- * <p>The core is the operating system, the workspace, magus's own cache, installation and
- * private temp dir, and the git directories. It knows no toolchain, and never grants
+ * Builds a run's {@link Policy}: the core footprint (on Linux), then the workspace's, the
+ * spells' and the target's declarations. Every rule path is resolved as the kernel walks it, so
+ * rules and requests compare as one string; a path missing on the host is skipped, as the kernel
+ * layer would, and noted for {@code magus policy}. The core (the OS, the workspace, magus's own
+ * cache, installation and private temp dir, the git dirs) knows no toolchain and never grants
  * {@code $HOME}, {@code /tmp}, {@code /var/tmp}, {@code $TMPDIR}, {@code /opt} or {@code /run}.
  *
- * <p>A run may write the workspace and the other write grants, and the next run's policy is
- * built from what is there; so no location is believed that a confined child could have
- * redirected: the git dirs only as {@link GitDirs} accepts them, and no rule whose resolution
- * goes through a symbolic link inside a writable location to somewhere outside it. Each such
- * refusal is a {@link PolicyNote}, never an error: the run goes on with less.
- *
- * <p>Everything the builder learns about the host comes from its {@link HostFacts} and its
- * {@link Filesystem} (the real one unless given another), so the policy of any host, a macOS
- * one or a linked worktree, can be built and asserted rule by rule from a tree in memory. The
- * policy it builds checks requests through the same resolver its rule paths were resolved
- * with.
+ * <p>The next run's policy is built from what a run may have written, so no location a confined
+ * child could redirect is believed: git dirs only as {@link GitDirs} accepts them, and no rule
+ * whose resolution goes through a link inside a writable location to outside it. Each refusal
+ * is a {@link PolicyNote}, never an error. The host is known only through {@link HostFacts} and
+ * a {@link Filesystem}, so any host's policy can be built from a tree in memory.
  */
 public final class PolicyBuilder {
     /** The operating system's programs and libraries. */

@@ -9,28 +9,18 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The binding-layer check of one {@link Policy} with memory: a caching {@link PathResolver}
- * and a bounded cache of verdicts keyed by (operation, requested path, working directory), so
- * that asking the same question again costs a hash lookup instead of a filesystem walk. It gives
- * exactly the verdicts of {@link Policy#check} on a filesystem that has not changed since they
- * were remembered; {@code Policy.check} itself stays uncached (a {@code Policy} is an immutable
- * value, so the memory lives here, beside it).
+ * The binding-layer check of one {@link Policy} with memory: a caching {@link PathResolver} and a
+ * bounded cache of verdicts by (operation, path, working directory). Its verdicts are exactly
+ * {@link Policy#check}'s on a filesystem unchanged since they were remembered; one checker lives
+ * for one run.
  *
- * <p><b>When to invalidate.</b> Only verdicts whose resolution existed all the way down are
- * remembered, and the resolver remembers only existing components, so <em>creating</em> files or
- * directories never needs an invalidation. Removing, replacing (a file by a directory or a link,
- * a directory renamed over), or re-pointing a symbolic link under a path that was checked does:
- * call {@link #invalidate(Path)} with the changed path, or {@link #invalidate()} when unsure
- * (after running a child that may have changed anything it could write, for instance). A checker
- * is meant to live for one run and be dropped with it; it is never shared between runs.
+ * <p>Only fully existing resolutions are remembered, so creating files never needs an
+ * invalidation; removing, replacing or re-pointing a link under a checked path does: call
+ * {@link #invalidate(Path)}, or {@link #invalidate()} when unsure (after a child ran).
  *
- * <p>It resolves on the filesystem of the policy's own resolver, so its verdicts are the
- * policy's on any host, one in memory included.
- *
- * <p>Thread-safe. Invalidation replaces the maps rather than clearing them, and a check keeps the
- * maps it started with: a check that begins after {@code invalidate} returns answers from the
- * filesystem as it is then; a check running concurrently with it may answer either way, but what
- * it learned is never remembered past the invalidation.
+ * <p>Thread-safe. Invalidation replaces the maps and a check keeps those it started with: a
+ * check begun after {@code invalidate} returns sees the filesystem as it is then, and what a
+ * concurrent one learned is never remembered past the invalidation.
  */
 public final class PolicyChecker {
 

@@ -219,8 +219,6 @@ class ArchitectureTest {
                     "cache: the last second's formatted prefix; immutable value"),
             Map.entry("dev.magus.telemetry.ndjson.NdjsonSink.FACTORY",
                     "cache: Jackson's factory, from fixed settings; only read after"),
-            Map.entry("dev.magus.telemetry.ndjson.NdjsonSink.MAPPER",
-                    "cache: Jackson's serializers, built from fixed settings; only read after"),
             Map.entry("dev.magus.workspace.Hashes.KNOWN",
                     "cache: hashes of texts, bounded, keyed by the text"),
             Map.entry("dev.magus.workspace.StateDir.lastOf",

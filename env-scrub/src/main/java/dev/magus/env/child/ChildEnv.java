@@ -16,22 +16,17 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code childEnv}: the one code path every child environment goes through, with or without
- * a policy. Pure: the host environment is a parameter, read and never changed, so any
- * number of runs may build environments from the same host map at once.
+ * {@code childEnv}: the one code path every child environment goes through, with or without a
+ * policy. Pure: the host environment is only read, so runs may share one host map at once.
  *
- * <p>Under a policy the stages run in this order, each over the result of the one before:
- * <ol>
- *   <li>the scrub keeps the baseline and the passthrough of the host environment;</li>
- *   <li>the run's overlay ({@code env\set}, <code>env&#92;unset</code>);</li>
- *   <li>the floor: {@code MAGUS_SANDBOX=<effective mode>}, {@code MAGUS_CACHE_DIR},
- *       {@code MAGUS_STATE_DIR}, and {@code TMPDIR} = the run's private temp dir, after the overlay so a target cannot weaken them;</li>
- *   <li>the proc-socket pointers are withheld, or re-injected for a recursive magus.</li>
- * </ol>
- * Under mode off only the overlay (over the whole process environment) and the last stage
- * run. Off writes no {@code MAGUS_SANDBOX}: only a sandboxed run has a floor to hand down,
- * and a child's {@code MAGUS_SANDBOX} can only raise that child's mode, so a value the
- * process or the overlay carries passes through untouched, like any other variable.
+ * <p>Under a policy, in order: the scrub keeps the baseline and the passthrough of the host
+ * environment; the run's overlay ({@code env\set}, <code>env&#92;unset</code>); the floor
+ * ({@code MAGUS_SANDBOX=<effective mode>}, {@code MAGUS_CACHE_DIR}, {@code MAGUS_STATE_DIR},
+ * {@code TMPDIR} = the run's private temp dir), after the overlay so a target cannot weaken it;
+ * last, the proc-socket pointers withheld, or re-injected for a recursive magus. Under mode off
+ * only the overlay (over the whole process environment) and the last stage run, and no
+ * {@code MAGUS_SANDBOX} is written: a child's value can only raise its own mode, so one the
+ * process or the overlay carries passes through untouched.
  */
 public final class ChildEnv {
     public static final String SOURCE = "childEnv";

@@ -1,12 +1,6 @@
 package dev.magus.env.overlay;
 
 import dev.magus.env.VariableNames;
-import dev.magus.events.Code;
-import dev.magus.events.Diagnostic;
-import dev.magus.events.Echo;
-import dev.magus.events.Layer;
-import dev.magus.events.Operation;
-import dev.magus.events.SandboxException;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -83,21 +77,6 @@ public record Overlay(SortedMap<String, String> sets, SortedSet<String> unsets) 
         TreeSet<String> u = new TreeSet<>(unsets);
         u.add(name);
         return new Overlay(s, u);
-    }
-
-    /**
-     * Sets from a {@code NAME=VALUE} assignment such as {@code --env}'s argument; the value may
-     * be empty and may itself contain {@code =}. Without {@code =} it is MGS2004 naming
-     * {@code source}.
-     */
-    public Overlay assign(String assignment, String source) {
-        int eq = assignment.indexOf('=');
-        if (eq < 0) {
-            throw new SandboxException(Diagnostic.of(Code.MGS2004,
-                    "expected NAME=VALUE, got " + Echo.quoted(assignment),
-                    "", Operation.NONE, Layer.POLICY, source));
-        }
-        return set(assignment.substring(0, eq), assignment.substring(eq + 1), source);
     }
 
     /** This overlay followed by {@code later}: where both touch a name, {@code later} wins. */

@@ -53,20 +53,6 @@ class OverlayTest {
     }
 
     @Test
-    void assignmentSplitsAtTheFirstEquals() {
-        Overlay o = Overlay.empty().assign("OPTS=a=b", "--env").assign("EMPTY=", "--env");
-        assertThat(o.valueOf("OPTS")).contains("a=b");
-        assertThat(o.valueOf("EMPTY")).contains("");
-        assertThatThrownBy(() -> Overlay.empty().assign("NOVALUE", "--env"))
-                .isInstanceOfSatisfying(SandboxException.class, e -> {
-                    assertThat(e.code()).isEqualTo(Code.MGS2004);
-                    assertThat(e.diagnostic().source()).isEqualTo("--env");
-                });
-        assertThatThrownBy(() -> Overlay.empty().assign("=x", "--env"))
-                .isInstanceOfSatisfying(SandboxException.class, e -> assertThat(e.code()).isEqualTo(Code.MGS2004));
-    }
-
-    @Test
     void thenLetsTheLaterOverlayWin() {
         Overlay target = Overlay.empty().set("A", "target").unset("B").set("C", "target");
         Overlay cli = Overlay.empty().set("B", "cli").unset("C");

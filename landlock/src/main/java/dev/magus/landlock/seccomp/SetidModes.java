@@ -3,39 +3,26 @@ package dev.magus.landlock.seccomp;
 import java.util.Optional;
 
 /**
- * No confined child sets {@code S_ISUID} or {@code S_ISGID} on anything: a root child could
- * otherwise leave a set-user-ID root executable in the workspace ({@code cp /bin/sh sh && chmod
- * 4755 sh}, {@code install -m 4755}, {@code open(O_CREAT, 04755)}, a tar extraction keeping
- * modes), and any local user who ran it later would be root. Landlock has no right for a mode
- * change, so the seccomp program holds it, on the arguments: a mode is a plain integer there,
- * and the bits are exact. Refused with EPERM, as the kernel refuses a mode change it does not
- * allow:
- *
+ * No confined child sets {@code S_ISUID} or {@code S_ISGID} on anything: a root child could leave
+ * a set-user-ID root executable in the workspace ({@code chmod 4755}, {@code install -m 4755},
+ * {@code open(O_CREAT, 04755)}, a tar keeping modes) for any local user to run later. Landlock
+ * has no right for a mode change, so the seccomp program refuses, with EPERM as the kernel would,
+ * on the call's mode argument, the one place the bits are exact and free to check:
  * <ul>
- *   <li>{@code chmod}, {@code fchmod}, {@code fchmodat}, {@code fchmodat2} whose mode has
- *       {@code 06000} bits;
- *   <li>{@code open}, {@code openat}, {@code creat} that create ({@code O_CREAT}, or the
- *       {@code __O_TMPFILE} bit) with such a mode; an {@code open} that creates nothing
- *       carries no mode the kernel reads, so its mode argument is not looked at;
- *   <li>{@code mknod}, {@code mknodat} with such a mode (a regular file made by {@code mknod}).
+ *   <li>{@code chmod}, {@code fchmod}, {@code fchmodat}, {@code fchmodat2} with {@code 06000} bits;
+ *   <li>{@code open}, {@code openat}, {@code creat} that create ({@code O_CREAT} or
+ *       {@code __O_TMPFILE}) with such a mode (one that creates nothing carries no mode);
+ *   <li>{@code mknod}, {@code mknodat} with such a mode.
  * </ul>
+ * {@code openat2} takes its mode in a struct the filter cannot read, so it is refused with ENOSYS,
+ * as on a kernel without it: the C library does not call it and its callers fall back to
+ * {@code openat}. Likewise {@code io_uring}, whose {@code IORING_OP_OPENAT} creates a file unseen
+ * (see {@link SocketRules}).
  *
- * {@code openat2} takes its mode in a {@code struct open_how} the filter cannot read, so it is
- * refused with ENOSYS, what a kernel before it answers: the C library's {@code open} does not
- * call it, and what does call it falls back to {@code openat} on ENOSYS, as it must on such a
- * kernel. The same
- * holds for {@code io_uring}, whose {@code IORING_OP_OPENAT} creates a file without a system
- * call the filter sees (see {@link SocketRules}).
- *
- * <p>The refusal is by bits, not by file: the filter sees neither the file type nor the mode
- * already there, so {@code chmod g+s} on a directory is refused too, and so is a {@code chmod}
- * that keeps the set-group-ID bit a directory already has; an {@code open(O_CREAT)} of a file
- * that exists, whose mode the kernel ignores, is refused all the same when that mode has the
- * bits. Bits the kernel itself sets (a new directory inheriting its parent's set-group-ID) are
- * not a call's argument and stay. Why the arguments and not the file: Landlock has no right for
- * a mode change, and the after-run audit sees only what it lists again, so only the call's own
- * argument is both exact and free; the audit and the dropped {@code CAP_FSETID} are the second
- * and third lines.
+ * <p>The filter sees neither the file type nor its current mode, so {@code chmod g+s} on a
+ * directory is refused too, even one that has the bit; bits the kernel sets itself (a directory
+ * inheriting set-group-ID) stay. The after-run audit and the dropped {@code CAP_FSETID} are the
+ * second and third lines.
  */
 public final class SetidModes {
     private SetidModes() {

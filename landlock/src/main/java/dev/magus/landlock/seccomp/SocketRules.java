@@ -6,27 +6,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Which sockets a confined child may open, for what Landlock cannot hold at ABI 7: it has no
- * rule for pathname Unix sockets (a child reaches any socket file it can name: a Docker
- * daemon, an SSH or GPG agent, a desktop bus) and none for anything but TCP (UDP, raw, packet
- * and MPTCP sockets go round the TCP port rules). Pure; {@link SocketFilterProgram} turns it
- * into the BPF program.
- *
+ * Which sockets a confined child may open, for what Landlock cannot hold at ABI 7: it has no rule
+ * for pathname Unix sockets (a Docker daemon, an SSH or GPG agent, a desktop bus) and none for
+ * anything but TCP (UDP, raw, packet and MPTCP go round the TCP port rules). Pure;
+ * {@link SocketFilterProgram} turns it into BPF.
  * <ul>
  *   <li>{@code socket(AF_UNIX, ...)} is refused unless the workspace declares Unix sockets
- *       ({@code sandbox.network.unix}); {@code socketpair} always works, since a pair connects
- *       a process to itself or its own children only.
- *   <li>Under network {@code none} and {@code proxy}, only {@code AF_INET}/{@code AF_INET6}
- *       {@code SOCK_STREAM} sockets of protocol 0 or TCP (which Landlock's TCP rules hold) and
- *       {@code AF_NETLINK} sockets of {@code NETLINK_ROUTE} are opened; every other family,
- *       type and protocol is refused: UDP, raw, ICMP, MPTCP, SCTP, packet, vsock, Bluetooth...
- *       {@code NETLINK_ROUTE} stays because the C library's {@code getaddrinfo} and
- *       {@code getifaddrs} (and through them Node's {@code os.networkInterfaces}, Java's
- *       {@code NetworkInterface}) read the host's addresses through it; changing them needs
- *       {@code CAP_NET_ADMIN}, which no confined child keeps.
- *   <li>{@code io_uring} is refused (ENOSYS, so runtimes fall back to plain calls): its
- *       {@code IORING_OP_SOCKET} opens a socket without the {@code socket} call, and its
- *       {@code IORING_OP_OPENAT} creates a file without the calls {@link SetidModes} checks.
+ *       ({@code sandbox.network.unix}); {@code socketpair} always works (it reaches only the
+ *       process and its children).
+ *   <li>Under network {@code none} and {@code proxy}, only TCP stream sockets of
+ *       {@code AF_INET}/{@code AF_INET6} and {@code NETLINK_ROUTE} sockets open. Netlink route
+ *       stays because {@code getaddrinfo} and {@code getifaddrs} read the host's addresses through
+ *       it; changing them needs {@code CAP_NET_ADMIN}, which no confined child keeps.
+ *   <li>{@code io_uring} is refused (ENOSYS, so runtimes fall back to plain calls): it opens
+ *       sockets and creates files without the calls this filter and {@link SetidModes} check.
  * </ul>
  *
  * @param unix    whether {@code socket(AF_UNIX, ...)} is allowed

@@ -28,26 +28,20 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The supervisor of one run: a thread that answers every call the child's user-notification
- * filter hands it ({@link Call}). For each, while the caller waits, it reads the path or address
- * from the caller's memory and makes it absolute against the caller's working directory or
- * directory descriptor, and lets the call go on ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}), an
- * answer the kernel takes only while the notification is still valid: what was read is kept only
- * then (the thread id was not reused meanwhile). Landlock stays the enforcement, the supervisor
- * only observes. Then, off the caller's path, it asks the run's
- * policy about each new (operation, path) and reports the refused ones as exact denials with
- * {@code source=supervisor} ({@link #denials()}).
+ * filter hands it ({@link Call}). While the caller waits it reads the path or address from the
+ * caller's memory, makes it absolute, and lets the call go on
+ * ({@code SECCOMP_USER_NOTIF_FLAG_CONTINUE}); what it read is kept only if the notification is
+ * still valid then (the thread id was not reused). Landlock stays the enforcement. Off the
+ * caller's path, each new (operation, path) the policy refuses becomes an exact denial with
+ * {@code source=supervisor} ({@link #denials()}). With an {@link Approval}, such an open is held
+ * while its approver decides ({@link Approvals}): allowed, magus opens it and hands over the
+ * descriptor; else EACCES.
  *
- * <p>With an {@link Approval}, an open the policy refuses is held instead, off this thread, while
- * its approver decides ({@link Approvals}): allowed, magus opens it and hands the caller the
- * descriptor; denied or unanswered in time, the call fails with EACCES.
- *
- * <p>Fails closed: should the thread fail or be stopped ({@link #kill}) while the child runs, it
- * closes the listener, and the kernel fails every intercepted call from then on (ENOSYS); the
- * run is then supervised-failed ({@link #failure()}), never silently unsupervised. A supervisor
- * that falls behind makes the child wait, never skips a call; one that spends longer than
- * {@link #STALL} on a call lets go of the listener the same way.
- *
- * <p>Started before the spawn: the launch thread's own spawn is intercepted too.
+ * <p>Fails closed: if the thread fails, is stopped ({@link #kill}) or spends longer than
+ * {@link #STALL} on a call, it closes the listener, the kernel fails every later intercepted call
+ * (ENOSYS), and the run is supervised-failed ({@link #failure()}); one that falls behind makes the
+ * child wait, never skips a call. Started before the spawn, so the launch thread's spawn is
+ * intercepted too.
  */
 public final class Supervisor implements AutoCloseable {
     /** The {@code source} of every diagnostic the supervisor reports. */

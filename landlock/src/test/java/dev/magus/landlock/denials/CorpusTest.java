@@ -34,8 +34,8 @@ class CorpusTest {
     record Entry(String name, Operation op, String path, List<String[]> lines, List<String> argv) {
         KernelDenials denials(dev.magus.landlock.denials.DenialConfirmer policy, Fixture f) {
             // Replayed, the child has gone: where it had cd'd to is what its command line says.
-            return new KernelDenials(policy, KernelDenials.Child.at(f.ws()).withLive(new ProcCwd(Integer.MAX_VALUE - 1, f.ws()))
-                    .withCommand(new CommandLine(argv.stream().map(f::expand).toList())));
+            return new KernelDenials(policy, new KernelDenials.Child(f.ws(), new ProcCwd(Integer.MAX_VALUE - 1, f.ws()), -1,
+                    new CommandLine(argv.stream().map(f::expand).toList())));
         }
     }
 

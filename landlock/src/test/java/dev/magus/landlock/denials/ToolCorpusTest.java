@@ -131,7 +131,7 @@ class ToolCorpusTest {
         CAPTURED.put(s.name(), corpus.toString());
 
         PrefixConfirmer policy = new PrefixConfirmer(fixture.home());
-        KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.at(fixture.ws()).withCommand(new CommandLine(argv)));
+        KernelDenials denials = new KernelDenials(policy, new KernelDenials.Child(fixture.ws(), fixture::ws, -1, new CommandLine(argv)));
         List<Diagnostic> found = new ArrayList<>();
         out.stdout().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDOUT, l)));
         out.stderr().forEach(l -> found.addAll(denials.accept(RunEvent.Stream.STDERR, l)));

@@ -9,55 +9,35 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The control files of the specification: files inside a write grant that another tool obeys
- * later, outside any sandbox (git hooks and config, version-manager pins, direnv, agent and
- * editor settings, hook managers). Under any mode but off a write to one is refused
- * (MGS2002), even inside a write grant.
+ * The control files: files inside a write grant that another tool obeys later, outside any
+ * sandbox (git hooks and config, version-manager pins, direnv, agent and editor settings, hook
+ * managers). Under any mode but off a write to one is MGS2002, even inside a write grant; this
+ * class only answers whether a write target is one.
  *
- * <p>This class answers only "is this write target a control file"; deciding that it applies
- * to writes alone (reads are unaffected) and under which mode is the caller's concern.
+ * <p>Names match at any depth (mise, direnv and the agents read nested copies). A directory
+ * entry ({@code .claude/}) matches itself and everything beneath it; a file entry matches the
+ * file and, replaced by a directory, everything beneath it. {@code .git} itself (the directory,
+ * or a linked worktree's or submodule's {@code .git} file) is refused, but beneath it only the
+ * listed entries are: objects, refs and the index stay writable so git can commit from a build.
+ * {@code ./magus} is not one: go-build writes it and a person runs it next. The workspace's git
+ * dirs outside the checkout (a linked worktree's own, the common dir) are protected by their
+ * absolute paths.
  *
- * <p>Names are matched at any depth of the workspace, since mise, direnv and the agents read
- * nested copies too. A directory entry ({@code .claude/}) matches the directory itself and
- * everything beneath it; a file entry matches the file and, should it be replaced by a
- * directory, everything beneath it too. {@code .git} itself (the directory, or the
- * {@code .git} file of a linked worktree or submodule) is refused, but only the entries listed
- * beneath it are: {@code .git/objects/}, {@code .git/refs/}, the index and the rest stay
- * writable so that git can commit from inside a build. {@code ./magus} is deliberately not a
- * control file: go-build writes it and a person runs it next.
+ * <p>Beyond the specification's list: every worktree's {@code config.worktree}, {@code commondir}
+ * in a git dir given by path (it tells git where the config and hooks live), the hooks, info,
+ * config and config.worktree of submodule git dirs, and every config name and script directory
+ * lefthook reads.
  *
- * <p>The git directories of the workspace that lie outside the checkout (a linked worktree's
- * own git dir and the common dir) are protected the same way, by their absolute paths.
+ * <p>A git dir of any name inside the workspace (a bare {@code remote.git/} above all) is audited
+ * like {@code .git}: a remote URL can point at it, and the next unconfined push or fetch runs its
+ * hooks and obeys its config. Its path cannot tell it, so a {@link GitDirProbe} is asked
+ * ({@link #GIT_DIR_MARKERS}), only about a directory of the workspace, or beneath a git dir given
+ * by path, whose next component on the path is one git obeys in a git dir: an ordinary write
+ * costs no look-up. Beneath such a directory its entries are control files as beneath
+ * {@code .git}; the directory itself is not (a build may make and remove a remote as it likes).
  *
- * <p>Beyond the specification's list: {@code .git/config.worktree} (git reads it for the main
- * worktree just as for a linked one), {@code commondir} in a git dir given by path (it tells
- * git where the config and hooks live), {@code config.worktree} of the other linked worktrees
- * ({@code .git/worktrees/<name>/}), the hooks, info, config and config.worktree of submodule
- * git dirs ({@code .git/modules/<name>/}), and every config name lefthook reads ({@code lefthook} and
- * {@code lefthook-local}, with and without the leading dot, in yml, yaml, toml, json and
- * jsonc, also under {@code .config/} since names match at any depth) plus its script
- * directories {@code .lefthook/} and {@code .lefthook-local/}.
- *
- * <p>A git dir of any name inside the workspace, a bare repository above all
- * ({@code remote.git/}, made by {@code git init --bare}), is audited like {@code .git}: a
- * remote URL can point at it, and the next unconfined {@code git push} or {@code git fetch}
- * runs its hooks and obeys its config. Whether a directory is one cannot be told from its
- * path, so it is asked of a {@link GitDirProbe}, which is told the criterion
- * ({@link #GIT_DIR_MARKERS}: the names {@code HEAD}, {@code objects} and {@code refs} all in
- * the directory) and answers from wherever its caller looks: the policy checker from the
- * filesystem ({@code lstat} of the three names), the after-run audit from the listings its
- * walk makes anyway. The probe is asked only about a directory of the workspace (the root
- * included), or beneath a git dir given by path outside it, whose next component on the path
- * is one git obeys in a git dir ({@code hooks}, {@code config}, {@code info},
- * {@code config.worktree}, {@code commondir}, {@code worktrees}, {@code modules}), so an
- * ordinary write costs no look-up at all. Beneath such a directory
- * its entries are control files as beneath {@code .git} ({@code <git dir>/...}), on top of
- * the names matched at any depth; the directory itself is not one (a remote is created,
- * replaced and removed as a build likes; what git obeys in it is what matters).
- *
- * <p>Names are compared ignoring ASCII case (see {@code name}). All paths given must be
- * absolute and already resolved the way the kernel walks them. Immutable and thread-safe
- * (as thread-safe as the probe it is given).
+ * <p>Names compare ignoring ASCII case. Paths must be absolute and resolved as the kernel walks
+ * them. Immutable and thread-safe (as far as its probe is).
  */
 public final class ControlFiles {
 
@@ -252,11 +232,6 @@ public final class ControlFiles {
      */
     public ControlFiles withGitDirProbe(GitDirProbe probe) {
         return new ControlFiles(workspaceRoot, gitDirs, hooksDir, included, java.util.Objects.requireNonNull(probe, "probe"));
-    }
-
-    /** What tells this the git dirs of the workspace that are not {@code .git}. */
-    public GitDirProbe gitDirProbe() {
-        return probe;
     }
 
     /** The hooks directory a config names, when one does. */

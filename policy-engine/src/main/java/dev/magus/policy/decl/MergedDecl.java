@@ -7,15 +7,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The declared layers merged, in merge order: the workspace, then the spells, then the target,
- * then the command line's one-run grants (the core goes before all of them and is added by the
- * policy builder). One merge serves
- * every layer and none narrows another: entries union, passthrough patterns union. The same
- * path at two layers keeps both entries, so the rule index grants both modes (rx from one and
- * rw from another make rwx).
- *
- * <p>The network part merges the same way (hosts, ports and bind ports union, each naming the
- * layers that granted it), but its mode is the workspace's alone: {@link NetworkPolicy#merge}.
+ * The declared layers merged in order: workspace, spells, target, the command line's one-run
+ * grants (the policy builder adds the core before them). No layer narrows another: entries and
+ * passthrough patterns union, and the same path at two layers keeps both entries, so rx and rw
+ * make rwx. Network hosts and ports union too; the mode is the workspace's alone
+ * ({@link NetworkPolicy#merge}).
  *
  * @param allow       every entry, workspace first, target last
  * @param passthrough the union of every layer's passthrough

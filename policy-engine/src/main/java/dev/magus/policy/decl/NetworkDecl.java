@@ -18,22 +18,12 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * One layer's {@code sandbox.network}: the mode (the workspace's alone) and what the layer
- * adds to the run's reach — hosts through the proxy, loopback ports to connect to, ports to
- * listen on. Every layer has the same shape; only magus.yaml may write {@code mode}.
- *
- * <pre>
- * network:
- *   mode: proxy                          # open (the default) | none | proxy
- *   allow: ["*.example.org", example.com]
- *   ports: [5432]                        # connect directly (a database, a dev server on loopback)
- *   bind: [3000]                         # listen
- *   unix: allow                          # or a list of socket paths; the workspace's alone
- * </pre>
+ * One layer's {@code sandbox.network} (the README shows one): the mode, which is the workspace's
+ * alone, and what the layer adds to the run's reach. Every layer has the same shape.
  *
  * @param mode  the workspace's mode; empty at every other layer, and when magus.yaml leaves it out
- * @param allow the hosts, in the order written, each once
- * @param ports ports the child may connect to without the proxy
+ * @param allow the hosts reached through the proxy, in the order written, each once
+ * @param ports loopback ports the child may connect to without the proxy
  * @param bind  ports the child may listen on
  * @param unix  the workspace's Unix socket declaration ({@link UnixSockets}); empty elsewhere
  */

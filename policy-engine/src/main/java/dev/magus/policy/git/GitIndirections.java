@@ -11,20 +11,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The files git will run or read as configuration because a config names them, found the way
- * git finds them: {@code core.hooksPath} (the last value over the system, global, local and
- * worktree configs; a relative one taken from the top of the working tree, where git runs
- * hooks), and every file {@code include.path} or {@code includeIf.<condition>.path} pulls in
- * (relative to the including file, {@code ~/} to the home, followed up to git's depth of 10).
- *
- * <p>An {@code includeIf} is followed whatever its condition: whether {@code gitdir:} or
- * {@code onbranch:} holds changes with the next checkout, and a file that may be included
- * later must not be planted now.
- *
- * <p>A run could write these files inside its grant, and the next unconfined git obeys them,
- * so they are control files for as long as a config names them. The configs themselves
- * (the git dir's {@code config} and {@code config.worktree}) are control files already, so a
- * run cannot rename the hooks path away from the audit. Pure: everything is read through the
+ * The files git runs or reads as configuration because a config names them, found as git finds
+ * them: {@code core.hooksPath} (the last value over the system, global, local and worktree
+ * configs; relative to the top of the working tree), and every file {@code include.path} or
+ * {@code includeIf.<condition>.path} pulls in (relative to the including file, {@code ~/} to the
+ * home, up to git's depth of 10). An {@code includeIf} is followed whatever its condition, which
+ * the next checkout may change. A run could write these files and the next unconfined git obeys
+ * them, so they are control files while a config names them; the configs are control files
+ * already, so a run cannot move the hooks path away from the audit. Pure: reads go through the
  * given {@link Filesystem}.
  */
 public final class GitIndirections {

@@ -18,19 +18,14 @@ import java.util.Objects;
 
 /**
  * The lease a narrowed run hands its children in {@code MAGUS_LEASE}, so that a nested magus is
- * held to it although it cannot read the state dir (no run is granted it: the marker and the
- * job store stay out of a confined child's reach, and out of another worker's).
+ * held to it although it cannot read the state dir (no run is granted it).
  *
- * <p><b>Why a variable is safe here.</b> It can only narrow. A nested magus applies it on top
- * of whatever its own lookup finds, and a confined child that rewrites or drops it gains
- * nothing: the nested magus runs inside the parent's Landlock domain, and domains stack, so
- * no grant of the nested magus reaches past the parent's. Dropping it only makes the nested
- * magus look for the marker, which it cannot read, and refuse (MGS2004). A forwarded run
- * applies it the same way beside the lease the server finds itself.
- *
- * <p>Format: {@code job=ID&checkout=PATH&write=GLOB&write=GLOB…}, each value
- * {@code application/x-www-form-urlencoded} (UTF-8), so any path or glob survives. A value that
- * cannot be read is MGS2004 naming the variable: never ignored, never "no lease".
+ * <p>A variable is safe here because it can only narrow: a nested magus applies it on top of
+ * whatever its own lookup finds, and it runs inside the parent's Landlock domain, so a child that
+ * rewrites it gains nothing; one that drops it makes the nested magus look for the marker, which
+ * it cannot read, and refuse (MGS2004). A forwarded run applies it beside the server's own lease.
+ * Format: {@code job=ID&checkout=PATH&write=GLOB…}, values form-urlencoded (UTF-8); one that
+ * cannot be read is MGS2004 naming the variable, never "no lease".
  *
  * @param job        the job's id
  * @param checkout   the leased checkout's resolved root

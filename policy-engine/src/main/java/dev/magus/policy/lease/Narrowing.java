@@ -179,12 +179,5 @@ public sealed interface Narrowing {
             }
             return List.copyOf(out);
         }
-
-        /** Every glob whose kernel rules differ from the glob, for {@code magus policy}. */
-        public List<GlobGrant> inexact() {
-            List<GlobGrant> out = new ArrayList<>();
-            globs.stream().filter(g -> g.enforcement() != Enforcement.EXACT).forEach(out::add);
-            return out;
-        }
     }
 }

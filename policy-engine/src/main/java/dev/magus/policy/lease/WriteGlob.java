@@ -10,22 +10,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One entry of a job's {@code write_paths}: a glob relative to the checkout root.
- *
- * <p>The syntax is deliberately small, so that what the kernel enforces for it can be stated
- * exactly ({@link LeaseNarrowing}): components are separated by {@code /}; inside a component
- * {@code *} matches any run of characters and {@code ?} one character (neither crosses a
- * {@code /}; both match a leading dot); a component that is exactly {@code **} matches any
- * number of components, none included. Empty and {@code .} components are dropped, so
- * {@code ./src//x/} is {@code src/x}.
- *
- * <p>A glob covers the paths it matches <em>and everything beneath them</em>, the way every
- * rule of the sandbox covers a subtree: {@code build} lets the worker write {@code build/out.o}.
- *
- * <p>Refused (MGS2004): an empty glob, an absolute one, a {@code ..} component (the grant
- * must stay inside the checkout, whatever the components before it), a NUL, a {@code **}
- * that is only part of a component, and the characters {@code [ ] { } \} (classes,
- * alternatives and escapes are not supported: write one glob per path).
+ * One entry of a job's {@code write_paths}: a glob relative to the checkout root, small enough
+ * that what the kernel enforces for it can be stated exactly ({@link LeaseNarrowing}). In a
+ * {@code /}-separated component, {@code *} matches any run of characters and {@code ?} one
+ * (neither crosses {@code /}; both match a leading dot); a component {@code **} matches any
+ * number of components, none included. Empty and {@code .} components are dropped. A glob covers
+ * what it matches and everything beneath, as every sandbox rule covers a subtree. Refused (MGS2004): an empty or absolute glob, a {@code ..} component (the grant stays inside
+ * the checkout), a NUL, a {@code **} inside a component, and {@code [ ] { } \} (no classes,
+ * alternatives or escapes: one glob per path).
  *
  * @param text     the glob as written, normalized
  * @param segments its components

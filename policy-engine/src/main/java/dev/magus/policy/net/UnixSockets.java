@@ -4,21 +4,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code sandbox.network.unix}: whether a confined child may open Unix sockets at all
- * ({@code socket(AF_UNIX, ...)}), which only the workspace declares.
- *
- * <pre>
- * network:
- *   unix: allow                                   # every pathname and abstract socket
- *   unix: [/run/postgresql/.s.PGSQL.5432]         # these sockets
- * </pre>
- *
- * <p>Below Landlock ABI 9 the kernel has no rule naming a socket file, so the seccomp layer
- * decides on {@code socket()} alone: undeclared refuses it (EACCES, MGS2015), and either
- * declaration allows it, a list then reaching every socket the child can name. From ABI 9
- * the listed paths become Landlock's {@code RESOLVE_UNIX} grants and every other pathname
- * socket is refused by the kernel; abstract sockets outside the child's domain are refused
- * from ABI 6 ({@code LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET}) whatever is declared here.
+ * {@code sandbox.network.unix}, the workspace's alone: {@code allow} (every pathname and abstract
+ * socket) or a list of socket paths. Below Landlock ABI 9 no kernel rule names a socket file, so
+ * seccomp decides on {@code socket()} alone: undeclared refuses it (EACCES, MGS2015), either
+ * declaration allows it, a list then reaching every socket the child can name. From ABI 9 the
+ * listed paths become {@code RESOLVE_UNIX} grants and the kernel refuses every other pathname
+ * socket; from ABI 6 abstract sockets outside the child's domain are refused whatever is declared.
  * {@code socketpair} is never refused: a pair reaches only the process and its children.
  */
 public sealed interface UnixSockets {

@@ -5,20 +5,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A way to list a directory and stat an entry without following a link at its end, fast
- * enough to walk a {@code node_modules}-sized workspace twice per run. Found with
- * {@link java.util.ServiceLoader} by the control-file audit (module {@code workspace}); an
- * implementation with native calls lives in a module that may make them (landlock's
- * {@code GetdentsReader}), as {@link KernelLookup}'s does. This module stays pure Java and
- * holds only the seam, because it is the one module both the audit and the native side see.
- *
- * <p>Why a seam at all: {@link java.nio.file.DirectoryStream} gives names without their
- * types, so a Java walk must {@code lstat} every entry to know which are directories; the
- * kernel's {@code getdents64} returns each entry's type ({@code d_type}) with its name, so a
- * walk needs one system call per directory instead of one per file.
- *
- * <p>Implementations are thread-safe, have a public no-argument constructor, and never throw
- * for a failed call: they answer empty.
+ * Lists a directory and stats an entry without following a link at its end, fast enough to walk
+ * a {@code node_modules}-sized workspace twice per run: {@code getdents64} gives each entry's
+ * type with its name, where {@link java.nio.file.DirectoryStream} needs an {@code lstat} per
+ * entry. Found with {@link java.util.ServiceLoader} by the control-file audit; the native
+ * implementation lives in landlock ({@code GetdentsReader}), this pure module holds only the seam
+ * both sides see. Implementations are thread-safe, have a public no-argument constructor, and
+ * answer empty rather than throw for a failed call.
  */
 public interface DirectoryReader {
 

@@ -5,22 +5,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What building and checking a policy asks of a filesystem, and nothing more: what one
- * {@code lstat} (and {@code readlink}) says about a path, the first bytes of a small regular
- * file (a git dir's {@code HEAD}, {@code gitdir}, {@code commondir}, {@code config}), and
- * whether the kernel can resolve a whole path itself. (Not {@link java.nio.file.FileSystem}:
- * this is the seam in front of it.)
+ * What building and checking a policy asks of a filesystem, and nothing more: one {@code lstat}
+ * (and {@code readlink}) of a path, the first bytes of a small regular file (a git dir's
+ * {@code HEAD}, {@code gitdir}, {@code commondir}, {@code config}), and whether the kernel can
+ * resolve a whole path itself. The seam lets policies be tested rule by rule against a host
+ * described in memory; {@link #real()} is used everywhere else. {@link PathResolver} defines the
+ * walk, so an implementation reports single entries and never resolves.
  *
- * <p>It exists so that policies can be tested exactly, rule by rule, against a host described
- * in memory (the core footprint of a macOS host, a merged-usr {@code /bin}, a linked worktree)
- * on any machine, the way Bazel tests its sandbox builders; {@link #real()} is the one used
- * everywhere else. {@link PathResolver} defines the semantics of a walk over any
- * implementation, so an implementation only reports single entries and never resolves.
- *
- * <p>Paths given are absolute and normalized, and each component but the last is a directory
- * already examined (the walk asks one component at a time). Implementations are thread-safe;
- * {@link #lstat} sits on the hot path of every check and must not allocate for a directory or
- * a file.
+ * <p>Paths are absolute and normalized, every component but the last a directory already
+ * examined. Implementations are thread-safe; {@link #lstat} is on every check's hot path and must
+ * not allocate for a directory or a file.
  */
 public interface Filesystem {
 

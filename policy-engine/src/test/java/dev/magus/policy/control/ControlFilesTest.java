@@ -314,7 +314,9 @@ class ControlFilesTest {
         files.match(WS.resolve("x/config"));
         files.match(WS.resolve("hooks"));
         assertThat(asked).containsExactly(WS.resolve("x"), WS);
-        assertThat(files.withNamed(java.util.Optional.empty(), List.of()).gitDirProbe()).isSameAs(files.gitDirProbe());
+        asked.clear();
+        files.withNamed(java.util.Optional.empty(), List.of()).match(WS.resolve("x/config"));
+        assertThat(asked).containsExactly(WS.resolve("x"));
     }
 
     @Test

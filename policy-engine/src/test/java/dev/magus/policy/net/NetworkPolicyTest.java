@@ -140,20 +140,6 @@ class NetworkPolicyTest {
     }
 
     @Test
-    void aSpellOrTargetDeclaresNetworkThroughPlainValues() {
-        SandboxDecl spell = dev.magus.policy.decl.DeclReader.read(Map.of("network",
-                Map.of("allow", List.of("registry.npmjs.org"), "ports", List.of(4873))), DeclLayer.spell("node"));
-        assertThat(spell.network().allow()).extracting(HostPattern::text).containsExactly("registry.npmjs.org");
-        assertThat(spell.network().ports()).containsExactly(4873);
-        SandboxException mode = refusal(() -> dev.magus.policy.decl.DeclReader.read(
-                Map.of("network", Map.of("mode", "open")), DeclLayer.target("test")));
-        assertThat(mode.diagnostic().source()).isEqualTo("target:test sandbox.network.mode");
-        SandboxException key = refusal(() -> dev.magus.policy.decl.DeclReader.read(
-                Map.of("network", Map.of("hosts", List.of())), DeclLayer.spell("x")));
-        assertThat(key.getMessage()).contains("unknown key 'hosts'");
-    }
-
-    @Test
     void unixSocketsAreTheWorkspacesToDeclare() {
         DeclLayer ws = DeclLayer.workspace();
         Site site = Site.of(ws.label(), "sandbox.network");

@@ -1,9 +1,7 @@
 package dev.magus.telemetry.dedupe;
 
-import dev.magus.events.MagusEnv;
 import dev.magus.events.Code;
 import dev.magus.events.RunEvent;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -36,11 +34,6 @@ public final class LandlockWarningOnce implements Function<Flux<RunEvent>, Flux<
     /** A fresh operator for one invocation; {@code nested} suppresses MGS2005 entirely. */
     public static LandlockWarningOnce forInvocation(boolean nested) {
         return new LandlockWarningOnce(nested);
-    }
-
-    /** Nested by {@link MagusEnv#nested}: {@code MAGUS_RUN_ID} set and not empty in this process's environment. */
-    public static LandlockWarningOnce forEnvironment(Map<String, String> environment) {
-        return forInvocation(MagusEnv.nested(environment));
     }
 
     public boolean nested() {

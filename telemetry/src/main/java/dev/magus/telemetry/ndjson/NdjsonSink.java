@@ -2,8 +2,6 @@ package dev.magus.telemetry.ndjson;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.events.Diagnostic;
 import dev.magus.events.RunEvent;
 import java.io.BufferedWriter;
@@ -30,9 +28,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
     /** The value of every line's {@code v}; bumped only when a field changes meaning or goes away. */
     public static final int SCHEMA_VERSION = 1;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** The mapper's own factory: {@link #write} and the tree serialised by {@link #MAPPER} make the same bytes. */
-    private static final JsonFactory FACTORY = MAPPER.getFactory();
+    private static final JsonFactory FACTORY = new JsonFactory();
 
     private final Writer out;
     private final Object lock = new Object();
@@ -60,11 +56,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
         }
     }
 
-    /**
-     * The line for {@code event}, without its newline. Jackson escapes every newline inside a value.
-     * Written straight from the event ({@link #write}), with no tree in between: the same bytes as
-     * {@link #toJson}'s tree serialised ({@code NdjsonSinkTest} compares them).
-     */
+    /** The line for {@code event}, without its newline; Jackson escapes every newline inside a value. */
     public static String line(RunEvent event) {
         java.io.StringWriter sw = new java.io.StringWriter(160);
         try (JsonGenerator g = FACTORY.createGenerator(sw)) {
@@ -77,10 +69,8 @@ public final class NdjsonSink implements Consumer<RunEvent> {
     }
 
     /**
-     * Writes {@code event}'s JSON object to {@code g}: the fields {@link #toJson} puts in its tree,
-     * in the same order and with the same values, so that a frame or a line written this way has
-     * exactly the bytes of the tree serialised by the same factory, without building the tree (a
-     * forwarded run's events are written once each, on the run's own thread).
+     * Writes {@code event}'s JSON object to {@code g}, fields in schema order, with no tree in
+     * between: the server's frames and the NDJSON lines are written this way.
      */
     public static void write(RunEvent event, JsonGenerator g) throws IOException {
         g.writeStartObject();
@@ -120,41 +110,6 @@ public final class NdjsonSink implements Consumer<RunEvent> {
             g.writeNumberField("duration_ms", x.duration().toMillis());
         }
         g.writeEndObject();
-    }
-
-    /** The JSON object for {@code event}, fields in schema order. */
-    public static ObjectNode toJson(RunEvent event) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("v", SCHEMA_VERSION);
-        node.put("type", type(event));
-        node.put("run", event.runId());
-        node.put("at", InstantText.of(event.at()));
-        if (event instanceof RunEvent.Started s) {
-            s.argv().forEach(node.putArray("argv")::add);
-            node.put("mode", s.mode().spelling());
-            node.put("pid", s.pid());
-        } else if (event instanceof RunEvent.Output o) {
-            node.put("stream", o.stream().name().toLowerCase(Locale.ROOT));
-            node.put("line", o.line());
-        } else if (event instanceof RunEvent.Diag diag) {
-            Diagnostic d = diag.diagnostic();
-            node.put("code", d.code().name());
-            node.put("severity", d.severity().name().toLowerCase(Locale.ROOT));
-            node.put("layer", d.layer().label());
-            node.put("op", d.operation().label());
-            node.put("subject", d.subject());
-            node.put("source", d.source());
-            node.put("message", d.message());
-            ObjectNode details = node.putObject("details");
-            for (Map.Entry<String, String> e : d.details().entrySet()) {
-                details.put(e.getKey(), e.getValue());
-            }
-        } else if (event instanceof RunEvent.Exited x) {
-            node.put("status", x.status());
-            node.put("signal", x.signal());
-            node.put("duration_ms", x.duration().toMillis());
-        }
-        return node;
     }
 
     /** The {@code type} field: started, output, diagnostic or exited. */

@@ -110,7 +110,7 @@ class LandlockWarningOnceTest {
 
     @Test
     void aNestedMagusShowsNoWarningAtAll() {
-        LandlockWarningOnce nested = LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "run-parent"));
+        LandlockWarningOnce nested = LandlockWarningOnce.forInvocation(MagusEnv.nested(Map.of(MagusEnv.RUN_ID, "run-parent")));
         assertThat(nested.nested()).isTrue();
 
         StepVerifier.create(Flux.range(0, 50).concatMap(i -> run(i).transform(nested)))
@@ -122,9 +122,9 @@ class LandlockWarningOnceTest {
 
     @Test
     void aTopLevelEnvironmentIsNotNested() {
-        assertThat(LandlockWarningOnce.forEnvironment(Map.of("PATH", "/usr/bin")).nested()).isFalse();
+        assertThat(LandlockWarningOnce.forInvocation(MagusEnv.nested(Map.of("PATH", "/usr/bin"))).nested()).isFalse();
         // The same rule as the pipeline's (MagusEnv.nested): an empty MAGUS_RUN_ID is unset.
-        assertThat(LandlockWarningOnce.forEnvironment(Map.of(MagusEnv.RUN_ID, "")).nested()).isFalse();
+        assertThat(LandlockWarningOnce.forInvocation(MagusEnv.nested(Map.of(MagusEnv.RUN_ID, ""))).nested()).isFalse();
     }
 
     @Test

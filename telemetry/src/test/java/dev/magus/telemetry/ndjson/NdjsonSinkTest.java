@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.magus.events.Code;
 import dev.magus.events.Mode;
 import dev.magus.events.Diagnostic;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -171,7 +173,7 @@ class NdjsonSinkTest {
 
     /**
      * The line written straight from the event ({@link NdjsonSink#write}) has exactly the bytes of
-     * {@link NdjsonSink#toJson}'s tree serialised, for every kind of event and the characters JSON
+     * {@link #toJson}'s tree serialised, for every kind of event and the characters JSON
      * escapes: the server's frames and the NDJSON lines are written that way and must not change.
      */
     @Test
@@ -192,7 +194,7 @@ class NdjsonSinkTest {
                 new RunEvent.Exited("r-1", T0.plusSeconds(3), -1, 9, Duration.ofNanos(-5)),
                 new RunEvent.Exited("r-\u00e9", T0.plusSeconds(3), 137, 9, Duration.ofDays(400)));
         for (RunEvent e : events) {
-            String tree = JSON.writeValueAsString(NdjsonSink.toJson(e));
+            String tree = JSON.writeValueAsString(toJson(e));
             assertThat(NdjsonSink.line(e)).isEqualTo(tree);
             java.io.StringWriter w = new java.io.StringWriter();
             try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(w)) {
@@ -203,7 +205,42 @@ class NdjsonSinkTest {
             try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(utf8)) {
                 NdjsonSink.write(e, g);
             }
-            assertThat(utf8.toByteArray()).isEqualTo(JSON.writeValueAsBytes(NdjsonSink.toJson(e)));
+            assertThat(utf8.toByteArray()).isEqualTo(JSON.writeValueAsBytes(toJson(e)));
         }
+    }
+
+    /** The event's JSON object built as a tree, fields in schema order: the reference the streamed line must equal. */
+    private static ObjectNode toJson(RunEvent event) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("v", NdjsonSink.SCHEMA_VERSION);
+        node.put("type", NdjsonSink.type(event));
+        node.put("run", event.runId());
+        node.put("at", InstantText.of(event.at()));
+        if (event instanceof RunEvent.Started s) {
+            s.argv().forEach(node.putArray("argv")::add);
+            node.put("mode", s.mode().spelling());
+            node.put("pid", s.pid());
+        } else if (event instanceof RunEvent.Output o) {
+            node.put("stream", o.stream().name().toLowerCase(Locale.ROOT));
+            node.put("line", o.line());
+        } else if (event instanceof RunEvent.Diag diag) {
+            Diagnostic d = diag.diagnostic();
+            node.put("code", d.code().name());
+            node.put("severity", d.severity().name().toLowerCase(Locale.ROOT));
+            node.put("layer", d.layer().label());
+            node.put("op", d.operation().label());
+            node.put("subject", d.subject());
+            node.put("source", d.source());
+            node.put("message", d.message());
+            ObjectNode details = node.putObject("details");
+            for (Map.Entry<String, String> e : d.details().entrySet()) {
+                details.put(e.getKey(), e.getValue());
+            }
+        } else if (event instanceof RunEvent.Exited x) {
+            node.put("status", x.status());
+            node.put("signal", x.signal());
+            node.put("duration_ms", x.duration().toMillis());
+        }
+        return node;
     }
 }

@@ -32,44 +32,15 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * The {@code sandbox} section of a workspace's magus.yaml:
- *
- * <pre>
- * sandbox:
- *   mode: best-effort          # off (the default), best-effort or required
- *   controlFiles: restore      # restore (the default) or report: what the audit does with a changed control file
- *   supervise: true            # false (the default): every run observed by the supervisor (magus run --supervise)
- *   allow:
- *     - name: mise-installs
- *       env: MISE_DATA_DIR
- *       base: xdgData
- *       path: mise
- *       mode: rx
- *   env:
- *     passthrough: [MISE_TRUSTED_CONFIG_PATHS, "MISE_*"]
- *   network:                   # opt-in; absent is open
- *     mode: proxy              # open (the default), none or proxy
- *     allow: ["*.example.org", example.com]
- *     ports: [5432]            # loopback ports the child may connect to directly
- *     bind: [3000]             # ports the child may listen on
- *     unix: allow              # or socket paths; absent: socket(AF_UNIX) refused (MGS2015)
- * </pre>
- *
- * Any problem in the section is MGS2004 whose source is {@code magus.yaml:LINE:COLUMN KEY}
- * (1-based, pointing at the offending key or value): an unknown key, a wrong type, an unknown
- * mode, base or access mode, a malformed passthrough pattern, and malformed YAML anywhere in
- * the file. Other top-level sections are left to their owners.
- *
- * <p>When each is raised follows the specification: the settings ({@code sandbox.mode}, the
- * section's own keys) and malformed YAML at load, by {@link #read}; the declaration
- * ({@code allow}, {@code env}) "when the policy is built", by {@link #sandbox()}, so a
- * workspace that runs with the sandbox off is not stopped by a declaration it does not use.
+ * The {@code sandbox} section of a workspace's magus.yaml (the README shows one). A problem in it
+ * is MGS2004 sourced {@code magus.yaml:LINE:COLUMN KEY}. The settings and malformed YAML are
+ * refused at load ({@link #read}); the declaration only when the policy is built
+ * ({@link #sandbox()}), so a workspace run with the sandbox off is not stopped by it.
  *
  * @param mode         the workspace's {@code sandbox.mode} (off when absent)
  * @param modeDeclared whether the file writes {@code sandbox.mode} at all (off written out is not the default)
  * @param section      the workspace layer's declaration, or why it cannot be honored
- * @param controlFiles what the control-file audit does with a control file a run created,
- *                     changed or removed ({@code sandbox.controlFiles}; restore when absent)
+ * @param controlFiles what the control-file audit does with a changed control file ({@code sandbox.controlFiles}; restore when absent)
  * @param supervise    whether every run here is supervised ({@code sandbox.supervise}; false when absent)
  */
 public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, ControlFilesAction controlFiles,

@@ -18,27 +18,12 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * magus.yaml's {@code projects} section:
- *
- * <pre>
- * projects:
- *   - dir: .
- *     spells: [node]
- *   - dir: api
- *     spells: [go]
- *     targets:
- *       fmt:
- *         run: [gofmt, -w, .]
- *         writes: true
- *         sandbox:
- *           allow: [{env: FIXTURES_DIR, base: xdgData, path: fixtures, mode: rw}]
- * </pre>
- *
- * Everything is checked when the file loads, as the specification has a target's declaration
- * refused "when its magusfile loads": an unknown key, a dir that is absolute or climbs out of
- * the workspace, the same dir twice, an unknown spell, a target without a command or with a
- * name that cannot be named on the command line, and every refusal of its {@code sandbox}.
- * Each is MGS2004 whose source is {@code magus.yaml:LINE:COLUMN KEY}.
+ * magus.yaml's {@code projects} section (docs/spells.md shows one). Everything is checked when
+ * the file loads, as the specification refuses a target's declaration "when its magusfile
+ * loads": an unknown key, a dir that is absolute or climbs out of the workspace, the same dir
+ * twice, an unknown spell, a target without a command or with a name the command line cannot
+ * name, and every refusal of its {@code sandbox}. Each is MGS2004 sourced
+ * {@code magus.yaml:LINE:COLUMN KEY}.
  */
 public final class ProjectsReader {
     private static final Set<String> PROJECT_KEYS = Set.of("dir", "spells", "targets");

@@ -18,24 +18,16 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
- * A YAML spell's {@code versionManagers}: the version managers its toolchain is driven by, so
- * that MGS2006 looks for their shims as it does for the built-in spells' (pyenv, nvm, ...).
+ * A YAML spell's {@code versionManagers} (docs/spells.md): the managers its toolchain is driven
+ * by, so that MGS2006 looks for their shims as for the built-in spells'. Each entry has
+ * {@code name}, {@code shims} (a PATH entry ending so is its shim dir; ending in {@code /}, any
+ * entry below it), optional {@code root} (the variable naming its directory) and
+ * {@code rootShims} ({@code shims} when absent), and {@code selectors} (the variables it reads).
  *
- * <pre>
- * versionManagers:
- *   - name: rbenv
- *     shims: [.rbenv/shims]       # a PATH entry ending so is its shim dir (ending in '/': any entry below it)
- *     root: RBENV_ROOT            # optional: the variable naming its own directory
- *     rootShims: shims            # where the shims are under root (shims when absent)
- *     selectors: [RBENV_VERSION, RBENV_ROOT]   # the variables it reads to pick a version
- * </pre>
- *
- * A declaration that cannot be honoured is refused when the spell loads (MGS2004 naming the
- * spell, the file, line and column): a manager that could never be recognised (neither
- * {@code shims} nor {@code root}), a shim dir that no PATH entry can end with, a selector that is
- * not a variable name or {@code PREFIX_*} pattern, a selector the spell does not pass through
- * (the hint would tell a person to bind the spell, and binding it would not keep the variable),
- * and a name the built-in spells' managers already use.
+ * <p>Refused when the spell loads (MGS2004 naming the spell, file, line and column): a manager
+ * that could never be recognised (neither {@code shims} nor {@code root}), a shim dir no PATH
+ * entry can end with, a selector that is not a name or {@code PREFIX_*} pattern or that the
+ * spell does not pass through (binding the spell would not keep it), and a built-in's name.
  */
 final class YamlManagers {
     static final String KEY = "versionManagers";

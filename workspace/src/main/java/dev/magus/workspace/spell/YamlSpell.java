@@ -15,23 +15,11 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 
 /**
- * A user spell, {@code .magus/spells/NAME.yaml}: the workspace section's shape under
- * {@code sandbox}, plus the registry hosts its tools fetch from.
- *
- * <pre>
- * sandbox:
- *   allow:
- *     - {name: bazel-cache, env: BAZEL_CACHE, base: xdgCache, path: bazel, mode: rw}
- *   env:
- *     passthrough: [BAZEL_CACHE]
- * registryHosts: [bcr.bazel.build]
- * versionManagers:             # optional: covered by MGS2006 like the built-in spells' (see YamlManagers)
- *   - {name: rbenv, shims: [.rbenv/shims], root: RBENV_ROOT, selectors: [RBENV_VERSION, RBENV_ROOT]}
- * </pre>
- *
- * As every spell's, its declaration is refused when it loads (MGS2004 naming the spell, the
- * file, line and column), and a path in it names variables through {@code env} and
- * {@code base}, never {@code $VAR}.
+ * A user spell, {@code .magus/spells/NAME.yaml}: the workspace section's {@code sandbox} shape,
+ * plus {@code registryHosts} (the hosts its tools fetch from) and {@code versionManagers}
+ * ({@link YamlManagers}). As every spell's, its declaration is refused when it loads (MGS2004
+ * naming the spell, file, line and column), and its paths name variables through {@code env}
+ * and {@code base}, never {@code $VAR}.
  */
 final class YamlSpell {
     private static final Set<String> KEYS = Set.of("sandbox", "registryHosts", YamlManagers.KEY);

@@ -11,39 +11,29 @@ import dev.magus.landlock.denials.DenialConfirmer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
 /**
  * Source 2: exact kernel denials from Landlock's audit records, for the runs magus spawned.
  *
- * <p>One per process: it subscribes once to the audit read-log multicast group (root or
- * CAP_AUDIT_READ), reads every record on a daemon thread, attributes Landlock access records
- * to runs through their domain ({@link DomainCorrelator}) and streams each run's denials as
- * diagnostics with {@code layer=kernel}, {@code source=audit}, once per operation and path.
- * For denials after {@code execve} to be logged at all, the launcher must restrict with
- * {@code LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON}.
+ * <p>One per process: it joins the audit read-log multicast group (root or CAP_AUDIT_READ),
+ * reads every record on a daemon thread, attributes them to runs by domain
+ * ({@link DomainCorrelator}) and streams each run's denials ({@code layer=kernel},
+ * {@code source=audit}) once per operation and path. Denials after {@code execve} are logged
+ * only when the launcher restricts with {@code LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON}. Records
+ * the kernel dropped or this socket overran are counted: such a run gets an MGS2014.
  *
- * <p>Every record of a domain that magus created belongs to the run that spawned into it, from
- * the domain's first record on ({@link DomainCorrelator}), so a child that exits at once keeps
- * its denials. Records the kernel dropped (its backlog full) or that overran this reader's
- * socket cannot be shown, but are counted: a run during which any were lost gets an MGS2014
- * with the number.
- *
- * <p>It never changes the host's audit settings unless {@link AuditOptions#enableAudit()} says
- * so; then it joins the holders of the host's audit switch ({@link AuditSwitch}), which the
- * first holder switched on if it was off and the last one puts back, on close or at JVM exit.
+ * <p>The host's audit settings change only when {@link AuditOptions#enableAudit()} says so; then
+ * it joins the holders of the audit switch ({@link AuditSwitch}), put back by the last one.
  */
 public final class AuditDenialSource implements AutoCloseable {
 
@@ -56,7 +46,6 @@ public final class AuditDenialSource implements AutoCloseable {
     private final Thread reader;
     private final Thread restoreHook;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicLong records = new AtomicLong();
     private final DomainCorrelator correlator =
             new DomainCorrelator(ProcessHandle.current().pid(), AuditDenialSource::parentOf);
     private final Map<String, RunState> runs = new ConcurrentHashMap<>();
@@ -283,11 +272,6 @@ public final class AuditDenialSource implements AutoCloseable {
         return Optional.ofNullable(failure.get());
     }
 
-    /** How many audit records the reader has seen, for diagnostics of the source itself. */
-    public long recordsSeen() {
-        return records.get();
-    }
-
     private void readLoop() {
         while (!closed.get()) {
             List<AuditNetlink.Message> messages;
@@ -303,7 +287,6 @@ public final class AuditDenialSource implements AutoCloseable {
                 return;
             }
             for (AuditNetlink.Message m : messages) {
-                records.incrementAndGet();
                 Optional<AuditRecord> record = AuditRecordParser.parse(m.type(), m.text());
                 if (record.isEmpty()) {
                     continue;

@@ -22,11 +22,6 @@ public record AuditOptions(boolean enableAudit, Path shareDir) {
         this(enableAudit, defaultShareDir());
     }
 
-    /** Read what the host already audits; change nothing. */
-    public static AuditOptions readOnly() {
-        return new AuditOptions(false);
-    }
-
     /**
      * {@code /run/magus} when {@code /run} can be written (switching audit needs root, which
      * can), else {@code magus-audit} in the JVM's temp dir: one place for every process that

@@ -18,19 +18,14 @@ import java.util.function.LongFunction;
  * Attributes access records to the runs that own their Landlock domain. Pure state, not
  * thread-safe: the caller serialises.
  *
- * <p>The audit stream carries every confined process of the host, not only magus's children.
- * Every access record names its domain; the domain's allocation record (logged once, with
- * its first denial) names the process and thread that created it. Magus's launch threads
- * create the domains of its children, so such a record names this process and, as the
- * thread's name, the spawn's {@link DomainTag}: the domain then belongs to the run registered
- * with that tag, at once, even when the child has long exited. A domain of this process
- * without a known tag belongs to the only run in flight when there is one; under
- * concurrency, to the run of the first record of it that names a process of a run (a
- * syscall record), and that settles every record of the domain, those that waited too. A
- * domain created by another process is the run's when that process is one magus registered
- * or a live descendant of one (a nested sandbox). Records may arrive before the orchestrator
- * has registered the child it just spawned, so unattributed records wait, in bounded
- * number, for a registration that may explain them.
+ * <p>The audit stream carries every confined process of the host. A domain's allocation record
+ * names the process and thread that created it; magus's launch threads are named after the
+ * spawn's {@link DomainTag}, so such a domain belongs at once to the run registered with that
+ * tag, even after the child exited. A domain of this process without a known tag belongs to the
+ * only run in flight, or else to the run of its first record naming a run's process. A domain
+ * of another process is the run's when that process is a registered one or a live descendant (a
+ * nested sandbox). Records may precede the registration of the child just spawned, so
+ * unattributed ones wait, in bounded number.
  */
 public final class DomainCorrelator {
 

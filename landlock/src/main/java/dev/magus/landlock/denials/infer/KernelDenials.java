@@ -23,19 +23,14 @@ import java.util.stream.Stream;
 
 /**
  * Source 1 for one run: the child's output lines in, confirmed kernel-layer diagnostics out.
+ * Only a refusal the policy itself gives becomes a diagnostic, with the policy's code, subject
+ * and details, {@code layer=kernel} and {@code source=inferred:<stream>}; a repeat of the same
+ * operation and path is emitted with {@link DetailKey#REPEAT}, counted but not shown again.
  *
- * <p>Every candidate the parser finds is put to the policy; only a refusal the policy itself
- * gives becomes a diagnostic, with the policy's code, subject and details (the
- * {@code allow_yaml} to declare), {@code layer=kernel} and {@code source=inferred:<stream>}.
- * A denial of the same operation on the same resolved path is reported once per run; each
- * further line naming it is one more occurrence (a loop, a retry), emitted with the
- * {@link DetailKey#REPEAT} detail so it is counted but not shown again.
- *
- * <p>When the message does not say which access failed ({@link AccessHint#UNKNOWN}), the
- * path's state decides the order the policy is asked in, and the first refusal is reported:
- * a path that does not exist can only have been refused a create (WRITE first); an
- * executable regular file is most likely what bash or make failed to run (EXEC first);
- * anything else was most likely read (READ, then WRITE, then EXEC).
+ * <p>When the message does not say the access ({@link AccessHint#UNKNOWN}), the path decides
+ * which is asked first: a missing path can only have been refused a create (WRITE); an
+ * executable file most likely failed to run (EXEC); anything else was most likely read (READ,
+ * then WRITE, then EXEC).
  */
 public final class KernelDenials {
 
@@ -95,14 +90,6 @@ public final class KernelDenials {
         /** The running process {@code pid}, started in {@code cwd} as {@code command}. */
         public static Child running(long pid, Path cwd, CommandLine command) {
             return new Child(cwd, new ProcCwd(pid, cwd), pid, command);
-        }
-
-        public Child withLive(DenialParser.Cwd now) {
-            return new Child(cwd, now, pid, command);
-        }
-
-        public Child withCommand(CommandLine started) {
-            return new Child(cwd, live, pid, started);
         }
     }
 

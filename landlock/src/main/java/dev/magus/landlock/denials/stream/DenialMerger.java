@@ -17,21 +17,16 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * One diagnostic per kernel denial when both sources see it; the exact one wins. The exact
- * reports are the kernel's audit records and the supervisor's intercepted calls.
+ * One diagnostic per kernel denial when both sources see it; the exact one (an audit record, a
+ * supervisor's intercepted call) wins. Two reports are one denial with the same operation and
+ * path, or when the audit record names the inferred path's parent: the kernel logs a create or
+ * removal on the directory, the tool names the file (kept as {@code inferred_subject}).
  *
- * <p>Two reports are the same denial when they have the same operation and path, or when the
- * audit record names the parent directory of the inferred path: the kernel logs a create or
- * a removal on the directory, while the tool names the file. Such an exact diagnostic gains
- * the file as {@code inferred_subject}.
- *
- * <p>An exact diagnostic is emitted at once, except one about a parent directory, which waits
- * a window for a tool's report naming the file. An inferred one always waits the window: if
- * its exact twin shows up meanwhile it is dropped, otherwise it is emitted, and an exact twin
- * arriving later still is then dropped as a repeat. An inferred denial of a path the exact
- * source already reported with another operation is dropped too: the words were misread.
- *
- * <p>Pure state, synchronised; {@link #merge} wires it between two Fluxes.
+ * <p>An exact diagnostic is emitted at once, except one about a parent directory, which waits a
+ * window for the tool's line naming the file. An inferred one always waits the window and is
+ * dropped if its exact twin comes (a later twin is then dropped as a repeat), or if the exact
+ * source reported the path with another operation (the words were misread). Pure state,
+ * synchronised; {@link #merge} wires it between two Fluxes.
  */
 public final class DenialMerger {
     /** The source of the supervisor's reports, exact like the audit stream's. */

@@ -227,7 +227,7 @@ class AuditDenialSourceTest {
             System.err.println("SKIP AuditDenialSourceTest: " + "audit is already on here; nothing to refuse");
         }
         Assumptions.assumeTrue(available.enabled() == 0, "audit is already on here; nothing to refuse");
-        assertThatThrownBy(() -> AuditDenialSource.open(AuditOptions.readOnly()))
+        assertThatThrownBy(() -> AuditDenialSource.open(new AuditOptions(false)))
                 .isInstanceOfSatisfying(SandboxException.class, e -> {
                     assertThat(e.code()).isEqualTo(Code.MGS2004);
                     assertThat(e.diagnostic().source()).isEqualTo("audit");

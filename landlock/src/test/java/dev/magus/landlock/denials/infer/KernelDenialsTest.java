@@ -190,7 +190,7 @@ class KernelDenialsTest {
         Files.createDirectories(ws.resolve("sub/deep"));
         // A child that is gone (no such pid): /proc cannot say where it had cd'd to.
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         // sh -c 'cd sub && cat ../../home/.aws/credentials': from ws the path names nothing.
         assertThat(denials.accept(ERR, "cat: ../../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject, Diagnostic::operation)
@@ -200,11 +200,11 @@ class KernelDenialsTest {
         // from sub/deep one in ws/home; both directories exist and both are refused, so
         // nothing is said rather than a guess.
         Path wsHome = Files.createDirectories(ws.resolve("home"));
-        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone));
+        KernelDenials ambiguous = new KernelDenials(new PrefixConfirmer(home, wsHome), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         assertThat(ambiguous.accept(ERR, "bash: line 1: ../home/out2: Permission denied")).isEmpty();
         Files.delete(wsHome);
         // A path that exists from where the run started keeps that reading.
-        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), KernelDenials.Child.at(ws).withLive(gone));
+        KernelDenials plain = new KernelDenials(new PrefixConfirmer(home), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         assertThat(plain.accept(ERR, "cat: ../home/.aws/credentials: Permission denied"))
                 .extracting(Diagnostic::subject).containsExactly(home.resolve(".aws/credentials").toString());
         // A relative path that cannot be anywhere the kernel was asked about is no denial.
@@ -243,8 +243,8 @@ class KernelDenialsTest {
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
         // Without the command line both readings are refused: nothing is said (see above). The
         // script says the child was in sub/deep: the name was made in home.
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home, wsHome), KernelDenials.Child.at(ws).withLive(gone)
-                .withCommand(new CommandLine(List.of("bash", "-c", "cd sub/deep && echo x > ../../../home/out2"))));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(home, wsHome), new KernelDenials.Child(ws, gone, -1,
+                new CommandLine(List.of("bash", "-c", "cd sub/deep && echo x > ../../../home/out2"))));
         assertThat(denials.accept(ERR, "bash: line 1: ../../../home/out2: Permission denied"))
                 .extracting(Diagnostic::subject, Diagnostic::operation)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(home.resolve("out2").toString(), Operation.WRITE));
