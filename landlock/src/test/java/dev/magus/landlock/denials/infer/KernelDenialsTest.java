@@ -221,7 +221,7 @@ class KernelDenialsTest {
         Files.createDirectories(ws.resolve("a/deep"));
         Files.createDirectories(ws.resolve("b"));
         ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
-        KernelDenials denials = new KernelDenials(new PrefixConfirmer(ws), KernelDenials.Child.at(ws).withLive(gone));
+        KernelDenials denials = new KernelDenials(new PrefixConfirmer(ws), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         assertThat(denials.accept(ERR, "sh: 1: cannot create top.txt: Permission denied"))
                 .singleElement().satisfies(d -> {
                     assertThat(d.subject()).isEqualTo(ws.resolve("top.txt").toString());
@@ -230,7 +230,7 @@ class KernelDenialsTest {
                 });
         // A name that climbs out of the start directory says the child had moved: which of the
         // refused readings it was is a guess, so nothing is said.
-        KernelDenials everywhere = new KernelDenials(new PrefixConfirmer(root), KernelDenials.Child.at(ws).withLive(gone));
+        KernelDenials everywhere = new KernelDenials(new PrefixConfirmer(root), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         assertThat(everywhere.accept(ERR, "sh: 1: cannot create ../out.txt: Permission denied")).isEmpty();
     }
 
