@@ -56,6 +56,15 @@ final class RunModel {
         return s;
     }
 
+    /**
+     * Hands {@code from}'s model, and the options it reads, to {@code to}: a command made for one
+     * parse of a command line built before it ({@link ServedCommandLine}).
+     */
+    static void share(RunCommand from, RunCommand to) {
+        to.spec = from.spec;
+        to.options = from.options;
+    }
+
     private RunModel(CommandSpec s) {
         op = add(s, single("--op", "SPELL", "Runs CMD as a spell op's child: it gets the spells of the project"
                 + " holding the current directory, plus SPELL (without --op: every spell the workspace's projects bind)."));

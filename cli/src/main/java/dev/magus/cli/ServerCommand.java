@@ -76,7 +76,7 @@ public final class ServerCommand implements Callable<Integer> {
             // once while they do not change.
             Orchestrator orchestrator = Orchestrator.builder(host).meterRegistry(registry).services(context.services()).build();
             server = MagusServer.start(dir, host, orchestrator, registry,
-                    new MagusServer.Settings(PrintedLines.INSTANCE, new ServedCommandLine(context.services()), idle, true));
+                    new MagusServer.Settings(PrintedLines.INSTANCE, new ServedCommandLine(host, context.services()), idle, true));
         } catch (MagusServer.AlreadyRunning e) {
             err.println("magus: " + e.getMessage());
             return 1;
