@@ -34,12 +34,9 @@ import java.util.TreeMap;
  * @param env           every layer's declared passthrough; the scrubber adds its platform baseline
  * @param controlFiles  the write targets refused even inside a write grant
  * @param notes         what was skipped or grants nothing on this host, for {@code magus policy}
- * @param resolver      the resolver the rule paths were resolved with, so {@link #check} compares
- *                      one string with another; it remembers nothing, as a policy never changes
- * @param leases        the leases that narrowed {@code ruleset}, in order: a write must pass each
- *                      one's exact glob check too, and a refusal one caused names its job
- * @param network       the merged {@code sandbox.network} (held by the kernel's TCP rules and the
- *                      run's proxy, not by the binding layer)
+ * @param resolver      the resolver the rules were resolved with (remembering nothing), so {@link #check} compares alike
+ * @param leases        the leases that narrowed {@code ruleset}, in order; a write passes each one's glob check too
+ * @param network       the merged {@code sandbox.network}, held by the kernel's TCP rules and the proxy, not the binding layer
  */
 public record Policy(
         Mode mode,
@@ -95,7 +92,6 @@ public record Policy(
         this(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, NetworkPolicy.OPEN);
     }
 
-    /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
     /** This policy, also noting {@code more} (what was left out before it was built). */
     public Policy withNotes(List<PolicyNote> more) {
         if (more.isEmpty()) {

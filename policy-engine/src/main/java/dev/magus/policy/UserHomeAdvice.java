@@ -5,18 +5,12 @@ import java.util.Optional;
 
 /**
  * What a denial under another home's tool directory adds to its line, when the tool found that
- * home by a rule of its own rather than by {@code $HOME}:
- * <ul>
- *   <li>Maven and Gradle look under Java's {@code user.home}, which the JVM takes from the password
- *       file: where it differs from {@code $HOME} (a fake or moved {@code HOME}), the build reads
- *       the password file's {@code .m2} or {@code .gradle}, outside every rule. The fix hands
- *       {@code $HOME} to the JVM through the variable the java spell lets through.</li>
- *   <li>cargo and rustup installed under another home ({@code ~/.cargo/bin} on {@code PATH} from
- *       the real home): the rust spell grants what {@code CARGO_HOME} and {@code RUSTUP_HOME} name,
- *       else {@code $HOME}'s; the fix names both, so rustup finds its toolchains too (allowing
- *       the binary alone leaves it with "no default is configured").</li>
- * </ul>
- * Never a grant of the other home: it holds that home's credentials beside its caches.
+ * home by a rule of its own rather than by {@code $HOME}: Maven and Gradle use Java's
+ * {@code user.home}, taken from the password file, so under a fake or moved {@code HOME} they read
+ * that home's {@code .m2} or {@code .gradle} (the fix hands {@code $HOME} to the JVM through the
+ * variable the java spell passes); cargo and rustup installed under another home need both
+ * {@code CARGO_HOME} and {@code RUSTUP_HOME} named (the binary alone leaves rustup with "no
+ * default is configured"). Never a grant of the other home: it holds that home's credentials.
  */
 final class UserHomeAdvice {
     private UserHomeAdvice() {

@@ -75,7 +75,6 @@ public final class ChildEnv {
         env.putAll(request.overlay().sets());
     }
 
-
     /**
      * The count in the message: a name can be a secret's tell, a value is the secret. The
      * names are a detail, which the terminal shows only at {@code -v}, for a person who wants

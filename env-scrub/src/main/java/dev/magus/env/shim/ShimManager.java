@@ -6,19 +6,15 @@ import java.util.Optional;
 
 /**
  * A version manager as MGS2006 knows it: how its directory on PATH is recognised, and which
- * variables it reads to pick a tool version. Plain data, so that a spell (built in, YAML or a
- * Java provider) can name the manager it drives and the hint covers it.
+ * variables pick a tool version. Plain data, so any spell can name the manager it drives.
  *
  * @param name      the manager ({@code pyenv}, {@code mise})
- * @param markers   a PATH entry is the manager's when it ends with one of these
- *                  ({@code /.pyenv/shims}), or, for a marker ending in {@code /}, contains it
- *                  ({@code /.nvm/versions/node/}: nvm puts one version's bin dir on PATH)
- * @param root      the variable naming the manager's own directory ({@code PYENV_ROOT}), when
- *                  it has one: an entry under it is the manager's wherever it lives
- * @param underRoot the shim dir relative to {@code root} ({@code shims}); ending in {@code /}
- *                  means any entry below it ({@code versions/node/})
- * @param selectors the variables the manager reads, exact names or {@code PREFIX_*} patterns,
- *                  the most telling first: the first exact name scrubbed is the diagnostic's subject
+ * @param markers   a PATH entry is the manager's when it ends with one of these ({@code /.pyenv/shims}),
+ *                  or, for a marker ending in {@code /}, contains it ({@code /.nvm/versions/node/})
+ * @param root      the variable naming the manager's own directory ({@code PYENV_ROOT}), when it has one
+ * @param underRoot the shim dir relative to {@code root} ({@code shims}); ending in {@code /}: any entry below it
+ * @param selectors the variables it reads, names or {@code PREFIX_*} patterns, most telling first:
+ *                  the first exact name scrubbed is the diagnostic's subject
  * @param advice    the passthrough entries the hint proposes; empty: the scrubbed names themselves
  * @param spell     the spell that grants and passes what the manager needs, when one does
  */

@@ -35,13 +35,11 @@ import reactor.core.scheduler.Schedulers;
  * caller's path, each new (operation, path) the policy refuses becomes an exact denial with
  * {@code source=supervisor} ({@link #denials()}). With an {@link Approval}, such an open is held
  * while its approver decides ({@link Approvals}): allowed, magus opens it and hands over the
- * descriptor; else EACCES.
- *
- * <p>Fails closed: if the thread fails, is stopped ({@link #kill}) or spends longer than
- * {@link #STALL} on a call, it closes the listener, the kernel fails every later intercepted call
- * (ENOSYS), and the run is supervised-failed ({@link #failure()}); one that falls behind makes the
- * child wait, never skips a call. Started before the spawn, so the launch thread's spawn is
- * intercepted too.
+ * descriptor; else EACCES. Fails closed: if the thread fails, is stopped ({@link #kill}) or
+ * spends longer than {@link #STALL} on a call, it closes the listener, the kernel fails every
+ * later intercepted call (ENOSYS), and the run is supervised-failed ({@link #failure()}); one
+ * that falls behind makes the child wait, never skips a call. Started before the spawn, so the
+ * launch thread's spawn is intercepted too.
  */
 public final class Supervisor implements AutoCloseable {
     /** The {@code source} of every diagnostic the supervisor reports. */

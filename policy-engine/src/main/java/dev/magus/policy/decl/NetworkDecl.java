@@ -127,11 +127,6 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
         return Optional.of(new UnixSockets.Paths(paths));
     }
 
-    /**
-     * A host as written in a declaration or a flag.
-     *
-     * @throws SandboxException MGS2004 at {@code site}'s {@code field} when it cannot be a host
-     */
     /** This declaration as the layer {@code origin} of a merge ({@link NetworkPolicy#merge}). */
     public NetworkPolicy.Layered layered(String origin) {
         return new NetworkPolicy.Layered(origin, mode, unix, allow, ports, bind);

@@ -8,21 +8,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One {@code allow} entry: a location and a mode. The location is the value of {@code env}
- * when that variable is set, the way the tool itself would read it; otherwise {@code path},
- * under {@code base} when one is given, else absolute or starting with {@code ~}.
- *
- * <p>Constructing one validates everything that can be checked without a host, and a
- * declaration that cannot be honored is MGS2004 naming {@link #site() its layer and key}:
- * a base without a path, a path leaving its base, a relative path without a base, {@code $}
- * in a spell's or target's path, a malformed variable name. What needs the host (an unset
- * {@code $VAR}, a location that grants nothing) is decided when the policy is built.
- *
+ * One {@code allow} entry: a location and a mode. The location is {@code env}'s value when that
+ * variable is set, as the tool itself reads it; otherwise {@code path}, under {@code base} when
+ * given, else absolute or starting with {@code ~}. Construction checks all that needs no host;
+ * what cannot be honored is MGS2004 naming {@link #site() its layer and key} (a base without a
+ * path, a path leaving its base, a relative path without a base, {@code $} outside magus.yaml, a
+ * malformed variable name). What needs the host is decided when the policy is built.
  * @param name  an optional label, shown by {@code magus policy}
  * @param env   a variable whose value, when set, is the location
  * @param base  the directory {@code path} is under
- * @param path  absolute, {@code ~}-relative, or relative to {@code base}; magus.yaml may write
- *              {@code $VAR} into it
+ * @param path  absolute, {@code ~}-relative, or relative to {@code base}; {@code $VAR} in magus.yaml only
  * @param mode  {@code ro} (the default), {@code rw}, {@code rx} or {@code rwx}; exec is never implied
  * @param layer the layer that declared it
  * @param site  where it was declared, for diagnostics

@@ -37,10 +37,6 @@ public record SandboxDecl(List<SandboxAllow> allow, Allowlist passthrough, Netwo
         this(allow, env.passthrough(), NetworkDecl.EMPTY, layer);
     }
 
-    public SandboxDecl(List<SandboxAllow> allow, SandboxEnv env, NetworkDecl network, DeclLayer layer) {
-        this(allow, env.passthrough(), network, layer);
-    }
-
     /** A layer that declares nothing. */
     public static SandboxDecl empty(DeclLayer layer) {
         return new SandboxDecl(List.of(), Allowlist.EMPTY, NetworkDecl.EMPTY, layer);

@@ -1,6 +1,5 @@
 package dev.magus.policy.net;
 
-
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -86,10 +86,9 @@ public interface DirectoryReader {
     Optional<Stamp> stat(String absolutePath);
 
     /**
-     * What {@code lstat} of a name says, for a caller that only asks whether nothing is there
-     * before it asks the JDK, which says "nothing" with two exceptions and their stack traces
-     *. Only the kernel's own ENOENT and ENOTDIR are taken as an answer; anything
-     * else leaves the question to the JDK, so the caller's answer is the one it always gave.
+     * What {@code lstat} of a name says, for a caller that asks whether nothing is there before it
+     * asks the JDK (which says so with exceptions). Only the kernel's own ENOENT and ENOTDIR are an
+     * answer; anything else leaves the question to the JDK.
      */
     enum Presence {
         /** {@code lstat} found an entry of that name (a dangling link included). */
@@ -116,12 +115,9 @@ public interface DirectoryReader {
     }
 
     /**
-     * Whether {@code lstat(absolutePath)} failed because nothing is there: {@code ENOENT}, or
-     * {@code ENOTDIR} (a component before the last is not a directory). False whenever it
-     * cannot say so for certain (an entry is there, another error, a name it cannot pass to the
-     * kernel unchanged, no natives): the caller then asks the JDK, whose answer this one may
-     * only ever agree with. {@link #presence}'s {@link Presence#NO_ENTRY} or
-     * {@link Presence#NOT_A_DIRECTORY}.
+     * Whether {@code lstat(absolutePath)} failed because nothing is there ({@link #presence} said
+     * {@link Presence#NO_ENTRY} or {@link Presence#NOT_A_DIRECTORY}). False whenever it cannot say
+     * so for certain: the caller then asks the JDK, whose answer this one may only agree with.
      */
     default boolean absent(String absolutePath) {
         Presence said = presence(absolutePath);
@@ -138,11 +134,10 @@ public interface DirectoryReader {
     }
 
     /**
-     * What {@code lstat(absolutePath)} says, in one system call: the kind of what is there (a
-     * link is not followed), {@link Lstat#ABSENT} exactly when {@link #absent} would say so, or
-     * {@link Lstat#UNSURE}. The walk asks this instead of the JDK's {@code readAttributes}, which
-     * would stat the same entry a second time. The default answers only
-     * {@code ABSENT} or {@code UNSURE}, as {@link #absent} does.
+     * What {@code lstat(absolutePath)} says, in one system call: the kind of what is there (a link
+     * not followed), {@link Lstat#ABSENT} exactly when {@link #absent} would say so, or
+     * {@link Lstat#UNSURE}; the walk asks this rather than stat an entry twice through the JDK.
+     * The default answers only {@code ABSENT} or {@code UNSURE}.
      */
     default Lstat lstat(String absolutePath) {
         return absent(absolutePath) ? Lstat.ABSENT : Lstat.UNSURE;

@@ -41,7 +41,7 @@ public interface KernelLookup {
      * path is its own real path. {@link PathResolver} asks it only for a plain
      * spelling: absolute, no empty, {@code .} or {@code ..} component, no trailing slash.
      *
-     * <p>The default says {@link Unlinked#UNKNOWN}, so a lookup without it behaves as before.
+     * <p>The default says {@link Unlinked#UNKNOWN}: the resolver then asks {@link #realPath}.
      *
      * @param plainPath an absolute, plain path as text, as {@link java.nio.file.Path#toString()}
      *                  gives it
@@ -69,7 +69,7 @@ public interface KernelLookup {
          * component too, and only the walk can say what it means.
          */
         ABSENT,
-        /** No answer (no way to ask, a name that cannot be encoded, any other failure): ask as before. */
+        /** No answer (no way to ask, a name that cannot be encoded, any other failure): ask {@link #realPath}. */
         UNKNOWN
     }
 }

@@ -39,7 +39,6 @@ public final class MetricsSink implements Consumer<RunEvent> {
     /** The mode tag of a run that never started, so whose mode the events never told. */
     public static final String UNKNOWN_MODE = "unknown";
 
-
     private final MeterRegistry registry;
     private final Clock clock;
     private final Tracker shared = new Tracker();

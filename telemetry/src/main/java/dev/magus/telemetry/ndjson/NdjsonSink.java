@@ -35,11 +35,7 @@ public final class NdjsonSink implements Consumer<RunEvent> {
 
     /** Writes UTF-8 to {@code out}. */
     public NdjsonSink(OutputStream out) {
-        this(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8));
-    }
-
-    public NdjsonSink(Writer out) {
-        this.out = new BufferedWriter(Objects.requireNonNull(out, "out"));
+        this.out = new BufferedWriter(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8));
     }
 
     @Override

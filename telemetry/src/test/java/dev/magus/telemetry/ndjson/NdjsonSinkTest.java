@@ -19,7 +19,6 @@ import dev.magus.events.RunEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -120,7 +119,7 @@ class NdjsonSinkTest {
 
     @Test
     void concurrentWritersNeverInterleaveLines() throws Exception {
-        StringWriter text = new StringWriter();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
         NdjsonSink shared = new NdjsonSink(text);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         for (int t = 0; t < 8; t++) {
@@ -135,7 +134,7 @@ class NdjsonSinkTest {
         assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
 
         Map<String, Integer> next = new HashMap<>();
-        String[] lines = text.toString().split("\n");
+        String[] lines = text.toString(StandardCharsets.UTF_8).split("\n");
         assertThat(lines).hasSize(8 * 500);
         for (String line : lines) {
             JsonNode n = JSON.readTree(line);

@@ -85,16 +85,11 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
 
     /**
      * Every lease holding for a run in {@code resolvedDir}: those its parent run carried
-     * ({@code MAGUS_LEASE}), then the checkout's own. Each narrows what the one before left,
-     * so together they never grant more than either.
-     *
-     * <ul>
-     *   <li>The marker of a carried checkout that this process cannot read is not an error: the
-     *       carried lease holds it (a nested magus, confined, cannot read the state dir).</li>
-     *   <li>A marker it can read that binds the carried checkout to another job, or a lease on a
-     *       checkout inside or around a carried one, is refused: two jobs cannot share a
-     *       checkout, and which one's globs would hold is not for magus to guess.</li>
-     * </ul>
+     * ({@code MAGUS_LEASE}), then the checkout's own, each narrowing what the one before left. A
+     * carried checkout's marker this process cannot read is no error (a confined nested magus
+     * cannot read the state dir). A readable marker binding a carried checkout to another job, or
+     * a lease on a checkout inside or around a carried one, is refused: two jobs cannot share a
+     * checkout.
      *
      * @throws SandboxException MGS2004 when a marker or the store cannot be read, or a lease cannot be honored
      */

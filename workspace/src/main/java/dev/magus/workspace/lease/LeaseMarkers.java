@@ -24,21 +24,15 @@ import java.util.stream.Stream;
 
 /**
  * The lease markers of one magus cache dir:
- * {@code <state dir>/checkouts/<hash of the cache dir>/<hash of the checkout>.lease}.
- *
- * <ul>
- *   <li>Under the state dir, never the cache dir: the cache dir is in every run's write grant,
- *       so a marker there could be rewritten by a confined run to claim a wider lease.</li>
- *   <li>The directory is keyed by the cache dir as magus computes it (absolute, normalized,
- *       not resolved: it may not exist yet, and its name must not change when it appears), so
- *       magus installations with different caches keep their leases apart.</li>
- *   <li>One file per checkout, named by the hash of the checkout's resolved root, holding two
- *       lines: {@code checkout=<resolved root>} and {@code job=<id>}. The recorded root is
- *       checked on every read, so a collision or a copied file binds nothing.</li>
- *   <li>Created exclusively (a hard link from a finished temp file, 0600; dirs 0700), so two
- *       acquires racing on one checkout cannot both win and no reader sees half a marker.</li>
- * </ul>
- * A marker that cannot be read or parsed is MGS2004 naming the file: the lookup fails closed.
+ * {@code <state dir>/checkouts/<hash of the cache dir>/<hash of the checkout>.lease}. Under the
+ * state dir, since the cache dir is in every run's write grant and a confined run could rewrite a
+ * marker there; keyed by the cache dir as computed (not resolved: it may not exist yet), so
+ * installations with different caches keep their leases apart. Each marker holds
+ * {@code checkout=<resolved root>} and {@code job=<id>}; the root is checked on every read, so a
+ * collision or a copied file binds nothing. Markers are created exclusively (a hard link from a
+ * finished temp file, 0600; dirs 0700): two racing acquires cannot both win, and no reader sees
+ * half a marker. One that cannot be read or parsed is MGS2004 naming the file: the lookup fails
+ * closed.
  */
 public final class LeaseMarkers {
     private static final String SUFFIX = ".lease";

@@ -6,21 +6,17 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One thing the audit took out of the workspace or replaced, as the quarantine's manifest
- * holds it.
+ * One thing the audit took out of the workspace or replaced, as the quarantine's manifest holds it.
  *
  * @param index   its number within the run, from 1
  * @param runId   the run that changed it
  * @param at      when the audit kept it
- * @param code    the diagnostic that reported it ({@code MGS2002}), or {@code info} for what
- *                was neutralised without failing the run
- * @param change  what the run did ({@code created}, {@code changed}, {@code removed}) and, for
- *                a config judged key by key, {@code keys}
+ * @param code    the diagnostic that reported it ({@code MGS2002}), or {@code info} when the run did not fail for it
+ * @param change  {@code created}, {@code changed}, {@code removed}, or {@code keys} for a config judged key by key
  * @param what    in words: which keys, which aspect
  * @param payload the run's version as kept, when there was one at the path
  * @param bytes   the payload's size on disk, for the size cap
- * @param left    {@link Fingerprint} of what the audit left at {@code path}: restoring refuses
- *                when the path is no longer that, unless forced
+ * @param left    {@link Fingerprint} of what the audit left at {@code path}; restoring refuses another, unless forced
  * @param path    absolute
  */
 public record Kept(int index, String runId, Instant at, String code, String change, String what, Payload payload,

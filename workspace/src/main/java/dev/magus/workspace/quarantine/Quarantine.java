@@ -207,20 +207,16 @@ public final class Quarantine {
     }
 
     /**
-     * Gives the run's version of {@code k}'s path back: byte for byte with its modes, or, for
-     * an entry without a payload, removes what the audit put there. Refuses when the path is no
-     * longer what the audit left (someone changed it since), unless {@code force}; and, forced
-     * or not, when a directory above it is a symbolic link or not a directory.
+     * Gives the run's version of {@code k}'s path back, byte for byte with its modes, or removes
+     * what the audit put there for an entry without a payload. Refuses when the path is no longer
+     * what the audit left, unless {@code force}, and always when a directory above it is a link or
+     * not a directory.
      *
-     * <p>Nothing is written by a path a later process could swap: the directories from
-     * {@code /} down to the path's parent are opened one at a time without following a link,
-     * and that open parent is what the entry is checked, removed and renamed in. The run's
-     * version is first copied under a fresh name beside the entry (created exclusively, so
-     * never through a link at that name), confirmed to be in the open parent (same file), and
-     * only then renamed over the entry relative to it; a parent swapped for a link meanwhile
-     * fails the restore, and the entry is left as it was (what the copy wrote by then lies under
-     * that fresh name wherever the link led: nothing existing is overwritten). A directory
-     * missing on the way is made, when forced, only beneath real directories.
+     * <p>Nothing is written by a path a later process could swap: the directories down to the
+     * parent are opened one at a time without following a link; the run's version is copied under
+     * a fresh exclusive name beside the entry in that open parent, confirmed there, and renamed over
+     * the entry relative to it. A parent swapped for a link fails the restore and overwrites
+     * nothing. Forced, a missing directory on the way is made only beneath real directories.
      */
     public Restored restore(Kept k, boolean force) throws IOException {
         Path path = k.path();

@@ -21,17 +21,13 @@ import java.util.regex.Pattern;
  * @param name          how projects bind it and {@code magus policy} names it ({@code spell:node})
  * @param sandbox       its {@code allow} entries and {@code env.passthrough}, at layer {@code spell:NAME}
  * @param managers      the version managers it knows, for MGS2006
- * @param registryHosts the package-registry host names its tools fetch from
- *                      ({@code registry.npmjs.org}); data for a network policy
+ * @param registryHosts the package-registry hosts its tools fetch from; data for a network policy
  * @param source        where it was defined: {@code built-in}, {@code .magus/spells/NAME.yaml}, a provider's class
- * @param creates       the names of its write entries that magus creates before a run when they do
- *                      not exist yet (a tool's cache, which the tool would create itself): the
- *                      kernel layer can only grant what exists, so a fresh home would otherwise
- *                      refuse the tool its own cache
+ * @param creates       its write entries magus creates before a run when missing (a tool's cache):
+ *                      the kernel grants only what exists, so a fresh home would refuse the tool its cache
  * @param createdFor    for some of {@code creates}: the marker files of the one tool that uses it
- *                      ({@code ~/.gradle/caches}: {@code build.gradle}, ...); such an entry is
- *                      made only for a project that has one, so a Maven-only home gets no
- *                      {@code ~/.gradle}. An entry not named here is made for every project
+ *                      ({@code ~/.gradle/caches}: {@code build.gradle}, ...), made only for a project
+ *                      that has one; an entry not named here is made for every project
  */
 public record Spell(String name, SandboxDecl sandbox, List<ShimManager> managers, List<String> registryHosts, String source,
         Set<String> creates, java.util.Map<String, List<String>> createdFor) {

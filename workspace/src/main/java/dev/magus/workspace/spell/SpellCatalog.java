@@ -121,12 +121,12 @@ public final class SpellCatalog {
         return new SpellCatalog(host, reader, yaml, provided, parses);
     }
 
-    /** Every spell name, built-ins first. */
     /** Whether {@code name} is one of the workspace's own YAML spells ({@code .magus/spells/NAME.yaml}), which the repository ships. */
     public boolean shipped(String name) {
         return yaml.containsKey(name);
     }
 
+    /** Every spell name, built-ins first. */
     public Set<String> names() {
         Set<String> out = new LinkedHashSet<>(BuiltinSpells.NAMES);
         out.addAll(yaml.keySet());

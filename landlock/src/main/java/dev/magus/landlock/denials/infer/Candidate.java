@@ -10,18 +10,15 @@ import java.util.Optional;
  * A path a child reported as refused, before the policy confirms it.
  *
  * @param hint      the access the message implies
- * @param path      absolute: a relative path is resolved against the child's working directory
- *                  (lexically only; the policy resolves links and {@code ..} as the kernel does)
+ * @param path      absolute: a relative path is resolved lexically against the child's working directory
  * @param stream    the stream the line came on
  * @param line      the line without ANSI colour codes
- * @param mustExist the message does not say the errno (curl's {@code Couldn't open file}), so
- *                  only a path that exists can have been refused by the sandbox: a missing one
- *                  failed with ENOENT before Landlock was asked
- * @param diedAt    where a script said it died (Perl), when its message is the author's own
- *                  words and the line of the script tells the access better than they do
- * @param alternatives where else a relative path may lie when the child's working directory
- *                  could not be read (it had gone): the denial is reported only if the policy
- *                  refuses exactly one of {@code path} and these
+ * @param mustExist the message does not say the errno (curl's {@code Couldn't open file}): a missing
+ *                  path failed with ENOENT before Landlock was asked, so only an existing one counts
+ * @param diedAt    where a script said it died (Perl), when the script's line tells the access
+ *                  better than the author's own words
+ * @param alternatives where else a relative path may lie when the child's working directory was
+ *                  gone: reported only if the policy refuses exactly one of {@code path} and these
  */
 public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
         Optional<DenialParser.ScriptLine> diedAt, List<Path> alternatives) {

@@ -626,7 +626,6 @@ public final class DenialParser {
         return target != Candidate.Target.EXISTING && n.getParent() != null && Files.isDirectory(n.getParent());
     }
 
-
     private record Sink(List<Candidate> out, RunEvent.Stream stream, String line, Cwd cwd) {
         void add(AccessHint hint, String raw) {
             emit(hint, raw, Candidate.Target.PATH, null);

@@ -34,8 +34,6 @@ import java.util.stream.Stream;
  */
 public final class KernelDenials {
 
-
-    /** A Perl {@code open} whose mode writes: {@code >}, {@code >>}, {@code +<}, or a sysopen for writing. */
     /** curl's write failure; {@code -sS} hides the warning that named the file. */
     private static final Pattern CURL_WRITE_FAILED = Pattern.compile("^curl: \\(23\\) Failure writing output");
     private static final long MAX_SCRIPT_BYTES = 1 << 20;
