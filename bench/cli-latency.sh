@@ -29,7 +29,7 @@ cleanup() { "$magus" server stop >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT
 "$magus" server start
 cd "$work/ws"
-flags="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=3 -XX:-UsePerfData -Xshare:auto"
+flags="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=3 -XX:CICompilerCount=1 -XX:-UseDynamicNumberOfCompilerThreads -XX:-UsePerfData -Xshare:auto"
 commands=(-n "trivial java main" "java $flags -cp $work/trivial Trivial"
           -n "forwarded: magus run -- true" "$magus run -- true"
           -n "direct: magus run --local -- true" "$magus run --local -- true")

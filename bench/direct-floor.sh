@@ -25,7 +25,7 @@ javac -d "$work/classes" "$here/jdk/ClassFloor.java" "$here/jdk/UnixSocketCost.j
 jar --create --file "$work/floor.jar" -C "$work/classes" .
 java="${JAVA:-java}"
 arch=x86-64; [[ "$(uname -m)" == aarch64 ]] && arch=aarch64
-flags=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=3 -XX:-UsePerfData -Xshare:auto
+flags=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=3 -XX:CICompilerCount=1 -XX:-UseDynamicNumberOfCompilerThreads -XX:-UsePerfData -Xshare:auto
        -Xlog:cds=off,cds+dynamic=off -Djna.nosys=true -Djna.nounpack=true -Djna.boot.library.path="$t/native/com/sun/jna/linux-$arch")
 cp="$(echo $work/floor.jar):$(echo $t/lib/server-*.jar):$(echo $t/lib/events-*.jar):$t/cli.jar:$t/lib/*"
 commands=(-n "trivial java main" "$java ${flags[*]} -cp $work/floor.jar UnixSocketCost none")

@@ -122,16 +122,18 @@ class BinMagusArchiveTest {
     }
 
     @Test
-    void a_command_line_compiles_later_than_the_defaults_and_the_server_much_sooner() throws Exception {
+    void a_command_line_compiles_later_than_the_defaults_on_one_thread_and_the_server_much_sooner() throws Exception {
         String later = "-XX:CompileThresholdScaling=3";
+        String oneThread = "-XX:CICompilerCount=1";
         for (String[] a : List.of(new String[] {"run", "--local", "--", "true"}, new String[] {"run", "--", "true"},
                 new String[] {"policy"}, new String[] {"explain", "MGS2001"})) {
             List<String> javaArgs = javaArgs(a);
-            assertThat(javaArgs).as("magus %s", List.of(a)).contains(later).endsWith(a);
+            assertThat(javaArgs).as("magus %s", List.of(a))
+                    .contains("-XX:TieredStopAtLevel=1", later, oneThread, "-XX:-UseDynamicNumberOfCompilerThreads").endsWith(a);
         }
         for (String[] a : List.of(new String[] {"server"}, new String[] {"server", "--metrics", "127.0.0.1:0"})) {
             List<String> javaArgs = javaArgs(a);
-            assertThat(javaArgs).as("magus %s", List.of(a)).doesNotContain(later)
+            assertThat(javaArgs).as("magus %s", List.of(a)).doesNotContain(later, oneThread)
                     .contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1").endsWith(a);
         }
     }

@@ -87,6 +87,21 @@ public record SocketRules(boolean unix, boolean tcpOnly) {
         return Optional.of(domain == AF_PACKET ? "a packet socket" : "a socket of address family " + domain);
     }
 
+    /**
+     * Written out, with {@link #hashCode}, rather than left to the record: the generated pair links
+     * through method handles on its first call, and the first call is a confined spawn's, which
+     * looks its filter up by these rules ({@code SeccompFilter}).
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SocketRules r && r.unix == unix && r.tcpOnly == tcpOnly;
+    }
+
+    @Override
+    public int hashCode() {
+        return (unix ? 2 : 0) | (tcpOnly ? 1 : 0);
+    }
+
     /** What the layer holds, one line each, for {@code magus probe} and {@code magus policy}. */
     public List<String> describe() {
         List<String> out = new ArrayList<>();
