@@ -18,10 +18,12 @@ import java.util.Optional;
  * @param diedAt    where a script said it died (Perl), when the script's line tells the access
  *                  better than the author's own words
  * @param alternatives where else a relative path may lie when the child's working directory was
- *                  gone: reported only if the policy refuses exactly one of {@code path} and these
+ *                  gone: reported only if the policy refuses exactly one of {@code path} and these,
+ *                  or (a name to create) {@code path} is where the run started ({@link KernelDenials})
+ * @param atStart   {@code path} is the reading from the directory the run started in
  */
 public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
-        Optional<DenialParser.ScriptLine> diedAt, List<Path> alternatives) {
+        Optional<DenialParser.ScriptLine> diedAt, List<Path> alternatives, boolean atStart) {
     public Candidate {
         alternatives = List.copyOf(alternatives);
         Objects.requireNonNull(hint, "hint");
@@ -35,12 +37,12 @@ public record Candidate(AccessHint hint, Path path, RunEvent.Stream stream, Stri
     }
 
     public Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line) {
-        this(hint, path, stream, line, false, Optional.empty(), List.of());
+        this(hint, path, stream, line, false, Optional.empty(), List.of(), true);
     }
 
     public Candidate(AccessHint hint, Path path, RunEvent.Stream stream, String line, boolean mustExist,
             Optional<DenialParser.ScriptLine> diedAt) {
-        this(hint, path, stream, line, mustExist, diedAt, List.of());
+        this(hint, path, stream, line, mustExist, diedAt, List.of(), true);
     }
 
     /** What makes two candidates the same question to the policy. */

@@ -452,7 +452,7 @@ public final class DenialParser {
     private static void release(StreamContext ctx, List<Candidate> out, AccessHint told) {
         for (Candidate c : ctx.held) {
             out.add(told == AccessHint.UNKNOWN || c.hint() != AccessHint.UNKNOWN ? c
-                    : new Candidate(told, c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt(), c.alternatives()));
+                    : new Candidate(told, c.path(), c.stream(), c.line(), c.mustExist(), c.diedAt(), c.alternatives(), c.atStart()));
         }
         ctx.held = List.of();
         ctx.heldUntil = -1;
@@ -668,6 +668,7 @@ public final class DenialParser {
                     }
                 }
                 List<Path> alternatives = List.of();
+                boolean atStart = true;
                 if (!given.isAbsolute()) {
                     List<Path> elsewhere = cwd.elsewhere();
                     List<Path> told = elsewhere.isEmpty() ? List.of() : cwd.changedInto().stream()
@@ -677,12 +678,14 @@ public final class DenialParser {
                         // The command line changed into one directory where the path can have
                         // been refused: the child was there ("cd sub && cat ../x", "git -C d").
                         path = told.get(0);
+                        atStart = false;
                     } else if (!elsewhere.isEmpty()) {
                         // The child's cwd is unknown: every base where the path could have been
                         // refused (it exists, or its directory does) is a candidate; the policy
                         // must then refuse exactly one of them.
                         List<Path> plausible = new ArrayList<>();
-                        if (plausible(path, target)) {
+                        atStart = plausible(path, target);
+                        if (atStart) {
                             plausible.add(path);
                         }
                         for (Path base : elsewhere) {
@@ -702,7 +705,7 @@ public final class DenialParser {
                 }
                 if (path.isAbsolute()) {
                     out.add(new Candidate(hint, path, stream, line, target == Candidate.Target.EXISTING,
-                            java.util.Optional.ofNullable(at), alternatives));
+                            java.util.Optional.ofNullable(at), alternatives, atStart));
                 }
             } catch (InvalidPathException e) {
                 // Not a path after all (a message fragment); nothing was refused there.

@@ -305,15 +305,18 @@ public final class KernelDenials {
             return confirmAt(c, childCwd);
         }
         // Where the child was is unknown: the start directory when the file is there (most
-        // tools never cd), else the one guess the policy refuses; two or more: say nothing.
+        // tools never cd), else the one guess the policy refuses; two or more: see below.
         Optional<Diagnostic> atStart = Files.exists(c.path().normalize()) ? confirmAt(c, childCwd) : Optional.empty();
         if (atStart.isPresent()) {
             return atStart;
         }
         List<Diagnostic> refused = new ArrayList<>();
+        boolean allowedWhereItIs = false;
         for (Path p : c.alternatives()) {
-            confirmAt(new Candidate(c.hint(), p, c.stream(), c.line(), c.mustExist(), c.diedAt()), childCwd)
-                    .ifPresent(refused::add);
+            Optional<Diagnostic> there = confirmAt(new Candidate(c.hint(), p, c.stream(), c.line(), c.mustExist(), c.diedAt()),
+                    childCwd);
+            there.ifPresent(refused::add);
+            allowedWhereItIs |= there.isEmpty() && Files.exists(p.normalize());
         }
         Optional<Diagnostic> startRefused = Optional.empty();
         if (!Files.exists(c.path().normalize())) {
@@ -323,12 +326,15 @@ public final class KernelDenials {
         if (refused.size() == 1) {
             return Optional.of(refused.get(0));
         }
-        // Refused in several places the child could have been (a lease refuses every directory
-        // but its globs'): a name that stays inside the start directory, without a ".." out of
-        // it, was most likely made there; one that climbs out says the child had moved.
-        if (startRefused.isPresent() && c.path().normalize().startsWith(cwd)) {
+        // Several readings refused (a lease refuses every directory but its globs'): a name to
+        // create that stays inside the start directory was most likely made there. Not a read
+        // (a name missing there could only have failed with ENOENT), not one climbing out (the
+        // child had moved), and not when a file of that name the policy allows exists elsewhere
+        // (its own mode may be what refused it).
+        boolean create = c.hint() == AccessHint.WRITE || c.hint() == AccessHint.UNKNOWN;
+        if (startRefused.isPresent() && c.atStart() && create && !allowedWhereItIs && c.path().normalize().startsWith(cwd)) {
             return startRefused.map(d -> d.withDetail(DetailKey.EVIDENCE,
-                    "the child had exited, so where it was is a guess: where the run started"));
+                    c.line() + " (the child had exited: where the run started is a guess)"));
         }
         return Optional.empty();
     }

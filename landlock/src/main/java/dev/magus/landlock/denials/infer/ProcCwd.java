@@ -18,7 +18,8 @@ import java.util.Optional;
  *
  * <p>When the child has gone (or this is not Linux) the start directory is the first guess,
  * and its subdirectories ({@link #elsewhere}) the others: a relative path is then reported only
- * where the kernel can have refused it and the policy refuses exactly one of the guesses.
+ * where the kernel can have refused it and the policy refuses exactly one of the guesses, or,
+ * for a name to create that stays inside the start directory, where the run started.
  */
 public record ProcCwd(long pid, Path start) implements DenialParser.Cwd {
     public ProcCwd {

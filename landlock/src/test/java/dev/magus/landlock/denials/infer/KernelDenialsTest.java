@@ -226,12 +226,34 @@ class KernelDenialsTest {
                 .singleElement().satisfies(d -> {
                     assertThat(d.subject()).isEqualTo(ws.resolve("top.txt").toString());
                     assertThat(d.operation()).isEqualTo(Operation.WRITE);
-                    assertThat(d.details().get("evidence")).contains("where the run started");
+                    assertThat(d.details().get("evidence")).startsWith("sh: 1: cannot create top.txt")
+                            .contains("where the run started is a guess");
                 });
         // A name that climbs out of the start directory says the child had moved: which of the
         // refused readings it was is a guess, so nothing is said.
         KernelDenials everywhere = new KernelDenials(new PrefixConfirmer(root), new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
         assertThat(everywhere.accept(ERR, "sh: 1: cannot create ../out.txt: Permission denied")).isEmpty();
+    }
+
+    @Test
+    void after_the_child_exited_no_start_directory_guess_is_made_for_a_read_a_name_only_a_subdirectory_holds_or_a_file_the_policy_allows()
+            throws IOException {
+        // A lease-like policy: the checkout refused but docs/, whose secret.txt is the child's to
+        // read, and whose mode may be what refused it.
+        Path ws = Files.createDirectories(root.resolve("ws"));
+        Path docs = Files.createDirectories(ws.resolve("docs"));
+        Files.writeString(docs.resolve("secret.txt"), "x");
+        Files.createDirectories(ws.resolve("src/main/x"));
+        Files.createDirectories(ws.resolve("src/x"));
+        ProcCwd gone = new ProcCwd(Integer.MAX_VALUE - 1, ws);
+        PrefixConfirmer lease = new PrefixConfirmer(ws.resolve("src"), ws.resolve("secret.txt"), ws.resolve("x"));
+        KernelDenials denials = new KernelDenials(lease, new KernelDenials.Child(ws, gone, -1, CommandLine.NONE));
+        // A read of a name missing where the run started could only have failed there with ENOENT.
+        assertThat(denials.accept(ERR, "cat: secret.txt: Permission denied")).isEmpty();
+        // A create where a file of that name the policy allows exists elsewhere (docs/secret.txt).
+        assertThat(denials.accept(ERR, "sh: 1: cannot create secret.txt: Permission denied")).isEmpty();
+        // x/ is only in subdirectories: the first reading is not where the run started.
+        assertThat(denials.accept(ERR, "sh: 1: cannot create x/y.txt: Permission denied")).isEmpty();
     }
 
     @Test
