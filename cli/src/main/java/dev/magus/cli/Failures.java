@@ -2,8 +2,8 @@ package dev.magus.cli;
 
 import dev.magus.events.Echo;
 import dev.magus.events.SandboxException;
-import dev.magus.orchestrator.run.Unexpected;
 import dev.magus.events.Suggestions;
+import dev.magus.orchestrator.run.Unexpected;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;

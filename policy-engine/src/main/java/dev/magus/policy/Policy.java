@@ -102,6 +102,7 @@ public record Policy(
         return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, all, resolver, leases, network);
     }
 
+    /** This policy with {@code network} as its network policy ({@code --allow-host} added, say). */
     public Policy withNetwork(NetworkPolicy network) {
         return new Policy(mode, workspaceRoot, home, ruleset, env, controlFiles, notes, resolver, leases, network);
     }

@@ -145,6 +145,11 @@ public record NetworkDecl(Optional<NetworkMode> mode, List<HostPattern> allow, S
         return List.copyOf(out);
     }
 
+    /**
+     * A host as written in a declaration or a flag.
+     *
+     * @throws SandboxException MGS2004 at {@code site}'s {@code field} when it cannot be a host
+     */
     public static HostPattern host(String written, Site site, String field) {
         HostPattern.Result r = HostPattern.parse(written);
         if (r instanceof HostPattern.Result.Refused refused) {
