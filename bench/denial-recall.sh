@@ -88,9 +88,11 @@ public class R {
 JAVA
 }
 
-# The ground truth: every Landlock audit record while the bench runs.
+# The ground truth: every Landlock audit record while the bench runs. An --out used before
+# starts empty: its old runs would be scored against records they no longer have.
 truth="$out/audit-records.txt"
 : > "$truth"
+: > "$out/runs.tsv"
 python3 "$here/denial-recall/listener.py" "$truth" &
 listener=$!
 trap 'kill -TERM $listener 2>/dev/null || true; wait $listener 2>/dev/null || true; rm -rf "$root"' EXIT
