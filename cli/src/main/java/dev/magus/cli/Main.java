@@ -47,7 +47,7 @@ public final class Main {
     /**
      * Two libraries' look-ups over the whole class path that magus has no use for, each of which,
      * the first time anything in the process looks up a name the class path does not hold, opens
-     * and indexes every jar of it (about 50: 40-50 ms of CPU on its own), on the main
+     * and indexes every jar of it, on the main
      * thread, before the run's first stage: picocli's probe for Groovy ({@code groovy.lang.Closure},
      * for closures in annotations, which magus never writes) and SLF4J's search for its providers
      * (a {@code ServiceLoader}; cli's slf4j-simple is the only one on the class path, so it is named).
@@ -68,13 +68,13 @@ public final class Main {
 
     private static void prepareLauncher() {
         // JUL first, which JNA's loggers need: starting it looks the class path up for a
-        // System.LoggerFinder, which opens and indexes every jar of it (about 50), once per process.
+        // System.LoggerFinder, which opens and indexes every jar of it, once per process.
         // Done here at once, the main thread finds them open when it looks a name up (SLF4J's
         // simplelogger.properties, the ServiceLoaders) instead of opening some itself.
         // Then the JDK's security providers (its java.security file read and parsed, the Sun
         // provider's table of services): the run's id (a SecureRandom, Orchestrator) on the main
         // thread and the control-file audit's SHA-256 on the run's would otherwise each wait for
-        // them on the run's path (15-25 ms in a fresh JVM). Made here they are ready by then; a
+        // them on the run's path. Made here they are ready by then; a
         // failure is the same failure there, where it is reported.
         try {
             LogManager.getLogManager();

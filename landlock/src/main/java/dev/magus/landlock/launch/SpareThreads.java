@@ -20,8 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
  * alone) before waking it: the caller then parks and the spare runs where it was, instead of
  * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
- * CPU (74–86 µs median, against 2 µs on the same CPU, on a 2-vCPU Firecracker VM;
- * bench/README.md). The caller reads the spare's mask right before the move, and the spare sets
+ * CPU, many times a wake-up on the same CPU (bench/README.md, "The machine"). The caller reads the spare's mask right before the move, and the spare sets
  * it back before {@code posix_spawn}, so the child inherits the mask it would have had without
  * the move.
  *

@@ -58,7 +58,7 @@ public final class Natives {
 
     /**
      * Whether the natives are chosen and available, without choosing them: for callers that
-     * must not pay JNA's start-up (100-150 ms) themselves.
+     * must not pay JNA's start-up themselves.
      */
     public static boolean ready() {
         Syscalls s = chosen;

@@ -29,7 +29,7 @@ import java.util.Optional;
  * path holds a NUL, it says nothing.
  *
  * <p>It also says nothing until something else has loaded the natives ({@link Natives#ready()}):
- * JNA's start-up (it runs {@code ldconfig -p}) costs 100-150 ms, far more than the walk it
+ * JNA's start-up (it runs {@code ldconfig -p}) costs far more than the walk it
  * would save in a command that only checks a few paths ({@code magus check}, {@code explain}).
  * A process that starts children has loaded them before its first spawn, so from then on its
  * checks take the fast path.
