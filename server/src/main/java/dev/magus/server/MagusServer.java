@@ -160,10 +160,6 @@ public final class MagusServer implements AutoCloseable {
             Objects.requireNonNull(grammar, "grammar");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
         }
-
-        public Settings withIdleTimeout(IdleTimeout t) {
-            return new Settings(lines, grammar, t, inherit);
-        }
     }
 
     /**
