@@ -202,14 +202,9 @@ public final class MagusServer implements AutoCloseable {
         }
         Token token = Token.generate();
         token.write(dir.tokenFile());
-        // One event loop that both accepts and serves (a select count of -1 shares it): a new
-        // connection is read on the thread that accepted it, with no hand-off from an acceptor
-        // thread to a worker (a wake-up, and under load a wait for a CPU, on every forwarded
-        // run; bench/README.md, "The server"). The loop only moves frames and
-        // never blocks (see Session), so one is enough on the small machines magus targets.
-        // Netty's epoll transport where it loads: its connections have a descriptor of their own,
-        // on which a client's standard input is received (Session). An inherited socket, or a
-        // host without epoll, is served on NIO, and clients' stdin then comes as frames.
+        // One event loop that both accepts and serves: no hand-off from an acceptor thread, and
+        // the loop never blocks (see Session). Epoll where it loads, since its connections have
+        // a descriptor on which a client's stdin is received; on NIO stdin comes as frames.
         boolean epoll = inherited.isEmpty() && Epoll.isAvailable();
         EventLoopGroup loops = epoll ? new EpollEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-epoll", true))
                 : new NioEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-nio", true));
@@ -292,7 +287,6 @@ public final class MagusServer implements AutoCloseable {
                 stopWhenIdle();
             }
         });
-        // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
         gate.admit(ch);
         meters.connection();
         Session session = new Session(ch, token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar,
