@@ -28,19 +28,11 @@ final class HelloGate {
     /** Set on a channel whose hello carried the token. */
     private static final AttributeKey<Boolean> AUTHENTICATED = AttributeKey.valueOf("magus.authenticated");
 
-    private final Duration within;
-    private final int maxWaiting;
     private final ServerMeters meters;
     /** Connections waiting for their hello, oldest first. */
     private final LinkedHashSet<Channel> waiting = new LinkedHashSet<>();
 
     HelloGate(ServerMeters meters) {
-        this(HELLO_WITHIN, MAX_UNAUTHENTICATED, meters);
-    }
-
-    HelloGate(Duration within, int maxWaiting, ServerMeters meters) {
-        this.within = within;
-        this.maxWaiting = maxWaiting;
         this.meters = meters;
     }
 
@@ -49,7 +41,7 @@ final class HelloGate {
         Channel dropped = null;
         synchronized (waiting) {
             waiting.add(ch);
-            if (waiting.size() > maxWaiting) {
+            if (waiting.size() > MAX_UNAUTHENTICATED) {
                 Iterator<Channel> oldest = waiting.iterator();
                 dropped = oldest.next();
                 oldest.remove();
@@ -64,7 +56,7 @@ final class HelloGate {
                 meters.refusal("hello");
                 ch.close();
             }
-        }, within.toMillis(), TimeUnit.MILLISECONDS);
+        }, HELLO_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
         ch.closeFuture().addListener(f -> {
             timer.cancel(false);
             forget(ch);

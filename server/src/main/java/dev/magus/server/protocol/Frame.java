@@ -70,14 +70,9 @@ public sealed interface Frame {
             env = Map.copyOf(env);
         }
 
-        /** A client that has no terminal to ask on. */
-        public Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal) {
-            this(args, cwd, env, stdinFd, stdinTerminal, false);
-        }
-
-        /** A client that sends its standard input as frames only, and does not say what it is. */
+        /** A client that sends its standard input as frames only, says nothing of it, and has no terminal. */
         public Command(List<String> args, String cwd, Map<String, String> env) {
-            this(args, cwd, env, false, false);
+            this(args, cwd, env, false, false, false);
         }
     }
 
@@ -210,14 +205,6 @@ public sealed interface Frame {
             counters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counters));
             Objects.requireNonNull(metrics, "metrics");
             Objects.requireNonNull(idle, "idle");
-        }
-
-        public Status(long pid, Map<String, Double> counters, Optional<String> metrics) {
-            this(pid, counters, metrics, Optional.empty());
-        }
-
-        public Status(long pid, Map<String, Double> counters) {
-            this(pid, counters, Optional.empty());
         }
     }
 
