@@ -77,9 +77,8 @@ public final class FastClient {
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
-        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each
-        // through the channel's stream (5 system calls a frame, now about one). A read returns
-        // what has arrived, so nothing waits for the buffer to fill.
+        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each.
+        // A read returns what has arrived, so nothing waits for the buffer to fill.
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 
