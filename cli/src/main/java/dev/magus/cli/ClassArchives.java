@@ -13,14 +13,11 @@ import java.util.Optional;
 
 /**
  * Drops the class archives bin/magus keeps beside {@code cli.jar} ({@code magus-KIND-PID.jsa},
- * made with {@code -XX:ArchiveClassesAtExit}) that the JDK running now can no longer map.
- *
- * <p>A dynamic archive is tied to the JDK's runtime image and base archive; the JVM refuses a
+ * made with {@code -XX:ArchiveClassesAtExit}) that the JDK running now can no longer map. A dynamic archive is tied to the JDK's runtime image and base archive; the JVM refuses a
  * stale one quietly ({@code -Xshare:auto}). A package manager keeps the files' modification
  * times, so the change shows in their {@code ctime}, which nothing can set back: an archive older
- * than the newest {@code ctime} among the JDK's image and VM files is deleted, and the next run
- * of its kind makes a new one (a false alarm costs one remake). Deleting a mapped file is
- * harmless on Linux.
+ * than the newest {@code ctime} among the JDK's image and VM files is deleted (a false alarm costs
+ * one remake). Deleting a mapped file is harmless on Linux.
  *
  * <p>A run that ended before its child started marks its archive thin
  * ({@code magus-KIND-PID.jsa.thin}): it lacks the spawn's classes. bin/magus passes over it (at
