@@ -24,9 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * environment, so an id only claims a stray for the run collecting it). One that shed both is
  * attributed by its start time ({@code /proc/PID/stat} field 22): killed when no running run
  * started before it, else left to the last such run's end. magus's own children (the
- * launcher's, {@link Launched}, and the JDK's, in magus's group) are never killed nor reaped, so
- * a descendant that joins magus's group is left alone. Without the subreaper call nothing is
- * collected; with no unowned child ({@link QuietRun}) no pass is made.
+ * launcher's, {@link Launched}, and the JDK's, in magus's group) are never killed nor reaped, nor
+ * is a descendant that joins magus's group. With no unowned child ({@link QuietRun}), no pass.
  */
 public final class Strays {
     /** {@code PR_SET_CHILD_SUBREAPER} from {@code <linux/prctl.h>}. */

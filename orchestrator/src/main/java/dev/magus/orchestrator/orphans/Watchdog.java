@@ -29,8 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * unconfined in its own session and group, on magus's pipes and {@code /dev/null}, ignoring
  * SIGINT, SIGHUP, SIGQUIT, SIGTERM and the stop signals; magus's end is close-on-exec, so no
  * child holds it open. It misses a descendant that left the group, a child not yet registered,
- * and everything when killed with magus ({@link dev.magus.orchestrator.temp.StaleTemps} then
- * removes the dir at the next run).
+ * and everything when killed with magus ({@link dev.magus.orchestrator.temp.StaleTemps} remains).
  */
 public final class Watchdog implements AutoCloseable {
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */
