@@ -28,7 +28,7 @@ final class StateDirRule {
 
     /** Why a run cannot use the server's state dir; empty when it can. */
     static Optional<Diagnostic> unsafe(Path stateDir, long uid) {
-        // One lstat for all of it (it was two: the posix view, then unix:uid).
+        // One lstat for all of it.
         java.util.Map<String, Object> a;
         try {
             a = Files.readAttributes(stateDir, "unix:isDirectory,isSymbolicLink,permissions,uid", LinkOption.NOFOLLOW_LINKS);
