@@ -73,7 +73,7 @@ final class LeaderList {
         if (!QuietRun.quiet(spawned.get(), owned) || !QuietRun.quiet(first.get(), owned)) {
             return Optional.of(false);
         }
-        // Two reads that agree, as two passes did: a child reaped while a list was read can
+        // Two reads that agree: a child reaped while a list was read can
         // make the kernel skip the one after it (the list is resumed by position), and a child
         // handed from a spawner that ended to the leader meanwhile is read twice, or not at all.
         Optional<List<Long>> spawnedAgain = leader.spawners();

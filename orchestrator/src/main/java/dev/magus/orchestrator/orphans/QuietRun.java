@@ -120,8 +120,7 @@ final class QuietRun {
                 ids.add(leader);
             }
             // Each list opened beneath the directory's descriptor (openat "TID/children"), not by
-            // its whole path: the kernel's walk of /proc/self/task was most of each open's cost,
-            // two opens per task per pass. Same files, same single read.
+            // its whole path, which the kernel would walk again for every open.
             SecureDirectoryStream<Path> at = ds instanceof SecureDirectoryStream<Path> secure ? secure : null;
             List<Long> out = new ArrayList<>();
             ByteBuffer buf = ByteBuffer.allocate(OneRead.SIZE);
