@@ -13,34 +13,16 @@ import java.util.Optional;
 
 /**
  * Drops the class archives bin/magus keeps beside {@code cli.jar} ({@code magus-KIND-PID.jsa},
- * made with {@code -XX:ArchiveClassesAtExit}) that the JDK running now can no longer map.
+ * made with {@code -XX:ArchiveClassesAtExit}) that the JDK running now can no longer map. A dynamic archive is tied to the JDK's runtime image and base archive; the JVM refuses a
+ * stale one quietly ({@code -Xshare:auto}). A package manager keeps the files' modification
+ * times, so the change shows in their {@code ctime}, which nothing can set back: an archive older
+ * than the newest {@code ctime} among the JDK's image and VM files is deleted (a false alarm costs
+ * one remake). Deleting a mapped file is harmless on Linux.
  *
- * <p>A dynamic archive is tied to the JDK that made it: to its runtime image and to the header
- * of its base archive ({@code lib/server/classes.jsa}). After a JDK update, or a
- * {@code java -Xshare:dump} that rewrote the base archive, the JVM refuses the archive quietly
- * ({@code -Xshare:auto}), and bin/magus, which compares it only with the build's jars, kept
- * handing it over: every later run loaded its ~3 000 classes from the jars again, about twice
- * the CPU (seen on this machine: 1 063 of 3 315 classes shared instead of 3 046 of 3 151). A
- * package manager keeps the files' modification times from the package, so the change shows in
- * their status-change time ({@code ctime}), which nothing can set back: an archive older than
- * the newest {@code ctime} among the JDK's image and VM files is deleted here, and the next run
- * of its kind makes a new one. Deleting a file another JVM has mapped is harmless on Linux.
- *
- * <p>The test errs towards remaking: anything that changes a JDK file's status without changing
- * the file (a {@code chmod}, a reinstall of the same version, {@code perf record}'s hard link of
- * {@code libjvm.so} into its build-id cache) costs one run the making of a new archive (about a
- * second), never a run without one from then on.
- *
- * <p>An archive holds the classes of the run that made it. A run that ended before its child
- * started (a usage error, a refusal, a command not found) left one without the spawn's and the
- * streams' classes, about 700 of the 3 000 a run loads, and every later run of its kind read
- * those from the jars until the next build. Such a run marks its archive thin
- * ({@code magus-KIND-PID.jsa.thin}, written before the JVM dumps the archive at exit): bin/magus
- * passes over an archive so marked and the next run makes another, and the marked one is dropped
- * here with its mark once an unmarked one of its kind exists. A user whose runs all start no
- * child here (a command refused every time, runs the full command line forwards to a server)
- * would so pay the dump (about a second) on every run: bin/magus makes at most three thin ones,
- * then maps one of them.
+ * <p>A run that ended before its child started marks its archive thin
+ * ({@code magus-KIND-PID.jsa.thin}): it lacks the spawn's classes. bin/magus passes over it (at
+ * most three thin ones, then it maps one), and it is dropped here with its mark once an unmarked
+ * one of its kind exists.
  */
 final class ClassArchives {
     /** The suffix of the mark a run that started no child leaves beside the archive it makes. */

@@ -73,12 +73,10 @@ record EffectivePolicy(RunConfig config, ModeSource source, PolicyOrOff policy) 
         return of(host, cwd, flag, Grants.NONE, Optional.empty(), Optional.empty());
     }
 
-    /** With a run's {@code --allow}/{@code --pass}, shown as layer {@code cli}. */
-    static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants) {
-        return of(host, cwd, flag, grants, Optional.empty(), Optional.empty());
-    }
-
-    /** The policy of {@code magus run [--allow ..] [--pass ..] [--op SPELL] [--target NAME]} started in {@code cwd}. */
+    /**
+     * The policy of {@code magus run [--allow ..] [--pass ..] [--op SPELL] [--target NAME]} started
+     * in {@code cwd}; the grants are shown as layer {@code cli}.
+     */
     static EffectivePolicy of(Host host, Path cwd, Optional<Mode> flag, Grants grants, Optional<String> op,
             Optional<String> target) {
         RunRequest.Builder b = RunRequest.builder(cwd, target.isPresent() ? java.util.List.of() : java.util.List.of("magus"));

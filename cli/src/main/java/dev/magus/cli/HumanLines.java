@@ -15,16 +15,11 @@ import java.util.Set;
  * How a diagnostic reads on a person's terminal: one line, the code first, where to read more last.
  *
  * <p>A refusal (the codes that stop a run before its child starts) also says where the refused
- * value came from, right after the code, the way a compiler names a file and line:
- * {@code magus: MGS2004 magus.yaml:4:25 sandbox.allow[0].mode: unknown access mode 'rwz' ...},
- * {@code magus: MGS2004 --sandbox: ...}, {@code magus: MGS2004 MAGUS_SANDBOX: ...}. Without it a
- * person with a flag, a variable and two magus.yaml files in play cannot tell which one to fix;
- * the NDJSON record carries the same text in its {@code source} field.
+ * value came from, right after the code, as a compiler names a file and line
+ * ({@code magus: MGS2004 magus.yaml:4:25 ...}, {@code --sandbox: ...}, {@code MAGUS_SANDBOX: ...}).
  *
- * <p>Every line is made safe to print: control characters in the message or the source (a
- * hostile file name, a value read from a file) are shown as escapes, never sent to the
- * terminal, and a message is cut after {@value #MAX_MESSAGE} characters should a value have
- * reached it unshortened.
+ * <p>Control characters in the message or the source (a hostile file name) are shown as escapes,
+ * never sent to the terminal, and a message is cut after {@value #MAX_MESSAGE} characters.
  */
 final class HumanLines {
     /** The codes of a refusal before the child starts (exit status 125). */

@@ -23,18 +23,11 @@ import picocli.CommandLine.Spec;
  * audit removed or put back, kept under the state dir ({@code quarantine/<run id>/}) before it
  * did so.
  *
- * <ul>
- *   <li>{@code list}: each run with something kept, oldest first;</li>
- *   <li>{@code show RUN}: its entries, numbered as the MGS2002 messages name them;</li>
- *   <li>{@code restore RUN [N…] [--force]}: gives the run's version back, byte for byte with
- *       its modes (every entry of the run without N); refuses a path changed since the audit
- *       left it unless {@code --force}; exits 1 when one was refused;</li>
- *   <li>{@code drop RUN…}: removes what a run's quarantine holds;</li>
- *   <li>{@code prune [--max-age-days D] [--max-mb M]}: what each run's audit does after keeping
- *       something (30 days and 256 MiB unless {@code MAGUS_QUARANTINE_DAYS} or
- *       {@code MAGUS_QUARANTINE_MAX_MB} say otherwise), oldest first.</li>
- * </ul>
- * A run id that is not one, or a run the quarantine does not hold, is one MGS2004 line and 125.
+ * <p>{@code show} numbers entries as the MGS2002 messages name them; {@code restore} gives a run's
+ * version back byte for byte with its modes, refuses a path changed since the audit unless
+ * {@code --force}, and exits 1 when one was refused; {@code prune} is what each run's audit does
+ * after keeping something. A run id that is not one, or a run the quarantine does not hold, is
+ * one MGS2004 line and 125.
  */
 @Command(name = "quarantine", description = "Lists, shows, restores and drops what the control-file audit took out of a workspace.",
         subcommandsRepeatable = false)

@@ -9,11 +9,10 @@ import picocli.CommandLine.Model.PositionalParamSpec;
 
 /**
  * picocli's model of {@code magus run} and {@code magus target}, built with picocli's programmatic
- * API instead of from annotations. Reading the annotations of a command class (reflection over its
- * fields and methods, a proxy class per annotation type) and of the standard help mixin was half
- * of a direct run's main thread; the options, their help and their parsing are picocli's
- * as before, option for option (CliHelpTest, RunModelTest). Values stay in picocli's model until
- * {@link #bind} copies them into the command's fields.
+ * API instead of from annotations, whose reading (reflection, a proxy class per annotation type)
+ * costs a direct run's main thread much; the options, help and parsing are the same picocli's
+ * (CliHelpTest, RunModelTest). Values stay in picocli's model until {@link #bind} copies them into
+ * the command's fields.
  */
 final class RunModel {
     /** picocli's key for the standard help options' mixin ({@code mixinStandardHelpOptions}). */

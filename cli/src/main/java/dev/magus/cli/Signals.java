@@ -11,23 +11,13 @@ import java.util.Map;
  * exit, so that none is lost whenever it comes:
  *
  * <ul>
- *   <li>before {@code main}, the JVM's own handling ends magus with 128+N; nothing has been
- *       started yet, so that is right;</li>
- *   <li>from {@link #install()} (the first thing {@code main} does) until a command says it is
- *       about to run a child ({@link #hold()}), magus still exits with 128+N, but through this
- *       class, so that the decision to exit and a command's decision to go on are taken under
- *       one lock: either magus exits before the command holds, or the command holds and the
- *       signal is kept;</li>
- *   <li>held, signals are kept, in order, until the run exists ({@link #forward(Run)}), then
- *       handed to it; {@link Run#signal(int)} cancels the run when its spawn has not been
- *       decided yet (no child starts; 128+N), or sends the signal to the child's process group
- *       (it runs in a session of its own, away from the terminal, so a Ctrl-C reaches it only
- *       this way); magus then exits with the run's status.</li>
+ *   <li>until a command {@link #hold()}s, magus exits with 128+N; exiting and holding are decided
+ *       under one lock, so a signal is either an exit or kept;</li>
+ *   <li>held, signals are kept in order until the run exists ({@link #forward(Run)}): before the
+ *       spawn they cancel it (128+N), after it they go to the child's process group (in a session
+ *       of its own, so a Ctrl-C reaches it only this way).</li>
  * </ul>
- *
- * <p>A signal that was ignored when magus started (a background job of a non-interactive shell
- * ignores SIGINT, {@code nohup} ignores SIGHUP) stays ignored: the JVM installs no handler for
- * it, and magus, like any other program, honours its caller's choice.
+ * A signal ignored when magus started ({@code nohup}) stays ignored, as the caller chose.
  */
 final class Signals {
     private static final Map<String, Integer> FORWARDED = Map.of("INT", Child.SIGINT, "TERM", Child.SIGTERM,

@@ -33,17 +33,12 @@ import reactor.core.publisher.Flux;
  * config, policy, environment overlay and private temp dir, and nothing of one run reaches
  * another. One instance is one "invocation" for MGS2005, which it reports once.
  *
- * <p>A run is one Reactor chain ({@link dev.magus.orchestrator.pipeline.RunStages}, which names its
- * stages in order: config → host → policy → aim → env overlay → proxy → probe → spawn → stream →
- * audits). The stages up to the probe build an immutable plan; the spawn is the {@link Spawner}
- * given to the builder, the {@link Launcher} unless it says otherwise. Each stage is a function
- * of immutable values; a stage that refuses is the chain's error signal, which ends the run
- * before any spawn, with its diagnostic in {@link Run#events()} and magus run's exit status in
- * {@link Run#result()}.
- * A signal before the spawn disposes the chain: no child starts. {@link #submit} starts a run that
- * goes on by itself; {@link #run} is the cold form whose subscription owns the run. Everything that
- * blocks (the stages, the spawn, pipes,
- * waiting) runs on magus's own I/O threads, never on a non-blocking Reactor thread.
+ * <p>A run is one Reactor chain ({@link dev.magus.orchestrator.pipeline.RunStages}); the spawn is
+ * the builder's {@link Spawner}, the {@link Launcher} by default. A stage's refusal ends the run
+ * before any spawn, its diagnostic in {@link Run#events()} and its exit status in
+ * {@link Run#result()}. {@link #submit} starts a run that goes on by itself; {@link #run} is the
+ * cold form whose subscription owns the run. Everything that blocks runs on magus's own I/O
+ * threads, never on a non-blocking Reactor thread.
  */
 public final class Orchestrator implements AutoCloseable {
     private final Host host;
@@ -168,17 +163,11 @@ public final class Orchestrator implements AutoCloseable {
      * subscription submits one run of {@code request} and streams its events, from Started (or a
      * refusal's diagnostics) to Exited, then completes.
      *
-     * <p>The subscription owns the run: cancelling it cancels the run, killing the child's whole
-     * process group with SIGKILL ({@link Run#cancel()}). Every way Reactor cancels counts:
-     * {@code dispose()}, {@code take(n)} once it has its events, {@code timeout}, an error thrown
-     * by a downstream operator. A cancellation that arrives before the spawn keeps the child from
-     * starting, or kills it as soon as it is attached. A cancelled run ends with 128+9, unless it
-     * had already ended by itself or was refused (a refused run has nothing to kill); the
-     * cancelled subscriber does not see that Exited, the builder's sinks do. Completion kills nothing: the child has
-     * already exited and been reaped by then.
-     *
-     * <p>Contrast {@link #submit(RunRequest)}: that run goes on whether or not anyone subscribes,
-     * and cancelling a subscription to its {@link Run#events()} ends only that replay.
+     * <p>The subscription owns the run: any cancellation ({@code dispose()}, {@code take(n)},
+     * {@code timeout}, a downstream error) kills the child's process group ({@link Run#cancel()}),
+     * or keeps it from starting; the run ends with 128+9 unless it had ended or was refused, an
+     * Exited the builder's sinks see and the cancelled subscriber does not. A run from
+     * {@link #submit(RunRequest)} goes on whoever subscribes.
      */
     public Flux<RunEvent> run(RunRequest request) {
         return run(Submission.of(request));

@@ -11,8 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 /**
  * A connection's frames from the threads of its run (magus's lines, the child's bytes, the exit),
  * each written after every frame handed over before it, and those that arrive together in one
- * flush: one task on the event loop and one write to the socket, where each frame was a task, a
- * wake-up of the loop and a write of its own. The frames wait here only until the loop runs the
+ * flush: one task on the event loop and one write to the socket. The frames wait here only until the loop runs the
  * task; they count towards the connection's high-water mark ({@link #queuedBytes}) until they are
  * in the channel's own buffer. Only the child's bytes wait for room below that mark; magus's lines
  * are handed over without waiting, bounded by the diagnostics of one chunk of output.

@@ -13,24 +13,13 @@ import java.util.LinkedHashSet;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a connection may cost the server before its hello carried the token. The socket is
- * 0700 in a 0700 directory, but any process of the user (a confined child among them, when
- * Unix sockets are declared) can connect, and a connection that never authenticates must not
- * hold memory or a slot for long:
- *
- * <ul>
- *   <li>the hello must arrive within {@link #HELLO_WITHIN}, else the connection is closed;
- *   <li>the first frame must fit in {@link #HELLO_MAX} bytes, length prefix included: a larger
- *       declared length is closed at once, so a partial hello buffers at most that much; the
- *       request after it (a run carries its argv and environment) may be up to
- *       {@link FrameCodec#MAX_FRAME}, and every frame after that (stdin, a signal) up to
- *       {@link FrameCodec#MAX_STREAM_FRAME}, so that a connection cannot hold a request's worth of
- *       memory for each chunk it never finishes;
- *   <li>at most {@link #MAX_UNAUTHENTICATED} connections wait for their hello; the next one
- *       drops the oldest, so a flood of idle connections cannot keep the user's own out.
- * </ul>
- *
- * A connection whose hello is refused (no token, a wrong one) is closed by the session.
+ * What a connection may cost the server before its hello carried the token: any process of the
+ * user (a confined child with Unix sockets declared) can connect to the 0700 socket. The hello
+ * must arrive within {@link #HELLO_WITHIN} and fit in {@link #HELLO_MAX} bytes (a larger declared
+ * length closes at once); the request after it may be up to {@link FrameCodec#MAX_FRAME}, later
+ * frames up to {@link FrameCodec#MAX_STREAM_FRAME}, so unfinished chunks hold little memory. At
+ * most {@link #MAX_UNAUTHENTICATED} connections wait; the next drops the oldest, so idle
+ * connections cannot keep the user's own out. A refused hello closes the connection.
  */
 final class HelloGate {
     static final Duration HELLO_WITHIN = Duration.ofSeconds(2);
@@ -39,19 +28,11 @@ final class HelloGate {
     /** Set on a channel whose hello carried the token. */
     private static final AttributeKey<Boolean> AUTHENTICATED = AttributeKey.valueOf("magus.authenticated");
 
-    private final Duration within;
-    private final int maxWaiting;
     private final ServerMeters meters;
     /** Connections waiting for their hello, oldest first. */
     private final LinkedHashSet<Channel> waiting = new LinkedHashSet<>();
 
     HelloGate(ServerMeters meters) {
-        this(HELLO_WITHIN, MAX_UNAUTHENTICATED, meters);
-    }
-
-    HelloGate(Duration within, int maxWaiting, ServerMeters meters) {
-        this.within = within;
-        this.maxWaiting = maxWaiting;
         this.meters = meters;
     }
 
@@ -60,7 +41,7 @@ final class HelloGate {
         Channel dropped = null;
         synchronized (waiting) {
             waiting.add(ch);
-            if (waiting.size() > maxWaiting) {
+            if (waiting.size() > MAX_UNAUTHENTICATED) {
                 Iterator<Channel> oldest = waiting.iterator();
                 dropped = oldest.next();
                 oldest.remove();
@@ -75,7 +56,7 @@ final class HelloGate {
                 meters.refusal("hello");
                 ch.close();
             }
-        }, within.toMillis(), TimeUnit.MILLISECONDS);
+        }, HELLO_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
         ch.closeFuture().addListener(f -> {
             timer.cancel(false);
             forget(ch);

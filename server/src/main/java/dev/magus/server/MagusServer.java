@@ -54,12 +54,10 @@ import reactor.core.scheduler.Schedulers;
  * environment. magus itself is never confined, which is why one process can serve many
  * workspaces.
  *
- * <p>Netty, one level of it: a {@link ServerBootstrap} on the epoll transport (its connections'
- * descriptors receive a client's standard input), or on the NIO transport with the JDK's
- * {@link UnixDomainSocketAddress} where epoll does not load or systemd passed the socket; each
- * connection's pipeline is the hello gate's frame decoder, then its {@link Session}. A small
- * event-loop group only moves frames; everything that blocks runs on the orchestrator's own I/O
- * threads.
+ * <p>A Netty {@link ServerBootstrap} on epoll, or NIO ({@link UnixDomainSocketAddress}) where
+ * epoll does not load or systemd passed the socket; each connection's pipeline is the hello
+ * gate's frame decoder, then its {@link Session}. Everything that blocks runs on the
+ * orchestrator's own I/O threads.
  */
 public final class MagusServer implements AutoCloseable {
     /**
@@ -160,10 +158,6 @@ public final class MagusServer implements AutoCloseable {
             Objects.requireNonNull(grammar, "grammar");
             Objects.requireNonNull(idleTimeout, "idleTimeout");
         }
-
-        public Settings withIdleTimeout(IdleTimeout t) {
-            return new Settings(lines, grammar, t, inherit);
-        }
     }
 
     /**
@@ -206,14 +200,9 @@ public final class MagusServer implements AutoCloseable {
         }
         Token token = Token.generate();
         token.write(dir.tokenFile());
-        // One event loop that both accepts and serves (a select count of -1 shares it): a new
-        // connection is read on the thread that accepted it, with no hand-off from an acceptor
-        // thread to a worker (a wake-up, and under load a wait for a CPU, on every forwarded
-        // run; bench/README.md, "The server"). The loop only moves frames and
-        // never blocks (see Session), so one is enough on the small machines magus targets.
-        // Netty's epoll transport where it loads: its connections have a descriptor of their own,
-        // on which a client's standard input is received (Session). An inherited socket, or a
-        // host without epoll, is served on NIO, and clients' stdin then comes as frames.
+        // One event loop that both accepts and serves: no hand-off from an acceptor thread, and
+        // the loop never blocks (see Session). Epoll where it loads, since its connections have
+        // a descriptor on which a client's stdin is received; on NIO stdin comes as frames.
         boolean epoll = inherited.isEmpty() && Epoll.isAvailable();
         EventLoopGroup loops = epoll ? new EpollEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-epoll", true))
                 : new NioEventLoopGroup(EVENT_LOOPS, new DefaultThreadFactory("magus-server-nio", true));
@@ -225,10 +214,6 @@ public final class MagusServer implements AutoCloseable {
         // server, is waiting already) may be accepted before the bind has returned.
         MagusServer self = new MagusServer(dir, orchestrator, host, meters, gate, token, loops, settings, idle, lock, inherited);
         try {
-            // One group both accepts and serves: a new connection is read on the thread that
-            // accepted it, with no hand-off from an acceptor thread to a worker (a wake-up, and under
-            // load a wait for a CPU, on every forwarded run). The loop only moves frames and never
-            // blocks (see Session), so one is enough on the small machines magus targets.
             ServerBootstrap b = new ServerBootstrap().group(loops)
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(LOW_WATER, HIGH_WATER))
                     .childHandler(new ChannelInitializer<Channel>() {
@@ -296,7 +281,6 @@ public final class MagusServer implements AutoCloseable {
                 stopWhenIdle();
             }
         });
-        // The hello within 2 s and in 4 KiB, at most 64 connections waiting for theirs.
         gate.admit(ch);
         meters.connection();
         Session session = new Session(ch, token, runTokens, dir.socket(), orchestrator, host, meters, lines, grammar,
@@ -394,7 +378,7 @@ public final class MagusServer implements AutoCloseable {
             // systemd's socket stays where it is, listening, to start the next server.
             inherited.get().release();
         } else if (server != null) {
-            // Within 5 s, or the loops go below anyway.
+            // Bounded: the loops are shut down below anyway.
             server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         }
         // No quiet period (the default waits 2 s for tasks that never come): the process ends sooner.

@@ -15,12 +15,9 @@ import java.util.Optional;
  * for, which is its {@code --sandbox} when given and else the workspace's mode. So:
  * <ul>
  *   <li>a {@code --sandbox} weaker than the floor is MGS2010, worded as a local run's;</li>
- *   <li>a top-level client's {@code --sandbox} below the workspace's mode is what it is locally,
- *       how a person turns a workspace's sandbox down ({@code --sandbox=off}), and the run goes
- *       under it (a run from inside another run never gets here: it is declined by its token,
- *       and its floor is that run's mode);</li>
- *   <li>a client mode stronger than the workspace's is declined: the server does not raise a
- *       workspace it serves for one client, and the client runs the work itself;</li>
+ *   <li>a top-level client's {@code --sandbox} below the workspace's mode goes, as locally (a
+ *       nested run is declined by its token, and its floor is its parent's mode);</li>
+ *   <li>a client mode stronger than the workspace's is declined: the client runs it itself;</li>
  *   <li>otherwise the run goes under the workspace's mode.</li>
  * </ul>
  */

@@ -636,8 +636,7 @@ final class Session {
             if (!channel.isActive()) {
                 throw new IOException("the client went away");
             }
-            // Framed straight into one of the connection's I/O buffers: one copy of the child's
-            // bytes, where a heap frame cost a second one on the event loop.
+            // Framed straight into one of the connection's I/O buffers: one copy of the child's bytes.
             ByteBuf frame = channel.alloc().ioBuffer(5 + len);
             frame.writeInt(len + 1).writeByte(stdout ? FrameCodec.STDOUT : FrameCodec.STDERR).writeBytes(b, off, len);
             writes.write(frame);

@@ -13,24 +13,14 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.Optional;
 
 /**
- * Which state dir a forwarded run may use. The state dir holds what decides a run's reach from
- * outside it: the lease markers (a checkout's lease narrows every run in it), the job store and
- * its trails, the audit's kept walks, the cached git config. A client names one through its
- * environment ({@code MAGUS_STATE_DIR}, {@code XDG_STATE_HOME}, {@code HOME}); were the server
- * to follow it, a client could point a run at an empty dir and so run outside its checkout's
- * lease, or have the server write its files elsewhere. So the server never uses a client's:
- * <ul>
- *   <li>a client whose state dir is not the server's own is <em>declined</em>: it runs the
- *       work itself, where its own state dir is its own business (exactly what it would do
- *       with no server), never in the server with another state dir;</li>
- *   <li>the server's own, when it exists, must be a real directory (not a link) owned by the
- *       server's user and writable by nobody else: else any other user could forge a lease
- *       marker or a job, and every run is refused (MGS2004) until it is fixed. A missing one
- *       is made by the run, under the user's umask, as a local run makes it.</li>
- * </ul>
- * {@code MAGUS_SANDBOX} and {@code MAGUS_LEASE} are the client's to carry: both only narrow
- * (the floor only strengthens the workspace's mode, see {@link ModeRules}; a carried lease is
- * checked against the checkout's own marker, and one of another job is refused).
+ * Which state dir a forwarded run may use. The state dir decides a run's reach (lease markers,
+ * job store, audit walks), so following a client's ({@code MAGUS_STATE_DIR}, {@code HOME}, ...)
+ * would let it run outside its checkout's lease. A client whose state dir is not the server's
+ * is <em>declined</em> and runs the work itself. The server's own, when it exists, must be a
+ * real directory owned by its user and writable by nobody else (else another user could forge a
+ * lease marker or a job), or every run is refused (MGS2004). {@code MAGUS_SANDBOX} and
+ * {@code MAGUS_LEASE} are the client's to carry: both only narrow ({@link ModeRules}; a carried
+ * lease is checked against the checkout's marker).
  */
 final class StateDirRule {
     private StateDirRule() {
@@ -38,7 +28,7 @@ final class StateDirRule {
 
     /** Why a run cannot use the server's state dir; empty when it can. */
     static Optional<Diagnostic> unsafe(Path stateDir, long uid) {
-        // One lstat for all of it (it was two: the posix view, then unix:uid).
+        // One lstat for all of it.
         java.util.Map<String, Object> a;
         try {
             a = Files.readAttributes(stateDir, "unix:isDirectory,isSymbolicLink,permissions,uid", LinkOption.NOFOLLOW_LINKS);

@@ -30,10 +30,6 @@ public final class TerminalApprover implements Approver, AutoCloseable {
         this.prompt = prompt;
     }
 
-    TerminalApprover(java.io.InputStream in, java.io.PrintStream out) {
-        this(new TerminalPrompt(in, out));
-    }
-
     /** The approver on {@code tty}; empty when it cannot be opened for reading and writing (no controlling terminal). */
     public static Optional<TerminalApprover> open(Path tty) {
         return TerminalPrompt.open(tty).map(TerminalApprover::new);

@@ -37,16 +37,10 @@ import reactor.core.scheduler.Schedulers;
  * diagnostic and every {@link #TICK}; once the run ended the status area goes and a summary
  * stays.
  *
- * <p>The view never holds the run up: it is one more subscriber of {@code events()}, which
- * reads the child's pipes whatever its subscribers do. The clock ticks on Reactor's
- * non-blocking parallel scheduler and only emits; everything that writes to the terminal
- * (which can block when the terminal is slow or suspended) runs on the view's own thread,
- * one input at a time, so the reducer's state needs no lock. Ticks the view is too slow for
- * are dropped: the next one carries the time.
- *
- * <p>JLine's native signal handling stays off: {@code magus run} forwards SIGINT, SIGTERM and
- * SIGHUP to the child itself, and JLine would replace those handlers. A resized terminal is
- * noticed at the next tick instead of through SIGWINCH.
+ * <p>The view never holds the run up. Everything that writes to the terminal (which can block)
+ * runs on the view's own thread, one input at a time, so the reducer's state needs no lock;
+ * ticks it is too slow for are dropped. JLine's signal handling stays off, since {@code magus
+ * run} forwards SIGINT, SIGTERM and SIGHUP itself: a resize is noticed at the next tick.
  */
 public final class LiveView implements AutoCloseable {
     /** How often the elapsed time moves. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.landlock.supervise.Ask;
 import dev.magus.landlock.supervise.Decision;
+import dev.magus.server.client.TerminalPrompt;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PipedInputStream;
@@ -37,8 +38,8 @@ class TerminalApproverTest {
     @Test
     void theTypedLineDecides() {
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
-        try (TerminalApprover a = new TerminalApprover(new ByteArrayInputStream("r\n".getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(shown, true, StandardCharsets.UTF_8))) {
+        try (TerminalApprover a = new TerminalApprover(new TerminalPrompt(new ByteArrayInputStream("r\n".getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(shown, true, StandardCharsets.UTF_8)))) {
             assertThat(a.ask(ASK).block(Duration.ofSeconds(5))).isEqualTo(Decision.ALLOW_FOR_RUN);
         }
         assertThat(shown.toString(StandardCharsets.UTF_8)).contains("asks to read");
@@ -48,8 +49,8 @@ class TerminalApproverTest {
     void anAskWhoseTimeRanOutLeavesTheNextLineToTheNextAsk() throws Exception {
         PipedOutputStream keys = new PipedOutputStream();
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
-        try (TerminalApprover a = new TerminalApprover(new PipedInputStream(keys),
-                new PrintStream(shown, true, StandardCharsets.UTF_8))) {
+        try (TerminalApprover a = new TerminalApprover(new TerminalPrompt(new PipedInputStream(keys),
+                new PrintStream(shown, true, StandardCharsets.UTF_8)))) {
             Decision late = a.ask(ASK).timeout(Duration.ofMillis(200)).onErrorReturn(Decision.DENY)
                     .block(Duration.ofSeconds(5));
             assertThat(late).isEqualTo(Decision.DENY);

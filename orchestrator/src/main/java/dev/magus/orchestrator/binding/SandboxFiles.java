@@ -38,14 +38,10 @@ import java.util.function.Consumer;
  * a component swapped for a link between the check and the open makes the call fail instead of
  * reaching the link's target.
  *
- * <p>What each call needs is what Landlock would ask of a child making the same call: a read of
- * the file, a listing of the directory, a write of the file (creating it, truncating it, appending
- * to it), a write of the parent directory to remove or rename a name in it, and for a rename across
- * directories no access at the new place that the old place did not have (Landlock's refer rule).
- * Control files are refused for writing, as the binding layer always does. A refusal is reported
- * on the session's stream and thrown as a {@link SandboxException} (MGS2001 read, MGS2002 write).
- *
- * <p>Paths are relative to the session's working directory, or absolute.
+ * <p>Each call needs what Landlock would ask of a child making it (a rename across directories:
+ * no access at the new place the old one lacked, Landlock's refer rule); control files are never
+ * written. A refusal is reported on the session's stream and thrown as a {@link SandboxException}
+ * (MGS2001 read, MGS2002 write). Paths are relative to the session's working directory.
  */
 public final class SandboxFiles {
     private static final Set<OpenOption> READ = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);

@@ -37,14 +37,10 @@ import reactor.netty.resources.ConnectionProvider;
  * connections are through its proxy: the same host patterns, the same refusal of loopback,
  * link-local, metadata and private addresses unless the host is named exactly, the name resolved
  * once and the connection made to the very address that was checked (a second DNS answer never
- * reaches a socket), and every redirect checked as a new request. Redirects are followed up to
- * five. A refusal is MGS2013 with {@code layer=binding}, reported on the session's stream, and
- * the returned {@link Mono} fails with it as a {@link SandboxException}.
- *
- * <p>Under network mode {@code open} every host is reached as the JVM would reach it; under
- * {@code none} none is.
- *
- * <p>Connections are pooled per session and closed with it ({@link Sandbox#close}); they run on
+ * reaches a socket), and every redirect (up to five) checked as a new request. A refusal is
+ * MGS2013 with {@code layer=binding}, reported on the session's stream, and the returned
+ * {@link Mono} fails with it as a {@link SandboxException}. Mode {@code open} reaches every host,
+ * {@code none} none. Connections are pooled per session and closed with it ({@link Sandbox#close}); they run on
  * the event loops of the orchestrator's services ({@link ProxyLoops}), shut down with them.
  */
 public final class SandboxHttp {

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The runs of this process that have a cgroup of their own: {@link #spawn} starts a confined
  * child in a new one, {@link #end} ends it. Where runs get none ({@link Containment.ByFreeze},
  * an unconfined child, any error), both do nothing beyond the plain spawn, and the run ends by
- * the subreaper's freeze-then-kill as before: an error never stops a run nor widens it.
+ * the subreaper's freeze-then-kill: an error never stops a run nor widens it.
  */
 public final class RunCgroups {
     /** Run cgroups are named {@code run-NAMESPACE-PID-START-RUNID}: the magus that made them, then the run. */

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Kept twice: in this process (a server asks git once, not once per run), and in a file of
  * magus's state dir, so that a one-shot {@code magus run} does not start a {@code git} process
- * either (36 ms each). Both are keyed by the {@link FileStamp} of both files (inode,
+ * either. Both are keyed by the {@link FileStamp} of both files (inode,
  * size, mtime and ctime), never the mtime alone. The file holds only the safe subset, what the
  * run's private copy holds anyway; the state dir is never granted to a run.
  */

@@ -130,7 +130,7 @@ final class Frontend extends ChannelInboundHandlerAdapter {
         Channel client = ctx.channel();
         ChannelFuture f = new Bootstrap().group(client.eventLoop()).channel(client.getClass())
                 .option(ChannelOption.AUTO_READ, false)
-                // Without it a head and the bytes after it wait on the origin's delayed ACK (40 ms a request).
+                // Without it a head and the bytes after it wait on the origin's delayed ACK.
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 30_000)
                 .handler(new Relay(client))

@@ -29,12 +29,10 @@ public final class KernelConnects implements DenialConfirmer.ConnectConfirmer {
     private final NetRules rules;
     private final SocketRules sockets;
 
-    /** @param rules the TCP rules the kernel holds the run to (only when its ruleset handles TCP) */
-    public KernelConnects(NetRules rules) {
-        this(rules, SocketRules.NOTHING);
-    }
-
-    /** @param sockets the seccomp layer's socket rules the run's children are under */
+    /**
+     * @param rules   the TCP rules the kernel holds the run to (only when its ruleset handles TCP)
+     * @param sockets the seccomp layer's socket rules the run's children are under
+     */
     public KernelConnects(NetRules rules, SocketRules sockets) {
         this.rules = rules;
         this.sockets = sockets;

@@ -25,11 +25,9 @@ import java.util.function.Function;
  * handed its children to magus, the subreaper, where the next pass finds them; one that a
  * sibling not yet stopped woke ({@code SIGCONT}) is stopped again.
  *
- * <p>Children are read from {@code /proc/PID/task/TID/children}, one read per thread, which
- * the kernel fills at the moment of the read. A listing of {@code /proc} is not used: it is a
- * snapshot taken before the stat reads, so a process forked after it by one that then exited
- * was missing from it, and a chain that forks and exits every few milliseconds slipped past
- * the kill (one pass in three in the fork-hopping test).
+ * <p>Children are read from {@code /proc/PID/task/TID/children}, filled at the moment of the
+ * read, not from a listing of {@code /proc}: that snapshot misses a process forked after it by
+ * one that then exited, so a fork-hopping chain slips past the kill.
  */
 final class Freeze {
     private static final int SIGKILL = 9;

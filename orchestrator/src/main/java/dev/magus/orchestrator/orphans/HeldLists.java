@@ -19,11 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class HeldLists implements AutoCloseable {
     /**
-     * How many descriptors all checks of this process may hold at once. One check holds one
-     * per magus thread, and the threads grow with the live runs: runs ending together would
-     * hold runs x threads descriptors (a burst of ending runs
-     * could exhaust the server's descriptors and fail other runs' spawns and accepts). Past
-     * the budget a list is opened again by the second pass, as before.
+     * How many descriptors all checks of this process may hold at once: one check holds one per
+     * magus thread, so a burst of ending runs could otherwise exhaust the server's descriptors
+     * and fail other runs' spawns and accepts. Past the budget the second pass opens a list again.
      */
     static final int BUDGET = 256;
     private static final AtomicInteger HELD = new AtomicInteger();

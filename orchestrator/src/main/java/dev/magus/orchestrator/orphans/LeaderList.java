@@ -14,17 +14,13 @@ import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
- * The fast form of {@link QuietRun}'s check: the children list of magus's thread-group leader,
- * read through two descriptors held for the life of the process (the leader's {@code children}
- * and {@code stat} under {@code /proc/self/task/PID/}), and the lists of the threads that
- * called {@code posix_spawn} for the launcher and are still there (usually none: a launch thread
- * ends right after its spawn); why those lists suffice while the leader is not exiting is in
- * {@link QuietRun}. It answers only when it can be sure: "quiet" needs two reads of the lists
- * that agree, every child in them vouched for after the last read, and, after that read too, a
- * leader that is neither exiting nor dead; "not quiet"
- * needs only a child nobody vouches for (that answer is never unsafe: it makes the pass over
- * {@code /proc} run). Anything else is no answer, and {@link QuietRun} makes its pass over all
- * threads as before.
+ * The fast form of {@link QuietRun}'s check (why it suffices is there): the children lists of
+ * magus's thread-group leader, read through two descriptors held for the life of the process,
+ * and of the threads that called {@code posix_spawn} for the launcher and are still there.
+ * "Quiet" needs two agreeing reads, every child vouched for after the last, and then a leader
+ * neither exiting nor dead; "not quiet" needs one child nobody vouches for (never unsafe: the
+ * pass over {@code /proc} runs). Anything else is no answer, and {@link QuietRun} reads every
+ * thread's list.
  */
 final class LeaderList {
     /** {@code PF_EXITING} from {@code <linux/sched.h>}: set by {@code do_exit}, never cleared. */
@@ -52,8 +48,7 @@ final class LeaderList {
 
     /**
      * The kernel's files, opened at the first check and held until the process ends: two
-     * descriptors for the whole process, whatever the number of runs and threads (a fixed
-     * budget, unlike the per-check {@link HeldLists}). Reads are {@code pread}s at offset 0,
+     * descriptors whatever the number of runs and threads. Reads are {@code pread}s at offset 0,
      * which the kernel's seq files serve under their own lock and rebuild from the start, so
      * checks ending at once on several threads share them safely. No {@code O_CLOEXEC} is
      * needed: the launcher closes every descriptor above 2 in its children
@@ -78,7 +73,7 @@ final class LeaderList {
         if (!QuietRun.quiet(spawned.get(), owned) || !QuietRun.quiet(first.get(), owned)) {
             return Optional.of(false);
         }
-        // Two reads that agree, as two passes did: a child reaped while a list was read can
+        // Two reads that agree: a child reaped while a list was read can
         // make the kernel skip the one after it (the list is resumed by position), and a child
         // handed from a spawner that ended to the leader meanwhile is read twice, or not at all.
         Optional<List<Long>> spawnedAgain = leader.spawners();

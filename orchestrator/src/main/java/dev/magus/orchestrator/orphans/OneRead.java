@@ -10,8 +10,7 @@ import java.util.Optional;
  * A {@code /proc} seq file read whole in one system call, or a doubt. The kernel fills one read
  * from a buffer of one page ({@code seq_read_iter}: {@code m->size = PAGE_SIZE}, grown only
  * for a single record that does not fit) and leaves the rest of the text for the next read, so
- * a long {@code children} list comes back cut after about 4 KB with nothing to say so (682 pids
- * of 5 digits read as 4 092 bytes, the other 18 by the next read, tried on Linux 6.18). A read
+ * a long {@code children} list comes back cut at a page with nothing to say so. A read
  * that may have been cut that way, within {@link #MARGIN} of the smallest page, is a doubt; so
  * is one that fills the buffer (a larger page).
  */

@@ -16,53 +16,18 @@ import java.util.Set;
 import java.util.function.LongPredicate;
 
 /**
- * Whether the end of a run may skip the pass over {@code /proc} for strays (that pass,
- * one {@code /proc/PID/stat} read per process on the host, was the largest part of the
- * server's CPU per run): when magus, the child subreaper of everything it starts, has no child
- * but the ones its launcher started and still owns (run leaders, the watchdog).
+ * Whether the end of a run may skip the pass over {@code /proc} for strays: when magus, the
+ * child subreaper of everything it starts, has no child but the ones its launcher still owns. A
+ * run that left anything behind (an orphan, a zombie of its group) leaves magus one it does not.
  *
- * <p>Why that suffices: once a run's child is reaped, each of its descendants still alive has
- * a topmost living ancestor whose parent died, and the kernel re-parented that ancestor to the
- * nearest subreaper, magus, when the parent exited (before the parent could be reaped). A
- * zombie of the run's group waiting to be reaped is a child of magus too. So a run that left
- * anything behind leaves magus a child its launcher does not own, and then the pass runs as
- * before.
- *
- * <p>Which of magus's threads such a child belongs to (reading every thread's list
- * was about 117 system calls per run): {@code forget_original_parent} (kernel/exit.c) moves an
- * exiting task's children to {@code find_new_reaper}, which takes the first of
- * {@code find_alive_thread(father)} (another thread of the dying process) and then, walking
- * {@code real_parent} upwards, {@code find_alive_thread(reaper)} of the first ancestor that is
- * a child subreaper. {@code find_alive_thread} walks the reaper's {@code signal->thread_head}
- * from its head, not from the thread that forked, and returns the first thread without
- * {@code PF_EXITING}; the head is the thread-group leader ({@code copy_signal} starts the list
- * with it, threads are added at its tail, and a leader that exits stays in it until the whole
- * group does). So while magus's leader is not exiting, every orphan ever handed to magus went
- * to the leader, and a leader thread's children move elsewhere only when it exits itself.
- * {@code PF_EXITING} is set at the start of {@code do_exit} and never cleared, and it is field
- * 9 (flags) of the leader's {@code stat}: read after the list, a leader not exiting then was
- * not exiting during the read. The children of magus's other threads are processes magus
- * started itself (run leaders, owned; the JDK's {@code Process} children, no run's stray), with
- * one exception: a run's leader may {@code clone(CLONE_PARENT)}, and {@code copy_process} then
- * makes the child's {@code real_parent} the leader's own, the magus thread that called
- * {@code posix_spawn} (a launch thread, or the caller in mode off), until that thread exits and
- * hands it on to the leader. So the check reads the leader's {@code children} and those of the
- * spawning threads still there, which the launcher notes ({@code Launched.spawners}), and no
- * other ({@link LeaderList}: the leader's through two descriptors held for the life of the
- * process, a spawner's by its path, a spawner gone forgotten). On any doubt (the leader
- * exiting or dead, a read that fails, is malformed, or may have been cut at a page, see
- * {@link OneRead}) it reads every task's {@code /proc/self/task/TID/children} as before: the kernel gives an orphan to one
- * living thread of the subreaper, and moves it to the first living one when that thread ends; a
- * list of a thread that ended reads empty, not as an error. So the leader's list is read last,
- * each list in one read, and two whole passes must agree ({@link #quiet(LongPredicate)});
- * anything unreadable, or a kernel without the {@code children} file, makes the answer "not
- * quiet". The list of {@code children} is by {@code real_parent} (the {@code sibling} links),
- * so a tracer does not move anything out of it.
- *
- * <p>An earlier form compared the kernel's last pid ({@code /proc/loadavg}) with the child's,
- * guarding against a lap of the pid space with {@code /proc/stat}'s fork count; a failing
- * {@code clone3} spends a pid without counting a fork, so a confined child could lap the space
- * unseen and hide a stray. This form counts nothing.
+ * <p>The kernel ({@code find_new_reaper}) gives an orphan to the subreaper's first thread
+ * without {@code PF_EXITING}: the thread-group leader while it is not exiting (its {@code stat}
+ * flags, read after the list). Other threads hold only what magus spawned, plus a run leader's
+ * {@code clone(CLONE_PARENT)} child while its spawning thread lives ({@code Launched.spawners},
+ * {@link LeaderList}). On any doubt ({@link OneRead}) every task's {@code children} is read, the
+ * leader's last, and two passes must agree; anything unreadable means "not quiet". The lists
+ * are by {@code real_parent}, so a tracer moves nothing out of them; pid counts are not used,
+ * since a failing {@code clone3} spends a pid without counting a fork.
  */
 final class QuietRun {
     private static final Path OWN_TASKS = Path.of("/proc/self/task");
@@ -73,7 +38,7 @@ final class QuietRun {
     /**
      * One pass: the tasks read (leader last) and every child they listed, both sorted. Its
      * equals and hashCode are written out: a record's own are linked at their first call
-     * ({@code ObjectMethods} bootstrap), which cost a one-shot run about 5 ms.
+     * ({@code ObjectMethods} bootstrap), a cost a one-shot run would pay.
      */
     record Pass(List<Long> tasks, List<Long> children) {
         @Override
@@ -155,8 +120,7 @@ final class QuietRun {
                 ids.add(leader);
             }
             // Each list opened beneath the directory's descriptor (openat "TID/children"), not by
-            // its whole path: the kernel's walk of /proc/self/task was most of each open's cost,
-            // two opens per task per pass. Same files, same single read.
+            // its whole path, which the kernel would walk again for every open.
             SecureDirectoryStream<Path> at = ds instanceof SecureDirectoryStream<Path> secure ? secure : null;
             List<Long> out = new ArrayList<>();
             ByteBuffer buf = ByteBuffer.allocate(OneRead.SIZE);

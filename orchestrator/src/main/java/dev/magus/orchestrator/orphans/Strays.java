@@ -14,43 +14,18 @@ import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The descendants of a run that left its process group ({@code setsid}, {@code setpgid}, a
- * double fork): killing the group at the end of the run does not reach them, and they keep the
- * run's Landlock grant. One of them could wait for the control-file audit to pass and then
- * rewrite {@code magus.yaml} or plant a git hook for the next, unconfined tool, or swap a
- * directory for a link while magus removes the run's private temp dir.
+ * The descendants of a run that left its process group ({@code setsid}, a double fork): the
+ * group kill misses them and they keep the run's grant, so one could rewrite {@code magus.yaml}
+ * after the audit or swap a dir for a link during the temp dir's removal. magus is the
+ * <em>child subreaper</em> of everything it starts, so orphans come to it; {@link #collect}
+ * kills and reaps the run's until none is left, and reaps the run's group's zombies.
  *
- * <p>So magus makes itself the <em>child subreaper</em> of everything it starts
- * ({@code prctl(PR_SET_CHILD_SUBREAPER)}): an orphaned descendant is re-parented to magus, not
- * to init, and can be found among magus's own children. At the end of a run, after its group
- * is gone and before the audits, {@link #collect} kills and reaps every such child whose
- * environment carries the run's {@code MAGUS_RUN_ID}, and repeats until none is left (the
- * children of a killed stray are re-parented to magus in turn). Being the subreaper has a duty
- * that comes with it: the members of the run's own group, killed with it, are re-parented to
- * magus too once their parents die, as zombies whose environment can no longer be read; they
- * are claimed by their process group and reaped, and the collection goes on until no process
- * of that group is left anywhere.
- *
- * <p>Which adopted child is whose: one that kept the run's {@code MAGUS_RUN_ID} or its group
- * says so. Its environment being the child's own to write, an id is only trusted to claim a
- * stray for the run collecting it: one that names another running run but is not in that
- * run's group may be either's, like one that shed its id (below), and when it started after
- * this run's child it fails this run as unaudited. (Run ids are random, so guessing another
- * run's id is not practical anyway; this keeps a leaked id from being worth anything.) One that shed both ({@code env -i setsid …}) is still a descendant of <em>some</em>
- * run, since everything re-parented to magus descends from a child magus started, and magus's
- * own children are known: the launcher's ({@link Launched}: run leaders, the watchdog) and the
- * JDK's {@code Process} children, which stay in magus's process group. So it is attributed by
- * when it started ({@code /proc/PID/stat}, field 22): when no other run still running started
- * before it, it can only be a run that has ended, and it is killed; otherwise it is left to
- * the end of the last such run, and may outlive this run's audit meanwhile (a server running
- * concurrent runs). Adopted zombies are reaped on every pass, so a long-running server does
- * not accumulate them; magus's own children are never reaped here (their {@code Child} or
- * {@code Process} reads their exit status). What remains: a descendant that joins magus's own
- * process group ({@code setpgid} to it, possible within a session) is taken for one of the
- * JDK's children and left alone. On a host without the subreaper call (not Linux, or no libc)
- * nothing is re-parented and nothing is collected. When magus has no child but the ones its
- * launcher owns ({@link QuietRun}), a run whose group is gone cannot have left one, and its end
- * makes no pass.
+ * <p>Attribution: the run's group, or its {@code MAGUS_RUN_ID} (the child writes its own
+ * environment, so an id only claims a stray for the run collecting it). One that shed both is
+ * attributed by its start time ({@code /proc/PID/stat} field 22): killed when no running run
+ * started before it, else left to the last such run's end. magus's own children (the
+ * launcher's, {@link Launched}, and the JDK's, in magus's group) are never killed nor reaped, nor
+ * is a descendant that joins magus's group. With no unowned child ({@link QuietRun}), no pass.
  */
 public final class Strays {
     /** {@code PR_SET_CHILD_SUBREAPER} from {@code <linux/prctl.h>}. */
@@ -121,19 +96,12 @@ public final class Strays {
      * process of the run's {@code group} remains, or {@code limit} has passed; reaps every
      * other zombie adopted as subreaper on the way; then forgets the run.
      *
-     * <p>A child is the run's when it is in the run's group (already killed), or was started
-     * with {@code MAGUS_RUN_ID=runId}, or was <em>adopted</em> (re-parented to magus) and can
-     * be no other running run's: started no earlier than the first run of this process, later
-     * than every other running run's child (else it may be that run's, and it is left for that
-     * run's end), not in another running run's group and not carrying its id. Adopted, because
-     * a child magus started itself is never one: the launcher's own children ({@link Launched})
-     * and the children in magus's own process group (the JDK's {@code Process} children, whose
-     * exit statuses the JDK reaps) are never killed nor reaped here.
-     *
-     * <p>What is still alive when {@code limit} has passed, or was left for another running
-     * run while it may be this one's, is in {@link Collected#survivors}: it can still write
-     * after the run's audits, so the run fails ({@link Collected#diagnostic}); what of them is
-     * the run's beyond doubt is then pursued in the background ({@link Pursuit}) until gone.
+     * <p>A child is the run's when it is in the run's group, carries {@code MAGUS_RUN_ID=runId},
+     * or was adopted and can be no other running run's (started after this process's first run
+     * and after every other running run's child, in no other run's group, carrying no other id).
+     * What is alive at {@code limit}, or left for another run while it may be this one's, is in
+     * {@link Collected#survivors}: it can write after the audits, so the run fails, and what is
+     * the run's beyond doubt is pursued in the background ({@link Pursuit}).
      *
      * @return how many were killed, and what survived
      */

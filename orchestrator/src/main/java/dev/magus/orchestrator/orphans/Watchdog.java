@@ -19,44 +19,17 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What kills a run's process group and removes its private temp dir when magus itself dies
- * without doing so ({@code kill -9}, the out-of-memory killer, a crash of the JVM).
+ * without doing so ({@code kill -9}, the out-of-memory killer, a crash of the JVM): a POSIX
+ * {@code sh} loop, one per owner of runs ({@link dev.magus.orchestrator.run.RunServices}),
+ * reading from a pipe only magus writes which groups and dirs are live; at end-of-file it
+ * SIGKILLs and removes what is still registered. The spawn waits for it ({@link #ready}).
  *
- * <p>A small POSIX {@code sh} loop, started once per owner of runs
- * ({@link dev.magus.orchestrator.run.RunServices}: a command line, a server, whose runs share it)
- * at its first run, reads lines from a pipe whose only writer is magus: which process groups
- * and dirs are live now. When magus dies, however it dies, the kernel closes its end, the loop
- * reads end-of-file, SIGKILLs every group still registered and removes every dir still
- * registered, then exits. A run registers its private temp dir as soon as it is made and its
- * group as soon as the spawn returns, and releases each once magus has itself killed the group
- * (and reaped its leader) or removed the dir, so a magus that ends normally leaves the loop
- * nothing to do.
- *
- * <p>Why a separate process rather than {@code PR_SET_PDEATHSIG} on the child: that signal
- * fires when the <em>thread</em> that created the child exits, and magus spawns each confined
- * child from a launch thread that ends right after the spawn, so it would kill every child at
- * once; it reaches only the direct child, not the group it leads, so anything the child
- * started lives on (it is not inherited across fork); the child may clear it with one
- * {@code prctl}, and an exec of a set-user-ID program clears it; and it removes no temp dir.
- * Why {@code sh} rather than a second JVM: it costs a millisecond or so to start and a few
- * hundred kilobytes to keep, once per owner of runs, not per run. It is started off the run's
- * thread, beside the run's first stages ({@link #start}), so a run waits for it only when it
- * is not up by the time of the spawn; the spawn waits then ({@link #ready}, bounded), since a
- * child spawned before the loop runs would not be killed with magus.
- *
- * <p>The loop runs unconfined (magus is never confined; it is spawned like a mode-off child,
- * never from a launch thread), in a session and process group of its own (so a Ctrl-C at the
- * terminal, which goes to the foreground group, never reaches it, and no group kill of a run
- * does), with its descriptors 0, 1 and 2 on magus's pipes and {@code /dev/null} (never the
- * caller's terminal or pipes, so {@code $(magus run ...)} does not wait for it), and it ignores
- * SIGINT, SIGHUP, SIGQUIT, SIGTERM and the terminal stop signals besides. magus's end of the
- * pipe is close-on-exec and every child starts with its descriptors above 2 closed, so no
- * child can hold the pipe open after magus is gone.
- *
- * <p>What it cannot do: a descendant that left the run's group ({@code setsid}, {@code setpgid})
- * is not killed, as when magus ends normally; a child whose magus is killed in the microseconds
- * between its spawn and its registration is not known to the loop; and the loop dies with
- * magus if both are killed together ({@code kill -9} of both, or of their cgroup), in which
- * case {@link dev.magus.orchestrator.temp.StaleTemps} removes the dir at the next run and nothing kills the group.
+ * <p>Not {@code PR_SET_PDEATHSIG}: it fires when the spawning <em>thread</em> (a launch thread)
+ * exits, reaches only the direct child, which may clear it, and removes no dir. The loop runs
+ * unconfined in its own session and group, on magus's pipes and {@code /dev/null}, ignoring
+ * SIGINT, SIGHUP, SIGQUIT, SIGTERM and the stop signals; magus's end is close-on-exec, so no
+ * child holds it open. It misses a descendant that left the group, a child not yet registered,
+ * and everything when killed with magus ({@link dev.magus.orchestrator.temp.StaleTemps} remains).
  */
 public final class Watchdog implements AutoCloseable {
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */

@@ -121,10 +121,8 @@ final class ChildStreams {
 
     /**
      * Waits up to {@link #DRAIN_GRACE} for the run's kernel-layer denials, then goes on without
-     * them, as {@code timeout(DRAIN_GRACE, Mono.empty())} did, but with no timer: that operator
-     * scheduled one on Reactor's parallel threads for every run, and cancelled it at once when,
-     * as almost always, the denials were done. {@code denials} is cached and already
-     * subscribed, so giving up on it here ends only this wait, as the timeout's did.
+     * them, with no timer (Reactor's {@code timeout} would schedule one for every run).
+     * {@code denials} is cached and already subscribed, so giving up ends only this wait.
      */
     static void awaitDenials(Mono<Void> denials) {
         // Timed out: what is still to come is not waited for (see above).
@@ -134,9 +132,8 @@ final class ChildStreams {
     /**
      * Whether {@code done} completed within {@code grace}; false only when the time ran out. An
      * error of {@code done} is thrown, as {@code block} throws it. Not {@code block(Duration)},
-     * whose timeout is an {@link IllegalStateException} like its refusal to block a non-blocking
-     * thread: catching the one swallowed the other, and a run would have gone on without its
-     * kernel denials, silently.
+     * whose timeout is the same {@link IllegalStateException} as its refusal to block a
+     * non-blocking thread: catching one would swallow the other, and the denials silently.
      */
     static boolean within(Mono<Void> done, Duration grace) {
         java.util.concurrent.CompletableFuture<Void> f = done.toFuture();

@@ -24,23 +24,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A leased run's rows in its job's trail: {@code run_started} before the child starts, a
- * {@code sandbox_denial} for each refusal the lease caused (from either layer), and
- * {@code run_ended}.
+ * {@code sandbox_denial} for each refusal the lease caused, and {@code run_ended}. A store that
+ * cannot be written refuses the run (MGS2004) before anything runs; one that fails mid-run fails
+ * the run at {@link #end}, since its trail is no longer whole. Denials are written in order on a
+ * thread of their own, at most {@link #MAX_DENIAL_ROWS} per run, the rest counted.
  *
- * <ul>
- *   <li>Fail closed at the start: a store that cannot be written (corrupt, locked past the busy
- *       timeout, gone, newer) refuses the run (MGS2004) before anything runs.</li>
- *   <li>Denials are written on one thread of their own, in order, never on the thread that
- *       reads the child's output; at most {@link #MAX_DENIAL_ROWS} per run, the rest counted in
- *       {@code run_ended}.</li>
- *   <li>A store that fails mid-run cannot take back what ran: {@link #end} reports it (MGS2004)
- *       and the run fails, since nothing then says its trail is whole.</li>
- * </ul>
- * A lease carried from a parent run has no store here (a nested magus cannot reach it): its
- * refusals still name the job, and the parent run writes their rows: it infers its nested
- * magus's kernel refusals from the output that passes through it, confirms them with its own
- * (equally narrowed) policy, and hands them here only ({@link #observeNested}), since the
- * nested magus shows them itself.
+ * <p>A lease carried from a parent run has no store here: the parent writes the rows, from the
+ * nested magus's refusals it infers from the output and confirms with its own narrowed policy
+ * ({@link #observeNested}).
  */
 final class LeaseTrail {
     /** Refusal rows one run may write; a run that trips thousands of them is recorded by count. */

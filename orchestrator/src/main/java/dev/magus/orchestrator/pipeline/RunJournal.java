@@ -24,29 +24,16 @@ import reactor.core.publisher.Sinks;
 /**
  * The record of one run: every event in order to each subscriber, and the result once it ends.
  *
- * <p>Buffer policy: a window over the child's output. A subscriber receives every event from
- * the moment it subscribes, however far behind it falls: each live subscriber has a queue of
- * its own (a {@link FluxSink} buffering what it has not requested yet), so its backlog is what
- * it costs, and only while it lags. For subscribers still to come, every event that is not
- * output is kept (the start, each diagnostic, the exit: what the command line and the server
- * read from a run) and of the output lines only the last {@value #HISTORY}, so a run that prints
- * a million lines costs the journal what one that prints {@value #HISTORY} does. A subscriber
- * that arrives after more than {@value #HISTORY} lines misses the earlier lines and nothing
- * else; the bytes themselves never went through the journal ({@link
- * dev.magus.orchestrator.run.Passthrough}). A caller that needs every line subscribes before the
- * run starts (a {@link dev.magus.orchestrator.run.Submission}'s observer, or the orchestrator
- * builder's sinks). (Reactor's size-bound replay sink is not used: a subscriber that falls more than its
- * limit behind skips what it has not read.) The pipe readers hand lines over without waiting
- * for subscribers, so the child never blocks on a slow subscriber.
+ * <p>A live subscriber gets every event from the moment it subscribes, through a queue of its
+ * own ({@link FluxSink}), however far behind it falls. For subscribers still to come, every
+ * event but output is kept, and of the output lines only the last {@value #HISTORY}, so the
+ * journal's cost does not grow with the output (the bytes never go through it: {@link
+ * dev.magus.orchestrator.run.Passthrough}); a caller needing every line subscribes before the
+ * run starts. Reactor's size-bound replay sink would make a lagging subscriber skip events.
  *
- * <p>This covers subscribers that apply back-pressure through Reactor's requests (or
- * {@code publishOn}/{@code delayElements}). A subscriber that blocks inside {@code onNext}
- * with an unbounded request is called on the emitting pipe reader and blocks it, and so, once
- * the pipe fills, the child: as a shell pipeline into a stalled reader would. The command
- * line's terminal printer relies on that; a sink that may stall must hop threads itself.
- *
- * <p>Emission is serialized here because the stdout and stderr readers, the spawner and a
- * cancelling caller emit from different threads.
+ * <p>The pipe readers never wait for subscribers' requests; a subscriber that blocks inside
+ * {@code onNext} blocks the reader, and so the child, as a stalled shell pipeline would (the
+ * terminal printer relies on that). Emission is serialized: several threads emit.
  */
 public final class RunJournal {
     /** How many of the latest output lines are kept for a subscriber still to come. */

@@ -13,11 +13,9 @@ import java.util.OptionalInt;
 
 /**
  * Everything a run's spawn needs, decided before it: the one value {@link RunStages}' chain hands
- * from stage to stage, each stage returning it with its own part decided. A part a later stage
- * decides is null until that stage has run; the chain hands the spawn a plan whose stages have
- * all run ({@link #confined}). Immutable; what it names that must be released (the private temp
- * dir, the trail, the proxy, the ruleset) is released by the run's {@link Attempt}, however the
- * run ends.
+ * from stage to stage, each filling its part (null until that stage has run; the spawn gets a
+ * plan whose stages all ran, {@link #confined}). What it names that must be released is released
+ * by the run's {@link Attempt}.
  *
  * @param config      the run's config (stage config)
  * @param privateTemp the run's private temp dir, none in mode off (stage host)

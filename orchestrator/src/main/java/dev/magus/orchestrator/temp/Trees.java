@@ -31,8 +31,8 @@ public final class Trees {
      * real path. createTempDirectory makes it 0700 on POSIX: other users cannot enter it.
      */
     public static Path createPrivateTemp(Path tempBase) throws IOException {
-        // What createDirectories accepts (a directory, or a link to one), looked at first, without
-        // an exception: its mkdir's EEXIST was one on every run (server CPU per run).
+        // What createDirectories accepts (a directory, or a link to one), looked at first: its
+        // mkdir's EEXIST would be an exception on every run.
         if (!Files.isDirectory(tempBase)) {
             Files.createDirectories(tempBase);
         }

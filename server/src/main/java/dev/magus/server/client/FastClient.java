@@ -32,13 +32,10 @@ import java.util.Optional;
 /**
  * {@code bin/magus run} (and {@code target}) when a server is running: the Java forwarding
  * client, which loads none of Reactor, Netty, picocli, SnakeYAML, JNA or Jackson's databind (its
- * start is the whole cost of a forwarded run). It reads no option: it sends the words it was
- * given, its working directory and its environment ({@link dev.magus.server.protocol.Frame.Command}),
- * and the server parses them with the command line's own model. It speaks the frames over the
- * JDK's own Unix-domain {@link SocketChannel}, with jackson-core's streaming API for the control
- * frames: the child's bytes go to descriptors 1 and 2 as they arrive, magus's own lines among them (the
- * server writes them, {@link dev.magus.server.RunLines}); once the run starts, SIGINT, SIGTERM and
- * SIGHUP go to the child's group and stdin is sent if the run reads it; the exit status is the run's.
+ * start is the whole cost of a forwarded run). It reads no option: it sends its words, working
+ * directory and environment ({@link dev.magus.server.protocol.Frame.Command}) over the JDK's
+ * Unix-domain {@link SocketChannel}, writes the child's bytes (magus's lines among them) to
+ * descriptors 1 and 2, forwards SIGINT, SIGTERM and SIGHUP and stdin, and exits with the run's status.
  *
  * <p>Whatever the server does not serve goes, in this same process, to the full command line
  * (the {@code magus.main} property, which bin/magus sets): another command, no socket or no
@@ -80,9 +77,8 @@ public final class FastClient {
 
     private FastClient(SocketChannel channel) {
         this.channel = channel;
-        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each
-        // through the channel's stream (5 system calls a frame, now about one). A read returns
-        // what has arrived, so nothing waits for the buffer to fill.
+        // Buffered: DataInputStream reads a frame's length a byte at a time, one read(2) each.
+        // A read returns what has arrived, so nothing waits for the buffer to fill.
         this.in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(channel), 64 * 1024));
     }
 

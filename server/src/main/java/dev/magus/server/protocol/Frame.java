@@ -12,18 +12,12 @@ import java.util.Optional;
  * newline arrive exactly as the child wrote them; {@link FrameCodec} is the one place that
  * knows the layout.
  *
- * <p><b>Why output is copied and only stdin is passed.</b> Handing the client's fds 1/2 over
- * {@code SCM_RIGHTS} would let the child write straight to the terminal, but then the server
- * never sees the output: the kernel-layer denial inference reads it, and the live diagnostics a
- * forwarded run must show come from it. So the server reads the child's pipes as a local run
- * does and copies each read as one frame; each stream's frames are written in the order they
- * were read, so the order within stdout and within stderr is exact (between the two streams it
- * is as interleaved as two pipes are). Standard input is the client's descriptor 0 itself when
- * the client can pass it ({@link Accepted}); the JDK's Unix-domain channels, which the Java
- * client is built on, cannot, so that client sends it as stdin frames.
+ * <p>Output is copied, not passed as descriptors: the denial inference and a forwarded run's
+ * live diagnostics read it. Each read is one frame, in order within each stream. Standard input
+ * is the client's descriptor 0 itself when the client can pass it ({@link Accepted}); the Java
+ * client (the JDK's Unix-domain channels cannot pass one) sends stdin frames.
  *
- * <p>Closed by design: {@link ToServer} and {@link ToClient} are sealed, so a new kind is a
- * protocol change, and one is a {@link #VERSION} bump.
+ * <p>{@link ToServer} and {@link ToClient} are sealed: a new kind is a {@link #VERSION} bump.
  */
 public sealed interface Frame {
     /**
@@ -76,14 +70,9 @@ public sealed interface Frame {
             env = Map.copyOf(env);
         }
 
-        /** A client that has no terminal to ask on. */
-        public Command(List<String> args, String cwd, Map<String, String> env, boolean stdinFd, boolean stdinTerminal) {
-            this(args, cwd, env, stdinFd, stdinTerminal, false);
-        }
-
-        /** A client that sends its standard input as frames only, and does not say what it is. */
+        /** A client that sends its standard input as frames only, says nothing of it, and has no terminal. */
         public Command(List<String> args, String cwd, Map<String, String> env) {
-            this(args, cwd, env, false, false);
+            this(args, cwd, env, false, false, false);
         }
     }
 
@@ -130,15 +119,12 @@ public sealed interface Frame {
      * its standard input from here on (the run did not say {@code --no-stdin}); never before, so a
      * command the client runs itself after all finds its input unread.
      *
-     * <p>With {@code stdinFd} too (JSON {@code "stdinFd": true}; only to a command that offered it,
-     * on a server that can receive descriptors), the client's next bytes are not a frame but the one
-     * byte {@code 'F'}, sent with its descriptor 0 attached ({@code SCM_RIGHTS}), which the child gets
-     * as its own descriptor 0: a terminal stays one. The same byte without a descriptor says the
-     * client sends its input as stdin frames after it, as without {@code stdinFd}. The server reads
-     * the byte and what comes with it before any frame that follows; a second descriptor, another
-     * byte, or a descriptor that is no readable file, pipe, socket, terminal or {@code /dev/null}
-     * refuses the run (MGS2004). A descriptor sent with any other byte of the connection is never
-     * received: the kernel closes it, as the server reads frames without room for descriptors.
+     * <p>With {@code stdinFd} too (only to a command that offered it), the client's next bytes are
+     * the one byte {@code 'F'} with its descriptor 0 attached ({@code SCM_RIGHTS}), the child's
+     * descriptor 0 (a terminal stays one); without a descriptor, stdin frames follow. A second
+     * descriptor, another byte, or a descriptor that is no readable file, pipe, socket, terminal
+     * or {@code /dev/null} refuses the run (MGS2004). A descriptor sent with any other byte is
+     * closed by the kernel: frames are read without room for descriptors.
      */
     record Accepted(boolean stdin, boolean stdinFd) implements ToClient {
         /** Stdin, if any, as frames. */
@@ -219,14 +205,6 @@ public sealed interface Frame {
             counters = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counters));
             Objects.requireNonNull(metrics, "metrics");
             Objects.requireNonNull(idle, "idle");
-        }
-
-        public Status(long pid, Map<String, Double> counters, Optional<String> metrics) {
-            this(pid, counters, metrics, Optional.empty());
-        }
-
-        public Status(long pid, Map<String, Double> counters) {
-            this(pid, counters, Optional.empty());
         }
     }
 

@@ -21,11 +21,9 @@ import java.util.Set;
  * <p>The directory is {@code $XDG_RUNTIME_DIR/magus/}; else {@code <user cache dir>/magus-run/};
  * only with neither (no absolute {@code XDG_RUNTIME_DIR}, {@code XDG_CACHE_HOME} or
  * {@code HOME}) {@code /tmp/magus-<uid>/}; never {@code $TMPDIR}, which a harness may point
- * inside a workspace. The specification writes the second as {@code <user cache dir>/magus/run/},
- * but {@code <user cache dir>/magus} is magus's cache dir, which every sandboxed run may read
- * and write (the core footprint): a token there would be readable by the very children it keeps
- * out, and the socket replaceable by them. The sibling {@code magus-run} keeps the
- * specification's intent, that no confined run is granted the directory.
+ * inside a workspace. Not {@code <user cache dir>/magus/run/}: every sandboxed run may read and
+ * write magus's cache dir (the core footprint), so the token would be readable by the children
+ * it keeps out; no confined run is granted the sibling {@code magus-run}.
  *
  * <p>The directory is created 0700 and used only when it is owned by this user and has no
  * group or other bits; anything else (another user's, a looser mode, a symbolic link) is
