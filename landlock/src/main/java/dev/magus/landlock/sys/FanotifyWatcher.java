@@ -20,10 +20,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@link ChangeWatcher} with {@code fanotify}: one group per run ({@code FAN_CLASS_NOTIF |
  * FAN_REPORT_DFID_NAME | FAN_NONBLOCK | FAN_CLOEXEC}), a {@code FAN_MARK_FILESYSTEM} mark on
- * each root's filesystem for name events and {@code FAN_ATTRIB}, on directories too. Needs
- * {@code CAP_SYS_ADMIN} and {@code CAP_DAC_READ_SEARCH} (root). Installed through
- * META-INF/services. Content events are not asked for: they never change a name, the audit
- * reads every control file again, and they would fill the queue.
+ * each root's filesystem for name events and {@code FAN_ATTRIB}, on directories too (root
+ * only: {@code CAP_SYS_ADMIN}, {@code CAP_DAC_READ_SEARCH}). Content events are not asked for:
+ * they change no name, the audit reads every control file again, and they fill the queue.
  *
  * <p>{@link Watching#drain} resolves each distinct directory handle once
  * ({@code open_by_handle_at(O_PATH)} on a descriptor of the same filesystem, then
@@ -246,7 +245,7 @@ public final class FanotifyWatcher implements ChangeWatcher {
      * The mount id of open descriptor {@code fd}: {@code statx(fd, "", AT_EMPTY_PATH,
      * STATX_MNT_ID)}, one system call (Linux 5.8; the very {@code real_mount(mnt)->mnt_id} that
      * {@code /proc/self/fdinfo} prints), else, when the kernel does not fill it, from
-     * {@code /proc/self/fdinfo} as before; empty when neither says.
+     * {@code /proc/self/fdinfo}; empty when neither says.
      */
     static Optional<Integer> mountId(int fd) {
         Syscalls sys = Natives.syscalls();

@@ -12,15 +12,13 @@ import java.util.Optional;
  * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link as any
  * other call would, {@code readlinkat(FDS, "N")} reads where it led ({@code FDS}: one
  * descriptor of {@code /proc/self/fd} per process), {@code close(N)}. Installed for
- * {@link dev.magus.policy.path.PathResolver} through META-INF/services.
- *
- * <p>It says nothing (the resolver walks) whenever the kernel cannot say exactly what the walk
+ * {@link dev.magus.policy.path.PathResolver} through META-INF/services. It says nothing (the resolver walks) whenever the kernel cannot say exactly what the walk
  * would: the open fails (including on a magic link, whose object may have no reachable name),
  * the readlink fails or fills its buffer, the answer is not absolute or ends with
  * {@code " (deleted)"} (which a real name may also end with), the path is not UTF-8 where the
  * JVM's file names are not, or holds a NUL; and until something else loaded the natives
- * ({@link Natives#ready()}): a command that only checks a few paths must not pay JNA's start-up.
- * An {@code O_PATH} descriptor opens no file, and Landlock does not check it.
+ * ({@link Natives#ready()}): a command that checks a few paths must not pay JNA's start-up. An
+ * {@code O_PATH} descriptor opens no file, and Landlock does not check it.
  */
 public final class ProcFdLookup implements KernelLookup {
 
@@ -35,8 +33,8 @@ public final class ProcFdLookup implements KernelLookup {
      * The file {@link #fds} was opened on ({@code st_dev}, {@code st_ino}), checked before each
      * answer read beneath it: were the number ever closed by some other code's mistake and
      * reused for another directory, a name {@code N} there (a link a run planted) would be
-     * taken for where a policy path leads. On a mismatch the
-     * descriptor is given up and the whole path read as before.
+     * taken for where a policy path leads. On a mismatch the descriptor is given up and the
+     * whole path read.
      */
     private static volatile long[] fdsIdentity;
     private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
@@ -157,7 +155,7 @@ public final class ProcFdLookup implements KernelLookup {
     /**
      * This process's {@code /proc/self/fd}, opened once ({@code O_PATH|O_DIRECTORY|O_CLOEXEC}:
      * no child inherits it, and the launcher closes every descriptor above 2 in a child anyway);
-     * -1 when it cannot be opened, and the whole path is read as before. {@code self} is resolved
+     * -1 when it cannot be opened, and the whole path is read. {@code self} is resolved
      * at the open, to this process: its descriptor table, shared by every thread.
      */
     private static int fds(Syscalls sys) {
