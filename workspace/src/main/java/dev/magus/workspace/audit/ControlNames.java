@@ -94,7 +94,7 @@ final class ControlNames {
     /**
      * The candidate names, lower case: every component of {@link ControlFiles#entries()} but the
      * {@code <git dir>} placeholders. The entries are a constant of the binding layer, so the set
-     * is computed once per class, not per run (it was 6 % of a server run's pipeline thread).
+     * is computed once per class, not per run.
      */
     static final Set<String> CANDIDATES = candidates(ControlFiles.entries());
 

@@ -209,8 +209,8 @@ final class WalkCache {
      */
     Set<Path> loadUnaudited(String key, List<Path> roots) {
         Path f = unauditedFile(key);
-        // Usually there is none: access(2) says so without the two exceptions of a missing file's
-        // lstat below. A link, or one it cannot tell, is looked at below as before.
+        // Usually there is none: access(2) says so without the exceptions of a missing file's
+        // lstat below, which still judges a link or a file access(2) cannot tell.
         if (!Files.exists(f)) {
             return Set.of();
         }
