@@ -156,11 +156,11 @@ class JobAndLeaseCommandTest {
         String child = ok("job", "add", "--parent", root, "--write", "src/**").out().strip();
         dev.magus.workspace.jobs.JobId id = dev.magus.workspace.jobs.JobId.parse(child).orElseThrow();
         try (dev.magus.workspace.jobs.JobStore store = dev.magus.workspace.jobs.JobStore.open(state.resolve("magus/jobs.db"))) {
-            store.recordAll(id, java.util.List.of(
+            java.util.List.of(
                     new dev.magus.workspace.jobs.TrailEvent.RunStarted("run-7", ws, "make test"),
                     new dev.magus.workspace.jobs.TrailEvent.SandboxDenial(ws.resolve("README"), dev.magus.events.Operation.WRITE,
                             dev.magus.events.Code.MGS2002, dev.magus.events.Layer.KERNEL, java.util.Optional.of("run-7")),
-                    new dev.magus.workspace.jobs.TrailEvent.RunEnded("run-7", 2, 0)));
+                    new dev.magus.workspace.jobs.TrailEvent.RunEnded("run-7", 2, 0)).forEach(e -> store.record(id, e));
         }
         JsonNode trail = new ObjectMapper().readTree(ok("job", "show", child, "--json").out()).get("trail");
         assertThat(trail.findValuesAsText("kind")).containsExactly("created", "run_started", "sandbox_denial", "run_ended");

@@ -243,8 +243,8 @@ final class LaunchSequence implements Runnable {
         // stop it and write magus's memory or make it clone outside the subreaper. Tracing a
         // process that is not dumpable needs CAP_SYS_PTRACE, which no confined child keeps
         // (Capabilities.KEPT). Set on every confined launch, before the domain, so that nothing
-        // (a credential change resets the flag) can leave it set back (security review, issue
-        // 15: PtraceLaunchThreadInRunsTest). A failure fails the launch: never confined and traceable.
+        // (a credential change resets the flag) can leave it set back (PtraceLaunchThreadInRunsTest).
+        // A failure fails the launch: never confined and traceable.
         if (SYS.prctl(LibC.PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) {
             return fail(STEP_DUMPABLE, SYS.errno());
         }

@@ -9,8 +9,7 @@ package dev.magus.landlock.launch;
 final class LaunchSpin {
     /**
      * System property: how long (microseconds) a caller spins for its spawn's result before
-     * parking. Default 0: measured side by side on a 2-vCPU VM, a spinning caller made the
-     * spawn slower (it holds the CPU the new child needs); see bench/README.md.
+     * parking. Default 0: a spinning caller holds the CPU the new child needs.
      */
     static final String PROPERTY = "magus.launch.spin";
     static final long DEFAULT_MICROS = 0;

@@ -12,37 +12,20 @@ import dev.magus.landlock.supervise.Supervisor;
 import dev.magus.events.DetailKey;
 import dev.magus.events.Mode;
 import java.util.concurrent.atomic.AtomicLong;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * Starts children confined while magus itself never is. Each confined spawn gets a
  * short-lived platform thread {@code magus-sandbox-launch-N} of its own that sets
- * no_new_privs, enters the policy's Landlock domain (a root child's capabilities cut too) and
- * calls {@code posix_spawn}; then the thread ends, running nothing else, so no JVM thread ever
- * keeps a domain. The thread is a never-used spare parked in advance ({@link SpareThreads},
- * {@code -Dmagus.launch.spares=N}, default 2), which made the capability cut on itself before
- * parking, so neither its creation nor the cut is on the spawn's path; a fresh thread when none
- * is ready. The spare is moved to the caller's CPU when it is handed the spawn, and gives that
- * CPU back to the caller once {@code posix_spawn} has returned and the spawn structures are
- * freed: on a VM, waking a thread on an idle CPU costs a hundred microseconds or more, a switch
- * on the same CPU a few. The caller waits for
- * {@code posix_spawn}'s result only, not for the thread's teardown, spinning for it up to
- * {@code -Dmagus.launch.spin=MICROS} ({@link LaunchSpin}) before parking. Everything the thread touches is built
- * beforehand on the calling thread as native memory. An unconfined spawn (mode off) needs none
- * of this and calls {@code posix_spawn} on the calling thread.
+ * no_new_privs, enters the policy's Landlock domain (a root child's capabilities cut too),
+ * calls {@code posix_spawn} and ends, running nothing else, so no JVM thread ever keeps a
+ * domain. The thread is a spare parked in advance ({@link SpareThreads}), or a fresh one when
+ * none is ready; the caller waits for {@code posix_spawn}'s result only ({@link LaunchSpin}).
+ * Everything the thread touches is built beforehand on the calling thread as native memory.
+ * An unconfined spawn calls {@code posix_spawn} on the caller.
  *
- * <p>A confined JVM thread must never run anything else: threads it starts (the JDK's
- * process reaper, ForkJoin and Reactor workers) would inherit the domain for good, and a class
- * that fails to load there stays failed for every thread. Hence the warm-up ({@link WarmUp}),
- * which a one-shot process ({@link #oneShot()}) skips: it is shown not to be needed there.
- *
- * <p>The parts, one job each: {@link NativeArgs} builds the native memory of a spawn,
- * {@link Pipes} its descriptors, {@link LaunchSequence} is what the launch thread runs,
- * {@link SpareThreads} keeps launch threads parked, {@link SpawnFailures} says what a launch
- * that started nothing means, {@link LaunchSpin} reads the spin setting, {@link Placement} is
- * the cgroup a confined child is born in. This class puts them in
- * order and owns the process's instance.
+ * <p>A confined JVM thread must never run anything else: threads it starts would inherit the
+ * domain for good, and a class that fails to load there stays failed for every thread. Hence
+ * the warm-up ({@link WarmUp}), which a one-shot process ({@link #oneShot()}) skips.
  */
 public final class Launcher implements Spawner {
     private static final AtomicLong THREADS = new AtomicLong();
@@ -152,7 +135,7 @@ public final class Launcher implements Spawner {
      */
     @Override
     public Spawn spawn(SpawnRequest request, Confinement confinement) {
-        return spawn(request, confinement, spares, null);
+        return spawn(request, confinement, spares, null, null);
     }
 
     /**
@@ -167,7 +150,7 @@ public final class Launcher implements Spawner {
         if (!(confinement instanceof Confinement.Kernel)) {
             throw new IllegalArgumentException("only a child with a kernel domain can be supervised");
         }
-        return spawn(request, confinement, spares, java.util.Objects.requireNonNull(supervisor, "supervisor"));
+        return spawn(request, confinement, spares, java.util.Objects.requireNonNull(supervisor, "supervisor"), null);
     }
 
     /**
@@ -185,11 +168,7 @@ public final class Launcher implements Spawner {
 
     /** {@link #spawn} with the spares of {@code pool}: the warm-up's own pools, or this launcher's. */
     Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool) {
-        return spawn(request, confinement, pool, null);
-    }
-
-    private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool, Supervisor supervisor) {
-        return spawn(request, confinement, pool, supervisor, null);
+        return spawn(request, confinement, pool, null, null);
     }
 
     private Spawn spawn(SpawnRequest request, Confinement confinement, SpareThreads pool, Supervisor supervisor,
@@ -215,11 +194,6 @@ public final class Launcher implements Spawner {
                 lease.close();
             }
         }
-    }
-
-    /** {@link #spawn} on Reactor's {@code boundedElastic}, for pipelines that must not block their thread. */
-    public Mono<Spawn> spawnLater(SpawnRequest request, Confinement confinement) {
-        return Mono.fromCallable(() -> spawn(request, confinement)).subscribeOn(Schedulers.boundedElastic());
     }
 
     /**

@@ -9,25 +9,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Launch threads created ahead of time, so a spawn does not wait for a thread to be created
- * (most of the launcher's cost over a bare {@code posix_spawn}). A spare is a platform thread
- * that has never run anything: it makes the pool's capability cut on itself (the same for
- * every child of a root magus, {@link CapabilityDrop}), then parks, with no domain and without
- * no_new_privs, until one confined spawn hands it a {@link LaunchSequence}; it then runs that
- * sequence (no_new_privs, the domain, {@code posix_spawn}), and ends. A spare is used once, so
- * no thread ever runs anything after entering a domain.
+ * Launch threads created ahead of time, so a spawn does not wait for a thread to be created.
+ * A spare is a platform thread that has never run anything: it makes the pool's capability cut
+ * on itself ({@link CapabilityDrop}), then parks, with no domain and without no_new_privs,
+ * until one confined spawn hands it a {@link LaunchSequence}; it runs that and ends. A spare is
+ * used once, so no thread ever runs anything after entering a domain.
  *
- * <p>The hand-off moves the spare to the caller's CPU ({@code sched_setaffinity} on the spare
- * alone) before waking it: the caller then parks and the spare runs where it was, instead of
- * being woken on an idle CPU, which on a VM costs the time of an interrupt to a halted virtual
- * CPU, many times a wake-up on the same CPU (bench/README.md, "The machine"). The caller reads the spare's mask right before the move, and the spare sets
- * it back before {@code posix_spawn}, so the child inherits the mask it would have had without
- * the move.
- *
- * <p>Spares are created only by this pool's refill thread, which itself never runs a launch
- * sequence: a thread inherits its creator's Landlock domain, no_new_privs and capabilities, so
- * a replacement must never be started by a launch thread. A spawn that finds no spare ready
- * (several at once) creates a fresh launch thread as before.
+ * <p>The hand-off moves the spare to the caller's CPU before waking it (a wake-up on an idle
+ * virtual CPU is slow); the spare restores its mask before {@code posix_spawn}, so the child
+ * inherits the mask it would have had. Spares are created only by this pool's refill thread,
+ * never by a launch thread: a thread inherits its creator's domain, no_new_privs and capabilities.
  */
 final class SpareThreads {
     private static final Syscalls SYS = Natives.syscalls();

@@ -17,24 +17,15 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a launcher's exact launch path before any real spawn, from the ordinary thread that
- * builds the launcher. A confined launch thread must never load a class or start a thread:
- * threads it starts would inherit its domain for good, and a class that fails to load there
- * stays failed for every thread. So every way a launch can go is taken once here, unconfined
- * and under a domain that denies nothing: each {@link Stdio} with pipes, a script without
- * {@code #!} (the {@code /bin/sh} retry), a command that does not exist, on a handed-off spare
- * and on a fresh thread.
+ * builds the launcher, so a confined launch thread never loads a class or starts a thread
+ * (they would inherit its domain for good; a class that fails to load there stays failed).
+ * Every way a launch can go is taken once, unconfined and under a domain that denies nothing.
  *
- * <p>A one-shot process ({@link Launcher#oneShot()}) skips the children and calls
- * {@link #withoutChildren()} instead. What the children guard against cannot happen there:
- * a launch thread runs only {@link LaunchSequence} (and a spare, {@link SpareThread#run}),
- * whose classes its creator has initialised (the caller builds the sequence, the refill
- * thread the spare) and which calls only direct-mapped natives registered when
- * {@link Natives} loaded, on memory built by the caller; it never allocates native memory,
- * so never (re)starts JNA's cleaner thread (which {@link Natives} keeps alive besides), and
- * never touches {@code Process}, {@code ProcessHandle} or a scheduler, so never starts the
- * process reaper or a worker. {@code NoWarmUpTest} runs every launch path without the
- * warm-up under a domain that denies the class path and checks that no thread outside a
- * launch is left with no_new_privs (which every domain here comes with).
+ * <p>A one-shot process ({@link Launcher#oneShot()}) calls {@link #withoutChildren()} instead:
+ * a launch thread runs only {@link LaunchSequence} (or {@link SpareThread#run}), whose classes
+ * its creator initialised, calling only direct-mapped natives on memory the caller built; it
+ * never allocates native memory (no JNA cleaner thread) nor touches {@code Process} or a
+ * scheduler. {@code NoWarmUpTest} holds this.
  */
 final class WarmUp {
     private WarmUp() {

@@ -33,19 +33,13 @@ public final class Capabilities {
     public static final int LINUX_CAPABILITY_VERSION_3 = 0x20080522;
 
     /**
-     * Docker's default set minus {@code mknod} and {@code net_raw}. Docker relies on its device
-     * cgroup to make {@code mknod} harmless; we have none, and Landlock grants {@code MAKE_BLOCK}
-     * with every directory write grant, so a root child keeping {@code CAP_MKNOD} could create a
-     * node for the host's disk inside the workspace and read every credential on it raw. Without
-     * the capability a root child is as unable to make device nodes as any other user.
-     * {@code CAP_NET_RAW} opens raw and packet sockets, which Landlock's TCP rules never see: a
-     * root child keeping it could send and sniff whatever it likes under every network mode
-     * ({@code ping} works without it through ICMP datagram sockets). {@code CAP_NET_ADMIN} was
-     * never kept: it reconfigures the host's interfaces, routes and firewall. {@code CAP_FSETID}
-     * is not kept either: without it the kernel clears set-user-ID and set-group-ID bits when a
-     * root child writes to or truncates such a file, and drops set-group-ID from a mode whose
-     * group the child is not in; the seccomp layer refuses setting either bit outright
-     * ({@code SetidModes}), this holds for a file that already had them.
+     * Docker's default set minus {@code mknod} and {@code net_raw}. Landlock grants
+     * {@code MAKE_BLOCK} with every directory write, and there is no device cgroup, so a root
+     * child keeping {@code CAP_MKNOD} could make a node for the host's disk and read it raw.
+     * {@code CAP_NET_RAW} opens raw and packet sockets, which Landlock's TCP rules never see.
+     * {@code CAP_NET_ADMIN} reconfigures the host's network. Without {@code CAP_FSETID} the
+     * kernel clears set-ID bits when a root child writes to such a file (seccomp's
+     * {@code SetidModes} refuses setting them).
      */
     public static final long KEPT = bits(CHOWN, DAC_OVERRIDE, FOWNER, SETGID, SETUID,
             SETFCAP, SETPCAP, NET_BIND_SERVICE, SYS_CHROOT, KILL, AUDIT_WRITE);

@@ -17,24 +17,16 @@ public final class Errno {
     public static final int E2BIG = 7;
     public static final int ENOEXEC = 8;
     public static final int EBADF = 9;
-    public static final int ECHILD = 10;
     public static final int EAGAIN = 11;
-    public static final int ENOMEM = 12;
     public static final int EACCES = 13;
-    public static final int EFAULT = 14;
     public static final int EBUSY = 16;
     public static final int EEXIST = 17;
     public static final int ENOTDIR = 20;
-    public static final int EISDIR = 21;
     public static final int EINVAL = 22;
-    public static final int EMFILE = 24;
-    public static final int ETXTBSY = 26;
     public static final int EPIPE = 32;
     public static final int ENAMETOOLONG = 36;
     public static final int ENOSYS = 38;
     public static final int ELOOP = 40;
-    public static final int ENOMSG = 42;
-    public static final int EBADFD = 77;
     public static final int EOPNOTSUPP = 95;
 
     /** The symbolic name ({@code EACCES}), from the C library; {@code errno 123} where it has none. */

@@ -6,18 +6,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Parses what {@code read(2)} returns from a fanotify descriptor of a group with
- * {@code FAN_REPORT_DFID_NAME}: pure logic on bytes, apart from the calls
- * ({@link FanotifyWatcher}), and tested on byte arrays.
- *
- * <p>Each event is a {@code struct fanotify_event_metadata} (u32 {@code event_len}, u8
- * {@code vers} = 3, u8 reserved, u16 {@code metadata_len}, u64 {@code mask}, s32 {@code fd},
- * s32 {@code pid}) followed, up to {@code event_len}, by info records: a header (u8
- * {@code info_type}, u8 pad, u16 {@code len}), then for the fid types an 8-byte
- * {@code fsid} and a {@code struct file_handle} (u32 {@code handle_bytes}, s32
- * {@code handle_type}, the bytes), and for {@code FAN_EVENT_INFO_TYPE_DFID_NAME} a
- * NUL-terminated name after the handle. Little-endian: the platforms this runs on (x86_64,
- * aarch64 Linux) are.
+ * Parses what {@code read(2)} returns from a fanotify group with {@code FAN_REPORT_DFID_NAME}:
+ * pure logic on bytes. Each event is a {@code struct fanotify_event_metadata} followed, up to
+ * {@code event_len}, by info records (a header, then for the fid types an 8-byte {@code fsid}
+ * and a {@code struct file_handle}, and for {@code DFID_NAME} a NUL-terminated name),
+ * little-endian as on x86_64 and aarch64.
  *
  * <p>Anything that is not exactly that shape is {@link Batch#malformed()}, never skipped:
  * the caller then trusts none of the batch.
@@ -29,7 +22,6 @@ public final class FanotifyRecords {
     public static final int METADATA_VERSION = 3;
     public static final long FAN_Q_OVERFLOW = 0x4000L;
     public static final long FAN_ONDIR = 0x40000000L;
-    public static final int INFO_FID = 1;
     public static final int INFO_DFID_NAME = 2;
     public static final int INFO_DFID = 3;
 

@@ -18,28 +18,18 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link ChangeWatcher} with {@code fanotify}: one group per run, {@code FAN_CLASS_NOTIF |
- * FAN_REPORT_DFID_NAME | FAN_NONBLOCK | FAN_CLOEXEC}, a {@code FAN_MARK_FILESYSTEM} mark on
- * the filesystem of each root for name events ({@code FAN_CREATE}, {@code FAN_DELETE},
- * {@code FAN_MOVED_FROM}, {@code FAN_MOVED_TO}) and attribute changes ({@code FAN_ATTRIB}),
- * on directories too ({@code FAN_ONDIR}). Needs {@code CAP_SYS_ADMIN} (a filesystem mark) and
- * {@code CAP_DAC_READ_SEARCH} ({@code open_by_handle_at}): magus running as root. Installed
- * through META-INF/services.
+ * {@link ChangeWatcher} with {@code fanotify}: one group per run ({@code FAN_CLASS_NOTIF |
+ * FAN_REPORT_DFID_NAME | FAN_NONBLOCK | FAN_CLOEXEC}), a {@code FAN_MARK_FILESYSTEM} mark on
+ * each root's filesystem for name events and {@code FAN_ATTRIB}, on directories too (root
+ * only: {@code CAP_SYS_ADMIN}, {@code CAP_DAC_READ_SEARCH}). Content events are not asked for:
+ * they change no name, the audit reads every control file again, and they fill the queue.
  *
- * <p>Not asked for: {@code FAN_MODIFY} and {@code FAN_CLOSE_WRITE} (writing a file's content
- * never adds, removes or renames a name, and the audit reads every control file again anyway;
- * on a filesystem shared with builds they would fill the queue), {@code FAN_DELETE_SELF} and
- * {@code FAN_MOVE_SELF} (the removal or move is also a name event in the parent, and the
- * roots themselves are stamped by the caller).
- *
- * <p>{@link Watching#drain} reads until the queue is empty, parses ({@link FanotifyRecords}),
- * and resolves each distinct directory handle once: {@code open_by_handle_at(O_PATH)} on a
- * descriptor of the same filesystem (by {@code fsid}, from {@code fstatfs}), then
- * {@code readlink("/proc/self/fd/N")}. A directory that no longer exists ({@code ESTALE}, or
- * a path ending in {@code " (deleted)"} with a link count of 0) is passed over: its removal was itself a name event
- * in its parent, and so on up to a directory that still exists or a root. Anything else is
- * a {@link Doubt}: an overflowed queue, a batch that does not parse, a handle of a filesystem
- * not marked, another error, more than {@link #MAX_DIRECTORIES} distinct directories.
+ * <p>{@link Watching#drain} resolves each distinct directory handle once
+ * ({@code open_by_handle_at(O_PATH)} on a descriptor of the same filesystem, then
+ * {@code readlink} of {@code /proc/self/fd/N}). A directory gone ({@code ESTALE}, or
+ * {@code " (deleted)"} with no links) is passed over: its removal was a name event in its
+ * parent. Anything else is a {@link Doubt}: an overflowed or malformed queue, a handle of a
+ * filesystem not marked, another error, more than {@link #MAX_DIRECTORIES} directories.
  */
 public final class FanotifyWatcher implements ChangeWatcher {
     static final int FAN_CLOEXEC = 0x1;
@@ -255,7 +245,7 @@ public final class FanotifyWatcher implements ChangeWatcher {
      * The mount id of open descriptor {@code fd}: {@code statx(fd, "", AT_EMPTY_PATH,
      * STATX_MNT_ID)}, one system call (Linux 5.8; the very {@code real_mount(mnt)->mnt_id} that
      * {@code /proc/self/fdinfo} prints), else, when the kernel does not fill it, from
-     * {@code /proc/self/fdinfo} as before; empty when neither says.
+     * {@code /proc/self/fdinfo}; empty when neither says.
      */
     static Optional<Integer> mountId(int fd) {
         Syscalls sys = Natives.syscalls();

@@ -11,24 +11,16 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Lists a directory with {@code getdents64}, which returns each name with its type
- * ({@code d_type}), so walking a tree costs a few system calls per directory and none per
- * file: {@code open(O_DIRECTORY|O_NOFOLLOW)}, {@code getdents64} until it returns 0,
- * {@code close}. Java's
- * {@code DirectoryStream} gives names only, and {@code Files.walkFileTree} stats every entry.
- * Installed for the control-file audit through META-INF/services.
+ * Lists a directory with {@code getdents64}, which returns each name with its type, so a walk
+ * costs a few system calls per directory and none per file ({@code DirectoryStream} gives names
+ * only, {@code Files.walkFileTree} stats every entry). Installed for the control-file audit
+ * through META-INF/services. {@code fstatat} rather than {@code statx}: a raw system call passes
+ * four arguments; both {@code struct stat} layouts (x86_64, aarch64) are here.
  *
- * <p>The calls go through the process's {@link Syscalls} ({@link Natives#syscalls()}).
- * {@code fstatat} rather than {@code statx} because a raw system call there passes four
- * arguments and {@code statx} takes five; {@code struct stat} differs between x86_64 and
- * aarch64, and both layouts are here.
- *
- * <p>Names are bytes to the kernel. A path is encoded, and a name decoded, as UTF-8 only when
- * that is what the JVM uses for file names. A directory holding a name that is not well-formed
- * there cannot be listed faithfully, so it is not listed at all ({@link #list} answers empty):
- * the audit then holds it unaudited and fails the run (MGS2002), where leaving the name out
- * hid whatever was beneath it (a run could plant {@code z\377/.git/hooks/pre-commit} unseen:
- * {@code NonUtf8NameInRunsTest}). The pure-Java reader does the same.
+ * <p>Names are bytes to the kernel: UTF-8 is used only when the JVM uses it for file names. A
+ * directory holding a name not well-formed there is not listed at all ({@link #list} answers
+ * empty), so the audit holds it unaudited and fails the run (MGS2002) rather than miss what is
+ * beneath it ({@code NonUtf8NameInRunsTest}). The pure-Java reader does the same.
  */
 public final class GetdentsReader implements DirectoryReader {
     private static final boolean X86_64 = Platform.ARCH.equals("x86-64");

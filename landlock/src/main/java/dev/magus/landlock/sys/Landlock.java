@@ -54,10 +54,8 @@ public final class Landlock {
     public static final long SCOPE_SIGNAL = 1L << 1;
 
     // landlock_restrict_self flags, ABI 7.
-    public static final int RESTRICT_SELF_LOG_SAME_EXEC_OFF = 1;
     /** Keep logging denials after execve: the denials we care about are the exec'd tool's. */
     public static final int RESTRICT_SELF_LOG_NEW_EXEC_ON = 2;
-    public static final int RESTRICT_SELF_LOG_SUBDOMAINS_OFF = 4;
 
     /** Whether the running architecture has the numbers above. */
     public static boolean architectureSupported() {

@@ -40,7 +40,6 @@ public final class LibC {
     public static final int SECCOMP_MODE_FILTER = 2;
     public static final int PR_CAP_AMBIENT_CLEAR_ALL = 4;
 
-    public static final short POSIX_SPAWN_SETPGROUP = 0x02;
     public static final short POSIX_SPAWN_SETSIGDEF = 0x04;
     public static final short POSIX_SPAWN_SETSIGMASK = 0x08;
     public static final short POSIX_SPAWN_SETSID = 0x80;

@@ -9,33 +9,16 @@ import java.util.Optional;
 
 /**
  * Lets the kernel resolve an existing path in three system calls, whatever its length:
- * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link exactly as
- * any other call on the path would, {@code readlinkat(FDS, "N")} reads back where it led
- * (beneath {@code FDS}, a descriptor of {@code /proc/self/fd} opened once per process, so the
- * kernel no longer walks {@code /proc/self/fd} for every path), {@code close(N)}. Installed for {@link dev.magus.policy.path.PathResolver} through
- * META-INF/services.
- *
- * <p>It says nothing (and the resolver walks) whenever the kernel cannot say exactly what the
- * walk would: the open fails (a missing component, ENOTDIR, ELOOP, EACCES, ENAMETOOLONG, no
- * descriptor left, a kernel before 5.6 without {@code openat2}), including on a <em>magic
- * link</em> ({@code /proc/<pid>/fd/N}, {@code cwd}, {@code root}, {@code exe}): the kernel
- * jumps to the object behind one, which may have no name this process can reach, while the
- * walk reads its text; the readlink fails or fills its buffer ({@code /proc} not mounted, a
- * path longer than {@code PATH_MAX}); the answer is not an absolute path, or ends with
- * {@code " (deleted)"}, which the kernel appends to a removed file and which a real name may
- * also end with. Names are bytes to the kernel: a path that is
- * not ASCII is encoded, and an answer decoded, as UTF-8 only when that is what the JVM uses for
- * file names ({@code sun.jnu.encoding}); otherwise, or when either is not well-formed, or the
- * path holds a NUL, it says nothing.
- *
- * <p>It also says nothing until something else has loaded the natives ({@link Natives#ready()}):
- * JNA's start-up (it runs {@code ldconfig -p}) costs far more than the walk it
- * would save in a command that only checks a few paths ({@code magus check}, {@code explain}).
- * A process that starts children has loaded them before its first spawn, so from then on its
- * checks take the fast path.
- *
- * <p>An {@code O_PATH} descriptor opens no file: no device is touched, no permission beyond
- * search on the directories is needed, and Landlock does not check it.
+ * {@code openat2(path, O_PATH|O_CLOEXEC, RESOLVE_NO_MAGICLINKS)} follows every link as any
+ * other call would, {@code readlinkat(FDS, "N")} reads where it led ({@code FDS}: one
+ * descriptor of {@code /proc/self/fd} per process), {@code close(N)}. Installed for
+ * {@link dev.magus.policy.path.PathResolver} through META-INF/services. It says nothing (the resolver walks) whenever the kernel cannot say exactly what the walk
+ * would: the open fails (including on a magic link, whose object may have no reachable name),
+ * the readlink fails or fills its buffer, the answer is not absolute or ends with
+ * {@code " (deleted)"} (which a real name may also end with), the path is not UTF-8 where the
+ * JVM's file names are not, or holds a NUL; and until something else loaded the natives
+ * ({@link Natives#ready()}): a command that checks a few paths must not pay JNA's start-up. An
+ * {@code O_PATH} descriptor opens no file, and Landlock does not check it.
  */
 public final class ProcFdLookup implements KernelLookup {
 
@@ -50,8 +33,8 @@ public final class ProcFdLookup implements KernelLookup {
      * The file {@link #fds} was opened on ({@code st_dev}, {@code st_ino}), checked before each
      * answer read beneath it: were the number ever closed by some other code's mistake and
      * reused for another directory, a name {@code N} there (a link a run planted) would be
-     * taken for where a policy path leads. On a mismatch the
-     * descriptor is given up and the whole path read as before.
+     * taken for where a policy path leads. On a mismatch the descriptor is given up and the
+     * whole path read.
      */
     private static volatile long[] fdsIdentity;
     private static final byte[] DELETED = " (deleted)".getBytes(StandardCharsets.US_ASCII);
@@ -172,7 +155,7 @@ public final class ProcFdLookup implements KernelLookup {
     /**
      * This process's {@code /proc/self/fd}, opened once ({@code O_PATH|O_DIRECTORY|O_CLOEXEC}:
      * no child inherits it, and the launcher closes every descriptor above 2 in a child anyway);
-     * -1 when it cannot be opened, and the whole path is read as before. {@code self} is resolved
+     * -1 when it cannot be opened, and the whole path is read. {@code self} is resolved
      * at the open, to this process: its descriptor table, shared by every thread.
      */
     private static int fds(Syscalls sys) {

@@ -128,15 +128,6 @@ class KillGroupTest {
     }
 
     @Test
-    void spawnLaterRunsOnBoundedElastic() {
-        SpawnRequest req = new SpawnRequest(Children.SH, List.of("sh", "-c", "exit 3"), env(ws), ws, Stdio.NULL_INPUT);
-        StepVerifier.create(Launcher.get().spawnLater(req, c)
-                        .flatMap(s -> ((Spawn.Started) s).child().exit()))
-                .expectNext(new Exit(3, 0))
-                .verifyComplete();
-    }
-
-    @Test
     void anOrdinaryExitAndPoll() {
         Spawn s = Launcher.get().spawn(new SpawnRequest(Children.SH, List.of("sh", "-c", "exit 7"), env(ws), ws, Stdio.NULL_INPUT), c);
         Child child = ((Spawn.Started) s).child();

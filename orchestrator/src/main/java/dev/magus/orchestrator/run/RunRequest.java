@@ -27,18 +27,13 @@ import java.util.Set;
  * @param stdin      what the child reads
  * @param allowHosts {@code --allow-host}: hosts this run's proxy lets through beyond the
  *                   declared ones (used only under network mode {@code proxy})
- * @param descendantAudit the registered descendant projects of a write-mode dispatch (a
- *                   {@code writes: true} target): after the run, any entry it created, changed
- *                   or removed beneath one of them fails it with MGS3001. Relative ones are
- *                   relative to the workspace root. Empty: no such audit. It runs under every
- *                   mode, off included: it is a scope rule between projects, not a sandbox grant.
+ * @param descendantAudit the descendant projects of a write-mode dispatch (relative to the
+ *                   workspace root): any entry the run changes beneath one fails it with MGS3001,
+ *                   under every mode, off included (a scope rule, not a sandbox grant)
  * @param grants     {@code --allow} and {@code --pass}: the {@code cli} layer of this run's policy
- * @param op         {@code --op SPELL}: the run is a spell op's child, and gets the spells of the
- *                   project holding its working directory plus this one (else every spell the
- *                   workspace's projects bind)
- * @param target     {@code --target NAME}: run the target {@code NAME} ({@code project/target}, or a
- *                   target name unique in the workspace) in its project's dir, with its sandbox
- *                   layer; {@code argv} is then appended to the target's command and may be empty
+ * @param op         {@code --op SPELL}: a spell op's child, with its project's spells plus this one
+ * @param target     {@code --target NAME}: the target's command (plus {@code argv}, which may be
+ *                   empty) in its project's dir, with its sandbox layer
  * @param supervise  {@code --supervise}: the child's path and address calls observed by a supervisor
  *                   (also when the workspace sets {@code sandbox.supervise})
  * @param failOnDenial {@code --fail-on-denial}: a child that exits 0 after the kernel refused it

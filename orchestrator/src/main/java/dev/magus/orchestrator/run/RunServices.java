@@ -8,21 +8,17 @@ import dev.magus.workspace.audit.AuditCaches;
 import dev.magus.workspace.config.WorkspaceCaches;
 
 /**
- * What an owner of runs keeps from one run to the next, with the owner's lifetime: a
- * command-line process, a server, a program embedding magus, a test. The owner makes one, hands
- * it to every {@link dev.magus.orchestrator.Orchestrator} it builds
- * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}) and closes it when its runs are
- * over; an orchestrator given none makes its own and closes it with itself. A test that needs a
- * cold start (a new process, as far as these go) makes a fresh one.
+ * What an owner of runs (a command-line process, a server, a program embedding magus, a test)
+ * keeps from one run to the next. The owner makes one, hands it to every
+ * {@link dev.magus.orchestrator.Orchestrator} it builds
+ * ({@link dev.magus.orchestrator.Orchestrator.Builder#services}) and closes it; an orchestrator
+ * given none makes its own and closes it with itself.
  *
  * <p>It holds the I/O threads ({@link IoThreads}), the run proxies' event loops
- * ({@link ProxyLoops}, made by the first proxied run), the watchdog that ends the runs if magus dies
- * ({@link Watchdog}), the sweep of stale private temp dirs ({@link StaleTemps}), the after-run
- * audits' walks ({@link AuditCaches}) and the workspaces' parsed files
- * ({@link WorkspaceCaches}): a server or a program that runs many commands in one workspace pays
- * the full walk, and the parse of its {@code magus.yaml} and spells, once. What is a fact about
- * the process, whoever owns its runs (the subreaper and its register of running runs, the
- * launcher's threads, the signal handlers), is not here.
+ * ({@link ProxyLoops}), the watchdog ({@link Watchdog}), the sweep of stale temp dirs
+ * ({@link StaleTemps}), the audits' walks ({@link AuditCaches}) and the parsed workspaces
+ * ({@link WorkspaceCaches}). Facts about the process (the subreaper, the launcher's threads,
+ * the signal handlers) are not here.
  */
 public final class RunServices implements AutoCloseable {
     private final IoThreads threads = new IoThreads();

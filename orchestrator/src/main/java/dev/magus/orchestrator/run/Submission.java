@@ -11,15 +11,11 @@ import java.util.function.Consumer;
  * @param request     the command to run
  * @param passthrough where the child's output also goes, byte for byte (a command line's own
  *                    stdout and stderr)
- * @param host        the host the run runs as, when not the orchestrator's: its environment (the
- *                    {@code MAGUS_SANDBOX} floor, {@code HOME}, {@code PATH}, what the scrub
- *                    keeps) and home are the run's. For a server, whose one orchestrator serves
- *                    clients with environments of their own, none reaching another run; only
- *                    the environment and home may differ (the uid, the installation and the temp
- *                    base are the server's, and it is the server that spawns)
- * @param observer    subscribed to the run's events before anything of the run happens: it gets
- *                    every event, every output line among them, however chatty the run (the
- *                    journal keeps only a window of the output for subscribers that come later)
+ * @param host        the host the run runs as, when not the orchestrator's (a server's client):
+ *                    only its environment and home differ; the uid, installation and temp base
+ *                    are the orchestrator's
+ * @param observer    subscribed before anything of the run happens, so it gets every event and
+ *                    output line (the journal keeps only a window for later subscribers)
  */
 public record Submission(RunRequest request, Passthrough passthrough, Optional<Host> host, Consumer<RunEvent> observer) {
     public Submission {

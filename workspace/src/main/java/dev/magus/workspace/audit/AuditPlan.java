@@ -17,21 +17,16 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * What the audit does about each change a run made, decided from the two snapshots alone (the
- * pure half; {@link ControlFileAudit} carries it out).
- *
+ * What the audit does about each change a run made, from the two snapshots alone (pure;
+ * {@link ControlFileAudit} carries it out).
  * <ul>
- *   <li>A repository the run created (a {@code .git} directory, or a submodule's git dir
- *       beneath {@code .git/modules/}, with a config and with neither a config nor hooks
- *       there before) is kept: its hooks other than git's own {@code *.sample} files are
- *       taken out ({@link Step.Neutralise}, which does not fail the run), its config is
- *       judged key by key against nothing.</li>
- *   <li>A {@code .git} file or link the run created is kept when the git dir it names lies
- *       inside the workspace, else taken out: it would point the next run's git elsewhere.</li>
- *   <li>A config the run changed is judged key by key ({@link ConfigJudge}): harmless changes
- *       are kept ({@link Step.Accept}), the rest put back one key at a time
- *       ({@link Step.Revise}), and the whole earlier file put back when either text is not
- *       one git reads.</li>
+ *   <li>A repository the run created ({@code .git}, or a git dir beneath {@code .git/modules/},
+ *       with a config and with neither config nor hooks before) is kept, its hooks other than
+ *       {@code *.sample} taken out ({@link Step.Neutralise}), its config judged key by key.</li>
+ *   <li>A {@code .git} file or link the run created is kept only when the git dir it names is
+ *       inside the workspace: else it would point the next run's git elsewhere.</li>
+ *   <li>A changed config is judged key by key ({@link ConfigJudge}): {@link Step.Accept},
+ *       {@link Step.Revise}, or the whole file put back when either text is not git's.</li>
  *   <li>Everything else is put back as before the run ({@link Step.Restore}).</li>
  * </ul>
  */

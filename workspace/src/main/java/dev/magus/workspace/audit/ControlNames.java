@@ -13,24 +13,14 @@ import java.util.Set;
  * Which entries of a walk are control files, decided by {@link ControlFiles#match}, the list
  * the binding layer refuses writes to, so the audit and the refusal never disagree.
  *
- * <p>Asking {@code match} for each of 50 000 names would cost more than the walk, so a name
- * is asked about only when it is a <em>candidate</em>: one of the components of the
- * specification's entries ({@code magus.yaml}, {@code .envrc}, {@code .git}, {@code hooks},
- * {@code tasks.json}, ...), compared ignoring ASCII case as {@code match} does. That is
- * enough: {@code match} finds a control file at the first component that is one of those
- * names, and everything beneath a matched directory is recorded without asking again
- * ({@link Control#wholeSubtree}), except beneath {@code .git} and a git dir, where only
- * git's own entries are control files and the walk goes on asking (skipping git's data where
- * nothing beneath it can match: {@link Place}).
- *
- * <p>A git dir of another name (a bare repository, {@code remote.git/}) is told by its
- * listing, which the walk makes anyway: a directory whose names hold
- * {@link ControlFiles#GIT_DIR_MARKERS} is {@linkplain #gitDir registered} before its names
- * are classified, and {@link ControlFiles#match} learns it through the probe this class gives
- * it ({@link ControlFiles.GitDirProbe}), so the walk costs no {@code stat} more. The walk
- * marks it {@link Place#BARE}, which a rescan (and a walk read back from the state dir)
- * registers again without listing it. The policy checker asks the filesystem for the same
- * names, so the two agree.
+ * <p>{@code match} is asked only about a <em>candidate</em>: one of the components of the
+ * specification's entries, compared ignoring ASCII case as {@code match} does. Beneath a
+ * matched directory everything is recorded without asking ({@link Control#wholeSubtree}),
+ * except beneath a git dir, where only git's own entries count ({@link Place}). A git dir of
+ * another name (a bare repository) is told by its listing holding
+ * {@link ControlFiles#GIT_DIR_MARKERS}: it is {@linkplain #gitDir registered} before its names
+ * are classified, {@code match} learns it through {@link ControlFiles.GitDirProbe}, and the
+ * walk marks it {@link Place#BARE} so a rescan registers it again without listing it.
  */
 final class ControlNames {
     /** git's data directories, which the walk does not enter where nothing beneath them can be a control file. */
@@ -104,7 +94,7 @@ final class ControlNames {
     /**
      * The candidate names, lower case: every component of {@link ControlFiles#entries()} but the
      * {@code <git dir>} placeholders. The entries are a constant of the binding layer, so the set
-     * is computed once per class, not per run (it was 6 % of a server run's pipeline thread).
+     * is computed once per class, not per run.
      */
     static final Set<String> CANDIDATES = candidates(ControlFiles.entries());
 

@@ -22,16 +22,13 @@ import java.util.TreeSet;
  * The descendant-scope audit of one write-mode dispatch (MGS3001): {@link #before} records the
  * names in every registered descendant project's tree before the child starts;
  * {@link Baseline#after}, once the run's process group is gone, finds every entry the run
- * created, changed or removed there and says so, one MGS3001 per descendant project touched,
- * naming the first {@link #SHOWN} entries and the count. It undoes nothing (the specification:
- * it cannot roll the change back, it prevents the run from succeeding).
+ * created, changed or removed there, one MGS3001 per descendant project touched, naming the
+ * first {@link #SHOWN} entries and the count. It undoes nothing: it fails the run.
  *
- * <p>What it costs: before the run, one {@code lstat} per directory of the trees when a walk
- * of them is kept (in the process, or in the state dir: {@link TreeCache}), else one
- * {@code getdents64} listing per directory; no stat per file. After the run, one {@code lstat}
- * per directory and one per file: a file changed in place moves only its own ctime
- * ({@link TreeDiff}). The trees are walked whole, {@code node_modules} and {@code .git}
- * included: any write there is the descendant's.
+ * <p>Before the run a kept walk ({@link TreeCache}) is rescanned, else the trees are listed;
+ * after it every directory and file is stamped, since a file changed in place moves only its
+ * own ctime ({@link TreeDiff}). The trees are walked whole, {@code node_modules} and
+ * {@code .git} included: any write there is the descendant's.
  */
 public final class DescendantAudit {
     /** How many entries a diagnostic names; the rest are counted. */

@@ -28,27 +28,17 @@ import java.util.stream.Collectors;
 
 /**
  * The lease audit of one run: what a confined child wrote where the kernel granted its job
- * more than the job's write_paths.
- *
- * <p>Landlock has no globs, so for {@code docs/*.md} the kernel grants all of {@code docs/}
- * ({@link dev.magus.policy.lease.Enforcement#WIDER}) and only the binding layer refines within
- * it. So {@link #before} records, right before the child starts, every entry of those
- * directories that no glob covers (a file's content and mode, a link's target as written, a
- * directory's mode), and {@link Baseline#after}, once the run's process group is gone, records
- * them again and compares ({@link Comparison}). Each entry created, changed or removed there is
- * an MGS2002 with layer {@code audit} naming the job; the run's version is kept in the
- * quarantine and the entry put back as it was ({@link Restorer}): one created is removed, one
- * changed or removed is restored. What a glob covers is never recorded, so a matching file the
- * run wrote is kept, and so is a new directory on the way to one ({@code src/new/} for
- * {@code src/**}{@code /*.java}). Whether a path is covered is the binding layer's own check
+ * more than the job's write_paths. Landlock has no globs, so for {@code docs/*.md} the kernel
+ * grants all of {@code docs/} ({@link dev.magus.policy.lease.Enforcement#WIDER}).
+ * {@link #before} records every entry of those directories no glob covers;
+ * {@link Baseline#after}, once the run's process group is gone, compares ({@link Comparison}):
+ * each change is an MGS2002 with layer {@code audit} naming the job, kept in the quarantine and
+ * put back ({@link Restorer}). Coverage is the binding layer's own check
  * ({@link Narrowing.Narrowed#permitsWrite}), so {@code magus check write} and the run agree.
  *
- * <p>The cost is that of those directories (a listing per directory, a read per uncovered
- * file, never the rest of the checkout), and the quarantine's I/O that of what changed. A
- * lease carried from a parent run ({@code MAGUS_LEASE}, no job store) is audited by the run
- * that carried it, whose own audit spans the nested one. The workspace's
- * {@code sandbox.controlFiles: report} does not apply: the checkout's own {@code magus.yaml}
- * cannot loosen the lease its job was given.
+ * <p>A lease carried from a parent run ({@code MAGUS_LEASE}) is audited by the run that
+ * carried it. {@code sandbox.controlFiles: report} does not apply: the checkout's own
+ * {@code magus.yaml} cannot loosen the lease its job was given.
  */
 public final class LeaseAudit {
     /** Deeper than this beneath a wider directory, the audit does not go: the run fails as unaudited. */

@@ -216,10 +216,5 @@ public sealed interface Node {
             return identity != null ? size + " bytes, not read (larger than " + KEEP_LIMIT + ")"
                     : size + " bytes, sha256 " + sha256.substring(0, 12);
         }
-
-        /** For tests: the same bytes. */
-        boolean sameBytes(byte[] other) {
-            return bytes != null && Arrays.equals(bytes, other);
-        }
     }
 }

@@ -33,10 +33,9 @@ public final class Readers {
     /**
      * Whether the installed reader's native {@code lstat} reports ENOENT for {@code path}:
      * nothing of that name, for sure, where the JDK would throw {@code NoSuchFileException}
-     * (two exceptions, each filling its stack trace through a server run's deep chain; issue
-     * 15). False for anything else (found, ENOTDIR, another error, a name the reader cannot
-     * pass to the kernel unchanged, the pure-Java reader): the caller then asks the JDK, and
-     * its answer is the one it always gave.
+     * (two exceptions, each filling its stack trace through a deep chain). False for anything
+     * else (found, ENOTDIR, another error, a name the reader cannot pass to the kernel
+     * unchanged, the pure-Java reader): the caller then asks the JDK.
      */
     public static boolean noEntry(Path path) {
         return path.isAbsolute() && path.getFileSystem() == DEFAULT

@@ -18,32 +18,18 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Puts control entries back as the snapshot before the run had them. The I/O half of
- * restoring; what to put back is decided by {@link Comparison}.
+ * Puts control entries back as the snapshot before the run had them ({@link Comparison}
+ * decides what). It never writes through a link: every directory from the entry's root down
+ * must be a real directory, or nothing is written and the change is reported not restored. A
+ * file or link is created under a fresh name ({@code O_CREAT|O_EXCL}) and renamed over the
+ * entry; what the child created is removed relative to directories held open without
+ * following links ({@link Unlinker}). Nothing outside the roots is touched.
  *
- * <p>Safety: it never writes through a link. Every directory from the entry's root (the
- * workspace root or a git dir) down to the entry must be a real directory, never a link the
- * child planted, or nothing is written and the change is reported as not restored. A file or
- * link is put back by creating it under a fresh name beside the entry ({@code O_CREAT|O_EXCL},
- * which follows no link) and renaming it over the entry, so whatever the child left at the
- * name, a link included, is replaced rather than written through. What the child created is
- * removed relative to directories held open, each opened without following a link
- * ({@link Unlinker}): a directory swapped for a link while it is removed is unlinked, never
- * followed. Nothing outside the roots is touched.
- *
- * <p>A regular file (the usual control file: a hook, {@code magus.yaml}, {@code .envrc}) is
- * put back relative to directories held open too ({@link #putBeneath}): its parent is opened
- * from the root down, one directory at a time, without following a link, and the fresh file is
- * created, given its mode and renamed over the entry relative to that open parent
- * ({@code openat}, {@code fchmod}, {@code renameat}), so a link planted in place of a directory
- * above it fails the restore (reported as not restored) instead of redirecting it.
- *
- * <p>What remains: a link, a directory, and a file with set-uid, set-gid or sticky bits are
- * still put back by path after the check (the JDK's relative directory stream makes no link or
- * directory, and its permissions are the nine {@code rwx} bits), so a process that outlived the
- * run's process group could swap a directory above one of those for a link between the check
- * and the write. Such a process is still confined by Landlock, and what would be written is
- * the entry's own earlier form (created fresh and renamed, never written through a link).
+ * <p>A regular file is put back relative to its parent held open ({@link #putBeneath}:
+ * {@code openat}, {@code fchmod}, {@code renameat}), so a link planted above it fails the
+ * restore. A link, a directory, and a file with set-ID or sticky bits are still put back by
+ * path after the check (the JDK's relative API cannot make them): a process that outlived the
+ * run could race that, but it is still confined and would only get the entry's earlier form.
  */
 final class Restorer {
     private final DirectoryReader reader;

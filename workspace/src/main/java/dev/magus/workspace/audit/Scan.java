@@ -16,58 +16,17 @@ import java.util.Set;
 
 /**
  * The I/O half of the audit: walks the workspace (and its git dirs outside it) for control
- * entries, and after the run finds what changed without walking it all again.
- *
- * <p><b>Before the run</b> every directory is listed once through the {@link DirectoryReader}
- * (with the native reader {@code open}, {@code getdents64} and {@code close}: names and their
- * types, never a stat per file, not even one per directory). Only the control entries
- * themselves are read: content, mode, link target, and for a link the regular file it resolves
- * to, which the tool obeying the name reads through it. The walk notes when it <em>started</em>,
- * before its first system call: a change it did not see (one made by another process to a
- * directory after the walk had listed it) came after that moment, while the end of the walk
- * would not bound it.
- *
- * <p><b>After the run</b> each directory the walk listed is stamped ({@code lstat}), and only
- * one whose mtime or ctime is not older than the start of the walk (less {@link #SLACK_NANOS})
- * is listed again: creating, removing or renaming a name in a directory sets both to the
- * time of the change, which came after the walk started, since the child started after it; a
- * directory renamed or created has its own ctime set too. In a directory listed again every
- * control name is recorded, and every directory the walk did not know (a new one, or one moved
- * in) is walked whole. A directory that is gone, or is no longer a directory, takes its subtree
- * with it. Every control entry recorded before is read again, and every control directory is
- * listed whole again (they are small: hooks, agent settings). So an unchanged workspace costs
- * one {@code lstat} per directory plus the control files. With the kernel's events of the run
- * (fanotify as root: {@link EventPass}), only the directories they name, their subdirectories
- * and the roots are stamped; every other one is kept without a system call.
- *
- * <p><b>The next run</b> starts from the last walk of the workspace instead of walking it
- * whole: {@link #before} with a {@link Previous} is the same rescan. The last walk is kept in
- * the process, and in the state dir for the next process ({@link WalkCache}), so a
- * {@code magus run} from the command line pays one {@code lstat} per directory before its
- * child starts, not a listing. This stays exact however old the kept walk is, because the
- * threshold is the kept walk's own start, never "now": a name created in a directory while no
- * magus ran set the directory's times after that start, so the directory is listed again and
- * the name recorded before the child starts; a directory replaced meanwhile has another inode.
- * A kept walk that started later than now (the clock was set back since) is not used, and a
- * kept file that is not exactly what this version wrote is no walk at all: the full walk.
- *
- * <p>Why times and not a comparison of before and after stamps: a stamp per directory before
- * the run would cost a system call per directory more, and the times say the same thing.
- * ctime cannot be set from user space, so a child that puts a directory's mtime back with
- * {@code touch -d} still moves its ctime. Timestamps come from the kernel's coarse clock,
- * which may lag the wall clock by a tick (milliseconds); FAT stamps to two seconds; so the
- * threshold is the start of the walk less {@link #SLACK_NANOS}, and a directory changed in those
- * two seconds before the run is listed again too, whoever changed it. What remains: the
- * comparison trusts the host's clock. A clock stepped back by more than the slack during the
- * run (by someone allowed to set it), or a network filesystem whose server clock lags this
- * host's by more than that, can stamp a change older than the walk; then a name created by the
- * run in an existing directory is missed (a control file that existed before is still
- * compared by content).
- *
- * <p><b>What cannot be listed</b> (no permission, a path past {@code PATH_MAX}, a name that is
- * listed but cannot be stat'ed) is never skipped silently: it is kept as {@link Unlisted}, met
- * again by every rescan whatever its times say, and the audit decides after the run whether it
- * can have hidden a change ({@link ControlFileAudit}).
+ * entries, noting when the walk <em>started</em> (before its first system call); it lists each
+ * directory ({@link DirectoryReader}: no stat) and reads only control entries. After the run
+ * each known directory is stamped ({@code lstat}) and listed again only when its mtime or ctime
+ * is not older than that start less {@link #SLACK_NANOS}, or its inode changed: a name created,
+ * removed or renamed in it sets both, and ctime cannot be set from user space. New directories
+ * are walked whole; control entries are read and control directories listed again. With the
+ * kernel's events ({@link EventPass}) only the directories they name are stamped. A next run
+ * rescans from the kept walk ({@link WalkCache}), exact at any age since the threshold is that
+ * walk's start. The slack covers coarse and FAT clocks; a clock stepped back by more during the
+ * run can hide a name created in an existing directory. What cannot be listed is kept as
+ * {@link Unlisted}, never skipped.
  */
 final class Scan {
     /** A directory whose times are this close to the start of the walk, or later, is listed again after the run. */

@@ -6,20 +6,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.zip.CRC32;
 
 /**
  * The last walk of a run's descendant trees, kept in the state dir next to the control-file
@@ -58,23 +50,10 @@ final class TreeCache {
     }
 
     Optional<TreeScan.Tree> load(String key, List<Path> roots, long nowNanos) {
-        Path f = file(key);
-        try (InputStream raw = Files.newInputStream(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Files.size(f);
-            if (size < 8 || size > MAX_BYTES) {
-                return Optional.empty();
-            }
-            byte[] all = raw.readNBytes((int) size + 1);
-            if (all.length != size) {
-                return Optional.empty();
-            }
-            CRC32 crc = new CRC32();
-            crc.update(all, 0, all.length - 8);
-            if (new DataInputStream(new ByteArrayInputStream(all, all.length - 8, 8)).readLong() != crc.getValue()) {
-                return Optional.empty();
-            }
-            return Optional.ofNullable(parse(new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8)),
-                    all, key, roots, nowNanos));
+        try {
+            byte[] all = ChecksummedFile.read(file(key), MAX_BYTES);
+            return all == null ? Optional.empty() : Optional.ofNullable(
+                    parse(new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8)), all, key, roots, nowNanos));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -152,7 +131,8 @@ final class TreeCache {
         out.write(b);
     }
 
-    private static boolean plainName(String name) {
+    /** A name a directory can hold: not empty, not {@code .} or {@code ..}, no {@code /} or NUL. */
+    static boolean plainName(String name) {
         return !name.isEmpty() && !name.equals(".") && !name.equals("..") && name.indexOf('/') < 0
                 && name.indexOf('\0') < 0;
     }
@@ -181,30 +161,7 @@ final class TreeCache {
                 }
             }
             out.flush();
-            Path target = file(key);
-            if (bytes.size() + 8 > MAX_BYTES) {
-                Files.deleteIfExists(target);
-                return;
-            }
-            byte[] body = bytes.toByteArray();
-            CRC32 crc = new CRC32();
-            crc.update(body);
-            Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, ".tree-", ".tmp");
-            try {
-                try (OutputStream o = Files.newOutputStream(temp, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
-                    o.write(body);
-                    new DataOutputStream(o).writeLong(crc.getValue());
-                }
-                try {
-                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    return;
-                }
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            ChecksummedFile.write(dir, file(key), ".tree-", bytes.toByteArray(), MAX_BYTES);
         } catch (IOException | RuntimeException e) {
             // Best effort: without the file the next process walks the trees whole.
         }

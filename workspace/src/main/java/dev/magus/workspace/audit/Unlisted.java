@@ -6,20 +6,17 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A directory in the audited tree that a walk could not list: no read permission (a child may
- * {@code chmod 000} a directory it owns), a path longer than the kernel takes, a name the
- * reader cannot pass on. What is beneath it is unknown, so a control file there would be
- * hidden. The audit never lets that pass silently: after the run such a directory is
- * <em>unaudited</em> (an MGS2002 that fails the run) unless it provably kept everyone out
- * during the run ({@link #untouchedBy}).
+ * A directory in the audited tree that a walk could not list (no permission, a path too long,
+ * a name the reader cannot pass on): a control file beneath it would be hidden, so after the
+ * run it is <em>unaudited</em> (an MGS2002 that fails the run) unless it provably kept
+ * everyone out during the run ({@link #untouchedBy}).
  *
  * @param path       the directory
  * @param parent     the index of the directory whose listing named it, in the walk's dirs; -1
  *                   for a root; {@link #IN_CONTROL} beneath a control directory recorded whole
- *                   (met again by every rescan, with the control entries)
  * @param stamp      what {@code lstat} said of it, when it answered
- * @param searchable whether a name beneath it could be reached ({@code lstat("dir/.")}
- *                   answered): then a child can write beneath it without changing it
+ * @param searchable whether {@code lstat("dir/.")} answered: then a child can write beneath
+ *                   it without changing it
  */
 record Unlisted(Path path, int parent, Optional<Stamp> stamp, boolean searchable, ControlNames.Place place) {
     static final int IN_CONTROL = -2;

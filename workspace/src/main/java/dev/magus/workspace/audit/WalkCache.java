@@ -1,54 +1,36 @@
 package dev.magus.workspace.audit;
 
 import dev.magus.workspace.Hashes;
-import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.zip.CRC32;
 
 /**
- * The last walk of each workspace, kept in magus's state dir between processes, so that every
- * {@code magus run} from the command line rescans (one {@code lstat} per directory) instead of
- * walking the workspace whole before its child starts.
- *
- * <p>Why it may be trusted: the state dir is outside every run's write grant (see
- * {@link dev.magus.workspace.StateDir}), so a confined child cannot write it; what writes it
- * otherwise is the user's own unconfined processes, which could as well write the control files
- * themselves. Why a stale file is still correct: {@link Scan#rescan} lists again every directory
- * whose mtime or ctime is not older than the moment the cached walk <em>started</em> (less the
- * slack), or whose inode changed, however long ago that was; a name created while no magus was
- * running set its directory's times after that moment. So a file of any age hides nothing.
- * A file whose walk started later than now (the clock was set back since) is not used.
- *
- * <p>Anything else that is not exactly what this version wrote (missing, unreadable, another
- * version, another workspace or list of control entries, truncated, a checksum that does not
- * match, an index out of order, bigger than {@link #MAX_BYTES}) is "no cache": the caller
- * walks everything. Never "nothing changed".
- *
- * <p>Written to a temporary name and renamed over the old one, so a reader sees a whole file or
- * the previous one; not synced: after a crash a torn file fails its checksum. At most
- * {@link #MAX_FILES} files are kept; the least recently written go first.
+ * The last walk of each workspace, kept in magus's state dir between processes, so a
+ * {@code magus run} rescans instead of walking the workspace whole before its child starts.
+ * Trusted because the state dir is outside every run's write grant
+ * ({@link dev.magus.workspace.StateDir}); a stale file is still correct because
+ * {@link Scan#rescan} compares directory times with the kept walk's own start. A walk that
+ * started later than now (the clock set back) is not used, and anything not exactly what this
+ * version wrote (see {@link ChecksummedFile}, over {@link #MAX_BYTES}, another key) is "no
+ * cache", never "nothing changed". At most {@link #MAX_FILES} files are kept, oldest out first.
  *
  * <p>Format (version {@value #VERSION}, big-endian): magic, version, key, start time, the
- * directories (parent index, then the root's full path or the name in its parent, inode,
- * place), the control paths (index of the directory, name), CRC32 of all before it.
+ * directories (parent index, the root's full path or the name in its parent, inode, place),
+ * the control paths, CRC32 of all before it.
  */
 final class WalkCache {
     static final int VERSION = 2;
@@ -104,24 +86,10 @@ final class WalkCache {
 
     /** The walk stored for {@code key}, when there is one this version wrote whole for it. */
     Optional<Scan.Previous> load(String key, List<Path> roots, long nowNanos) {
-        Path f = file(key);
-        try (InputStream raw = Files.newInputStream(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            long size = Files.size(f);
-            if (size < 8 || size > MAX_BYTES) {
-                return Optional.empty();
-            }
-            byte[] all = raw.readNBytes((int) size + 1);
-            if (all.length != size) {
-                return Optional.empty();
-            }
-            CRC32 crc = new CRC32();
-            crc.update(all, 0, all.length - 8);
-            DataInputStream tail = new DataInputStream(new java.io.ByteArrayInputStream(all, all.length - 8, 8));
-            if (tail.readLong() != crc.getValue()) {
-                return Optional.empty();
-            }
-            return Optional.ofNullable(parse(new DataInputStream(
-                    new java.io.ByteArrayInputStream(all, 0, all.length - 8)), key, roots, nowNanos));
+        try {
+            byte[] all = ChecksummedFile.read(file(key), MAX_BYTES);
+            return all == null ? Optional.empty() : Optional.ofNullable(
+                    parse(new DataInputStream(new ByteArrayInputStream(all, 0, all.length - 8)), key, roots, nowNanos));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -157,8 +125,7 @@ final class WalkCache {
                     return null;
                 }
             } else {
-                if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
-                        || name.indexOf('\0') >= 0) {
+                if (!TreeCache.plainName(name)) {
                     return null;
                 }
                 path = dirs.get(parent).path().resolve(name);
@@ -173,7 +140,7 @@ final class WalkCache {
         for (int i = 0; i < c; i++) {
             String p = in.readUTF();
             Path path = Path.of(p);
-            if (!path.isAbsolute() || !path.normalize().equals(path) || roots.stream().noneMatch(path::startsWith)) {
+            if (!beneath(path, roots)) {
                 return null;
             }
             controls.add(path);
@@ -219,31 +186,8 @@ final class WalkCache {
                 out.writeUTF(p.toString());
             }
             out.flush();
-            if (bytes.size() + 8 > MAX_BYTES) {
-                Files.deleteIfExists(file(key));
+            if (!ChecksummedFile.write(dir, file(key), ".walk-", bytes.toByteArray(), MAX_BYTES)) {
                 return false;
-            }
-            CRC32 crc = new CRC32();
-            byte[] body = bytes.toByteArray();
-            crc.update(body);
-            if (!Files.isDirectory(dir)) {
-                Files.createDirectories(dir);
-            }
-            Path target = file(key);
-            Path temp = Files.createTempFile(dir, ".walk-", ".tmp");
-            try {
-                try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(temp, StandardOpenOption.WRITE,
-                        StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS))) {
-                    o.write(body);
-                    new DataOutputStream(o).writeLong(crc.getValue());
-                }
-                try {
-                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    return false;
-                }
-            } finally {
-                Files.deleteIfExists(temp);
             }
             prune();
             return true;
@@ -265,8 +209,8 @@ final class WalkCache {
      */
     Set<Path> loadUnaudited(String key, List<Path> roots) {
         Path f = unauditedFile(key);
-        // Usually there is none: access(2) says so without the two exceptions of a missing file's
-        // lstat below. A link, or one it cannot tell, is looked at below as before.
+        // Usually there is none: access(2) says so without the exceptions of a missing file's
+        // lstat below, which still judges a link or a file access(2) cannot tell.
         if (!Files.exists(f)) {
             return Set.of();
         }
@@ -281,7 +225,7 @@ final class WalkCache {
             Set<Path> out = new HashSet<>();
             for (String line : lines.subList(1, lines.size())) {
                 Path p = Path.of(line);
-                if (!p.isAbsolute() || !p.normalize().equals(p) || roots.stream().noneMatch(p::startsWith)) {
+                if (!beneath(p, roots)) {
                     return Set.of();
                 }
                 out.add(p);
@@ -320,6 +264,11 @@ final class WalkCache {
         } catch (IOException | RuntimeException e) {
             // Best effort: this process still remembers them.
         }
+    }
+
+    /** Whether {@code p} is absolute, normal and beneath one of {@code roots}. */
+    private static boolean beneath(Path p, List<Path> roots) {
+        return p.isAbsolute() && p.normalize().equals(p) && roots.stream().anyMatch(p::startsWith);
     }
 
     /** Deletes the least recently written files beyond {@link #MAX_FILES}, and stray temporary files. */

@@ -28,21 +28,13 @@ import org.sqlite.SQLiteConfig;
 
 /**
  * The job store: one SQLite file ({@code jobs.db} in magus's state dir) shared by every magus
- * process of the user, and later by the server.
- *
- * <ul>
- *   <li>Its schema is versioned ({@code PRAGMA user_version}); {@link #open} applies the missing
- *       migrations in one immediate transaction, so two processes opening an old store at once
- *       migrate it once. A store newer than this magus is refused, never touched.</li>
- *   <li>WAL mode and a busy timeout: readers never block the writer, and a writer waits for
- *       another instead of failing at once. Every write is one {@code BEGIN IMMEDIATE}
- *       transaction, so a read never has to be upgraded to a write half way.</li>
- *   <li>Anything wrong with the file (not a database, corrupt, locked past the timeout, newer,
- *       unreadable) is a {@link SandboxException} with an MGS2004 naming the file.</li>
- * </ul>
- *
- * One instance holds one connection and is safe to share between threads; separate instances
- * (or processes) coordinate through SQLite's own locks.
+ * process of the user. Its schema is versioned ({@code PRAGMA user_version}); {@link #open}
+ * migrates in one immediate transaction, so two processes opening an old store migrate it once,
+ * and refuses a newer store untouched. WAL mode and a busy timeout: readers never block the
+ * writer, and a writer waits for another. Every write is one {@code BEGIN IMMEDIATE}
+ * transaction, never a read upgraded half way. Anything wrong with the file is a
+ * {@link SandboxException} with an MGS2004 naming the file. One instance holds one connection
+ * and is safe to share between threads; instances coordinate through SQLite's locks.
  */
 public final class JobStore implements AutoCloseable {
     /** How long a writer waits for another before the store reports it locked. */
@@ -323,19 +315,6 @@ public final class JobStore implements AutoCloseable {
             find(id).orElseThrow(() -> unknown(id, "JOB"));
             long seq = append(id, event, now);
             return new TrailEntry(seq, id, Instant.ofEpochMilli(now.toEpochMilli()), event);
-        });
-    }
-
-    /** Appends events to a job's trail in one transaction: all of them, or none. */
-    public synchronized List<TrailEntry> recordAll(JobId id, List<TrailEvent> events) {
-        Instant now = clock.instant();
-        return write(() -> {
-            find(id).orElseThrow(() -> unknown(id, "JOB"));
-            List<TrailEntry> out = new ArrayList<>();
-            for (TrailEvent e : events) {
-                out.add(new TrailEntry(append(id, e, now), id, Instant.ofEpochMilli(now.toEpochMilli()), e));
-            }
-            return out;
         });
     }
 

@@ -303,7 +303,7 @@ class JobStoreTest {
                     new TrailEvent.SandboxDenial(dir.resolve("ws/LICENSE"), Operation.WRITE, Code.MGS2002, Layer.KERNEL,
                             Optional.of("run-1"), TrailEvent.SandboxDenial.sourceOf("inferred:stderr")),
                     new TrailEvent.RunEnded("run-1", 2, 7));
-            store.recordAll(child.id(), rows);
+            rows.forEach(e -> store.record(child.id(), e));
             assertThat(store.trail(child.id()).stream().map(TrailEntry::event).toList()).containsExactly(
                     new TrailEvent.Created(), rows.get(0), rows.get(1), rows.get(2), rows.get(3));
             assertThat(((TrailEvent.SandboxDenial) rows.get(2)).source()).isEqualTo("inferred");

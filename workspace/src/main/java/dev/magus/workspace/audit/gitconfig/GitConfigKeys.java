@@ -8,26 +8,18 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The one list of what a run may do to a repository's config: which keys it may leave as it
- * set them ({@link #HARMLESS}), and which make a later, unconfined git run a program, read
- * another file as config, or send what it holds elsewhere ({@link #DANGEROUS}). A changed key
- * on neither list is put back like a dangerous one: the list of keys is git's and grows with
- * each release, so only what is known to be harmless is kept.
+ * The one list of what a run may do to a repository's config: keys it may leave as set
+ * ({@link #HARMLESS}), and keys that make a later, unconfined git run a program, read another
+ * file as config, or send data elsewhere ({@link #DANGEROUS}). A key on neither list is put
+ * back: git's keys grow with each release, so only what is known harmless is kept.
  *
- * <p>A pattern is {@code section.key} (no subsection), {@code section.*.key} (any
- * subsection), {@code section.*} (any key, no subsection) or {@code section.**} (any key, with
- * or without a subsection). Besides the patterns, a few keys are judged by their value:
- * {@code alias.*} starting with {@code !} runs a shell, {@code submodule.*.update} starting
- * with {@code !} runs a command on every {@code git submodule update}, and
- * {@code core.worktree} (which git writes into a submodule's git dir) is harmless only when it
- * leads inside the workspace ({@link Context}). A value of a key otherwise harmless that names
- * a place inside git's data of a git dir ({@code .git/objects/...}, {@code .git/refs/...},
- * {@code .git/logs/...}, {@code .git/lfs/...}, at any depth beneath {@code .git}) is
- * dangerous: the audit does not walk git's data, so a bare repository planted there with hooks
- * goes unseen, and a remote ({@code remote.*.url}, {@code branch.*.remote}, ...) naming it
- * would have the next {@code git push} run them.
- *
- * <p>{@code GitConfigKeysTest} checks the lists against the installed git's own list of keys.
+ * <p>Patterns: {@code section.key}, {@code section.*.key}, {@code section.*},
+ * {@code section.**}. Judged by value: {@code alias.*} and {@code submodule.*.update} starting
+ * with {@code !} run a command; {@code core.worktree} is harmless only inside the workspace
+ * ({@link Context}); any value naming a place in a git dir's data ({@code .git/objects/...},
+ * {@code refs}, {@code logs}, {@code lfs}) is dangerous, since the audit does not walk git's
+ * data and a bare repository planted there would run its hooks on the next push.
+ * {@code GitConfigKeysTest} checks the lists against the installed git's keys.
  */
 public final class GitConfigKeys {
     private GitConfigKeys() {
