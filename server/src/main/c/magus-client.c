@@ -484,6 +484,8 @@ static void visible(buf *b, json *v) {
    terminal, for as long as the server waits (timeoutMillis); o/once and r/run allow, anything else
    denies; the decision of the same id goes back. One at a time: the run's other frames wait meanwhile;
    a signal meanwhile gives it up (denied). */
+static void forward_signals(void);
+
 static void ask(json *c) {
     buf q = {0}, proc = {0}, path = {0}, res = {0}, acc = {0};
     json *pid = get(c, "pid"), *id = get(c, "id"), *ms = get(c, "timeoutMillis");
@@ -512,7 +514,7 @@ static void ask(json *c) {
         long long within = ms && ms->t == J_NUM && ms->num >= 1 ? (long long) ms->num : 1;
         end.tv_sec += within / 1000; end.tv_nsec += (within % 1000) * 1000000L;
         if (end.tv_nsec >= 1000000000L) { end.tv_sec++; end.tv_nsec -= 1000000000L; }
-        buf a = {0}; int answered = 0; char ch;
+        buf a = {0}; int answered = 0, signalled = 0; char ch;
         puts_(&a, "");
         for (;;) {
             clock_gettime(CLOCK_MONOTONIC, &now);
@@ -522,7 +524,8 @@ static void ask(json *c) {
             struct pollfd p[2] = {{tty, POLLIN, 0}, {sigpipe_fds[0], POLLIN, 0}};
             int r = poll(p, 2, (int) (left > 60000 ? 60000 : left));
             if (r < 0 && errno == EINTR) continue;
-            if (r < 0 || (p[1].revents & POLLIN)) break;
+            if (r >= 0 && (p[1].revents & POLLIN)) { signalled = 1; break; }
+            if (r < 0) break;
             if (r == 0) continue;
             if (read(tty, &ch, 1) != 1) break;
             if (ch == '\n') { answered = 1; break; }
@@ -540,12 +543,24 @@ static void ask(json *c) {
         if (write(tty, said, strlen(said)) < 0) { /* said or not, it is denied */ }
         close(tty);
         free(a.p);
+        /* The signal reaches the run before the decision does, while the asking call still waits:
+           Ctrl-C at a question stops the run, as locally, rather than deny and let it go on. */
+        if (signalled) forward_signals();
     }
     char m[96];
     int k = snprintf(m, sizeof m, "{\"type\":\"decision\",\"id\":%lld,\"decision\":\"%s\"}",
                      id && id->t == J_NUM ? (long long) id->num : 0LL, word);
     send_frame_soft(K_JSON, m, (size_t) k, 1); /* a run that ended: its exit is still to read */
     free(q.p); free(proc.p); free(path.p); free(res.p); free(acc.p);
+}
+
+/* Each signal caught since the last call, as a signal frame to the run's group. */
+static void forward_signals(void) {
+    unsigned char s;
+    while (read(sigpipe_fds[0], &s, 1) == 1) {
+        char m[48]; int n = snprintf(m, sizeof m, "{\"type\":\"signal\",\"signal\":%d}", s);
+        send_frame_soft(K_JSON, m, (size_t) n, 1); /* a run that ended: its exit is still to read */
+    }
 }
 
 static void on_signal(int sig) {
@@ -826,13 +841,7 @@ int main(int argc, char **argv) {
             if (errno == EINTR) continue;
             lost(strerror(errno));
         }
-        if (p[1].revents & POLLIN) {
-            unsigned char s;
-            while (read(sigpipe_fds[0], &s, 1) == 1) {
-                char m[48]; int n = snprintf(m, sizeof m, "{\"type\":\"signal\",\"signal\":%d}", s);
-                send_frame_soft(K_JSON, m, (size_t) n, 1); /* a run that ended: its exit is still to read */
-            }
-        }
+        if (p[1].revents & POLLIN) forward_signals();
         /* The socket first: a run that ended has sent its exit, which is read before stdin is
            offered to a server that has closed. */
         if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
