@@ -1,13 +1,13 @@
 /*
  * magus-client: the native forwarding client of `magus run`, the C twin of
- * dev.magus.server.client.FastClient. bin/magus execs it, when it was built (only where a C
- * compiler is present; see server/pom.xml), for a plain `magus run` while a server's socket
- * exists:
+ * dev.magus.server.client.FastClient, built only where a C compiler is present (see
+ * server/pom.xml). cli's build copies it to bin/magus, where it is the front of every magus
+ * command: `magus run` and `magus target` are forwarded, anything else goes by exec to
+ * libexec/magus-jvm beside it, with the same words. Under its own name it is the client alone:
  *
- *   magus-client N FALLBACK-ARGV... (N words: bin/magus itself, or a java command) ARGS...
+ *   magus-client N FALLBACK-ARGV... (N words: a java command) ARGS...
  *
- * The fallback is exec'd with MAGUS_NATIVE_FELL_BACK=1, which sends bin/magus on to its java
- * command (worked out only then) instead of back here.
+ * A fallback is exec'd with MAGUS_NATIVE_FELL_BACK=1, which stops a front from trying again.
  *
  * It reads no option of ARGS: it sends them as they are, with its working directory and
  * environment, and the server parses them with the command line's own model.
@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,7 +41,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -573,57 +571,6 @@ static void on_signal(int sig) {
 /* ---------- no server there (AutoStart) ---------- */
 static int nonempty(const char *s) { return s && *s; }
 
-/* A path without its trailing slashes ("/" stays), as AutoStart.trimmed. */
-static size_t trimmed(const char *p) { size_t n = strlen(p); while (n > 1 && p[n - 1] == '/') n--; return n; }
-
-/* AutoStart.refusal: whether this is a login session where the user's server starts by itself. */
-static int login_session(void) {
-    const char *rt = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME"), *off = getenv("MAGUS_SERVER");
-    if (off && !strcmp(off, "off")) return 0;
-    if (nonempty(getenv("MAGUS_RUN_ID")) || nonempty(getenv("MAGUS_SERVER_ADDRESS")) || nonempty(getenv("CI"))) return 0;
-    struct stat st;
-    if (!rt || rt[0] != '/' || lstat(rt, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) return 0;
-    /* The home the JDK takes as user.home: the user database's, or HOME where that is shorter than two characters. */
-    struct passwd *pw = getpwuid(getuid());
-    const char *db = pw && pw->pw_dir && strlen(pw->pw_dir) >= 2 ? pw->pw_dir : home;
-    if (!home) home = "";
-    if (!db) db = "";
-    size_t n = trimmed(home);
-    return n == trimmed(db) && !strncmp(home, db, n);
-}
-
-/* The socket directory made as SocketDir.prepare makes it (0700), and checked as SocketDir.check. */
-static int prepare(const char *dir) {
-    struct stat st;
-    if (mkdir(dir, 0700) && errno != EEXIST) return 0;
-    return !lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077);
-}
-
-/* ServerProcess.spawn with detach: `bin/magus server` in a session of its own, nobody's child here,
-   in the socket directory, its output in server.log there. */
-static int start_server(const char *dir, const char *launcher) {
-    buf log = {0};
-    puts_(&log, dir); puts_(&log, "/server.log");
-    pid_t p = fork();
-    if (p < 0) return 0;
-    if (p == 0) {
-        setsid();
-        pid_t q = fork();
-        if (q != 0) _exit(q < 0 ? 1 : 0);
-        int nul = open("/dev/null", O_RDONLY), out = open(log.p, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (nul < 0 || out < 0 || chdir(dir)) _exit(1); /* keeps no project directory busy */
-        dup2(nul, 0); dup2(out, 1); dup2(out, 2);
-        if (nul > 2) close(nul);
-        if (out > 2) close(out);
-        execl(launcher, launcher, "server", (char *) NULL);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(p, &status, 0) < 0 && errno == EINTR) { }
-    free(log.p);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 /* Activation.awaitToken: a socket with no token beside it that accepts a connection is systemd's
    socket activation (magus.socket); the connection starts the server, which writes its token before
    it serves. Waits for it while the socket is there and the connection open (a server that failed
@@ -646,38 +593,56 @@ static int await_token(const char *socket_path, const char *token_file) {
     return 0;
 }
 
-/* Nobody answers at dir: in a login session the user's server starts in the background and this run
-   runs here (`run --local`, as the Java client does it); elsewhere the Java command line decides. */
-static void nobody_there(const char *dir) {
-    /* bin/magus: the java command's -Dmagus.launcher, or the fallback itself when it is one word (bin/magus). */
-    const char *launcher = java_argc == 1 ? java_argv[0] : NULL;
-    for (int i = 0; i < java_argc; i++)
-        if (!strncmp(java_argv[i], "-Dmagus.launcher=", 17)) launcher = java_argv[i] + 17;
-    if (!launcher || !login_session() || !prepare(dir)) fallback(0);
-    buf b = {0};
-    if (start_server(dir, launcher)) {
-        puts_(&b, "magus: started the magus server in the background (log "); puts_(&b, dir);
-        puts_(&b, "/server.log); this run runs here, the next ones go to it");
-    } else {
-        puts_(&b, "magus: could not start the magus server; running here");
-    }
-    line(b.p);
-    fallback(1);
+/* Nobody answers at dir: the Java command line decides, which starts the user's server in a login
+   session (AutoStart) and knows whether this run may. */
+static void nobody_there(void) { fallback(0); }
+
+/* Where this binary is bin/magus (cli's build copies it there when it made it), it is the front
+   of every magus command, and its fallback is libexec/magus-jvm of the same installation (bash,
+   which starts the JVM). Named magus-client, it is the client alone, given its fallback. */
+static char *front_argv[2];
+static int front(void) {
+    static char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return 0;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash || !strcmp(slash + 1, "magus-client")) return 0;
+    *slash = 0;
+    buf jvm = {0};
+    const char *up = strrchr(exe, '/');
+    if (up && !strcmp(up + 1, "bin")) put(&jvm, exe, (size_t) (up - exe));
+    else { puts_(&jvm, exe); puts_(&jvm, "/.."); }
+    puts_(&jvm, "/libexec/magus-jvm");
+    front_argv[0] = "bash";
+    front_argv[1] = jvm.p;
+    return 1;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: magus-client N JAVA-ARGV... ARGS...\n"); return 125; }
-    java_argc = atoi(argv[1]);
-    if (java_argc < 1 || java_argc > argc - 2) { fprintf(stderr, "magus-client: a java command of %s words?\n", argv[1]); return 125; }
-    java_argv = argv + 2;
-    user_argv = argv + 2 + java_argc;
-    user_argc = argc - 2 - java_argc;
     /* A closed standard input stays an empty one: /dev/null in its place, before anything here
        (the socket) or in the JVM of a fallback (its class image) is opened as descriptor 0 and
        read as the child's input. */
     if (fcntl(0, F_GETFD) < 0 && errno == EBADF) {
         int fd = open("/dev/null", O_RDONLY);
         if (fd > 0) close(fd);
+    }
+    int is_front = front();
+    if (is_front) {
+        java_argv = front_argv;
+        java_argc = 2;
+        user_argv = argv + 1;
+        user_argc = argc - 1;
+        /* What the JVM's side handed back (it never comes back here), and the Java client asked for. */
+        const char *client = getenv("MAGUS_CLIENT");
+        if (nonempty(getenv("MAGUS_NATIVE_FELL_BACK")) || (client && !strcmp(client, "java"))) fallback(0);
+    } else {
+        if (argc < 2) { fprintf(stderr, "usage: magus-client N JAVA-ARGV... ARGS...\n"); return 125; }
+        java_argc = atoi(argv[1]);
+        if (java_argc < 1 || java_argc > argc - 2) { fprintf(stderr, "magus-client: a java command of %s words?\n", argv[1]); return 125; }
+        java_argv = argv + 2;
+        user_argv = argv + 2 + java_argc;
+        user_argc = argc - 2 - java_argc;
     }
 
     /* Only run and target are the server's: anything else goes to the full command line. The
@@ -687,6 +652,9 @@ int main(int argc, char **argv) {
     /* Under MAGUS_SERVER=off every run is the full command line's, as with --local. */
     const char *server_setting = getenv("MAGUS_SERVER");
     if (server_setting && !strcmp(server_setting, "off")) fallback(0);
+    /* bash, which starts the JVM on the other path, hands it SHLVL (0 where it was unset or
+       empty): the same here, so that a forwarded run's environment is the local run's. */
+    if (is_front && !nonempty(getenv("SHLVL"))) setenv("SHLVL", "0", 1);
 
     /* ServerLocation.find and SocketDir.check. */
     const char *carried = getenv("MAGUS_PROC_TOKEN"), *address = getenv("MAGUS_SERVER_ADDRESS");
@@ -716,7 +684,7 @@ int main(int argc, char **argv) {
         if (fd < 0 && errno == ENOENT && !lstat(dir.p, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid()
             && !(st.st_mode & 077) && await_token(path.p, tf.p))
             fd = open(tf.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0 && errno == ENOENT) nobody_there(dir.p);
+        if (fd < 0 && errno == ENOENT) nobody_there();
         if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) fallback(0);
         ssize_t r = read(fd, token, sizeof token - 1);
         close(fd);
@@ -729,7 +697,7 @@ int main(int argc, char **argv) {
         memmove(token, s, n); token[n] = 0;
     }
     struct stat st;
-    if (lstat(path.p, &st)) nobody_there(dir.p);
+    if (lstat(path.p, &st)) nobody_there();
     if (lstat(dir.p, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) fallback(0);
     struct sockaddr_un sa = {0};
     sa.sun_family = AF_UNIX;
@@ -738,7 +706,7 @@ int main(int argc, char **argv) {
     if (sock < 0) { /* else connected already, by await_token */
         sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (sock < 0) fallback(0);
-        if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(dir.p); } /* stale */
+        if (connect(sock, (struct sockaddr *) &sa, sizeof sa)) { close(sock); sock = -1; nobody_there(); } /* stale */
     }
 
     /* The hello and the run in one go: the server reads nothing after a hello it refuses, and

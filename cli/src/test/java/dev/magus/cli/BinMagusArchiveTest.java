@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Which runs bin/magus asks to make the class archive: not one that only prints its help or
+ * Which runs libexec/magus-jvm asks to make the class archive: not one that only prints its help or
  * version (its archive would lack the sandbox's classes until the next build); and
- * which runs compile later than the JVM's defaults (a command line, not the server). bin/magus
+ * which runs compile later than the JVM's defaults (a command line, not the server). The script
  * of this checkout is copied beside a fake build and started with a fake {@code java} that
  * writes down its arguments, so no JVM runs.
  */
@@ -28,6 +28,7 @@ class BinMagusArchiveTest {
     @TempDir
     Path dir;
     private Path magus;
+    private Path jvm;
     private Path args;
 
     @BeforeEach
@@ -44,7 +45,7 @@ class BinMagusArchiveTest {
         Files.createDirectories(home.resolve("bin"));
         magus = Files.copy(checkout.resolve("bin/magus"), home.resolve("bin/magus"));
         Files.createDirectories(home.resolve("libexec"));
-        Path jvm = Files.copy(checkout.resolve("libexec/magus-jvm"), home.resolve("libexec/magus-jvm"));
+        jvm = Files.copy(checkout.resolve("libexec/magus-jvm"), home.resolve("libexec/magus-jvm"));
         Files.createDirectories(home.resolve("cli/target/lib"));
         Files.writeString(home.resolve("cli/target/cli.jar"), "");
         Path java = dir.resolve("jdk/bin/java");
@@ -63,7 +64,8 @@ class BinMagusArchiveTest {
     }
 
     private List<String> javaArgs(java.util.Map<String, String> env, String... magusArgs) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("bash", magus.toString()));
+        // The JVM's side, which bin/magus (the native client, where it was built) hands these to.
+        List<String> cmd = new ArrayList<>(List.of("bash", jvm.toString()));
         cmd.addAll(List.of(magusArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());

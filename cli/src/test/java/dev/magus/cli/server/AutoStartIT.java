@@ -54,20 +54,21 @@ class AutoStartIT {
     }
 
     @Test
-    void theNativeClientStartsItWhereItFindsAStaleSocket() throws Exception {
+    void aStaleSocketIsHandedByTheNativeFrontToTheJavaClientWhichStartsIt() throws Exception {
         Path client = Path.of("target", "native", "magus-client");
         if (!Files.isExecutable(client)) {
             String why = "native case skipped: " + client + " was not built (the build found no C compiler, cc)";
             System.err.println(why);
             org.junit.jupiter.api.Assumptions.assumeTrue(false, why);
         }
-        // What a killed server leaves: a socket file nobody listens on, which sends bin/magus to the native client.
+        // What a killed server leaves: a socket file nobody listens on. bin/magus (the native client)
+        // finds nobody there and hands the run to libexec/magus-jvm, whose Java client starts the server.
         Path dir = Files.createDirectory(runtime.resolve("magus"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         try (ServerSocketChannel stale = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             stale.bind(UnixDomainSocketAddress.of(dir.resolve("server.sock")));
         }
-        firstStartsSecondForwardedIdleStops("the native client (a stale socket)");
+        firstStartsSecondForwardedIdleStops("the native front, then the Java client (a stale socket)");
     }
 
     private void firstStartsSecondForwardedIdleStops(String path) throws Exception {
@@ -116,6 +117,24 @@ class AutoStartIT {
         }
         throw new AssertionError("no server came up on " + socket + "; log: "
                 + (Files.exists(runtime.resolve("magus/server.log")) ? Files.readString(runtime.resolve("magus/server.log")) : "none"));
+    }
+
+    @Test
+    void aLocalRunStartsNothingInALoginSessionWithOrWithoutAStaleSocket() throws Exception {
+        BinMagus.Ran ran = BinMagus.run(ws, env, "run", "--local", "-q", "--", "sh", "-c", "printf here");
+        assertThat(ran.status()).as(ran.out()).isZero();
+        assertThat(ran.out()).isEqualTo("here");
+        Path dir = Files.createDirectories(runtime.resolve("magus"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        try (ServerSocketChannel stale = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            stale.bind(UnixDomainSocketAddress.of(dir.resolve("server.sock")));
+        }
+        ran = BinMagus.run(ws, env, "run", "-q", "--local", "--", "sh", "-c", "printf again");
+        assertThat(ran.status()).as(ran.out()).isZero();
+        assertThat(ran.out()).isEqualTo("again");
+        Thread.sleep(1000); // what would have started in the background has had time to
+        assertThat(dir.resolve("server.sock.token")).as("no server wrote its token").doesNotExist();
+        assertThat(ServerProcesses.startedHere()).as("no server process").isEmpty();
     }
 
     @Test

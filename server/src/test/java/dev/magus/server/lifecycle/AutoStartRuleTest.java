@@ -11,18 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The login-session rule of {@link AutoStart}, and the native client's copy of it
- * ({@code login_session} in magus-client.c), held together: for each environment both say the
- * same, the Java rule as a value and the native client by what it does when no server is there
- * (it starts {@code <launcher> server} and runs the run as {@code run --local}, or hands the run
- * to the Java command line untouched). The launcher and the Java command are scripts that write
- * down how they were called.
+ * The login-session rule of {@link AutoStart}, written once, in Java: for each environment it says
+ * whether the user's server starts by itself. The native client has no copy of it: where nobody
+ * answers, it hands the run to the Java command line untouched and starts nothing. The launcher
+ * and the Java command are scripts that write down how they were called.
  */
 class AutoStartRuleTest {
     static final Path NATIVE = Path.of("target", "native", "magus-client");
@@ -35,6 +32,7 @@ class AutoStartRuleTest {
     Path launcher;
     Path java;
     String home;
+    boolean nativeBuilt;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -65,12 +63,12 @@ class AutoStartRuleTest {
     }
 
     @Test
-    void theJavaRuleAndTheNativeClientAgreeOnEveryCase() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(NATIVE), () -> {
-            String why = "native half skipped: " + NATIVE + " was not built (the build found no C compiler, cc)";
-            System.err.println(why);
-            return why;
-        });
+    void theJavaRuleDecidesEveryCaseAndTheNativeClientLeavesItToIt() throws Exception {
+        boolean nativeBuilt = Files.isExecutable(NATIVE);
+        if (!nativeBuilt) {
+            System.err.println("native half skipped: " + NATIVE + " was not built (the build found no C compiler, cc)");
+        }
+        this.nativeBuilt = nativeBuilt;
         Path link = Files.createSymbolicLink(root.resolve("rt-link"), runtime);
         Path throwaway = Files.createDirectory(root.resolve("fake-home"));
         List<String> failures = new ArrayList<>();
@@ -106,6 +104,9 @@ class AutoStartRuleTest {
             failures.add(name + ": the Java rule says " + (java ? "start" : "no start") + " ("
                     + AutoStart.refusal(env, uid()).orElse("") + ")");
         }
+        if (!nativeBuilt) {
+            return;
+        }
         Files.deleteIfExists(launcherCalls);
         Files.deleteIfExists(javaCalls);
         ProcessBuilder pb = new ProcessBuilder(NATIVE.toString(), "2", this.java.toString(), "-Dmagus.launcher=" + launcher,
@@ -115,24 +116,10 @@ class AutoStartRuleTest {
         Process p = pb.start();
         String said = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        // The server is started in a session of its own; its script may still be on its way.
-        // Its line, not only its file: the shell creates the file before it writes to it.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(starts ? 10 : 1);
-        while (!(Files.exists(launcherCalls) && Files.readString(launcherCalls).endsWith("\n"))
-                && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        boolean nativeStarted = Files.exists(launcherCalls) && Files.readString(launcherCalls).trim().equals("server");
         String handed = Files.readString(javaCalls).trim();
-        String expected = (starts ? "-Dmagus.launcher=" + launcher + " run --local -- true" : "-Dmagus.launcher=" + launcher
-                + " run -- true");
-        if (nativeStarted != starts || !handed.equals(expected)) {
-            failures.add(name + ": the native client " + (nativeStarted ? "started" : "did not start") + " a server and ran '"
-                    + handed + "'; said: " + said.trim());
-        }
-        if (starts && !said.contains("magus: started the magus server in the background (log " + runtime.resolve("magus")
-                .resolve("server.log") + ")")) {
-            failures.add(name + ": the native client did not say where the server's log is: " + said.trim());
+        if (Files.exists(launcherCalls) || !handed.equals("-Dmagus.launcher=" + launcher + " run -- true") || !said.isEmpty()) {
+            failures.add(name + ": the native client " + (Files.exists(launcherCalls) ? "started" : "did not start")
+                    + " a server and ran '" + handed + "'; said: " + said.trim());
         }
     }
 
