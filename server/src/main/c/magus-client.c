@@ -655,6 +655,18 @@ int main(int argc, char **argv) {
     /* bash, which starts the JVM on the other path, hands it SHLVL (0 where it was unset or
        empty): the same here, so that a forwarded run's environment is the local run's. */
     if (is_front && !nonempty(getenv("SHLVL"))) setenv("SHLVL", "0", 1);
+    /* And PWD, as bash sets it before it starts the JVM: kept where it names this directory,
+       else what getcwd says. */
+    if (is_front) {
+        const char *pwd = getenv("PWD");
+        struct stat named, here;
+        if (!pwd || pwd[0] != '/' || stat(pwd, &named) || stat(".", &here) || named.st_dev != here.st_dev
+                || named.st_ino != here.st_ino) {
+            char *cwd = getcwd(NULL, 0);
+            if (cwd) setenv("PWD", cwd, 1);
+            free(cwd);
+        }
+    }
 
     /* ServerLocation.find and SocketDir.check. */
     const char *carried = getenv("MAGUS_PROC_TOKEN"), *address = getenv("MAGUS_SERVER_ADDRESS");

@@ -128,6 +128,9 @@ class PathDifferentialIT {
                 run("no command", "--"),
                 run("nothing at all"),
                 run("env", "--env", "FOO=bar", "--", "sh", "-c", "echo \"$FOO\""),
+                // No shell in the child, and none in the caller's environment: PWD and SHLVL as magus leaves them.
+                run("PWD and SHLVL unset by the caller", "--", "printenv", "PWD", "SHLVL"),
+                run("PWD of another directory", "--", "printenv", "PWD", "SHLVL").with("PWD", "/").with("SHLVL", "4"),
                 run("env inline", "--env=FOO=b=c", "--", "sh", "-c", "echo \"$FOO\""),
                 run("env twice", "--env", "A=1", "--env", "A=2", "--", "sh", "-c", "echo \"$A\""),
                 run("unset", "--unset", "LANG", "--", "sh", "-c", "echo \"${LANG-unset}\""),
