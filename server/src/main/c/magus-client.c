@@ -601,11 +601,11 @@ static void nobody_there(void) { fallback(0); }
    of every magus command, and its fallback is libexec/magus-jvm of the same installation (bash,
    which starts the JVM). Named magus-client, it is the client alone, given its fallback. */
 static char *front_argv[2];
-static int front(void) {
+static int front(const char *argv0) {
     static char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return 0;
-    exe[n] = 0;
+    if (n > 0) exe[n] = 0;
+    else if (!strchr(argv0, '/') || !realpath(argv0, exe)) return 0; /* no /proc: the path it was started by */
     char *slash = strrchr(exe, '/');
     if (!slash || !strcmp(slash + 1, "magus-client")) return 0;
     *slash = 0;
@@ -627,7 +627,7 @@ int main(int argc, char **argv) {
         int fd = open("/dev/null", O_RDONLY);
         if (fd > 0) close(fd);
     }
-    int is_front = front();
+    int is_front = front(argc > 0 ? argv[0] : "");
     if (is_front) {
         java_argv = front_argv;
         java_argc = 2;
