@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CLI-latency table of bench/README.md: hyperfine -N, side by side in one run,
 #   a trivial java main with bin/magus's JVM flags,
-#   a forwarded run (bin/magus run -- true: the fast client, a magus server running; the native
+#   a forwarded run (bin/magus run -- true: a magus server running; bin/magus is the native
 #                    client when the build made it, server/src/main/c/magus-client.c),
 #   the same forwarded run through the Java fast client (MAGUS_CLIENT=java), when the native one is built,
 #   a direct run   (bin/magus run --local -- true: the full command line, in one process),
@@ -36,7 +36,8 @@ commands=(-n "trivial java main" "java $flags -cp $work/trivial Trivial"
 client="$repo/cli/target/native/magus-client"
 if [[ -x "$client" ]]; then
   commands+=(-n "forwarded, Java fast client: MAGUS_CLIENT=java magus run -- true" "env MAGUS_CLIENT=java $magus run -- true")
-  # The native client without the bin/magus wrapper (bash): its fallback command is 'false', never reached here.
+  # The native client under its own name, given a fallback ('false', never reached here): bin/magus is the same
+  # binary where the build compiled it, so the two rows differ only by the noise.
   commands+=(-n "forwarded, native client alone: magus-client 1 false run -- true" "$client 1 false run -- true")
   # The same without the descriptor exchange (the server's answer, then the client's stdin by
   # SCM_RIGHTS): the difference between the two rows is its cost.
