@@ -13,6 +13,8 @@ module dev.magus.policy {
     exports dev.magus.policy.path;
     exports dev.magus.policy.trust;
     exports dev.magus.policy.watch;
+    // The process's one Cleaner, for the modules that release what the collector finds unreachable.
+    exports dev.magus.policy.cleaner to dev.magus.landlock, dev.magus.workspace, dev.magus.orchestrator;
 
     // The kernel's answers (landlock provides them), when a module that has them is present.
     uses dev.magus.policy.path.KernelLookup;

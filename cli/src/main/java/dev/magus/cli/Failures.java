@@ -22,8 +22,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * <ul>
  *   <li>a {@link SandboxException}: its diagnostic's line, naming the source, exit 125;
  *   <li>anything else a command throws is a bug of magus: {@link Unexpected#line}, exit 125;
- *   <li>a command line picocli cannot parse: its message (control characters visible, cut
- *       short), picocli's suggestions and the usage, exit 125 ({@link ExitCodes#USAGE}).
+ *   <li>an unknown option, subcommand or argument: one line, its message (control characters
+ *       visible, cut short), the closest names and where the help is, exit 125
+ *       ({@link ExitCodes#USAGE});
+ *   <li>any other command line picocli cannot parse: its message and the usage, exit 125.
  * </ul>
  */
 final class Failures implements IExecutionExceptionHandler, IParameterExceptionHandler {
@@ -46,21 +48,27 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
         return ExitCodes.REFUSED;
     }
 
-    /** A mistyped subcommand or option: the closest names by edit distance ({@link Suggestions}). */
-    private static boolean suggest(ParameterException ex, CommandLine cl, PrintWriter err) {
-        if (!(ex instanceof UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
-            return false;
+    /**
+     * A mistyped subcommand or option: the closest names by edit distance ({@link Suggestions}),
+     * as {@code  (did you mean 'magus run --local'?)}, or nothing.
+     */
+    private static String suggestion(UnmatchedArgumentException u, CommandLine cl) {
+        if (u.getUnmatched().isEmpty()) {
+            return "";
         }
         String typed = u.getUnmatched().get(0);
-        java.util.Collection<String> names = typed.startsWith("-") ? cl.getCommandSpec().optionsMap().keySet()
+        boolean option = typed.startsWith("-");
+        if (option && typed.indexOf('=') > 0) {
+            typed = typed.substring(0, typed.indexOf('='));
+        }
+        java.util.Collection<String> names = option ? cl.getCommandSpec().optionsMap().keySet()
                 : cl.getSubcommands().keySet();
         List<String> close = Suggestions.closest(typed, names);
         if (close.isEmpty()) {
-            return false;
+            return "";
         }
-        String prefix = cl.getCommandName() + " ";
-        err.println("Did you mean: " + String.join(" or ", close.stream().map(c -> prefix + c).toList()) + "?");
-        return true;
+        String prefix = cl.getCommandSpec().qualifiedName() + " ";
+        return " (did you mean " + String.join(" or ", close.stream().map(c -> "'" + prefix + c + "'").toList()) + "?)";
     }
 
     @Override
@@ -71,8 +79,12 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
         if (message.length() > MAX_USAGE_MESSAGE) {
             message = message.substring(0, MAX_USAGE_MESSAGE) + "…";
         }
-        err.println("magus: " + message);
-        if (!suggest(ex, cl, err) && !UnmatchedArgumentException.printSuggestions(ex, err)) {
+        if (ex instanceof UnmatchedArgumentException u) {
+            // One line: what was not understood, the names it was close to, where the rest is.
+            err.println("magus: " + message + suggestion(u, cl) + "; see '" + cl.getCommandSpec().qualifiedName()
+                    + " --help'");
+        } else {
+            err.println("magus: " + message);
             cl.usage(err, cl.getColorScheme());
         }
         err.flush();

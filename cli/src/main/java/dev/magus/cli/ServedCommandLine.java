@@ -9,6 +9,7 @@ import dev.magus.server.ServedRun;
 import dev.magus.server.protocol.Frame;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,9 +27,11 @@ import picocli.CommandLine;
  *
  * <p>Each served command's command line is built once and parsed again for every run: picocli
  * resets every option and positional of a command line to its initial value before each parse,
- * so a parse means what it would on a new one. Only the command object is new per run (a
- * {@link RunCommand} with the run's context, given the model it reads). A command line parses
- * one run at a time: concurrent runs take another, made when none is free.
+ * so a parse means what it would on a new one; after each run it parses the bare name again,
+ * so it holds none of the run's values (an {@code --env} secret) while it waits. Only the
+ * command object is new per run (a {@link RunCommand} with the run's context, given the model
+ * it reads). A command line parses one run at a time: concurrent runs take another, made when
+ * none is free.
  */
 public final class ServedCommandLine implements RunGrammar {
     /** The commands a client forwards: the others never reach a server. */
@@ -114,10 +117,14 @@ public final class ServedCommandLine implements RunGrammar {
      * whose command object is a {@link Slot}: each parse hands it the run's own command.
      */
     private static final class Parser {
+        /** The line's writer between runs. */
+        private final PrintWriter nowhere = new PrintWriter(Writer.nullWriter());
+        private final String name;
         private final Slot slot;
         private final CommandLine line;
 
         Parser(String name, RunServices services) {
+            this.name = name;
             Slot made = name.equals(TargetCommand.NAME) ? new Slot(TargetCommand.NAME, TargetCommand.DESCRIPTION, services)
                     : new Slot(RunCommand.NAME, RunCommand.DESCRIPTION, services);
             CommandLine.IFactory defaults = CommandLine.defaultFactory();
@@ -131,7 +138,11 @@ public final class ServedCommandLine implements RunGrammar {
             slot = made;
         }
 
-        /** Parses {@code words} and runs {@code command} on them, as the command line would; its exit status. */
+        /**
+         * Parses {@code words} and runs {@code command} on them, as the command line would; its
+         * exit status. Then forgets them: the pooled line must not keep one run's values (an
+         * {@code --env} secret) until the next run parses.
+         */
         int execute(RunCommand command, String[] words, StringWriter out, StringWriter err) {
             RunModel.share(slot, command);
             slot.current = command;
@@ -141,6 +152,21 @@ public final class ServedCommandLine implements RunGrammar {
                 return line.execute(words);
             } finally {
                 slot.current = null;
+                forget();
+            }
+        }
+
+        /**
+         * Parses the bare command name, which resets every option, positional and parse result
+         * to its initial value as any parse does, and drops the run's output writers.
+         */
+        private void forget() {
+            line.setOut(nowhere);
+            line.setErr(nowhere);
+            try {
+                line.parseArgs(name);
+            } catch (CommandLine.ParameterException e) {
+                // nothing is required: the bare name parses
             }
         }
     }

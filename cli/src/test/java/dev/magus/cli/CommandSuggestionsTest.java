@@ -19,8 +19,27 @@ class CommandSuggestionsTest {
         var host = Cli.fakeHost(dir, Map.of());
         Cli.Result cmd = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "rnu");
         assertThat(cmd.status()).isEqualTo(ExitCodes.USAGE);
-        assertThat(cmd.err()).contains("Did you mean: magus run?").doesNotContain("learn");
+        assertThat(cmd.err()).isEqualTo("magus: Unmatched argument at index 0: 'rnu' (did you mean 'magus run'?);"
+                + " see 'magus --help'\n");
         Cli.Result opt = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "policy", "--alow", "x");
-        assertThat(opt.err()).contains("Did you mean: policy --allow?");
+        assertThat(opt.status()).isEqualTo(ExitCodes.USAGE);
+        assertThat(opt.err()).isEqualTo("magus: Unknown options: '--alow', 'x' (did you mean 'magus policy --allow'?);"
+                + " see 'magus policy --help'\n");
+    }
+
+    @Test
+    void anUnknownOptionIsOneLinePointingAtTheHelpNotTheWholeUsage() throws Exception {
+        Path ws = java.nio.file.Files.createDirectories(dir.resolve("ws"));
+        var host = Cli.fakeHost(dir, Map.of());
+        Cli.Result far = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "run", "--frobnicate", "--", "true");
+        assertThat(far.status()).isEqualTo(ExitCodes.USAGE);
+        assertThat(far.err()).isEqualTo("magus: Unknown option: '--frobnicate'; see 'magus run --help'\n");
+        assertThat(far.out()).isEmpty();
+        Cli.Result close = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "run", "--sandbx=off", "--", "true");
+        assertThat(close.err()).isEqualTo("magus: Unknown option: '--sandbx=off' (did you mean 'magus run --sandbox'?);"
+                + " see 'magus run --help'\n");
+        Cli.Result target = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "target", "--verbos", "build");
+        assertThat(target.err()).isEqualTo("magus: Unknown option: '--verbos' (did you mean 'magus target --verbose'?);"
+                + " see 'magus target --help'\n");
     }
 }

@@ -123,6 +123,8 @@ class PathDifferentialIT {
                 run("bad allow empty", "--allow=", "--", "true"),
                 run("unknown option", "--bogus", "--", "true"),
                 run("unknown short option", "-x", "--", "true"),
+                run("unknown option close to one", "--verbos", "--", "true"),
+                run("unknown option with a value", "--sandbx=off", "--", "true"),
                 run("option without value", "--env"),
                 run("env without =", "--env", "FOO", "--", "true"),
                 run("no command", "--"),

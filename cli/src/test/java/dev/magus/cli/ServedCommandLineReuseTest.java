@@ -120,4 +120,82 @@ class ServedCommandLineReuseTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aPooledLineKeepsNoValueOfTheRunItParsed() throws Exception {
+        ServedCommandLine reused = new ServedCommandLine(services);
+        String secret = "SECRET=x-4f1c9e";
+        for (List<String> words : List.of(List.of("run", "--env", secret, "--", "true"),
+                List.of("run", "--env", secret, "--bogus", "--", "true"), List.of("target", "--env", secret, "build"))) {
+            RunGrammar.Parsed p = parse(reused, words);
+            assertThat(p).as("%s", words).isNotNull();
+            assertThat(holding(reused, "x-4f1c9e")).as("what the pooled lines hold after %s", words).isEmpty();
+        }
+        // Sanity: the walk sees a value the lines do hold while they parse.
+        assertThat(holding(reused, "--stdin")).isNotEmpty();
+    }
+
+    /**
+     * Where, in everything of the command line's or picocli's reachable from {@code root}
+     * (collections, maps, arrays and text included), a text containing {@code value} is held.
+     */
+    private static List<String> holding(Object root, String value) throws IllegalAccessException {
+        List<String> found = new ArrayList<>();
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.ArrayDeque<Object[]> todo = new java.util.ArrayDeque<>();
+        todo.add(new Object[] {root, "parser"});
+        while (!todo.isEmpty()) {
+            Object[] next = todo.poll();
+            Object o = next[0];
+            String where = (String) next[1];
+            if (o == null || !seen.add(o)) {
+                continue;
+            }
+            if (o instanceof CharSequence || o instanceof java.io.StringWriter) {
+                if (o.toString().contains(value)) {
+                    found.add(where);
+                }
+                continue;
+            }
+            if (o instanceof java.util.Collection<?> c) {
+                c.forEach(e -> todo.add(new Object[] {e, where + "[]"}));
+                continue;
+            }
+            if (o instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> {
+                    todo.add(new Object[] {k, where + ".key"});
+                    todo.add(new Object[] {v, where + "[" + k + "]"});
+                });
+                continue;
+            }
+            if (o instanceof java.util.Optional<?> opt) {
+                opt.ifPresent(v -> todo.add(new Object[] {v, where + ".get"}));
+                continue;
+            }
+            if (o instanceof Object[] a) {
+                for (Object e : a) {
+                    todo.add(new Object[] {e, where + "[]"});
+                }
+                continue;
+            }
+            String type = o.getClass().getName();
+            if (!type.startsWith("dev.magus.cli.") && !type.startsWith("picocli.")) {
+                continue;
+            }
+            for (Class<?> k = o.getClass(); k != null && k != Object.class; k = k.getSuperclass()) {
+                for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                        continue;
+                    }
+                    try {
+                        f.setAccessible(true);
+                    } catch (RuntimeException e) {
+                        continue;
+                    }
+                    todo.add(new Object[] {f.get(o), where + "." + f.getName()});
+                }
+            }
+        }
+        return found;
+    }
 }

@@ -191,9 +191,12 @@ class GitWorkInRunsTest {
         return b.toString();
     }
 
-    /** The run's config with exactly the lines of the dangerous keys taken out. */
-    private static String withoutDangerous(String runs) {
-        StringBuilder out = new StringBuilder();
+    /**
+     * The run's config with exactly the lines of the dangerous keys taken out, and the header of
+     * each section {@code before} did not have that is left without a key.
+     */
+    private static String withoutDangerous(String runs, String before) {
+        List<String> kept = new ArrayList<>();
         for (String line : runs.split("(?<=\n)")) {
             String s = line.strip().toLowerCase(Locale.ROOT);
             boolean dangerous = false;
@@ -204,13 +207,27 @@ class GitWorkInRunsTest {
                 }
             }
             if (!dangerous) {
-                out.append(line);
+                kept.add(line);
+            }
+        }
+        java.util.Set<String> had = before.lines().map(l -> l.strip().toLowerCase(Locale.ROOT)).filter(l -> l.startsWith("["))
+                .collect(java.util.stream.Collectors.toSet());
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < kept.size(); i++) {
+            String s = kept.get(i).strip();
+            boolean empty = s.startsWith("[") && !had.contains(s.toLowerCase(Locale.ROOT));
+            for (int j = i + 1; empty && j < kept.size() && !kept.get(j).strip().startsWith("["); j++) {
+                String l = kept.get(j).strip();
+                empty = l.isEmpty() || l.startsWith("#") || l.startsWith(";");
+            }
+            if (!empty) {
+                out.append(kept.get(i));
             }
         }
         return out.toString();
     }
 
-    private void assertRevertedKeyByKey(Outcome o, Path config) throws Exception {
+    private void assertRevertedKeyByKey(Outcome o, Path config, String before) throws Exception {
         Diagnostic d = o.audit().stream().filter(x -> x.subject().equals(config.toString())).findFirst()
                 .orElseThrow(() -> new AssertionError(o.text()));
         assertThat(d.code()).isEqualTo(Code.MGS2002);
@@ -226,7 +243,7 @@ class GitWorkInRunsTest {
                 .filter(e -> e.path().equals(config)).findFirst().orElseThrow();
         String runs = Files.readString(quarantine().payload(k).orElseThrow());
         String left = Files.readString(config);
-        assertThat(left).isEqualTo(withoutDangerous(runs));
+        assertThat(left).isEqualTo(withoutDangerous(runs, before));
         String list = hostIn(config.getParent(), "config", "-f", config.toString(), "--list").toLowerCase(Locale.ROOT);
         for (String[] kv : DANGEROUS) {
             assertThat(list).doesNotContain(kv[0].toLowerCase(Locale.ROOT) + "=");
@@ -238,8 +255,9 @@ class GitWorkInRunsTest {
     void eachDangerousKeyPlantedInTheExistingRepositoryIsPutBackTheRestByteForByte() throws Exception {
         Path config = t.workspace.resolve(".git/config");
         Object mode = Files.getAttribute(config, "unix:mode");
+        String before = Files.readString(config);
         Outcome o = run("git config user.email planted@example.invalid" + plant(""));
-        assertRevertedKeyByKey(o, config);
+        assertRevertedKeyByKey(o, config, before);
         assertThat(Files.getAttribute(config, "unix:mode")).isEqualTo(mode);
     }
 
@@ -248,7 +266,7 @@ class GitWorkInRunsTest {
         Path sub = t.workspace.resolve("sub");
         Outcome o = run("git init -q sub && cd sub && git config user.email planted@example.invalid" + plant("")
                 + " && printf '#!/bin/sh\\nevil\\n' > .git/hooks/pre-commit && chmod 755 .git/hooks/pre-commit");
-        assertRevertedKeyByKey(o, sub.resolve(".git/config"));
+        assertRevertedKeyByKey(o, sub.resolve(".git/config"), "");
         assertThat(sub.resolve(".git/hooks/pre-commit")).doesNotExist();
         assertThat(sub.resolve(".git/hooks/pre-commit.sample")).exists();
         assertThat(o.text()).contains("neutralised sub/.git/hooks/pre-commit");

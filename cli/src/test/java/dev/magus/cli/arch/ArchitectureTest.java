@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -77,6 +79,15 @@ class ArchitectureTest {
                 .check(main);
     }
 
+    @Test
+    void theProcessHasOneCleaner() {
+        noClasses().that().doNotHaveFullyQualifiedName("dev.magus.policy.cleaner.SharedCleaner")
+                .should().callMethod(Cleaner.class, "create")
+                .orShould().callMethod(Cleaner.class, "create", ThreadFactory.class)
+                .because("SharedCleaner.CLEANER is the process's one cleaner thread")
+                .check(main);
+    }
+
     /**
      * Static state allowed, each field with why it is one per process: a fact about the process
      * ({@code process:}); a cache of immutable values keyed by their inputs ({@code cache:}),
@@ -109,8 +120,6 @@ class ArchitectureTest {
                     "process: the C library's functions, loaded once"),
             Map.entry("dev.magus.landlock.launch.CapabilityDrop.process",
                     "process: the capability sets this process may drop for its children"),
-            Map.entry("dev.magus.landlock.launch.FdStreams.CLEANER",
-                    "process: closes descriptors of streams the collector found unreachable, whoever dropped them"),
             Map.entry("dev.magus.landlock.launch.LaunchSequence.ALL_CPUS",
                     "constant: native bytes written at class initialization, only read after"),
             Map.entry("dev.magus.landlock.launch.LaunchSequence.SELF",
@@ -197,12 +206,13 @@ class ArchitectureTest {
                     "process: whether this process became the child subreaper"),
             Map.entry("dev.magus.orchestrator.orphans.Strays.firstStart",
                     "process: when this process's first run started, whoever owned it"),
-            Map.entry("dev.magus.orchestrator.orphans.Watchdog.UNREACHABLE",
-                    "process: ends the loops of watchdogs the collector found unreachable, whoever dropped them"),
             Map.entry("dev.magus.orchestrator.pipeline.RunChecks.LOCKS",
                     "process: one audit lock per workspace root, shared by every run of this process"),
             Map.entry("dev.magus.policy.HostFacts.lastStateDir",
                     "cache: the state dir last derived from the environment; immutable value keyed by its inputs"),
+            Map.entry("dev.magus.policy.cleaner.SharedCleaner.CLEANER",
+                    "process: one thread releases what the collector found unreachable (descriptors' streams, watchdogs' loops,"
+                            + " audit passes' watches), whoever dropped it"),
             Map.entry("dev.magus.policy.Policy.REAL",
                     "constant: a resolver without a cache, which holds nothing"),
             Map.entry("dev.magus.policy.path.RealFilesystem.DEFAULT",
@@ -223,8 +233,6 @@ class ArchitectureTest {
                     "cache: hashes of texts, bounded, keyed by the text"),
             Map.entry("dev.magus.workspace.StateDir.lastOf",
                     "cache: the state dir last derived; immutable value keyed by its inputs"),
-            Map.entry("dev.magus.workspace.audit.EventPass.CLEANER",
-                    "process: closes the watches of audit passes the collector found unreachable, whoever dropped them"),
             Map.entry("dev.magus.workspace.audit.Readers.DEFAULT",
                     "process: the JVM's default file system"),
             Map.entry("dev.magus.workspace.spell.SpellCatalog.PROVIDERS",

@@ -4,10 +4,10 @@ import com.sun.jna.Memory;
 import dev.magus.landlock.sys.Errno;
 import dev.magus.landlock.sys.Natives;
 import dev.magus.landlock.sys.Syscalls;
+import dev.magus.policy.cleaner.SharedCleaner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.ref.Cleaner;
 import java.util.Objects;
 
 /**
@@ -23,8 +23,6 @@ final class FdStreams {
     }
 
     private static final int BUFFER = 16 * 1024;
-    // Closes a descriptor whose stream was dropped unclosed, as FileInputStream does.
-    private static final Cleaner CLEANER = Cleaner.create();
 
     /** Owns one descriptor. */
     static final class Fd implements Runnable {
@@ -77,7 +75,8 @@ final class FdStreams {
 
         In(int fd) {
             this.fd = new Fd(fd);
-            CLEANER.register(this, this.fd);
+            // Closes the descriptor of a stream dropped unclosed, as FileInputStream does.
+            SharedCleaner.CLEANER.register(this, this.fd);
         }
 
         @Override
@@ -129,7 +128,8 @@ final class FdStreams {
 
         Out(int fd) {
             this.fd = new Fd(fd);
-            CLEANER.register(this, this.fd);
+            // Closes the descriptor of a stream dropped unclosed, as FileOutputStream does.
+            SharedCleaner.CLEANER.register(this, this.fd);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.magus.orchestrator.orphans;
 
 import dev.magus.landlock.launch.Child;
+import dev.magus.policy.cleaner.SharedCleaner;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.ref.Cleaner;
@@ -34,21 +35,15 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Watchdog implements AutoCloseable {
     /** How the loop shows in {@code ps}: its {@code argv[0]}. */
     public static final String NAME = "magus-watchdog";
+    /** The running loop, shared with the cleaning action, which must not hold this watchdog. */
+    private final AtomicReference<Child> running = new AtomicReference<>();
     /**
      * Ends the loop of a watchdog that became unreachable unclosed (an orchestrator dropped
      * without {@code close}) as {@link #close} would, and reaps it: otherwise the collector
      * closes the pipe alone and the loop's exit stays a zombie that its owner, the launcher,
-     * never reaps. One thread for the JVM, idle but for that.
+     * never reaps.
      */
-    private static final Cleaner UNREACHABLE = Cleaner.create(r -> {
-        Thread t = new Thread(r, NAME + "-cleaner");
-        t.setDaemon(true);
-        return t;
-    });
-
-    /** The running loop, shared with the cleaning action, which must not hold this watchdog. */
-    private final AtomicReference<Child> running = new AtomicReference<>();
-    private final Cleaner.Cleanable ending = UNREACHABLE.register(this, end(running));
+    private final Cleaner.Cleanable ending = SharedCleaner.CLEANER.register(this, end(running));
     private final Set<Long> groups = new LinkedHashSet<>();
     private final Set<String> dirs = new LinkedHashSet<>();
     private final Set<String> cgroups = new LinkedHashSet<>();

@@ -1,5 +1,6 @@
 package dev.magus.workspace.audit;
 
+import dev.magus.policy.cleaner.SharedCleaner;
 import dev.magus.policy.watch.ChangeWatcher;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
@@ -21,8 +22,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * the baseline is collected.
  */
 final class EventPass {
-    private static final Cleaner CLEANER = Cleaner.create();
-
     private final AtomicReference<ChangeWatcher.Watching> watch;
     private final Map<Path, Path> realRoots;
     private final String refused;
@@ -32,7 +31,7 @@ final class EventPass {
         this.watch = new AtomicReference<>(watch);
         this.realRoots = Map.copyOf(realRoots);
         this.refused = refused;
-        this.cleanable = watch == null ? Optional.empty() : Optional.of(CLEANER.register(this, watch::close));
+        this.cleanable = watch == null ? Optional.empty() : Optional.of(SharedCleaner.CLEANER.register(this, watch::close));
     }
 
     /** What the after pass is, when it did not use events and why. */

@@ -55,7 +55,7 @@ class AuditPlanTest {
                 .containsExactly(WS.resolve("sub/.git/hooks/post-checkout"));
         assertThat(steps).filteredOn(s -> s instanceof AuditPlan.Step.Revise).singleElement().satisfies(s -> {
             AuditPlan.Step.Revise r = (AuditPlan.Step.Revise) s;
-            assertThat(r.text()).isEqualTo(CORE + "[core]\n");
+            assertThat(r.text()).isEqualTo(CORE);
             assertThat(r.reverted()).extracting(c -> c.key().dotted()).containsExactly("core.fsmonitor");
         });
         assertThat(steps).filteredOn(AuditPlan.Step::fails).hasSize(1);

@@ -19,8 +19,9 @@ import java.util.Set;
  * A config file the run changed, judged key by key ({@link GitConfigKeys}): the text to leave
  * is the run's own, with each changed key that is not harmless given back the values it had
  * before the run (the run's lines for it taken out, the earlier lines put back at the end of
- * the same section, or of the file under the earlier header). Every other byte of the run's
- * text stays as it is.
+ * the same section, or of the file under the earlier header). A section the earlier file did
+ * not have loses its header when none of its keys stay. Every other byte of the run's text
+ * stays as it is.
  */
 public final class ConfigJudge {
     private ConfigJudge() {
@@ -118,6 +119,33 @@ public final class ConfigJudge {
         return new Judged(text, kept, reverted);
     }
 
+    /**
+     * The header lines to take out: of each section the earlier file did not have whose keys
+     * are all put back, so no empty header the run added stays. A header line runs to its
+     * newline, or to the end of a key written on it.
+     */
+    private static List<Edit> emptiedHeaders(ParsedGitConfig was, ParsedGitConfig now, List<ConfigKey> keys) {
+        String t = now.text();
+        List<Edit> out = new ArrayList<>();
+        for (ConfigSection s : now.sections()) {
+            boolean existed = was.sections().stream()
+                    .anyMatch(w -> w.section().equals(s.section()) && w.subsection().equals(s.subsection()));
+            List<ConfigEntry> in = now.entries().stream().filter(e -> s.start() <= e.start() && e.start() < s.end()).toList();
+            if (existed || in.isEmpty() || !in.stream().allMatch(e -> keys.contains(e.key()))) {
+                continue;
+            }
+            int nl = t.indexOf('\n', s.start());
+            int end = nl < 0 || nl >= s.end() ? s.end() : nl + 1;
+            for (ConfigEntry e : in) {
+                if (e.inline()) {
+                    end = Math.max(end, e.end());
+                }
+            }
+            out.add(new Edit(s.start(), end, ""));
+        }
+        return out;
+    }
+
     /** An edit of the run's text: remove {@code [start, end)}, then insert {@code insert} at {@code start}. */
     private record Edit(int start, int end, String insert) {
     }
@@ -126,9 +154,11 @@ public final class ConfigJudge {
         String t = now.text();
         List<Edit> edits = new ArrayList<>();
         StringBuilder appended = new StringBuilder();
+        List<Edit> headers = emptiedHeaders(was, now, keys);
+        edits.addAll(headers);
         for (ConfigKey k : keys) {
             for (ConfigEntry e : now.entries()) {
-                if (e.key().equals(k)) {
+                if (e.key().equals(k) && headers.stream().noneMatch(h -> h.start() <= e.start() && e.start() < h.end())) {
                     // An entry on its header's line keeps the line's end.
                     int end = e.inline() && e.end() > e.start() && t.charAt(e.end() - 1) == '\n'
                             ? e.end() - 1 - (e.end() - 2 >= e.start() && t.charAt(e.end() - 2) == '\r' ? 1 : 0)

@@ -48,18 +48,18 @@ class ConfigJudgeTest {
     }
 
     @Test
-    void aNewSectionOfADangerousKeyGoesAndARemovedSectionComesBackUnderItsHeader() {
+    void aNewSectionOfADangerousKeyGoesHeaderAndAllAndARemovedSectionComesBackUnderItsHeader() {
         String before = "[core]\n\tbare = false\n[credential]\n\thelper = cache\n";
         String after = "[core]\n\tbare = false\n[filter \"x\"]\n\tsmudge = sh -c evil\n";
         ConfigJudge.Judged j = judged(Optional.of(before), after);
-        assertThat(j.text()).isEqualTo("[core]\n\tbare = false\n[filter \"x\"]\n[credential]\n\thelper = cache\n");
+        assertThat(j.text()).isEqualTo("[core]\n\tbare = false\n[credential]\n\thelper = cache\n");
     }
 
     @Test
     void unknownKeysArePutBackToo() {
         ConfigJudge.Judged j = judged(Optional.of(BEFORE), BEFORE + "[frobnicate]\n\tlevel = 3\n");
         assertThat(j.reverted()).extracting(KeyChange::said).containsExactly("frobnicate.level (added, unknown)");
-        assertThat(j.text()).isEqualTo(BEFORE + "[frobnicate]\n");
+        assertThat(j.text()).isEqualTo(BEFORE);
     }
 
     @Test
@@ -68,13 +68,29 @@ class ConfigJudgeTest {
         ConfigJudge.Judged j = judged(Optional.empty(), after);
         assertThat(j.reverted()).extracting(c -> c.key().dotted()).containsExactlyInAnyOrder(
                 "remote.origin.uploadpack", "include.path");
-        assertThat(j.text()).isEqualTo(BEFORE + "[remote \"origin\"]\n\turl = /a\n[include]\n");
+        assertThat(j.text()).isEqualTo(BEFORE + "[remote \"origin\"]\n\turl = /a\n");
     }
 
     @Test
     void anInlineKeyIsCutFromItsHeaderLine() {
         ConfigJudge.Judged j = judged(Optional.of("[core]\n"), "[core] editor = vim\n\tbare = true\n");
         assertThat(j.text()).isEqualTo("[core] \n\tbare = true\n");
+    }
+
+    @Test
+    void anEmptiedHeaderGoesOnlyWhenTheEarlierFileHadNoSuchSection() {
+        // A key on the header's line, a CRLF header, a comment on the header's line.
+        assertThat(judged(Optional.of(BEFORE), BEFORE + "[include] path = x\n[user]\n\tname = Me\n").text())
+                .isEqualTo(BEFORE + "[user]\n\tname = Me\n");
+        assertThat(judged(Optional.of(BEFORE), BEFORE + "[Include]\r\n  path=x\r\n").text()).isEqualTo(BEFORE);
+        assertThat(judged(Optional.of(BEFORE), BEFORE + "[include] # mine\n\tpath = x\n[include]\n\tpath = y\n").text())
+                .isEqualTo(BEFORE);
+        // The earlier file had the section: its header stays, empty as it was.
+        assertThat(judged(Optional.of(BEFORE + "[include]\n"), BEFORE + "[include]\n\tpath = x\n").text())
+                .isEqualTo(BEFORE + "[include]\n");
+        // A kept key holds the section.
+        assertThat(judged(Optional.of(BEFORE), BEFORE + "[remote \"o\"]\n\turl = /a\n\tuploadpack = evil\n").text())
+                .isEqualTo(BEFORE + "[remote \"o\"]\n\turl = /a\n");
     }
 
     @Test
