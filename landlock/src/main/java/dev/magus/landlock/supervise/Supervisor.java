@@ -95,6 +95,8 @@ public final class Supervisor implements AutoCloseable {
     /** How long the thread may take over one call; a test shortens it. */
     volatile Duration stall = STALL;
     private volatile Responder responder;
+    /** How often the thread waited on the listener; read once it has ended (a test of an idle run). */
+    long waits;
     /** For the test of a stalled supervisor: runs before each call is answered. */
     volatile Runnable beforeAnswer = () -> { };
 
@@ -260,10 +262,7 @@ public final class Supervisor implements AutoCloseable {
         Memory id = new Memory(8);
         Memory pollfd = new Memory(8);
         Memory timeout = new Memory(16);
-        timeout.setLong(0, 0);
-        timeout.setLong(8, POLL_NANOS);
         Memory now = new Memory(16);
-        now.clear();
         pollfd.setInt(0, fd);
         pollfd.setShort(4, POLLIN);
         Set<String> seen = new HashSet<>();
@@ -276,12 +275,14 @@ public final class Supervisor implements AutoCloseable {
                     return;
                 }
                 pollfd.setShort(6, (short) 0);
-                long r = pending.isEmpty() ? 0 : sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(now));
+                waits++;
+                long r = pending.isEmpty() ? 0 : sys.ppoll(Pointer.nativeValue(pollfd), 1, timeout(now, 0));
                 if (r == 0) {
                     // No call waits: the questions go to the policy before this thread sleeps.
                     handOver();
                     pollfd.setShort(6, (short) 0);
-                    r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
+                    waits++;
+                    r = sys.ppoll(Pointer.nativeValue(pollfd), 1, timeout(timeout, POLL_NANOS));
                 }
                 if (r == 0 || r == -Errno.EINTR) {
                     continue;
@@ -320,6 +321,13 @@ public final class Supervisor implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** {@code timespec} set to {@code nanos}, anew for each ppoll: the kernel leaves the time not waited in it. */
+    private static long timeout(Memory timespec, long nanos) {
+        timespec.setLong(0, 0);
+        timespec.setLong(8, nanos);
+        return Pointer.nativeValue(timespec);
     }
 
     private void handOver() {

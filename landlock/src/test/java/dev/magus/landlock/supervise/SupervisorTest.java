@@ -103,6 +103,15 @@ class SupervisorTest {
     }
 
     @Test
+    void anIdleSupervisorSleepsInsteadOfPollingWithoutEnd() {
+        // ppoll leaves the time not waited in its timeout: one reused after it ran out waits no more.
+        var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
+                "sleep 0.5; cat /etc/hostname > /dev/null; echo done");
+        assertThat(r.out()).isEqualTo("done\n");
+        assertThat(r.supervisor().waits).as("waits on the listener").isLessThan(r.supervisor().answered() + 100);
+    }
+
+    @Test
     void aKilledSupervisorFailsTheChildsNextCall() throws Exception {
         Path go = ws.resolve("go");
         var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
