@@ -172,7 +172,13 @@ class SupervisorTest {
                     s.stall = java.time.Duration.ofMillis(300);
                     // The next call holds the thread for 2 s, as a read of the caller's memory that
                     // blocks would (the test lets it go, so that the supervisor's reports complete).
-                    s.beforeAnswer = () -> java.util.concurrent.locks.LockSupport.parkNanos(2_000_000_000L);
+                    // Parked until then, whatever wakes it early (a permit left by an unpark is one).
+                    s.beforeAnswer = () -> {
+                        long until = System.nanoTime() + 2_000_000_000L;
+                        for (long left; (left = until - System.nanoTime()) > 0; ) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                        }
+                    };
                     touch(ws.resolve("go"));
                 });
         assertThat(r.out()).startsWith("open=").isNotEqualTo("open=0\n");
