@@ -98,7 +98,12 @@ public enum Call {
         }
 
         Optional<Call> of(int nr) {
-            return nr >= 0 && nr < byNumber.length ? Optional.ofNullable(byNumber[nr]) : Optional.empty();
+            return Optional.ofNullable(at(nr));
+        }
+
+        /** {@link #of}, null for none. */
+        Call at(int nr) {
+            return nr >= 0 && nr < byNumber.length ? byNumber[nr] : null;
         }
     }
 
@@ -130,12 +135,17 @@ public enum Call {
      * {@code O_PATH} open, which touches nothing Landlock checks.
      */
     public Optional<Operation> operation(long openFlags) {
+        return Optional.ofNullable(operationOrNull(openFlags));
+    }
+
+    /** {@link #operation}, null for empty. */
+    Operation operationOrNull(long openFlags) {
         if (flags < 0) {
-            return Optional.of(op);
+            return op;
         }
         if ((openFlags & O_PATH) != 0) {
-            return Optional.empty();
+            return null;
         }
-        return Optional.of((openFlags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0 ? Operation.WRITE : Operation.READ);
+        return (openFlags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0 ? Operation.WRITE : Operation.READ;
     }
 }

@@ -40,17 +40,26 @@ final class ChildMemory implements AutoCloseable {
     private final Memory iov = new Memory(32);
     private final long iovAddress = Pointer.nativeValue(iov);
     private final byte[] bytes = new byte[PATH_MAX];
-    private final byte[] target = new byte[PATH_MAX];
+    /** A directory's path, then a path named beneath it: both read, joined and decoded once. */
+    private final byte[] joined = new byte[2 * PATH_MAX];
     private final byte[] link = new byte[64];
+    /** {@link #link} and the link's target in native memory, so that readlink copies nothing more. */
+    private final Memory links = new Memory(64 + PATH_MAX);
+    private final long linkAddress = Pointer.nativeValue(links);
     private boolean vmReadv = true;
 
     /** The NUL-terminated string at {@code address}, or empty when it cannot be read whole. */
     Optional<String> string(int pid, long address) {
+        return Optional.ofNullable(stringOrNull(pid, address));
+    }
+
+    /** {@link #string}, null for empty. */
+    String stringOrNull(int pid, long address) {
         if (address == 0) {
-            return Optional.empty();
+            return null;
         }
         if (vmReadv) {
-            Optional<String> s = vmString(pid, address);
+            String s = vmString(pid, address);
             if (vmReadv) {
                 return s;
             }
@@ -58,11 +67,11 @@ final class ChildMemory implements AutoCloseable {
         for (int attempt = 0; attempt < 2; attempt++) {
             Optional<String> s = readString(pid, address);
             if (s.isPresent()) {
-                return s;
+                return s.get();
             }
             forget(pid);
         }
-        return Optional.empty();
+        return null;
     }
 
     /** {@code length} bytes at {@code address} (at most {@link #PATH_MAX}), or empty. */
@@ -122,7 +131,49 @@ final class ChildMemory implements AutoCloseable {
         return n;
     }
 
-    private Optional<String> vmString(int pid, long address) {
+    /**
+     * The path at {@code address} made absolute against the caller's {@code dirfd} (AT_FDCWD: its
+     * working directory), or null when either cannot be read; one named absolute is as
+     * {@link NotifiedCall#ownProc} makes it. The bytes are joined before one decoding.
+     */
+    String absolute(int pid, long address, int dirfd) {
+        int n = address != 0 && vmReadv ? vmBytes(pid, address) : -1;
+        if (n < 0) {
+            if (address == 0 || vmReadv) {
+                return null;
+            }
+            String named = stringOrNull(pid, address);
+            if (named == null || named.startsWith("/")) {
+                return named == null ? null : NotifiedCall.ownProc(pid, named);
+            }
+            String base = directoryOrNull(pid, dirfd);
+            return base == null ? null : NotifiedCall.join(base, named);
+        }
+        if (n > 0 && bytes[0] == '/') {
+            return NotifiedCall.ownProc(pid, new String(bytes, 0, n, StandardCharsets.UTF_8));
+        }
+        int at = link(pid, dirfd);
+        if (at < 0) {
+            return null;
+        }
+        if (n > 0) {
+            // AT_EMPTY_PATH (n == 0): the directory itself.
+            if (joined[at - 1] != '/') {
+                joined[at++] = '/';
+            }
+            System.arraycopy(bytes, 0, joined, at, n);
+            at += n;
+        }
+        return new String(joined, 0, at, StandardCharsets.UTF_8);
+    }
+
+    private String vmString(int pid, long address) {
+        int n = vmBytes(pid, address);
+        return n < 0 ? null : new String(bytes, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** Reads the NUL-terminated string at {@code address} into {@link #bytes}: its length, or -1. */
+    private int vmBytes(int pid, long address) {
         int got = 0;
         long at = address;
         while (got < PATH_MAX) {
@@ -131,18 +182,18 @@ final class ChildMemory implements AutoCloseable {
                     PAGE - Long.remainderUnsigned(at, PAGE));
             long n = vmRead(pid, at, got, chunk);
             if (n <= 0) {
-                return Optional.empty();
+                return -1;
             }
             memory.read(got, bytes, got, (int) n);
             for (int i = got; i < got + n; i++) {
                 if (bytes[i] == 0) {
-                    return Optional.of(new String(bytes, 0, i, StandardCharsets.UTF_8));
+                    return i;
                 }
             }
             got += (int) n;
             at += n;
         }
-        return Optional.empty();
+        return -1;
     }
 
     private Optional<String> readString(int pid, long address) {
@@ -203,6 +254,17 @@ final class ChildMemory implements AutoCloseable {
      * {@code dirfd} is: {@code readlink} of {@code /proc/PID/cwd} or {@code /proc/PID/fd/N}.
      */
     Optional<String> directory(int pid, int dirfd) {
+        return Optional.ofNullable(directoryOrNull(pid, dirfd));
+    }
+
+    /** {@link #directory}, null for empty. */
+    String directoryOrNull(int pid, int dirfd) {
+        int n = link(pid, dirfd);
+        return n < 0 ? null : new String(joined, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** Reads the directory's path into {@link #joined}: its length, or -1. */
+    private int link(int pid, int dirfd) {
         int n = ascii(link, 0, "/proc/");
         n = decimal(link, n, pid);
         if (dirfd == AT_FDCWD) {
@@ -212,11 +274,13 @@ final class ChildMemory implements AutoCloseable {
             n = decimal(link, n, dirfd);
         }
         link[n] = 0;
-        long got = SYS.readlink(link, target, target.length);
-        if (got <= 0 || got >= target.length) {
-            return Optional.empty();
+        links.write(0, link, 0, n + 1);
+        long got = SYS.readlinkat(AT_FDCWD, linkAddress, linkAddress + 64, PATH_MAX);
+        if (got <= 0 || got >= PATH_MAX) {
+            return -1;
         }
-        return Optional.of(new String(target, 0, (int) got, StandardCharsets.UTF_8));
+        links.read(64, joined, 0, (int) got);
+        return (int) got;
     }
 
     private static int ascii(byte[] into, int at, String s) {
@@ -233,7 +297,10 @@ final class ChildMemory implements AutoCloseable {
             into[at++] = '-';
             v = -v;
         }
-        int end = at + Long.toString(v).length();
+        int end = at + 1;
+        for (long rest = v / 10; rest > 0; rest /= 10) {
+            end++;
+        }
         for (int i = end - 1; i >= at; i--) {
             into[i] = (byte) ('0' + v % 10);
             v /= 10;

@@ -21,7 +21,20 @@ record Intercept(Operation op, int pid, String path, String host, int port) {
     }
 
     /** What makes two intercepts the same question to the policy. */
-    String key() {
-        return op.name() + '\0' + path + '\0' + host + '\0' + port;
+    Key key() {
+        return new Key(op, path, host, port);
+    }
+
+    /** An intercept without its caller; equals and hashCode written out, cheaper than a record's own. */
+    record Key(Operation op, String path, String host, int port) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && op == k.op && port == k.port && path.equals(k.path) && host.equals(k.host);
+        }
+
+        @Override
+        public int hashCode() {
+            return (op.ordinal() * 31 + path.hashCode()) * 31 + host.hashCode() * 17 + port;
+        }
     }
 }

@@ -26,25 +26,38 @@ final class NotifiedCall {
             return address(call, pid, args, memory).stream().toList();
         }
         long flags = 0;
-        if (call.flagsArg() >= 0) {
+        if (call == Call.OPENAT2) {
             Optional<OpenHow> how = how(call, pid, args, memory);
             if (how.isEmpty()) {
                 return List.of();
             }
             flags = how.get().flags();
+        } else if (call.flagsArg() >= 0) {
+            flags = args[call.flagsArg()] & 0xffffffffL;
         }
-        Optional<Operation> op = call.operation(flags);
-        if (op.isEmpty()) {
+        Operation op = call.operationOrNull(flags);
+        if (op == null) {
             return List.of();
+        }
+        // Without lambdas or optionals: this runs while the caller waits, once per call.
+        if (call.pathCount() == 1) {
+            Intercept one = path(op, pid, args, 0, call, memory);
+            return one == null ? List.of() : List.of(one);
         }
         List<Intercept> out = new ArrayList<>(call.pathCount());
         for (int i = 0; i < call.pathCount(); i++) {
-            Optional<String> named = memory.string(pid, args[call.pathArg(i)]);
-            int dirfd = call.dirArg(i) < 0 ? ChildMemory.AT_FDCWD : (int) args[call.dirArg(i)];
-            named.flatMap(p -> absolute(pid, dirfd, p, memory))
-                    .ifPresent(p -> out.add(new Intercept(op.get(), pid, p, "", -1)));
+            Intercept one = path(op, pid, args, i, call, memory);
+            if (one != null) {
+                out.add(one);
+            }
         }
         return out;
+    }
+
+    private static Intercept path(Operation op, int pid, long[] args, int i, Call call, ChildMemory memory) {
+        int dirfd = call.dirArg(i) < 0 ? ChildMemory.AT_FDCWD : (int) args[call.dirArg(i)];
+        String p = memory.absolute(pid, args[call.pathArg(i)], dirfd);
+        return p == null ? null : new Intercept(op, pid, p, "", -1);
     }
 
     /**
@@ -76,14 +89,6 @@ final class NotifiedCall {
     record OpenHow(long flags, long mode, long resolve) {
     }
 
-    /** {@code path} made absolute against the caller's {@code dirfd} (AT_FDCWD: its working directory). */
-    static Optional<String> absolute(int pid, int dirfd, String path, ChildMemory memory) {
-        if (path.startsWith("/")) {
-            return Optional.of(ownProc(pid, path));
-        }
-        return memory.directory(pid, dirfd).map(base -> join(base, path));
-    }
-
     /**
      * {@code /proc/self} and {@code /proc/thread-self} as the caller meant them: magus, which
      * checks the path, would read its own there.
@@ -91,6 +96,9 @@ final class NotifiedCall {
     static String ownProc(int tid, String path) {
         String thread = "/proc/thread-self";
         String self = "/proc/self";
+        if (!path.startsWith(self) && !path.startsWith(thread)) {
+            return path;
+        }
         if (path.equals(thread) || path.startsWith(thread + "/")) {
             return ChildMemory.tgid(tid).map(p -> "/proc/" + p + "/task/" + tid + path.substring(thread.length()))
                     .orElse(path);

@@ -60,6 +60,11 @@ public final class Supervisor implements AutoCloseable {
     private static final short POLLHUP = 0x10;
     /** How often a waiting supervisor looks whether it was closed. */
     private static final long POLL_NANOS = 50_000_000L;
+    /**
+     * How long new questions wait for the next call before they go to the checking thread, so
+     * that a caller opening file after file wakes that thread once per {@link #BATCH}, not per file.
+     */
+    private static final long HOLD_NANOS = 1_000_000L;
     /** How many distinct questions are remembered before the memory starts over. */
     private static final int REMEMBERED = 1 << 16;
     /** At most this many new questions wait for the checking thread while calls keep coming. */
@@ -78,9 +83,9 @@ public final class Supervisor implements AutoCloseable {
     private final Listener listener;
     private final Sinks.Many<List<Intercept>> asked = Sinks.many().unicast().onBackpressureBuffer();
     /**
-     * The new questions not yet handed to the policy: handed over once no call waits, or
-     * {@link #BATCH} of them, so that a burst of calls wakes the checking thread once rather than
-     * per call. Only the supervisor's thread touches it.
+     * The new questions not yet handed to the policy: handed over once no call came for
+     * {@link #HOLD_NANOS}, or {@link #BATCH} of them, so that a burst of calls wakes the checking
+     * thread once rather than per call. Only the supervisor's thread touches it.
      */
     private List<Intercept> pending = new ArrayList<>();
     private final Sinks.Many<Diagnostic> decided = Sinks.many().unicast().onBackpressureBuffer();
@@ -95,6 +100,8 @@ public final class Supervisor implements AutoCloseable {
     /** How long the thread may take over one call; a test shortens it. */
     volatile Duration stall = STALL;
     private volatile Responder responder;
+    /** How often the thread waited on the listener; read once it has ended (a test of an idle run). */
+    long waits;
     /** For the test of a stalled supervisor: runs before each call is answered. */
     volatile Runnable beforeAnswer = () -> { };
 
@@ -255,71 +262,89 @@ public final class Supervisor implements AutoCloseable {
         }
         // Best effort: an older kernel wakes across CPUs, which costs more per call, nothing else.
         sys.ioctl(fd, NOTIF_SET_FLAGS, FD_SYNC_WAKE_UP);
-        Memory notif = new Memory(notifBytes);
-        Memory resp = new Memory(respBytes);
-        Memory id = new Memory(8);
-        Memory pollfd = new Memory(8);
-        Memory timeout = new Memory(16);
-        timeout.setLong(0, 0);
-        timeout.setLong(8, POLL_NANOS);
-        Memory now = new Memory(16);
-        now.clear();
-        pollfd.setInt(0, fd);
-        pollfd.setShort(4, POLLIN);
-        Set<String> seen = new HashSet<>();
+        Buffers b = new Buffers(fd, new Memory(notifBytes), notifBytes, new Memory(respBytes), respBytes, new Memory(8),
+                new Memory(8), new Memory(16), new Memory(16), new long[6], new HashSet<>());
+        b.pollfd().setInt(0, fd);
+        b.pollfd().setShort(4, POLLIN);
         try (ChildMemory memory = new ChildMemory()) {
-            while (true) {
-                if (killed) {
-                    throw new IllegalStateException("the supervisor was stopped while the run went on");
+            while (turn(responder, b, memory)) {
+                // one call answered, or none waited
+            }
+        }
+    }
+
+    /** {@code timespec} set to {@code nanos}, anew for each ppoll: the kernel leaves the time not waited in it. */
+    private static long timeout(Memory timespec, long nanos) {
+        timespec.setLong(0, 0);
+        timespec.setLong(8, nanos);
+        return Pointer.nativeValue(timespec);
+    }
+
+    /** What {@link #turn} reuses from call to call: native buffers, and the questions asked. */
+    private record Buffers(int fd, Memory notif, int notifBytes, Memory resp, int respBytes, Memory id, Memory pollfd,
+            Memory sleep, Memory hold, long[] args, Set<Intercept.Key> seen) {
+    }
+
+    /**
+     * Waits for one call and answers it; false once no task uses the filter any more. A method
+     * of its own, called per call, so that it runs compiled rather than as an interpreted loop.
+     */
+    private boolean turn(Responder responder, Buffers b, ChildMemory memory) {
+        if (killed) {
+            throw new IllegalStateException("the supervisor was stopped while the run went on");
+        }
+        if (closing) {
+            return false;
+        }
+        Memory pollfd = b.pollfd();
+        long fds = Pointer.nativeValue(pollfd);
+        pollfd.setShort(6, (short) 0);
+        waits++;
+        long r = pending.isEmpty() ? 0 : sys.ppoll(fds, 1, timeout(b.hold(), HOLD_NANOS));
+        if (r == 0) {
+            // No call came meanwhile: the questions go to the policy before this thread sleeps.
+            handOver();
+            pollfd.setShort(6, (short) 0);
+            waits++;
+            r = sys.ppoll(fds, 1, timeout(b.sleep(), POLL_NANOS));
+        }
+        if (r == 0 || r == -Errno.EINTR) {
+            return true;
+        }
+        if (r < 0) {
+            throw new IllegalStateException("ppoll on the listener: " + sys.describe((int) -r));
+        }
+        short revents = pollfd.getShort(6);
+        if ((revents & POLLIN) == 0) {
+            // POLLHUP or POLLERR: no task uses the filter any more, the run's processes are all gone.
+            return (revents & (POLLHUP | POLLERR)) == 0;
+        }
+        Memory notif = b.notif();
+        notif.clear(b.notifBytes());
+        long got = sys.ioctl(b.fd(), NOTIF_RECV, Pointer.nativeValue(notif));
+        if (got == -Errno.ENOENT || got == -Errno.EINTR) {
+            // The caller went away before it was read (a signal, its death).
+            return true;
+        }
+        if (got < 0) {
+            throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_RECV: " + sys.describe((int) -got));
+        }
+        answering = System.nanoTime();
+        List<Intercept> read = answer(responder, b, memory);
+        answering = 0;
+        for (int k = 0; k < read.size(); k++) {
+            Intercept i = read.get(k);
+            if (b.seen().add(i.key())) {
+                if (b.seen().size() > REMEMBERED) {
+                    b.seen().clear();
                 }
-                if (closing) {
-                    return;
-                }
-                pollfd.setShort(6, (short) 0);
-                long r = pending.isEmpty() ? 0 : sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(now));
-                if (r == 0) {
-                    // No call waits: the questions go to the policy before this thread sleeps.
+                pending.add(i);
+                if (pending.size() >= BATCH) {
                     handOver();
-                    pollfd.setShort(6, (short) 0);
-                    r = sys.ppoll(Pointer.nativeValue(pollfd), 1, Pointer.nativeValue(timeout));
-                }
-                if (r == 0 || r == -Errno.EINTR) {
-                    continue;
-                }
-                if (r < 0) {
-                    throw new IllegalStateException("ppoll on the listener: " + sys.describe((int) -r));
-                }
-                short revents = pollfd.getShort(6);
-                if ((revents & POLLIN) != 0) {
-                    notif.clear(notifBytes);
-                    long got = sys.ioctl(fd, NOTIF_RECV, Pointer.nativeValue(notif));
-                    if (got == -Errno.ENOENT || got == -Errno.EINTR) {
-                        // The caller went away before it was read (a signal, its death).
-                        continue;
-                    }
-                    if (got < 0) {
-                        throw new IllegalStateException("SECCOMP_IOCTL_NOTIF_RECV: " + sys.describe((int) -got));
-                    }
-                    answering = System.nanoTime();
-                    List<Intercept> read = answer(responder, notif, resp, respBytes, id, memory);
-                    answering = 0;
-                    for (Intercept i : read) {
-                        if (seen.add(i.key())) {
-                            if (seen.size() > REMEMBERED) {
-                                seen.clear();
-                            }
-                            pending.add(i);
-                            if (pending.size() >= BATCH) {
-                                handOver();
-                            }
-                        }
-                    }
-                } else if ((revents & (POLLHUP | POLLERR)) != 0) {
-                    // No task uses the filter any more: the run's processes are all gone.
-                    return;
                 }
             }
         }
+        return true;
     }
 
     private void handOver() {
@@ -334,34 +359,36 @@ public final class Supervisor implements AutoCloseable {
      * policy and the approver, once {@code NOTIF_ID_VALID} says it is still valid); what it asked,
      * none when the call was no longer valid.
      */
-    private List<Intercept> answer(Responder responder, Memory notif, Memory resp, int respBytes, Memory id,
-            ChildMemory memory) {
+    private List<Intercept> answer(Responder responder, Buffers b, ChildMemory memory) {
         int fd = responder.fd();
+        Memory notif = b.notif();
         long notifId = notif.getLong(0);
         int pid = notif.getInt(8);
         int nr = notif.getInt(16);
         beforeAnswer.run();
         List<Intercept> read = List.of();
-        Optional<Call> call = pid != listener.launchTid() ? calls.of(nr) : Optional.empty();
-        long[] args = new long[6];
-        if (call.isPresent()) {
+        Call call = pid != listener.launchTid() ? calls.at(nr) : null;
+        long[] args = b.args();
+        if (call != null) {
             for (int i = 0; i < 6; i++) {
                 args[i] = notif.getLong(32 + 8L * i);
             }
-            read = NotifiedCall.read(call.get(), pid, args, memory);
+            read = NotifiedCall.read(call, pid, args, memory);
         }
         if (approvals != null && read.size() == 1) {
-            Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call.get(), pid, args, memory);
+            Optional<NotifiedCall.OpenHow> how = NotifiedCall.how(call, pid, args, memory);
+            Memory id = b.id();
             id.setLong(0, notifId);
-            if (how.isPresent() && Approvals.askable(call.get(), how.get())
+            if (how.isPresent() && Approvals.askable(call, how.get())
                     && sys.ioctl(fd, NOTIF_ID_VALID, Pointer.nativeValue(id)) == 0) {
                 // Answered later, off this thread; the kernel takes answers in any order.
-                approvals.hold(responder, notifId, call.get(), read.get(0), how.get());
+                approvals.hold(responder, notifId, call, read.get(0), how.get());
                 answered.incrementAndGet();
                 return List.of();
             }
         }
-        resp.clear(respBytes);
+        Memory resp = b.resp();
+        resp.clear(b.respBytes());
         resp.setLong(0, notifId);
         resp.setInt(20, FLAG_CONTINUE);
         // The answer is taken only while the notification is valid, which makes it the check that

@@ -225,6 +225,13 @@ final class JnaSyscalls implements Syscalls {
         return JnaLibC.readlinkat(dirfd, path, buffer, size);
     }
 
+    private static final long SYS_READLINKAT = X86_64 ? 267 : 78;
+
+    @Override
+    public long readlinkat(int dirfd, long pathAddress, long bufferAddress, long size) {
+        return call(SYS_READLINKAT, dirfd, pathAddress, bufferAddress, size);
+    }
+
     @Override
     public long read(int fd, Pointer buffer, long count) {
         return JnaLibC.read(fd, buffer, count);

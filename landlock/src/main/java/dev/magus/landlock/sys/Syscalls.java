@@ -137,6 +137,12 @@ public interface Syscalls {
     /** {@link #readlink} of {@code path} (NUL-terminated bytes) beneath the directory {@code dirfd}. */
     long readlinkat(int dirfd, byte[] path, byte[] buffer, long size);
 
+    /**
+     * {@link #readlinkat} with both buffers as native addresses, so nothing is copied through
+     * Java arrays: the count, or {@code -errno}.
+     */
+    long readlinkat(int dirfd, long pathAddress, long bufferAddress, long size);
+
     long read(int fd, Pointer buffer, long count);
 
     long write(int fd, Pointer buffer, long count);

@@ -215,6 +215,11 @@ final class UnsupportedSyscalls implements Syscalls {
     }
 
     @Override
+    public long readlinkat(int dirfd, long pathAddress, long bufferAddress, long size) {
+        throw unavailable();
+    }
+
+    @Override
     public long read(int fd, Pointer buffer, long count) {
         throw unavailable();
     }

@@ -103,6 +103,15 @@ class SupervisorTest {
     }
 
     @Test
+    void anIdleSupervisorSleepsInsteadOfPollingWithoutEnd() {
+        // ppoll leaves the time not waited in its timeout: one reused after it ran out waits no more.
+        var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
+                "sleep 0.5; cat /etc/hostname > /dev/null; echo done");
+        assertThat(r.out()).isEqualTo("done\n");
+        assertThat(r.supervisor().waits).as("waits on the listener").isLessThan(r.supervisor().answered() + 100);
+    }
+
+    @Test
     void aKilledSupervisorFailsTheChildsNextCall() throws Exception {
         Path go = ws.resolve("go");
         var r = SupervisedChildren.sh(ws, SupervisedChildren.env(home), NetworkMode.OPEN, new PrefixConfirmer(home),
@@ -163,7 +172,13 @@ class SupervisorTest {
                     s.stall = java.time.Duration.ofMillis(300);
                     // The next call holds the thread for 2 s, as a read of the caller's memory that
                     // blocks would (the test lets it go, so that the supervisor's reports complete).
-                    s.beforeAnswer = () -> java.util.concurrent.locks.LockSupport.parkNanos(2_000_000_000L);
+                    // Parked until then, whatever wakes it early (a permit left by an unpark is one).
+                    s.beforeAnswer = () -> {
+                        long until = System.nanoTime() + 2_000_000_000L;
+                        for (long left; (left = until - System.nanoTime()) > 0; ) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                        }
+                    };
                     touch(ws.resolve("go"));
                 });
         assertThat(r.out()).startsWith("open=").isNotEqualTo("open=0\n");
