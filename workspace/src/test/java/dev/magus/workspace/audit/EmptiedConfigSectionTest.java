@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.magus.policy.control.ControlFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,23 +36,7 @@ class EmptiedConfigSectionTest {
     }
 
     private String git(String... args) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder();
-        pb.command().add("git");
-        pb.command().addAll(List.of(args));
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-        pb.directory(ws.toFile()).redirectErrorStream(true);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            Assumptions.assumeTrue(false, "no git on PATH: " + e.getMessage());
-            throw e;
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("git %s: %s", List.of(args), out).isZero();
-        return out;
+        return RealGit.run(dir, ws, args);
     }
 
     private ControlFileAudit.Report run(String... configArgs) throws Exception {

@@ -6,7 +6,6 @@ import dev.magus.policy.git.ConfigKey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,23 +33,7 @@ class GitConfigKeysTest {
             "core.fsmonitorhookversion", "column.pager");
 
     private String git(String... args) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder();
-        pb.command().add("git");
-        pb.command().addAll(List.of(args));
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().put("GIT_CONFIG_NOSYSTEM", "1");
-        pb.directory(dir.toFile()).redirectErrorStream(true);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            Assumptions.assumeTrue(false, "no git on PATH: " + e.getMessage());
-            throw e;
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("git %s: %s", List.of(args), out).isZero();
-        return out;
+        return dev.magus.workspace.audit.RealGit.run(dir, dir, args);
     }
 
     /** {@code diff.<driver>.command} as a key with subsection {@code x}; empty when the key's own name is a placeholder. */
