@@ -76,8 +76,8 @@ final class CheckCommand implements Callable<Integer> {
             // A usage error: 125 (ExitCodes.USAGE), as picocli's parameter errors are mapped,
             // never 1, which is "denied" for this command. Checked here so the message names
             // the operations there are.
-            err.println("magus check: unknown operation " + Echo.quoted(op) + " (expected read, write or exec)");
-            spec.commandLine().usage(err);
+            err.println("magus check: unknown operation " + Echo.quoted(op)
+                    + " (expected read, write or exec); see 'magus check --help'");
             return ExitCodes.USAGE;
         }
         Access operation = parsed.get();

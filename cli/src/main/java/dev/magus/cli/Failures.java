@@ -22,10 +22,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * <ul>
  *   <li>a {@link SandboxException}: its diagnostic's line, naming the source, exit 125;
  *   <li>anything else a command throws is a bug of magus: {@link Unexpected#line}, exit 125;
- *   <li>an unknown option, subcommand or argument: one line, its message (control characters
- *       visible, cut short), the closest names and where the help is, exit 125
- *       ({@link ExitCodes#USAGE});
- *   <li>any other command line picocli cannot parse: its message and the usage, exit 125.
+ *   <li>a command line picocli cannot parse: one line, its message (control characters visible,
+ *       cut short), for an unknown option, subcommand or argument the closest names, and where
+ *       the help is, exit 125 ({@link ExitCodes#USAGE});
+ *   <li>a command of commands given none ({@code magus} alone): its message and its usage, exit 125.
  * </ul>
  */
 final class Failures implements IExecutionExceptionHandler, IParameterExceptionHandler {
@@ -79,13 +79,14 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
         if (message.length() > MAX_USAGE_MESSAGE) {
             message = message.substring(0, MAX_USAGE_MESSAGE) + "…";
         }
-        if (ex instanceof UnmatchedArgumentException u) {
-            // One line: what was not understood, the names it was close to, where the rest is.
-            err.println("magus: " + message + suggestion(u, cl) + "; see '" + cl.getCommandSpec().qualifiedName()
-                    + " --help'");
-        } else {
+        if (!cl.getSubcommands().isEmpty() && !(ex instanceof UnmatchedArgumentException)) {
+            // A command of commands given none of them (magus alone): its usage lists them.
             err.println("magus: " + message);
             cl.usage(err, cl.getColorScheme());
+        } else {
+            // One line: what was not understood, the names it was close to, where the rest is.
+            String close = ex instanceof UnmatchedArgumentException u ? suggestion(u, cl) : "";
+            err.println("magus: " + message + close + "; see '" + cl.getCommandSpec().qualifiedName() + " --help'");
         }
         err.flush();
         return ExitCodes.USAGE;

@@ -165,7 +165,8 @@ class CheckCommandTest {
     void anUnknownOperationIsAUsageError() {
         Cli.Result r = check(ws, "delete", "x");
         assertThat(r.status()).isEqualTo(125);
-        assertThat(r.err()).contains("unknown operation 'delete'").contains("Usage:");
+        assertThat(r.err()).contains("unknown operation 'delete'").endsWith("; see 'magus check --help'" + System.lineSeparator())
+                .doesNotContain("Usage:");
         assertThat(r.out()).isEmpty();
     }
 

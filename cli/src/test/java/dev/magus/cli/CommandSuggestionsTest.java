@@ -42,4 +42,21 @@ class CommandSuggestionsTest {
         assertThat(target.err()).isEqualTo("magus: Unknown option: '--verbos' (did you mean 'magus target --verbose'?);"
                 + " see 'magus target --help'\n");
     }
+
+    @Test
+    void everyOtherUsageErrorIsOneLineTooAndOnlyACommandOfCommandsShowsItsUsage() throws Exception {
+        Path ws = java.nio.file.Files.createDirectories(dir.resolve("ws"));
+        var host = Cli.fakeHost(dir, Map.of());
+        Cli.Result noValue = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "run", "--env");
+        assertThat(noValue.status()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noValue.err()).startsWith("magus: Missing required parameter for option '--env'")
+                .endsWith("; see 'magus run --help'\n").doesNotContain("Usage:").hasLineCount(1);
+        Cli.Result noCommand = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)), "run");
+        assertThat(noCommand.status()).isEqualTo(ExitCodes.USAGE);
+        assertThat(noCommand.err()).startsWith("magus: Missing required parameter: 'CMD'")
+                .endsWith("; see 'magus run --help'\n").hasLineCount(1);
+        Cli.Result bare = Cli.run(Cli.context(host, ws, LandlockProbe.fixed(7)));
+        assertThat(bare.status()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bare.err()).startsWith("magus: Missing required subcommand").contains("Usage: magus").contains("run");
+    }
 }
