@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -27,6 +29,21 @@ final class SupervisedCheck {
         this.cwd = cwd;
     }
 
+    /** The refusals among {@code batch}, in its order. */
+    List<Diagnostic> refused(List<Intercept> batch) {
+        List<Diagnostic> out = List.of();
+        for (int k = 0; k < batch.size(); k++) {
+            Optional<Diagnostic> d = check(batch.get(k));
+            if (d.isPresent()) {
+                if (out.isEmpty()) {
+                    out = new ArrayList<>();
+                }
+                out.add(d.get());
+            }
+        }
+        return out;
+    }
+
     Optional<Diagnostic> check(Intercept i) {
         Optional<Diagnostic> refused;
         if (i.op() == Operation.CONNECT || i.op() == Operation.BIND) {
@@ -39,7 +56,13 @@ final class SupervisedCheck {
             } catch (InvalidPathException e) {
                 return Optional.empty();
             }
-            refused = policy.confirm(i.op(), p, cwd).filter(d -> reachable(i.op(), p));
+            refused = policy.confirm(i.op(), p, cwd);
+            if (refused.isPresent() && !reachable(i.op(), p)) {
+                return Optional.empty();
+            }
+        }
+        if (refused.isEmpty()) {
+            return refused;
         }
         return refused.map(r -> new Diagnostic(r.code(), r.message(), r.subject(), r.operation(), Layer.KERNEL,
                 Supervisor.SOURCE, r.details()).withDetail(DetailKey.PIDS, i.pid()));

@@ -114,7 +114,7 @@ public final class Supervisor implements AutoCloseable {
         SupervisedCheck check = new SupervisedCheck(policy, cwd);
         this.approvals = approval.map(a -> new Approvals(a, check, this::decided)).orElse(null);
         Flux<Diagnostic> checked = asked.asFlux().publishOn(Schedulers.boundedElastic())
-                .concatMapIterable(batch -> batch.stream().flatMap(i -> check.check(i).stream()).toList());
+                .concatMapIterable(check::refused);
         if (approvals != null) {
             checked = checked.map(d -> d.operation() == Operation.EXEC ? Approvals.unapprovable(d) : d);
         }

@@ -44,6 +44,34 @@ final class JvmNames {
         return bytes;
     }
 
+    /**
+     * {@link #encode} into {@code into} (at least {@link #PATH_MAX} long), allocating nothing for
+     * an ASCII name: how many bytes were written, the NUL included; -1 where encode gives null.
+     */
+    static int encodeInto(String text, byte[] into) {
+        int n = text.length();
+        if (n == 0 || n >= PATH_MAX || text.charAt(0) != '/') {
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c == 0) {
+                return -1;
+            }
+            if (c >= 0x80) {
+                byte[] bytes = encodeUtf8(text);
+                if (bytes == null) {
+                    return -1;
+                }
+                System.arraycopy(bytes, 0, into, 0, bytes.length);
+                return bytes.length;
+            }
+            into[i] = (byte) c;
+        }
+        into[n] = 0;
+        return n + 1;
+    }
+
     private static byte[] encodeUtf8(String text) {
         if (!UTF8_NAMES || text.indexOf(0) >= 0) {
             return null;

@@ -59,6 +59,8 @@ public final class ProcFdLookup implements KernelLookup {
         final byte[] fdLink = Arrays.copyOf(FD_DIR, FD_DIR.length + 11);
         /** A descriptor's number as a name beneath {@code /proc/self/fd}, and a NUL. */
         final byte[] fdName = new byte[12];
+        /** The path asked about, NUL-terminated, before it is copied next to {@code open_how}. */
+        final byte[] name = new byte[JvmNames.PATH_MAX];
         /** One more than any answer, so a full buffer means cut short. */
         final byte[] target = new byte[JvmNames.PATH_MAX + 1];
     }
@@ -73,12 +75,12 @@ public final class ProcFdLookup implements KernelLookup {
         if (unsupported || !Natives.ready()) {
             return Optional.empty();
         }
-        byte[] path = JvmNames.encode(absolutePath);
-        if (path == null || path.length > JvmNames.PATH_MAX) {
+        Buffers b = BUFFERS.get();
+        int len = JvmNames.encodeInto(absolutePath, b.name);
+        if (len < 0 || len > JvmNames.PATH_MAX) {
             return Optional.empty();
         }
-        Buffers b = BUFFERS.get();
-        b.request.write(OPEN_HOW, path, 0, path.length);
+        b.request.write(OPEN_HOW, b.name, 0, len);
         long base = Pointer.nativeValue(b.request);
         Syscalls sys = Natives.syscalls();
         int fd = (int) sys.openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);
@@ -117,12 +119,12 @@ public final class ProcFdLookup implements KernelLookup {
         if (unsupported || !Natives.ready()) {
             return Unlinked.UNKNOWN;
         }
-        byte[] path = JvmNames.encode(plainPath);
-        if (path == null || path.length > JvmNames.PATH_MAX) {
+        Buffers b = BUFFERS.get();
+        int len = JvmNames.encodeInto(plainPath, b.name);
+        if (len < 0 || len > JvmNames.PATH_MAX) {
             return Unlinked.UNKNOWN;
         }
-        Buffers b = BUFFERS.get();
-        b.noLinks.write(OPEN_HOW, path, 0, path.length);
+        b.noLinks.write(OPEN_HOW, b.name, 0, len);
         long base = Pointer.nativeValue(b.noLinks);
         Syscalls sys = Natives.syscalls();
         int fd = (int) sys.openat2(AT_FDCWD, base + OPEN_HOW, base, OPEN_HOW);

@@ -1,5 +1,6 @@
 package dev.magus.policy.path;
 
+import java.nio.file.FileSystems;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,18 +19,26 @@ final class KernelAsk {
     /**
      * The kernel's answer for {@code absolute}, when this resolver asks one and it has one:
      * {@code Resolved(real, true)}; null to walk.
+     *
+     * @param spelled {@code absolute} as a path, reused as the answer when it is its own real
+     *                path; null when there is none
      */
-    static Resolution resolve(KernelLookup lookup, String absolute) {
+    static Resolution resolve(KernelLookup lookup, String absolute, Path spelled) {
         switch (unlinked(lookup, absolute)) {
             case YES:
                 // No link in it: the walk would end at this very spelling, existing.
-                return new Resolution.Resolved(Path.of(absolute), true);
+                return new Resolution.Resolved(asPath(absolute, spelled), true);
             case ABSENT:
                 // Missing before any link: following links fails there too; the walk says what it means.
                 return null;
             default:
                 return realPath(lookup, absolute);
         }
+    }
+
+    /** {@code Path.of(absolute)}: {@code spelled} itself when it is that path already. */
+    private static Path asPath(String absolute, Path spelled) {
+        return spelled != null && spelled.getFileSystem() == FileSystems.getDefault() ? spelled : Path.of(absolute);
     }
 
     /** {@link KernelLookup#realPath} of {@code absolute} as a resolution; null to walk. */
@@ -101,12 +110,12 @@ final class KernelAsk {
      * followed); null otherwise. A path the kernel found a link in ({@code LINKED}) is walked at
      * once: its real path is never its own spelling (the real path has no link among its
      * components, the spelling has one), so asking {@link KernelLookup#realPath} could only lead
-     * to the walk.
+     * to the walk. {@code spelled} as in {@link #resolve}.
      */
-    static Traced traceUnlinked(KernelLookup lookup, String absolute) {
+    static Traced traceUnlinked(KernelLookup lookup, String absolute, Path spelled) {
         switch (unlinked(lookup, absolute)) {
             case YES:
-                return new Traced(new Resolution.Resolved(Path.of(absolute), true), List.of());
+                return new Traced(new Resolution.Resolved(asPath(absolute, spelled), true), List.of());
             case LINKED:
             case ABSENT:
                 return null;

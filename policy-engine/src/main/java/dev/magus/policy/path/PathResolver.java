@@ -172,9 +172,9 @@ public final class PathResolver {
      * The kernel's answer for {@code absolute}, when this resolver asks one and it has one
      * ({@link KernelAsk#resolve}); null to walk.
      */
-    private Resolution fromKernel(String absolute) {
+    private Resolution fromKernel(String absolute, Path spelled) {
         KernelLookup lookup = kernelLookup();
-        return lookup == null ? null : KernelAsk.resolve(lookup, absolute);
+        return lookup == null ? null : KernelAsk.resolve(lookup, absolute, spelled);
     }
 
     /**
@@ -221,7 +221,7 @@ public final class PathResolver {
             // The kernel resolves the directory, then the request from where that led, as the
             // walk does. It counts links over both (the walk restarts at the request), which
             // differs only near ELOOP, where the kernel fails and the walk decides.
-            Resolution known = fromKernel(joined(base, request));
+            Resolution known = fromKernel(joined(base, request), null);
             if (known != null) {
                 return known;
             }
@@ -232,7 +232,8 @@ public final class PathResolver {
     /** Resolves an absolute request. */
     public Resolution resolve(Path absoluteRequest) {
         requireAbsolute(absoluteRequest);
-        Resolution known = fromKernel(absoluteRequest.toString());
+        // The request itself is the answer when it has no link: a Path made once, its text kept.
+        Resolution known = fromKernel(absoluteRequest.toString(), absoluteRequest);
         if (known != null) {
             return known;
         }
@@ -253,21 +254,21 @@ public final class PathResolver {
             return trace(request);
         }
         Path base = cwd.toAbsolutePath();
-        Traced known = fromKernelUnlinked(joined(base, request));
+        Traced known = fromKernelUnlinked(joined(base, request), null);
         return known != null ? known : walk(request, base);
     }
 
     /** {@link #trace(Path, Path)} of an absolute request. */
     public Traced trace(Path absoluteRequest) {
         requireAbsolute(absoluteRequest);
-        Traced known = fromKernelUnlinked(absoluteRequest.toString());
+        Traced known = fromKernelUnlinked(absoluteRequest.toString(), absoluteRequest);
         return known != null ? known : walk(absoluteRequest);
     }
 
     /** The kernel's answer for {@code absolute} when no link was followed ({@link KernelAsk#traceUnlinked}); null to walk. */
-    private Traced fromKernelUnlinked(String absolute) {
+    private Traced fromKernelUnlinked(String absolute, Path spelled) {
         KernelLookup lookup = kernelLookup();
-        return lookup == null ? null : KernelAsk.traceUnlinked(lookup, absolute);
+        return lookup == null ? null : KernelAsk.traceUnlinked(lookup, absolute, spelled);
     }
 
     private static String joined(Path base, Path request) {
