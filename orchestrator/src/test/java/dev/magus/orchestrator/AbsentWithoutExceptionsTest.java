@@ -53,7 +53,7 @@ class AbsentWithoutExceptionsTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }, getClass().getClassLoader());
+        }, getClass().getClassLoader(), new dev.magus.workspace.spell.SpellParses());
     }
 
     private static Presence presence(Path p) {

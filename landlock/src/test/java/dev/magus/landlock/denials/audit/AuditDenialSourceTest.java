@@ -145,7 +145,7 @@ class AuditDenialSourceTest {
             List<Diagnostic> merged = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
             DenialMerger.merge(source.track("run-2", child.pid(), "", fixture.ws(), policy), inferred.asFlux(),
-                    Duration.ofSeconds(2)).subscribe(merged::add, e -> done.countDown(), done::countDown);
+                    Duration.ofSeconds(2), reactor.core.scheduler.Schedulers.parallel()).subscribe(merged::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
             KernelDenials fromOutput = new KernelDenials(policy, KernelDenials.Child.at(fixture.ws()));
