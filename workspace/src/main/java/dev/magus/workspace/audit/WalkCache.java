@@ -114,17 +114,9 @@ final class WalkCache {
             if (parent >= i || parent < -1 || place < 0 || place >= places.length) {
                 return null;
             }
-            Path path;
-            if (parent < 0) {
-                path = Path.of(name);
-                if (!roots.contains(path)) {
-                    return null;
-                }
-            } else {
-                if (!TreeCache.plainName(name)) {
-                    return null;
-                }
-                path = dirs.get(parent).path().resolve(name);
+            Path path = TreeCache.dirPath(parent, name, roots, j -> dirs.get(j).path());
+            if (path == null) {
+                return null;
             }
             dirs.add(new Scan.Dir(path, path.toString(), parent, ino, places[place]));
         }
