@@ -94,7 +94,7 @@ final class LearnCommand implements Callable<Integer> {
         try {
             file = Workspace.findFile(cwd);
             // Read first: a file that does not parse is reported, and never written to.
-            WorkspaceConfig config = file.map(WorkspaceConfig::read).orElse(WorkspaceConfig.DEFAULT);
+            WorkspaceConfig config = file.map(f -> WorkspaceConfig.parse(f).config()).orElse(WorkspaceConfig.DEFAULT);
             Optional<Mode> floor = Optional.ofNullable(context.host().get().env().get(MagusEnv.SANDBOX))
                     .filter(v -> !v.isEmpty()).map(v -> Mode.parse(v, MagusEnv.SANDBOX));
             mode = Mode.stronger(Mode.stronger(config.mode(), Mode.BEST_EFFORT), floor.orElse(Mode.OFF));

@@ -53,7 +53,7 @@ class AbsentWithoutExceptionsTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }, getClass().getClassLoader());
+        }, getClass().getClassLoader(), new dev.magus.workspace.spell.SpellParses());
     }
 
     private static Presence presence(Path p) {
@@ -114,9 +114,9 @@ class AbsentWithoutExceptionsTest {
     void leaseMarkersAbsentIsNoLeaseWithoutTheJdk() throws IOException {
         LeaseMarkers markers = new LeaseMarkers(new StateDir(tmp.toRealPath().resolve("state")), tmp.resolve("cache"));
         assertThat(presence(markers.dir())).isEqualTo(Presence.NO_ENTRY);
-        assertThat(markers.covering(ws)).isEmpty();
+        assertThat(markers.covering(ws, Optional.empty())).isEmpty();
         Marker m = markers.acquire(ws, new JobId(3));
-        assertThat(markers.covering(ws.resolve("sub"))).contains(m);
+        assertThat(markers.covering(ws.resolve("sub"), Optional.empty())).contains(m);
     }
 
     @Test
@@ -124,13 +124,13 @@ class AbsentWithoutExceptionsTest {
         Path file = Files.writeString(tmp.toRealPath().resolve("state-file"), "x");
         LeaseMarkers behindFile = new LeaseMarkers(new StateDir(file.resolve("magus")), tmp.resolve("cache"));
         assertThat(presence(behindFile.dir())).isEqualTo(Presence.NOT_A_DIRECTORY);
-        assertThatThrownBy(() -> behindFile.covering(ws)).isInstanceOfSatisfying(SandboxException.class,
+        assertThatThrownBy(() -> behindFile.covering(ws, Optional.empty())).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.getMessage()).contains("cannot read the leases"));
 
         LeaseMarkers markers = new LeaseMarkers(new StateDir(tmp.toRealPath().resolve("state")), tmp.resolve("cache"));
         Object[] seen = asNobody(() -> {
             try {
-                return new Object[] {presence(markers.dir()), markers.covering(ws)};
+                return new Object[] {presence(markers.dir()), markers.covering(ws, Optional.empty())};
             } catch (SandboxException e) {
                 return new Object[] {presence(markers.dir()), e};
             }
@@ -138,7 +138,7 @@ class AbsentWithoutExceptionsTest {
         assertThat(seen[0]).as("EACCES on the way").isEqualTo(Presence.UNSURE);
         assertThat(seen[1]).as("as the JDK said: a lease that cannot be read is refused, never none")
                 .isInstanceOfSatisfying(SandboxException.class, e -> assertThat(e.getMessage()).contains("cannot read the leases"));
-        assertThat(markers.covering(ws)).as("root, with its capabilities").isEqualTo(Optional.empty());
+        assertThat(markers.covering(ws, Optional.empty())).as("root, with its capabilities").isEqualTo(Optional.empty());
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.magus.policy;
 
-import dev.magus.policy.fs.AccessMode;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 
@@ -36,11 +35,6 @@ public final class AllowHint {
         }
         return out.append("    - path: ").append(scalar(Locations.display(hint.path(), home))).append("\n      mode: ")
                 .append(hint.mode().declared()).append('\n').toString();
-    }
-
-    /** The same for a plain path and mode (no rule widened, the path exists). */
-    public static String yaml(Path path, AccessMode mode, Path home) {
-        return yaml(new DenialAdvice.Hint(path, mode, java.util.Optional.empty(), false), home);
     }
 
     /** {@code text} as a YAML scalar: plain when that is unambiguous, else double-quoted ({@code ~} always). */

@@ -91,16 +91,6 @@ public final class GitDirs {
     }
 
     /**
-     * The git dirs of the workspace at {@code workspaceRoot}, on the real filesystem.
-     *
-     * @param workspaceRoot the workspace root, resolved
-     * @param home          the home directory, resolved
-     */
-    public static Found of(Path workspaceRoot, Path home) {
-        return of(workspaceRoot, home, new PathResolver());
-    }
-
-    /**
      * The git dirs of the workspace at {@code workspaceRoot}, as {@code resolver} (and its
      * filesystem) sees them.
      *

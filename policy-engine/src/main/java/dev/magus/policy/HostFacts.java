@@ -114,8 +114,7 @@ public record HostFacts(
 
     /**
      * The last answer of {@link #stateDirOf} and everything it was computed from (the two
-     * variables and the home): a server asks it several times per run with the same three, and
-     * the path arithmetic showed in profiles. A function of exactly these inputs.
+     * variables and the home), which a server asks for several times per run with the same three.
      */
     private record StateDirMemo(String carried, String xdg, Path home, Path dir) {
         @Override

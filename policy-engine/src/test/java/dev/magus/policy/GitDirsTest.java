@@ -6,6 +6,7 @@ import dev.magus.policy.decl.MergedDecl;
 import dev.magus.policy.fs.Access;
 import dev.magus.policy.fs.AccessMode;
 import dev.magus.events.Mode;
+import dev.magus.policy.path.PathResolver;
 import dev.magus.policy.path.RandomTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -97,10 +98,10 @@ class GitDirsTest {
     void plainRepositoryHasItsDotGit() throws Exception {
         Path home = FakeHost.mkdirs(tmp.resolve("home/u"));
         Path[] repo = repoWithWorktree(home);
-        assertThat(GitDirs.of(repo[0], home).dirs()).containsExactly(repo[0].resolve(".git"));
+        assertThat(GitDirs.of(repo[0], home, new PathResolver()).dirs()).containsExactly(repo[0].resolve(".git"));
         // A workspace in a sub-directory of the checkout finds the same git dir, as git does.
         Path sub = FakeHost.mkdirs(repo[0].resolve("pkg/sub"));
-        assertThat(GitDirs.of(sub, home).dirs()).containsExactly(repo[0].resolve(".git"));
+        assertThat(GitDirs.of(sub, home, new PathResolver()).dirs()).containsExactly(repo[0].resolve(".git"));
     }
 
     @Test
@@ -108,7 +109,7 @@ class GitDirsTest {
         Path home = FakeHost.mkdirs(tmp.resolve("home/u"));
         Path[] repo = repoWithWorktree(home);
         Path common = repo[0].resolve(".git");
-        assertThat(GitDirs.of(repo[1], home).dirs()).containsExactly(common.resolve("worktrees/linked"), common);
+        assertThat(GitDirs.of(repo[1], home, new PathResolver()).dirs()).containsExactly(common.resolve("worktrees/linked"), common);
     }
 
     @Test
@@ -132,11 +133,11 @@ class GitDirsTest {
     void aDotGitFileWithoutGitdirOrOutsideGitGrantsNothing() throws IOException {
         Path home = FakeHost.mkdirs(tmp.resolve("home/u"));
         Path ws = FakeHost.mkdirs(tmp.resolve("ws"));
-        assertThat(GitDirs.of(ws, home).dirs()).isEmpty();
+        assertThat(GitDirs.of(ws, home, new PathResolver()).dirs()).isEmpty();
         FakeHost.write(ws.resolve(".git"), "not a gitdir line\n");
-        assertThat(GitDirs.of(ws, home).dirs()).isEmpty();
+        assertThat(GitDirs.of(ws, home, new PathResolver()).dirs()).isEmpty();
         FakeHost.write(ws.resolve(".git"), "gitdir: ../missing\n");
-        assertThat(GitDirs.of(ws, home).dirs()).isEmpty();
+        assertThat(GitDirs.of(ws, home, new PathResolver()).dirs()).isEmpty();
     }
 
     @Test
@@ -144,7 +145,7 @@ class GitDirsTest {
         Path home = FakeHost.mkdirs(tmp.resolve("home/u"));
         FakeHost.mkdirs(home.resolve(".git/hooks"));
         Path ws = FakeHost.mkdirs(home.resolve("src/ws"));
-        assertThat(GitDirs.of(ws, home).dirs()).isEmpty();
+        assertThat(GitDirs.of(ws, home, new PathResolver()).dirs()).isEmpty();
     }
 
     @Test
@@ -161,7 +162,7 @@ class GitDirsTest {
         Path subGitDir = app.resolve(".git/modules/vendor/lib");
         assertThat(Files.readString(sub.resolve(".git"))).startsWith("gitdir: ");
 
-        GitDirs.Found found = GitDirs.of(sub, h.home);
+        GitDirs.Found found = GitDirs.of(sub, h.home, new PathResolver());
         assertThat(found.notes()).isEmpty();
         assertThat(found.dirs()).containsExactly(subGitDir);
         Policy p = new PolicyBuilder(h.facts()).policy(Mode.REQUIRED, sub, MergedDecl.EMPTY);
@@ -177,12 +178,12 @@ class GitDirsTest {
         // What a confined child does with `ln -s ../home .git`: here home even looks like a repository.
         repositoryByHand(h.home);
         Files.createSymbolicLink(h.ws.resolve(".git"), Path.of("../home/u"));
-        refused(GitDirs.of(h.ws, h.home), "is a symbolic link to ~, out of the workspace");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "is a symbolic link to ~, out of the workspace");
 
         Files.delete(h.ws.resolve(".git"));
         Path other = repositoryByHand(h.root.resolve("other/.git"));
         Files.createSymbolicLink(h.ws.resolve(".git"), other);
-        refused(GitDirs.of(h.ws, h.home), "out of the workspace");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "out of the workspace");
 
         Policy p = new PolicyBuilder(h.facts()).policy(Mode.REQUIRED, h.ws, MergedDecl.EMPTY);
         assertThat(p.rules()).noneMatch(r -> r.origin().contains("core:git"));
@@ -200,7 +201,7 @@ class GitDirsTest {
         Path ws = FakeHost.mkdirs(tmp.toRealPath().resolve("ws"));
         Path real = repositoryByHand(ws.resolve(".git-real"));
         Files.createSymbolicLink(ws.resolve(".git"), Path.of(".git-real"));
-        assertThat(GitDirs.of(ws, home).dirs()).containsExactly(real);
+        assertThat(GitDirs.of(ws, home, new PathResolver()).dirs()).containsExactly(real);
     }
 
     @Test
@@ -210,14 +211,14 @@ class GitDirsTest {
         for (String named : List.of("/", "/etc", "/usr", "/proc/self/cwd", "/var", "/tmp", h.home.toString(),
                 h.root.toString(), h.ws.toString(), "..", ".")) {
             FakeHost.write(h.ws.resolve(".git"), "gitdir: " + named + "\n");
-            GitDirs.Found found = GitDirs.of(h.ws, h.home);
+            GitDirs.Found found = GitDirs.of(h.ws, h.home, new PathResolver());
             assertThat(found.dirs()).as(named).isEmpty();
             assertThat(found.notes()).as(named).singleElement()
                     .satisfies(n -> assertThat(n.why()).containsAnyOf("never granted as a git dir", "not a git directory",
                             "does not name"));
         }
         FakeHost.write(h.ws.resolve(".git"), "gitdir: /\n");
-        refused(GitDirs.of(h.ws, h.home), "/ is the home directory or an ancestor of it, which is never granted as a git dir");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "/ is the home directory or an ancestor of it, which is never granted as a git dir");
         Policy p = new PolicyBuilder(h.facts()).policy(Mode.REQUIRED, h.ws, MergedDecl.EMPTY);
         assertThat(p.ruleset().granted(Path.of("/etc/passwd")).has(Access.WRITE)).isFalse();
         assertThat(p.ruleset().granted(h.home.resolve(".ssh/id_rsa"))).isEqualTo(AccessMode.NONE);
@@ -235,10 +236,10 @@ class GitDirsTest {
         Path other = secrets.resolve(".git");
 
         FakeHost.write(h.ws.resolve(".git"), "gitdir: " + other + "\n");
-        refused(GitDirs.of(h.ws, h.home), "does not name " + h.ws + " back");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "does not name " + h.ws + " back");
         // The other repository's linked worktree git dir names its own checkout, not this one.
         FakeHost.write(h.ws.resolve(".git"), "gitdir: " + other.resolve("worktrees/secrets-wt") + "\n");
-        refused(GitDirs.of(h.ws, h.home), "names " + h.root.resolve("src/secrets-wt/.git"));
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "names " + h.root.resolve("src/secrets-wt/.git"));
 
         Policy p = new PolicyBuilder(h.facts()).policy(Mode.REQUIRED, h.ws, MergedDecl.EMPTY);
         assertThat(p.ruleset().granted(other.resolve("hooks/pre-commit"))).isEqualTo(AccessMode.NONE);
@@ -255,18 +256,18 @@ class GitDirsTest {
         FakeHost.write(forged.resolve("gitdir"), h.ws.resolve(".git") + "\n");
         FakeHost.write(forged.resolve("commondir"), "/\n");
         FakeHost.write(h.ws.resolve(".git"), "gitdir: " + forged + "\n");
-        refused(GitDirs.of(h.ws, h.home), "/ is the home directory or an ancestor of it");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "/ is the home directory or an ancestor of it");
 
         // A commondir naming some real repository that does not hold this worktree git dir.
         Path elsewhere = repositoryByHand(h.root.resolve("elsewhere/.git"));
         FakeHost.write(forged.resolve("commondir"), elsewhere + "\n");
-        refused(GitDirs.of(h.ws, h.home), "is not in the worktrees of the common dir");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "is not in the worktrees of the common dir");
 
         // And one that does hold it, but is not a repository.
         FakeHost.write(forged.resolve("commondir"), "../..\n");
-        refused(GitDirs.of(h.ws, h.home), "is not a git directory");
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "is not a git directory");
         repositoryByHand(h.root.resolve("forged"));
-        assertThat(GitDirs.of(h.ws, h.home).dirs()).containsExactly(forged, h.root.resolve("forged"));
+        assertThat(GitDirs.of(h.ws, h.home, new PathResolver()).dirs()).containsExactly(forged, h.root.resolve("forged"));
     }
 
     @Test
@@ -275,9 +276,9 @@ class GitDirsTest {
         FakeHost h = new FakeHost(tmp.resolve("host"));
         Path sep = FakeHost.mkdirs(h.root.resolve("store")).resolve("ws.git");
         git(h.ws, h.home, "init", "-q", "--separate-git-dir=" + sep);
-        refused(GitDirs.of(h.ws, h.home), "git config core.worktree " + h.ws);
+        refused(GitDirs.of(h.ws, h.home, new PathResolver()), "git config core.worktree " + h.ws);
         git(h.ws, h.home, "config", "core.worktree", h.ws.toString());
-        assertThat(GitDirs.of(h.ws, h.home).dirs()).containsExactly(sep);
+        assertThat(GitDirs.of(h.ws, h.home, new PathResolver()).dirs()).containsExactly(sep);
     }
 
     @Test
@@ -285,11 +286,11 @@ class GitDirsTest {
         Path home = FakeHost.mkdirs(tmp.resolve("home/u"));
         Path ws = FakeHost.mkdirs(tmp.toRealPath().resolve("ws"));
         FakeHost.mkdirs(ws.resolve(".git/hooks"));
-        refused(GitDirs.of(ws, home), "not a git directory");
+        refused(GitDirs.of(ws, home, new PathResolver()), "not a git directory");
         RandomTree.delete(ws.resolve(".git"));
         Path fifo = ws.resolve(".git");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
         Assumptions.assumeTrue(mkfifo.waitFor() == 0, "GitDirsTest: skipped the fifo case, mkfifo failed");
-        refused(GitDirs.of(ws, home), "neither a directory nor a regular file");
+        refused(GitDirs.of(ws, home, new PathResolver()), "neither a directory nor a regular file");
     }
 }

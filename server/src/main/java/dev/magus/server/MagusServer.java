@@ -128,19 +128,6 @@ public final class MagusServer implements AutoCloseable {
     }
 
     /**
-     * Starts the server: the directory is prepared and checked, a live server on the socket
-     * is left alone ({@link AlreadyRunning}), a stale socket (nothing listening) is replaced,
-     * and a fresh token is written before the socket is bound.
-     *
-     * @param orchestrator runs the forwarded work; built with {@code registry} so that the
-     *                     runs' meters sit beside the server's
-     */
-    public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry)
-            throws IOException {
-        return start(dir, host, orchestrator, registry, Settings.DEFAULTS);
-    }
-
-    /**
      * How a server serves, beyond where and what it runs.
      *
      * @param lines       renders magus's own lines of each forwarded run on its stderr (the command line's)
@@ -161,8 +148,12 @@ public final class MagusServer implements AutoCloseable {
     }
 
     /**
-     * {@link #start(SocketDir, Host, Orchestrator, MeterRegistry)} as {@code settings} say.
+     * Starts the server as {@code settings} say: the directory is prepared and checked, a live
+     * server on the socket is left alone ({@link AlreadyRunning}), a stale socket (nothing
+     * listening) is replaced, and a fresh token is written before the socket is bound.
      *
+     * @param orchestrator runs the forwarded work; built with {@code registry} so that the
+     *                     runs' meters sit beside the server's
      * @throws SandboxException MGS2004 when an inherited socket is another path
      */
     public static MagusServer start(SocketDir dir, Host host, Orchestrator orchestrator, MeterRegistry registry,

@@ -70,7 +70,7 @@ class ServerLifecycleTest {
             dir = f.dir;
             firstToken = f.server.token();
             try (Orchestrator second = Orchestrator.builder(f.host()).build()) {
-                assertThatThrownBy(() -> MagusServer.start(f.dir, f.host(), second, f.registry))
+                assertThatThrownBy(() -> MagusServer.start(f.dir, f.host(), second, f.registry, MagusServer.Settings.DEFAULTS))
                         .isInstanceOf(MagusServer.AlreadyRunning.class);
             }
             assertThat(MagusServer.running(f.server.socket())).as("the live server is left alone").isTrue();

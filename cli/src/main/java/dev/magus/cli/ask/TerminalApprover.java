@@ -47,7 +47,7 @@ public final class TerminalApprover implements Approver, AutoCloseable {
 
     @Override
     public Mono<Decision> ask(Ask ask) {
-        return Mono.fromCallable(() -> decision(prompt.ask(question(ask), 0))).subscribeOn(one);
+        return Mono.fromCallable(() -> decision(prompt.ask(question(ask), 0, () -> false))).subscribeOn(one);
     }
 
     /** The question as the terminal shows it. */

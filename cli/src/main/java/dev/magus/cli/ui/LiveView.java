@@ -222,8 +222,8 @@ public final class LiveView implements AutoCloseable {
 
     /**
      * The status area keeps one height from the first draw to the last, reserved once: a
-     * Status that grows or shrinks moves its scroll region under rows already drawn, and
-     * tmux then showed old rows and new ones mixed.
+     * Status that grows or shrinks moves its scroll region under rows already drawn, mixing old
+     * rows and new ones.
      */
     private void draw() {
         if (!reserved) {

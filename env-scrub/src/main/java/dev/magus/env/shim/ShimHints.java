@@ -24,11 +24,6 @@ public final class ShimHints {
     private ShimHints() {
     }
 
-    /** {@link #of(Map, Map, List)} for the managers the built-in spells know. */
-    public static List<Diagnostic> of(Map<String, String> host, Map<String, String> child) {
-        return of(host, child, ShimManager.KNOWN);
-    }
-
     /**
      * @param host     the host environment the child was built from
      * @param child    the child environment as handed over

@@ -225,7 +225,7 @@ class ToolCorpusTest {
         assertThat(out.stderr()).as("the child really was refused").anyMatch(l -> l.endsWith("Permission denied"));
         PrefixConfirmer policy = new PrefixConfirmer(f.home());
         DenialParser parser = new DenialParser();
-        assertThat(out.stderr().stream().flatMap(l -> parser.parse(l, RunEvent.Stream.STDERR, f.ws()).stream()))
+        assertThat(out.stderr().stream().flatMap(l -> parser.parse(l, RunEvent.Stream.STDERR, f::ws).stream()))
                 .as("the line is recognised as a denial").isNotEmpty();
         KernelDenials denials = new KernelDenials(policy, KernelDenials.Child.at(f.ws()));
         assertThat(out.stderr().stream().flatMap(l -> denials.accept(RunEvent.Stream.STDERR, l).stream())).isEmpty();

@@ -31,13 +31,6 @@ public final class ConfigStage {
     private ConfigStage() {
     }
 
-    /** {@link #resolve(String, RunRequest, Map, Path)} with home from {@code HOME}, else {@code user.home}. */
-    public static RunConfig resolve(String runId, RunRequest request, Map<String, String> hostEnv) {
-        String home = Optional.ofNullable(hostEnv.get("HOME")).filter(h -> h.startsWith("/") && h.indexOf('\0') < 0)
-                .orElse(System.getProperty("user.home"));
-        return resolve(runId, request, hostEnv, Path.of(home).toAbsolutePath());
-    }
-
     /**
      * @param home the user's home, which the spells' defaults are under
      * @throws dev.magus.events.SandboxException MGS2004 for a bad mode in the flag, the variable

@@ -23,15 +23,6 @@ public final class OutputPump {
     }
 
     /**
-     * Hands every line of {@code in} to {@code line}, also copying every byte read to
-     * {@code raw}, if given, as it is read (flushed each time). A failing {@code raw} is
-     * dropped; the pipe keeps draining.
-     */
-    public static void pump(InputStream in, Optional<OutputStream> raw, Consumer<String> line) {
-        pump(in, raw, line, new Progress(1));
-    }
-
-    /**
      * What the pumps of one child are doing: how many have not finished, how many of those wait
      * in a read of their pipe, and the bytes read so far. A pump that is not in a read is busy
      * (decoding, handing on lines, or writing to a pass-through whose reader is slow), so it
@@ -58,7 +49,9 @@ public final class OutputPump {
     }
 
     /**
-     * {@link #pump(InputStream, Optional, Consumer)}, keeping {@code progress}: whoever waits for
+     * Hands every line of {@code in} to {@code line}, also copying every byte read to
+     * {@code raw}, if given, as it is read (flushed each time). A failing {@code raw} is
+     * dropped; the pipe keeps draining. Keeps {@code progress}: whoever waits for
      * the pipe to drain can tell a pump that waits on its pass-through's reader (a forwarded
      * run's client reading at its own pace) or still moves from one that waits on a pipe a
      * stray descendant holds open.

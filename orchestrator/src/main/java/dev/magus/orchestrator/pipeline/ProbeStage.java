@@ -17,15 +17,11 @@ public final class ProbeStage {
     private ProbeStage() {
     }
 
-    /** @throws dev.magus.events.SandboxException MGS2012 when required mode meets too old a kernel */
-    public static Confinement prepare(PolicyOrOff policy, LandlockProbe probe) {
-        return prepare(policy, probe, OptionalInt.empty());
-    }
-
     /**
      * With the policy's network rules: under network mode {@code proxy} the child may connect
      * to {@code proxyPort} (the run's proxy) and the declared ports.
      *
+     * @throws dev.magus.events.SandboxException MGS2012 when required mode meets too old a kernel
      * @throws IllegalArgumentException under network mode proxy without a proxy port (a caller bug)
      */
     public static Confinement prepare(PolicyOrOff policy, LandlockProbe probe, OptionalInt proxyPort) {

@@ -248,7 +248,7 @@ class ColdRunTest {
 
         Spawn spawn = Launcher.get().spawn(new SpawnRequest(Path.of("/bin/sh"), List.of("sh", "-c", "sleep 300 & sleep 300"),
                 Map.of("PATH", t.env.get("PATH")), t.workspace, Stdio.NULL_INPUT),
-                ProbeStage.prepare(PolicyOrOff.off(), LandlockProbe.fixed(0)));
+                ProbeStage.prepare(PolicyOrOff.off(), LandlockProbe.fixed(0), java.util.OptionalInt.empty()));
         assertThat(spawn).isInstanceOf(Spawn.Started.class);
         try (Child child = ((Spawn.Started) spawn).child()) {
             ownGroups.add((long) child.pid());

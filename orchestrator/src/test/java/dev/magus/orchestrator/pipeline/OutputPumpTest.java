@@ -55,7 +55,7 @@ class OutputPumpTest {
                 log.add("pass " + new String(bytes, off, len, StandardCharsets.UTF_8));
             }
         };
-        OutputPump.pump(in, Optional.of(raw), l -> log.add("line " + l));
+        OutputPump.pump(in, Optional.of(raw), l -> log.add("line " + l), new OutputPump.Progress(1));
         return log;
     }
 
@@ -93,7 +93,7 @@ class OutputPumpTest {
             public void write(byte[] x, int off, int len) {
                 bytes.add(java.util.HexFormat.of().formatHex(x, off, off + len));
             }
-        }), lines::add);
+        }), lines::add, new OutputPump.Progress(1));
         assertThat(bytes).containsExactly("61ff620a");
         assertThat(lines).containsExactly("a\ufffdb");
     }
@@ -108,7 +108,7 @@ class OutputPumpTest {
             chunks.add(java.util.Arrays.copyOfRange(all, i, Math.min(all.length, i + 8192)));
         }
         List<String> lines = new ArrayList<>();
-        OutputPump.pump(reads(chunks.toArray(new byte[0][])), Optional.empty(), lines::add);
+        OutputPump.pump(reads(chunks.toArray(new byte[0][])), Optional.empty(), lines::add, new OutputPump.Progress(1));
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0).length()).isEqualTo(head.length());
         assertThat(lines.get(0).equals(head)).as("the first line is the x's alone").isTrue();

@@ -83,13 +83,9 @@ public final class TerminalPrompt implements AutoCloseable {
     /**
      * Puts {@code question} and reads the answer's line: its {@link #choice}. No line within
      * {@code withinMillis} (none: only an interrupt stops the wait), an interrupt or a closed
-     * terminal is said to be denied, and denies; the next question gets the next line.
+     * terminal is said to be denied, and denies; the next question gets the next line. Given up
+     * (no answer: denied) as soon as {@code cancelled} says so.
      */
-    public String ask(String question, long withinMillis) throws IOException {
-        return ask(question, withinMillis, () -> false);
-    }
-
-    /** {@link #ask(String, long)}, given up (no answer: denied) as soon as {@code cancelled} says so. */
     public String ask(String question, long withinMillis, java.util.function.BooleanSupplier cancelled) throws IOException {
         out.print(question);
         out.flush();

@@ -26,12 +26,12 @@ class TerminalPromptTest {
         PipedOutputStream keys = new PipedOutputStream();
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
         try (TerminalPrompt p = new TerminalPrompt(new PipedInputStream(keys), new PrintStream(shown, true, StandardCharsets.UTF_8))) {
-            assertThat(p.ask("q1? ", 100)).isEqualTo("deny");
+            assertThat(p.ask("q1? ", 100, () -> false)).isEqualTo("deny");
             AtomicBoolean cancelled = new AtomicBoolean(true);
             assertThat(p.ask("q2? ", 60_000, cancelled::get)).isEqualTo("deny");
             keys.write("r\n".getBytes(StandardCharsets.UTF_8));
             keys.flush();
-            assertThat(p.ask("q3? ", 60_000)).isEqualTo("run");
+            assertThat(p.ask("q3? ", 60_000, () -> false)).isEqualTo("run");
         }
         assertThat(shown.toString(StandardCharsets.UTF_8)).isEqualTo("q1? (no answer: denied)\nq2? (no answer: denied)\nq3? ");
     }
@@ -41,8 +41,8 @@ class TerminalPromptTest {
         ByteArrayOutputStream shown = new ByteArrayOutputStream();
         try (TerminalPrompt p = new TerminalPrompt(new ByteArrayInputStream(" O\r\nyes\n".getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(shown, true, StandardCharsets.UTF_8))) {
-            assertThat(p.ask("a? ", 5_000)).isEqualTo("once");
-            assertThat(p.ask("b? ", 5_000)).isEqualTo("deny");
+            assertThat(p.ask("a? ", 5_000, () -> false)).isEqualTo("once");
+            assertThat(p.ask("b? ", 5_000, () -> false)).isEqualTo("deny");
         }
         assertThat(shown.toString(StandardCharsets.UTF_8)).isEqualTo("a? b? magus: denied\n");
     }

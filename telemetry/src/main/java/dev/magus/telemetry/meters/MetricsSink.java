@@ -89,12 +89,10 @@ public final class MetricsSink implements Consumer<RunEvent> {
     }
 
     /**
-     * The meters this sink registered, by their tags: registering again (a builder, its tags
-     * sorted, the registry's lookup and filters) on every run and diagnostic was ~2 % of a
-     * forwarded run's thread in the server. The registry hands back the meter it
-     * already holds for the same name and tags, so the one kept here is that same meter; magus
-     * never removes a meter from its registry, so it stays the registry's. The tags are a few
-     * enum values and mode spellings, so these maps stay small.
+     * The meters this sink registered, by their tags, so a run or diagnostic does not register
+     * again. The registry hands back the meter it already holds for the same name and tags, so
+     * the one kept here is that same meter; magus never removes a meter from its registry. The
+     * tags are a few enum values and mode spellings, so these maps stay small.
      */
     private final Map<RunKey, Timer> runTimers = new ConcurrentHashMap<>();
     private final Map<DiagnosticKey, Counter> diagnosticCounters = new ConcurrentHashMap<>();

@@ -6,8 +6,7 @@ import java.time.Instant;
  * {@link Instant#toString()}'s text (ISO-8601, {@code DateTimeFormatter.ISO_INSTANT}), with the
  * date and time of day formatted by the JDK once per second and reused for the events of that
  * second: only the fraction is written here, in groups of three digits as {@code ISO_INSTANT}
- * writes it (none, 3, 6 or 9). The formatter per event was ~2 % of a forwarded run's thread in
- * the server, for every event's {@code at}.
+ * writes it (none, 3, 6 or 9).
  */
 final class InstantText {
     /** The last second formatted: its epoch second and its text up to the fraction. */

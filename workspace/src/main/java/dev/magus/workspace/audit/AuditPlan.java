@@ -119,13 +119,6 @@ public final class AuditPlan {
      * @param inside  whether an absolute, normalised path lies inside the workspace (its links
      *                resolved as far as it exists)
      * @param present whether something (a link included) is at an absolute path now
-     */
-    public static List<Step> of(List<Change> changes, Snapshot before, Snapshot after, Predicate<Path> inside,
-            Predicate<Path> present) {
-        return of(changes, before, after, inside, present, p -> false);
-    }
-
-    /**
      * @param gitDir whether the audit's walks audit an absolute, normalised path as a git dir of
      *               another name (a bare repository, a {@code --separate-git-dir}: its listing
      *               holds {@link ControlFiles#GIT_DIR_MARKERS}), so that its hooks and config are

@@ -20,8 +20,7 @@ final class PathOrder implements Comparator<Path> {
      * first character where they differ, either both are inside one name (the names compare by
      * that character, as {@link String#compareTo} does), or one name ended where the other goes
      * on (the shorter name, a prefix of the longer, comes first), or one path ended (its names
-     * are a prefix of the other's: it comes first). No {@code Path} or {@code String} is made
-     * (two of each per name per comparison showed in the audit's profile).
+     * are a prefix of the other's: it comes first). No {@code Path} or {@code String} is made.
      */
     @Override
     public int compare(Path a, Path b) {

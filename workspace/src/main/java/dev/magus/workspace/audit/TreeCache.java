@@ -82,17 +82,9 @@ final class TreeCache {
             if (parent >= i || parent < -1) {
                 return null;
             }
-            Path path;
-            if (parent < 0) {
-                path = Path.of(name);
-                if (!roots.contains(path)) {
-                    return null;
-                }
-            } else {
-                if (!plainName(name)) {
-                    return null;
-                }
-                path = dirs.get(parent).path().resolve(name);
+            Path path = dirPath(parent, name, roots, j -> dirs.get(j).path());
+            if (path == null) {
+                return null;
             }
             int c = in.getInt();
             if (c < 0 || c > MAX_BYTES / 8) {
@@ -129,6 +121,18 @@ final class TreeCache {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         out.writeInt(b.length);
         out.write(b);
+    }
+
+    /**
+     * The path of a kept directory: {@code name} itself when it has no parent and is one of
+     * {@code roots}, else the plain {@code name} in its parent's path; null when neither.
+     */
+    static Path dirPath(int parent, String name, List<Path> roots, java.util.function.IntFunction<Path> parentPath) {
+        if (parent < 0) {
+            Path path = Path.of(name);
+            return roots.contains(path) ? path : null;
+        }
+        return plainName(name) ? parentPath.apply(parent).resolve(name) : null;
     }
 
     /** A name a directory can hold: not empty, not {@code .} or {@code ..}, no {@code /} or NUL. */

@@ -45,14 +45,10 @@ final class WalkCache {
         this.dir = dir;
     }
 
-    /** What identifies a cache: the roots in their order and the control entries this magus knows. */
-    static String key(List<Path> roots) {
-        return key(roots, List.of());
-    }
-
     /**
-     * The key, also naming what the workspace's git configs made control files: a walk kept
-     * while they named other paths classified its entries by other rules.
+     * What identifies a cache: the roots in their order, the control entries this magus knows,
+     * and what the workspace's git configs made control files (a walk kept while they named
+     * other paths classified its entries by other rules).
      */
     static String key(List<Path> roots, List<Path> named) {
         StringBuilder b = new StringBuilder(ENTRIES_PART.length() + 64 * roots.size()).append("roots");
@@ -118,17 +114,9 @@ final class WalkCache {
             if (parent >= i || parent < -1 || place < 0 || place >= places.length) {
                 return null;
             }
-            Path path;
-            if (parent < 0) {
-                path = Path.of(name);
-                if (!roots.contains(path)) {
-                    return null;
-                }
-            } else {
-                if (!TreeCache.plainName(name)) {
-                    return null;
-                }
-                path = dirs.get(parent).path().resolve(name);
+            Path path = TreeCache.dirPath(parent, name, roots, j -> dirs.get(j).path());
+            if (path == null) {
+                return null;
             }
             dirs.add(new Scan.Dir(path, path.toString(), parent, ino, places[place]));
         }

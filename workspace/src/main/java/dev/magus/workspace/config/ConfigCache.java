@@ -28,19 +28,10 @@ final class ConfigCache {
     private final Map<Path, Entry> entries = new ConcurrentHashMap<>();
 
     /**
-     * {@link WorkspaceConfig#read(Path)} of {@code magusYaml}, from the cache while its stamp holds.
-     *
-     * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
-     */
-    WorkspaceConfig read(Path magusYaml) {
-        return parse(magusYaml).config();
-    }
-
-    /**
      * {@link WorkspaceConfig#parse(Path)} of {@code magusYaml}, from the cache while its stamp
      * holds: the file is read and parsed once for every section, and not at all while unchanged.
      *
-     * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#read(Path)}
+     * @throws dev.magus.events.SandboxException as {@link WorkspaceConfig#parse(Path)}
      */
     ParsedConfig parse(Path magusYaml) {
         return parse(magusYaml, FileStamp.of(magusYaml));

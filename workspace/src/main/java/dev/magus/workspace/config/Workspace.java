@@ -53,7 +53,8 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
     }
 
     /**
-     * The workspace holding {@code cwd}, read and parsed afresh (nothing kept for the next open).
+     * The workspace holding {@code cwd}, its file and spells taken from {@code caches} while they
+     * are unchanged, and kept there.
      *
      * @param cwd  an absolute, normalized directory
      * @param env  the host's environment, which the spells' defaults read
@@ -61,20 +62,12 @@ public record Workspace(Path root, Optional<Path> file, WorkspaceConfig config, 
      * @throws SandboxException MGS2004 for a magus.yaml that cannot be told to exist, read or
      *         honored (its projects and targets included), and a user spell shadowing a built-in
      */
-    public static Workspace open(Path cwd, Map<String, String> env, Path home) {
-        return open(cwd, env, home, new WorkspaceCaches());
-    }
-
-    /**
-     * {@link #open(Path, Map, Path)}, its file and spells taken from {@code caches} while they are
-     * unchanged, and kept there.
-     */
     public static Workspace open(Path cwd, Map<String, String> env, Path home, WorkspaceCaches caches) {
         return open(cwd, env, home, caches.spells, found -> caches.config.parse(found.file(), found.stamp()));
     }
 
     /**
-     * {@link #open(Path, Map, Path)} with the file read and parsed by {@code load}, once for all
+     * {@link #open(Path, Map, Path, WorkspaceCaches)} with the file read and parsed by {@code load}, once for all
      * its sections.
      */
     public static Workspace openWith(Path cwd, Map<String, String> env, Path home, Function<Path, ParsedConfig> load) {

@@ -13,9 +13,6 @@ import dev.magus.policy.decl.NetworkDecl;
 import dev.magus.workspace.audit.ControlFilesAction;
 import dev.magus.workspace.yaml.DeclNodes;
 import dev.magus.workspace.yaml.YamlFile;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -107,42 +104,19 @@ public record WorkspaceConfig(Mode mode, boolean modeDeclared, Section section, 
         Objects.requireNonNull(controlFiles, "controlFiles");
     }
 
-    /**
-     * Reads {@code magusYaml}: a regular UTF-8 file of at most {@link ConfigText#MAX_BYTES}
-     * bytes, after following a link.
-     *
-     * @throws SandboxException MGS2004 for anything the sandbox section cannot honor, YAML that
-     *         does not parse, bytes that are not UTF-8, and a file that cannot be read as text
-     *         (missing, a dangling link or a loop, a directory, a fifo, a device, too large,
-     *         unreadable); never "no configuration"
-     */
-    public static WorkspaceConfig read(Path magusYaml) {
-        return read(ConfigText.read(magusYaml), magusYaml);
-    }
-
-    /** Reads a magus.yaml from {@code in}; {@code file} names it in diagnostics. */
-    public static WorkspaceConfig read(Reader in, Path file) {
-        StringBuilder text = new StringBuilder();
-        try {
-            char[] buffer = new char[8192];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                text.append(buffer, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return read(text.toString(), file);
-    }
-
     /** Reads a magus.yaml's text; {@code file} names it in diagnostics. */
     public static WorkspaceConfig read(String text, Path file) {
         return parse(text, file).config();
     }
 
     /**
-     * {@link #parse(String, Path)} of the file's text, read as {@link #read(Path)} reads it.
+     * {@link #parse(String, Path)} of {@code magusYaml}: a regular UTF-8 file of at most
+     * {@link ConfigText#MAX_BYTES} bytes, after following a link.
      *
-     * @throws SandboxException as {@link #read(Path)}
+     * @throws SandboxException MGS2004 for anything the sandbox section cannot honor, YAML that
+     *         does not parse, bytes that are not UTF-8, and a file that cannot be read as text
+     *         (missing, a dangling link or a loop, a directory, a fifo, a device, too large,
+     *         unreadable); never "no configuration"
      */
     public static ParsedConfig parse(Path magusYaml) {
         return parse(ConfigText.read(magusYaml), magusYaml);

@@ -16,10 +16,6 @@ public final class InitFile {
     private InitFile() {
     }
 
-    public static String render(List<ProjectDetector.Project> projects) {
-        return render(projects, Mode.BEST_EFFORT);
-    }
-
     /** The file with {@code sandbox.mode} set to {@code mode} ({@code magus init --mode}). */
     public static String render(List<ProjectDetector.Project> projects, Mode mode) {
         List<String> l = new ArrayList<>();

@@ -29,11 +29,6 @@ public record Job(JobId id, Optional<JobId> parent, JobState state, List<WriteGl
         return state instanceof JobState.Live;
     }
 
-    /** The facts the narrowing decides on. */
-    public LeaseJob lease() {
-        return new LeaseJob(id.toString(), live(), parent.isPresent(), writePaths);
-    }
-
     /** The facts the narrowing decides on, and the store whose trail a run under it writes. */
     public LeaseJob lease(java.nio.file.Path store) {
         return new LeaseJob(id.toString(), live(), parent.isPresent(), writePaths, java.util.Optional.of(store));

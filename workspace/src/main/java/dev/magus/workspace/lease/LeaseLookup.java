@@ -46,10 +46,6 @@ public record LeaseLookup(StateDir state, Path cacheDir) {
      *
      * @throws SandboxException MGS2004 when a marker or the store cannot be read
      */
-    public Lease lease(Path resolvedDir) {
-        return lease(resolvedDir, Optional.empty());
-    }
-
     private Lease lease(Path resolvedDir, Optional<Path> carried) {
         Optional<Marker> marker = new LeaseMarkers(state, cacheDir).covering(resolvedDir, carried);
         if (marker.isEmpty()) {

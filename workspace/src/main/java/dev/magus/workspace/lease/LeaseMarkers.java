@@ -114,18 +114,11 @@ public final class LeaseMarkers {
 
     /**
      * The lease that holds for a run in {@code resolvedDir}: on that directory or the nearest
-     * ancestor, so a nested workspace inside a leased checkout is held to the same job.
-     */
-    public Optional<Marker> covering(Path resolvedDir) {
-        return covering(resolvedDir, Optional.empty());
-    }
-
-    /**
-     * As {@link #covering(Path)}, for a run that carries the lease of {@code carried} from its
-     * parent ({@link dev.magus.policy.lease.CarriedLease}): there, a marker this process may not
-     * read (a confined nested magus: no run is granted the state dir) ends the walk with
-     * nothing, since the carried lease already holds the checkout. Anywhere else an unreadable
-     * marker is MGS2004, as always.
+     * ancestor, so a nested workspace inside a leased checkout is held to the same job. For a run
+     * that carries the lease of {@code carried} from its parent
+     * ({@link dev.magus.policy.lease.CarriedLease}), a marker this process may not read (a
+     * confined nested magus: no run is granted the state dir) ends the walk with nothing, since
+     * the carried lease already holds the checkout. Anywhere else an unreadable marker is MGS2004.
      */
     public Optional<Marker> covering(Path resolvedDir, Optional<Path> carried) {
         if (Readers.noEntry(dir)) {

@@ -34,19 +34,12 @@ public final class ProjectsReader {
     }
 
     /**
-     * @param file       names the file in diagnostics
-     * @param text       the whole magus.yaml
-     * @param knownSpell whether a spell of that name exists (built in, YAML or a provider's)
-     */
-    public static Projects read(YamlFile file, String text, Predicate<String> knownSpell) {
-        return read(file, file.compose(text), knownSpell);
-    }
-
-    /**
      * The section of a document already parsed ({@link dev.magus.workspace.config.ParsedConfig#document()}),
      * so the file is not read or parsed again.
      *
-     * @param root the document's root node; empty for an empty document
+     * @param file       names the file in diagnostics
+     * @param root       the document's root node; empty for an empty document
+     * @param knownSpell whether a spell of that name exists (built in, YAML or a provider's)
      */
     public static Projects read(YamlFile file, Optional<Node> root, Predicate<String> knownSpell) {
         if (root.isEmpty() || !(root.get() instanceof MappingNode top)) {

@@ -73,14 +73,7 @@ public final class SpellCatalog {
      * @throws SandboxException MGS2004 for a user spell shadowing a built-in, two user spells of
      *         one name, a file name that is not a spell name, a directory that cannot be listed,
      *         a provider that cannot be loaded or whose spell is refused
-     */
-    public static SpellCatalog load(Path workspaceRoot, SpellHost host, Function<Path, String> reader, ClassLoader providers) {
-        return load(workspaceRoot, host, reader, providers, new SpellParses());
-    }
-
-    /**
-     * {@link #load(Path, SpellHost, Function, ClassLoader)}, a YAML spell's parse taken from
-     * {@code parses} while its text is unchanged, and kept there.
+     * @param parses        where a YAML spell's parse is taken from while its text is unchanged, and kept
      */
     public static SpellCatalog load(Path workspaceRoot, SpellHost host, Function<Path, String> reader, ClassLoader providers,
             SpellParses parses) {

@@ -28,7 +28,7 @@ class AuditPlanTest {
             Set<Path> present) {
         Snapshot b = Snapshot.of(before);
         Snapshot a = Snapshot.of(after);
-        return AuditPlan.of(Comparison.between(b, a), b, a, INSIDE, present::contains);
+        return AuditPlan.of(Comparison.between(b, a), b, a, INSIDE, present::contains, p -> false);
     }
 
     private static Map<Path, Snapshot.Recorded> newRepo(String dir, String config, String... hooks) {

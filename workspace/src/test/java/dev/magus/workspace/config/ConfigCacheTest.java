@@ -21,33 +21,33 @@ class ConfigCacheTest {
     @Test
     void anUnchangedFileIsParsedOnce() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        WorkspaceConfig first = cache.read(yaml);
+        WorkspaceConfig first = cache.parse(yaml).config();
         assertThat(first.mode()).isEqualTo(Mode.REQUIRED);
-        assertThat(cache.read(yaml)).isSameAs(first);
+        assertThat(cache.parse(yaml).config()).isSameAs(first);
     }
 
     @Test
     void anInPlaceRewriteOfTheSameSizeWithTheMtimePutBackIsSeen() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         FileTime mtime = Files.getLastModifiedTime(yaml);
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.REQUIRED);
         Thread.sleep(20); // a later ctime, whatever the file system's clock granularity
         Files.writeString(yaml, "sandbox:\n  mode: best-effort\n".substring(0, "sandbox:\n  mode: required\n".length()));
         Files.writeString(yaml, "sandbox:\n  mode: off     \n");
         Files.setLastModifiedTime(yaml, mtime); // as touch -r or an unpacked archive would
         assertThat(Files.size(yaml)).isEqualTo("sandbox:\n  mode: required\n".length());
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
     void aFileReplacedByRenameIsSeen() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
         FileTime mtime = Files.getLastModifiedTime(yaml);
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.REQUIRED);
         Path other = Files.writeString(dir.resolve("other"), "sandbox:\n  mode: off     \n");
         Files.setLastModifiedTime(other, mtime);
         Files.move(other, yaml, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
@@ -55,21 +55,21 @@ class ConfigCacheTest {
         Path a = Files.writeString(dir.resolve("a.yaml"), "sandbox:\n  mode: required\n");
         Path b = Files.writeString(dir.resolve("b.yaml"), "sandbox:\n  mode: off\n");
         Path yaml = Files.createSymbolicLink(dir.resolve("magus.yaml"), a.getFileName());
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.REQUIRED);
         Files.delete(yaml);
         Files.createSymbolicLink(yaml, b.getFileName());
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.OFF);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.OFF);
     }
 
     @Test
     void aBrokenFileIsRefusedEveryTimeAndNeverServedFromAnEarlierParse() throws Exception {
         Path yaml = Files.writeString(dir.resolve("magus.yaml"), "sandbox:\n  mode: required\n");
-        assertThat(cache.read(yaml).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(cache.parse(yaml).config().mode()).isEqualTo(Mode.REQUIRED);
         Files.writeString(yaml, "sandbox: [unclosed\n");
-        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
-        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.parse(yaml).config()).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.parse(yaml).config()).isInstanceOf(SandboxException.class);
         Files.delete(yaml);
-        assertThatThrownBy(() -> cache.read(yaml)).isInstanceOf(SandboxException.class);
+        assertThatThrownBy(() -> cache.parse(yaml).config()).isInstanceOf(SandboxException.class);
     }
 
     /** The stamp a caller took with the lstat that found the file (FileStamp.ofAttributes): the same cache, the same invalidation. */

@@ -27,14 +27,14 @@ class WorkspaceConfigTest {
     }
 
     private WorkspaceConfig read(String yaml) throws IOException {
-        return WorkspaceConfig.read(file(yaml));
+        return WorkspaceConfig.parse(file(yaml)).config();
     }
 
     /** Reads and expects MGS2004 at exactly {@code source}. */
     private Diagnostic error(String yaml, String source) throws IOException {
         Path f = file(yaml);
         try {
-            WorkspaceConfig.read(f).sandbox();
+            WorkspaceConfig.parse(f).config().sandbox();
         } catch (SandboxException e) {
             Diagnostic d = e.diagnostic();
             assertThat(d.code()).isEqualTo(Code.MGS2004);
@@ -204,7 +204,7 @@ class WorkspaceConfigTest {
     @Test
     void aFileThatCannotBeReadIsMgs2004NamingIt() {
         Path absent = tmp.resolve("absent/magus.yaml");
-        assertThatThrownBy(() -> WorkspaceConfig.read(absent)).isInstanceOfSatisfying(SandboxException.class, e -> {
+        assertThatThrownBy(() -> WorkspaceConfig.parse(absent).config()).isInstanceOfSatisfying(SandboxException.class, e -> {
             assertThat(e.code()).isEqualTo(Code.MGS2004);
             assertThat(e.diagnostic().source()).isEqualTo("magus.yaml");
             assertThat(e.diagnostic().details()).containsEntry("file", absent.toString());
@@ -214,15 +214,15 @@ class WorkspaceConfigTest {
     @Test
     void bytesThatAreNotUtf8AreNamedByLineAndColumn() throws IOException {
         Path f = Files.write(tmp.resolve("magus.yaml"), "sandbox:\n  mode: ré\u00e9\n  x: \u00ff".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
-        assertThatThrownBy(() -> WorkspaceConfig.read(f)).isInstanceOfSatisfying(SandboxException.class, e -> {
+        assertThatThrownBy(() -> WorkspaceConfig.parse(f).config()).isInstanceOfSatisfying(SandboxException.class, e -> {
             assertThat(e.diagnostic().source()).isEqualTo("magus.yaml:2:10");
             assertThat(e.diagnostic().message()).startsWith("not UTF-8: byte 0xe9 ");
         });
         // A byte-order mark is not an error, and columns count characters, not bytes.
         Files.write(f, ("\ufeffsandbox:\n  mode: required\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        assertThat(WorkspaceConfig.read(f).mode()).isEqualTo(Mode.REQUIRED);
+        assertThat(WorkspaceConfig.parse(f).config().mode()).isEqualTo(Mode.REQUIRED);
         Files.write(f, concat("sandbox:\n  mode: é".getBytes(java.nio.charset.StandardCharsets.UTF_8), new byte[] {(byte) 0xc3}));
-        assertThatThrownBy(() -> WorkspaceConfig.read(f)).isInstanceOfSatisfying(SandboxException.class,
+        assertThatThrownBy(() -> WorkspaceConfig.parse(f).config()).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.diagnostic().source()).isEqualTo("magus.yaml:2:10"));
     }
 

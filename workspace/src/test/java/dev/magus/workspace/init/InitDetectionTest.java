@@ -78,7 +78,7 @@ class InitDetectionTest {
         List<ProjectDetector.Project> found = ProjectDetector.detect(Path.of("/w"), tree(Map.of("/w", List.of("x.c"))));
         assertThat(found).hasSize(1);
         assertThat(found.get(0).spells()).isEmpty();
-        assertThat(InitFile.render(found)).contains("  - dir: .", "spells: []", "no marker file found");
+        assertThat(InitFile.render(found, Mode.BEST_EFFORT)).contains("  - dir: .", "spells: []", "no marker file found");
     }
 
     @Test
@@ -91,7 +91,7 @@ class InitDetectionTest {
         Files.createDirectories(tmp.resolve("node_modules/x"));
         Files.writeString(tmp.resolve("node_modules/x/package.json"), "{}");
         Files.createSymbolicLink(tmp.resolve("loop"), tmp);
-        String yaml = InitFile.render(ProjectDetector.detect(tmp));
+        String yaml = InitFile.render(ProjectDetector.detect(tmp), Mode.BEST_EFFORT);
 
         WorkspaceConfig config = WorkspaceConfig.read(yaml, tmp.resolve("magus.yaml"));
         assertThat(config.mode()).isEqualTo(Mode.BEST_EFFORT);

@@ -85,8 +85,8 @@ class JobStoreTest {
             assertThat(c).isEqualTo(child);
             assertThat(c.parent()).contains(root.id());
             assertThat(c.writePaths()).extracting(WriteGlob::text).containsExactly("src/**", "docs/*.md");
-            assertThat(c.lease().live()).isTrue();
-            assertThat(c.lease().hasParent()).isTrue();
+            assertThat(c.live()).isTrue();
+            assertThat(c.parent()).isPresent();
             assertThat(store.find(root.id()).orElseThrow().state()).isEqualTo(new JobState.Failed(clock.instant()));
             assertThat(store.trail(child.id())).extracting(TrailEntry::event).containsExactly(new TrailEvent.Created(),
                     new TrailEvent.SandboxDenial(dir.resolve("ws/README.md"), Operation.WRITE, Code.MGS2002, Layer.KERNEL));

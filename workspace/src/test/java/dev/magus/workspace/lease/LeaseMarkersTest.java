@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,8 +79,8 @@ class LeaseMarkersTest {
     void aRunInsideALeasedCheckoutIsCoveredByItsLease() throws IOException {
         markers.acquire(checkout, new JobId(7));
         Path nested = Files.createDirectories(checkout.resolve("sub/project"));
-        assertThat(markers.covering(nested)).map(Marker::checkout).contains(checkout);
-        assertThat(markers.covering(dir)).isEmpty();
+        assertThat(markers.covering(nested, Optional.empty())).map(Marker::checkout).contains(checkout);
+        assertThat(markers.covering(dir, Optional.empty())).isEmpty();
     }
 
     @Test
@@ -95,7 +96,7 @@ class LeaseMarkersTest {
         assertThatThrownBy(() -> markers.find(checkout)).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.diagnostic().message()).contains(file.toString()).contains("is not a lease marker"));
         Files.writeString(file, "checkout=/somewhere/else\njob=7\n");
-        assertThatThrownBy(() -> markers.covering(checkout)).isInstanceOfSatisfying(SandboxException.class,
+        assertThatThrownBy(() -> markers.covering(checkout, Optional.empty())).isInstanceOfSatisfying(SandboxException.class,
                 e -> assertThat(e.diagnostic().message()).contains("not this checkout's"));
     }
 

@@ -21,7 +21,7 @@ class ProjectsReaderTest {
     private static final Set<String> SPELLS = Set.of("node", "go", "java");
 
     static Projects read(String text) {
-        return ProjectsReader.read(FILE, text, SPELLS::contains);
+        return ProjectsReader.read(FILE, FILE.compose(text), SPELLS::contains);
     }
 
     static final String SAMPLE = """

@@ -40,7 +40,7 @@ class SpellCatalogTest {
     }
 
     private SpellCatalog load() {
-        return SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader());
+        return SpellCatalog.load(ws, HOST, READ, getClass().getClassLoader(), new SpellParses());
     }
 
     @Test
@@ -109,7 +109,7 @@ class SpellCatalogTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, ShadowingProvider.class.getName() + "\n");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {services.toUri().toURL()}, getClass().getClassLoader())) {
-            assertThatThrownBy(() -> SpellCatalog.load(ws, HOST, READ, loader)).isInstanceOfSatisfying(SandboxException.class,
+            assertThatThrownBy(() -> SpellCatalog.load(ws, HOST, READ, loader, new SpellParses())).isInstanceOfSatisfying(SandboxException.class,
                     e -> assertThat(e.diagnostic().message()).contains("would shadow the built-in spell java"));
         }
         spellFile("fixture", "{}\n");

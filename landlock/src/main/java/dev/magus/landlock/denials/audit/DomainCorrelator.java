@@ -64,11 +64,6 @@ public final class DomainCorrelator {
         this.parentOf = Objects.requireNonNull(parentOf, "parentOf");
     }
 
-    /** {@link #register(String, long, String)} for a child without a domain tag. */
-    public List<Attributed> register(String runId, long pid) {
-        return register(runId, pid, "");
-    }
-
     /**
      * Ties a spawned child to a run; returns the waiting records this explains.
      *

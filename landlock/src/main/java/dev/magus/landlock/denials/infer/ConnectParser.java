@@ -81,11 +81,6 @@ public final class ConnectParser {
     private ConnectParser() {
     }
 
-    /** The candidates of a line read on its own (no traceback context). */
-    public static List<ConnectCandidate> parse(String line) {
-        return parse(line, new Traceback());
-    }
-
     /** The candidates of a line, with the Python traceback seen so far on its stream. */
     public static List<ConnectCandidate> parse(String line, Traceback traceback) {
         List<ConnectCandidate> out = new ArrayList<>(1);

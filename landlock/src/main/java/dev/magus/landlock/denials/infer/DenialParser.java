@@ -221,15 +221,8 @@ public final class DenialParser {
      *
      * @param line   the line as the child printed it (colour codes are ignored)
      * @param stream the stream it came on
-     * @param cwd    the child's working directory, absolute, for relative paths
-     */
-    public List<Candidate> parse(String line, RunEvent.Stream stream, Path cwd) {
-        return parse(line, stream, () -> cwd);
-    }
-
-    /**
-     * As {@link #parse(String, RunEvent.Stream, Path)}, with the working directory asked
-     * only when a candidate's path is relative.
+     * @param cwd    the child's working directory, absolute, asked only when a candidate's path
+     *               is relative
      */
     public synchronized List<Candidate> parse(String line, RunEvent.Stream stream, Cwd cwd) {
         StreamContext ctx = contexts.computeIfAbsent(stream, s -> new StreamContext());

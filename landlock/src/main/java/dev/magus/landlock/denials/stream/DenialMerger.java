@@ -14,7 +14,6 @@ import java.util.Optional;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * One diagnostic per kernel denial when both sources see it; the exact one (an audit record, a
@@ -42,11 +41,8 @@ public final class DenialMerger {
      * and nothing is held.
      *
      * @param window how long a report waits for its twin from the other source
+     * @param timer  where the window's delays run
      */
-    public static Flux<Diagnostic> merge(Flux<Diagnostic> exact, Flux<Diagnostic> inferred, Duration window) {
-        return merge(exact, inferred, window, Schedulers.parallel());
-    }
-
     public static Flux<Diagnostic> merge(Flux<Diagnostic> exact, Flux<Diagnostic> inferred, Duration window,
             Scheduler timer) {
         Objects.requireNonNull(window, "window");

@@ -104,7 +104,7 @@ class AuditDenialSourceTest {
                     + "; cat " + home.resolve(".aws/credentials"));
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            source.track("run-1", child.pid(), fixture.ws(), new PrefixConfirmer(home))
+            source.track("run-1", child.pid(), "", fixture.ws(), new PrefixConfirmer(home))
                     .subscribe(seen::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
             await(() -> seen.size() >= 5, "five denials audited: " + seen);
@@ -144,8 +144,8 @@ class AuditDenialSourceTest {
             Sinks.Many<Diagnostic> inferred = Sinks.many().unicast().onBackpressureBuffer();
             List<Diagnostic> merged = Collections.synchronizedList(new ArrayList<>());
             CountDownLatch done = new CountDownLatch(1);
-            DenialMerger.merge(source.track("run-2", child.pid(), fixture.ws(), policy), inferred.asFlux(),
-                    Duration.ofSeconds(2)).subscribe(merged::add, e -> done.countDown(), done::countDown);
+            DenialMerger.merge(source.track("run-2", child.pid(), "", fixture.ws(), policy), inferred.asFlux(),
+                    Duration.ofSeconds(2), reactor.core.scheduler.Schedulers.parallel()).subscribe(merged::add, e -> done.countDown(), done::countDown);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
             KernelDenials fromOutput = new KernelDenials(policy, KernelDenials.Child.at(fixture.ws()));
@@ -205,12 +205,12 @@ class AuditDenialSourceTest {
         try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
             Process quiet = spawnConfined("cat " + creds, false);
             List<Diagnostic> quietSeen = Collections.synchronizedList(new ArrayList<>());
-            source.track("quiet", quiet.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(quietSeen::add);
+            source.track("quiet", quiet.pid(), "", fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(quietSeen::add);
             assertThat(quiet.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
             Process logged = spawnConfined("cat " + creds, true);
             List<Diagnostic> loggedSeen = Collections.synchronizedList(new ArrayList<>());
-            source.track("logged", logged.pid(), fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(loggedSeen::add);
+            source.track("logged", logged.pid(), "", fixture.ws(), new PrefixConfirmer(fixture.home())).subscribe(loggedSeen::add);
             assertThat(logged.waitFor(60, TimeUnit.SECONDS)).isTrue();
             await(() -> !loggedSeen.isEmpty(), "the logged child's denial");
 
@@ -242,7 +242,7 @@ class AuditDenialSourceTest {
         try (AuditDenialSource source = AuditDenialSource.open(new AuditOptions(true))) {
             Process child = spawnConfined("mv " + home.resolve("tool.sh") + " " + home.resolve("tool2.sh"));
             List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
-            source.track("rename", child.pid(), fixture.ws(), new PrefixConfirmer(home)).subscribe(seen::add);
+            source.track("rename", child.pid(), "", fixture.ws(), new PrefixConfirmer(home)).subscribe(seen::add);
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
             await(() -> !seen.isEmpty(), "the rename's denial");
             source.untrack("rename");
@@ -277,7 +277,7 @@ class AuditDenialSourceTest {
                         .redirectOutput(root.resolve("burst.txt").toFile()).start();
                 List<Diagnostic> seen = Collections.synchronizedList(new ArrayList<>());
                 CountDownLatch done = new CountDownLatch(1);
-                source.track("burst", child.pid(), fixture.ws(), new PrefixConfirmer(fixture.home()))
+                source.track("burst", child.pid(), "", fixture.ws(), new PrefixConfirmer(fixture.home()))
                         .subscribe(seen::add, e -> done.countDown(), done::countDown);
                 assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
                 Thread.sleep(1_000);

@@ -31,7 +31,7 @@ class DomainCorrelatorTest {
 
     @Test
     void the_domain_record_ties_the_first_denial_and_later_ones_to_the_run() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         assertThat(c.accept(access(1, "d1", "/x"))).isEmpty();
         assertThat(c.accept(allocated(1, "d1", 100))).extracting(DomainCorrelator.Attributed::runId)
                 .containsExactly("run-1");
@@ -41,7 +41,7 @@ class DomainCorrelatorTest {
 
     @Test
     void other_processes_domains_are_not_attributed() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         c.accept(access(1, "foreign", "/x"));
         assertThat(c.accept(allocated(1, "foreign", 999))).isEmpty();
         assertThat(c.accept(access(2, "foreign", "/y"))).isEmpty();
@@ -51,13 +51,13 @@ class DomainCorrelatorTest {
     void records_before_the_registration_wait_for_it() {
         c.accept(access(1, "d1", "/x"));
         assertThat(c.accept(allocated(1, "d1", 100))).isEmpty();
-        assertThat(c.register("run-1", 100)).singleElement()
+        assertThat(c.register("run-1", 100, "")).singleElement()
                 .satisfies(a -> assertThat(a.access().path()).contains("/x"));
     }
 
     @Test
     void a_nested_domain_is_attributed_through_the_ancestry() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         c.accept(access(5, "nested", "/x"));
         assertThat(c.accept(allocated(5, "nested", 300))).extracting(DomainCorrelator.Attributed::runId)
                 .containsExactly("run-1");
@@ -65,7 +65,7 @@ class DomainCorrelatorTest {
 
     @Test
     void the_syscall_record_ties_a_domain_whose_allocation_was_missed() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         c.accept(access(7, "d9", "/x"));
         assertThat(c.accept(new AuditRecord.Syscall(7, 200, 100))).extracting(DomainCorrelator.Attributed::runId)
                 .containsExactly("run-1");
@@ -73,11 +73,11 @@ class DomainCorrelatorTest {
 
     @Test
     void unregistered_and_deallocated_forget_the_domain() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         c.accept(allocated(1, "d1", 100));
         c.unregister("run-1");
         assertThat(c.accept(access(2, "d1", "/x"))).isEmpty();
-        c.register("run-2", 100);
+        c.register("run-2", 100, "");
         c.accept(new AuditRecord.Domain(3, "d1", "deallocated", OptionalLong.empty(), ""));
         assertThat(c.accept(access(4, "d1", "/x"))).isEmpty();
     }
@@ -105,7 +105,7 @@ class DomainCorrelatorTest {
 
     @Test
     void an_untagged_domain_of_this_magus_with_one_run_in_flight_is_that_runs_at_once() {
-        c.register("run-1", 100);
+        c.register("run-1", 100, "");
         c.accept(access(1, "d3", "/x"));
         assertThat(c.accept(ours(1, "d3", "java"))).extracting(DomainCorrelator.Attributed::runId)
                 .containsExactly("run-1");
@@ -113,8 +113,8 @@ class DomainCorrelatorTest {
 
     @Test
     void under_concurrency_the_first_attributable_record_settles_the_domain_and_what_waited() {
-        c.register("run-1", 100);
-        c.register("run-2", 400);
+        c.register("run-1", 100, "");
+        c.register("run-2", 400, "");
         c.accept(access(1, "d4", "/early"));
         assertThat(c.accept(ours(1, "d4", "java"))).isEmpty();
         // The first record's process is gone (no syscall record for it names a live one)...
@@ -129,13 +129,13 @@ class DomainCorrelatorTest {
 
     @Test
     void a_syscall_record_that_came_before_the_registration_settles_at_it() {
-        c.register("run-1", 100);
-        c.register("run-2", 400);
+        c.register("run-1", 100, "");
+        c.register("run-2", 400, "");
         c.accept(access(1, "d5", "/x"));
         // Two runs in flight: the untagged domain waits; its syscall names pid 500, unknown yet.
         assertThat(c.accept(ours(1, "d5", "java"))).isEmpty();
         assertThat(c.accept(new AuditRecord.Syscall(1, 500, SELF))).isEmpty();
-        assertThat(c.register("run-3", 500)).extracting(DomainCorrelator.Attributed::runId).containsExactly("run-3");
+        assertThat(c.register("run-3", 500, "")).extracting(DomainCorrelator.Attributed::runId).containsExactly("run-3");
     }
 
     @Test
@@ -153,7 +153,7 @@ class DomainCorrelatorTest {
         c.accept(ours(1, "d1", "magus-d1"));
         c.unregister("run-1");
         assertThat(c.accept(access(2, "d1", "/y"))).isEmpty();
-        assertThat(c.register("run-2", 100)).isEmpty();
+        assertThat(c.register("run-2", 100, "")).isEmpty();
         assertThat(c.runsInFlight()).isEqualTo(1);
     }
 }

@@ -9,6 +9,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 class ConnectParserTest {
+    /** The candidates of a line read on its own (no traceback context). */
+    private static List<ConnectParser.ConnectCandidate> parse(String line) {
+        return ConnectParser.parse(line, new ConnectParser.Traceback());
+    }
 
     @ParameterizedTest
     @CsvSource(delimiter = '^', value = {
@@ -21,7 +25,7 @@ class ConnectParserTest {
         "Connecting to 127.0.0.1:5565... failed: Permission denied.^127.0.0.1^5565",
     })
     void toolsThatNameHostAndPort(String line, String host, int port) {
-        assertThat(ConnectParser.parse(line)).singleElement().satisfies(c -> {
+        assertThat(parse(line)).singleElement().satisfies(c -> {
             assertThat(c.host()).isEqualTo(host);
             assertThat(c.port()).isEqualTo(OptionalInt.of(port));
         });
@@ -29,22 +33,22 @@ class ConnectParserTest {
 
     @Test
     void javaNamesNeitherHostNorPort() {
-        assertThat(ConnectParser.parse("Exception in thread \"main\" java.net.ConnectException: Permission denied"))
+        assertThat(parse("Exception in thread \"main\" java.net.ConnectException: Permission denied"))
                 .singleElement().satisfies(c -> assertThat(c.port()).isEmpty());
-        assertThat(ConnectParser.parse("java.net.SocketException: Permission denied (connect failed)")).hasSize(1);
+        assertThat(parse("java.net.SocketException: Permission denied (connect failed)")).hasSize(1);
     }
 
     @Test
     void nodeNamesTheAddressItCouldNotListenOn() {
-        assertThat(ConnectParser.parse("Error: listen EACCES: permission denied 127.0.0.1:5558")).singleElement()
+        assertThat(parse("Error: listen EACCES: permission denied 127.0.0.1:5558")).singleElement()
                 .satisfies(c -> {
                     assertThat(c.kind()).isEqualTo(ConnectParser.Kind.BIND);
                     assertThat(c.host()).isEqualTo("127.0.0.1");
                     assertThat(c.port()).isEqualTo(OptionalInt.of(5558));
                 });
-        assertThat(ConnectParser.parse("Error: listen EACCES: permission denied :::3000")).singleElement()
+        assertThat(parse("Error: listen EACCES: permission denied :::3000")).singleElement()
                 .satisfies(c -> assertThat(c.port()).isEqualTo(OptionalInt.of(3000)));
-        assertThat(ConnectParser.parse("java.net.BindException: Permission denied")).singleElement()
+        assertThat(parse("java.net.BindException: Permission denied")).singleElement()
                 .satisfies(c -> assertThat(c.kind()).isEqualTo(ConnectParser.Kind.BIND));
     }
 
@@ -75,14 +79,14 @@ class ConnectParserTest {
         assertThat(either.kind()).isEqualTo(ConnectParser.Kind.EITHER);
         assertThat(either.port()).isEmpty();
         // A file error names its file: it is no socket.
-        assertThat(ConnectParser.parse("PermissionError: [Errno 13] Permission denied: '/h/.aws/credentials'")).isEmpty();
+        assertThat(parse("PermissionError: [Errno 13] Permission denied: '/h/.aws/credentials'")).isEmpty();
     }
 
     @Test
     void otherLinesAreNoConnect() {
-        assertThat(ConnectParser.parse("cat: /etc/shadow: Permission denied")).isEmpty();
-        assertThat(ConnectParser.parse("curl: (7) Failed to connect to x port 99999 after 0 ms")).isEmpty();
-        assertThat(ConnectParser.parse("downloading from https://repo.example.org:443/")).isEmpty();
+        assertThat(parse("cat: /etc/shadow: Permission denied")).isEmpty();
+        assertThat(parse("curl: (7) Failed to connect to x port 99999 after 0 ms")).isEmpty();
+        assertThat(parse("downloading from https://repo.example.org:443/")).isEmpty();
     }
 
     @ParameterizedTest
@@ -94,7 +98,7 @@ class ConnectParserTest {
         "Error: connect EACCES /run/postgresql/.s.PGSQL.5432^/run/postgresql/.s.PGSQL.5432",
     })
     void aSocketThatCouldNotBeOpened(String line, String what) {
-        assertThat(ConnectParser.parse(line)).singleElement().satisfies(c -> {
+        assertThat(parse(line)).singleElement().satisfies(c -> {
             assertThat(c.kind()).isEqualTo(ConnectParser.Kind.SOCKET);
             assertThat(c.host()).isEqualTo(what == null ? "" : what);
         });

@@ -21,7 +21,7 @@ class DenialParserTest {
         DenialParser parser = new DenialParser();
         List<Candidate> all = new java.util.ArrayList<>();
         for (String l : lines) {
-            all.addAll(parser.parse(l, ERR, CWD));
+            all.addAll(parser.parse(l, ERR, () -> CWD));
         }
         all.addAll(parser.finish());
         return all;
@@ -237,16 +237,16 @@ class DenialParserTest {
     @Test
     void streams_keep_their_own_context() {
         DenialParser parser = new DenialParser();
-        parser.parse("error: failed to read `/x/Cargo.toml`", RunEvent.Stream.STDOUT, CWD);
-        assertThat(parser.parse("Permission denied (os error 13)", RunEvent.Stream.STDERR, CWD)).isEmpty();
-        assertThat(parser.parse("Permission denied (os error 13)", RunEvent.Stream.STDOUT, CWD)).hasSize(1);
+        parser.parse("error: failed to read `/x/Cargo.toml`", RunEvent.Stream.STDOUT, () -> CWD);
+        assertThat(parser.parse("Permission denied (os error 13)", RunEvent.Stream.STDERR, () -> CWD)).isEmpty();
+        assertThat(parser.parse("Permission denied (os error 13)", RunEvent.Stream.STDOUT, () -> CWD)).hasSize(1);
     }
 
     @Property(tries = 500)
     void any_line_parses_without_failing_and_gives_absolute_paths(@ForAll String line) {
         DenialParser parser = new DenialParser();
-        assertThat(parser.parse(line, ERR, CWD)).allSatisfy(c -> assertThat(c.path().isAbsolute()).isTrue());
-        assertThat(parser.parse(line + ": Permission denied", ERR, CWD))
+        assertThat(parser.parse(line, ERR, () -> CWD)).allSatisfy(c -> assertThat(c.path().isAbsolute()).isTrue());
+        assertThat(parser.parse(line + ": Permission denied", ERR, () -> CWD))
                 .allSatisfy(c -> assertThat(c.path().isAbsolute()).isTrue());
     }
 }
