@@ -605,7 +605,22 @@ static int front(const char *argv0) {
     static char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) exe[n] = 0;
-    else if (!strchr(argv0, '/') || !realpath(argv0, exe)) return 0; /* no /proc: the path it was started by */
+    else if (strchr(argv0, '/')) { if (!realpath(argv0, exe)) return 0; } /* no /proc: the path it was started by */
+    else { /* or the one PATH gave it by */
+        const char *path = getenv("PATH");
+        int found = 0;
+        while (path && *path && !found) {
+            const char *end = strchr(path, ':');
+            size_t len = end ? (size_t) (end - path) : strlen(path);
+            buf candidate = {0};
+            if (len) put(&candidate, path, len); else puts_(&candidate, ".");
+            puts_(&candidate, "/"); puts_(&candidate, argv0);
+            found = !access(candidate.p, X_OK) && realpath(candidate.p, exe);
+            free(candidate.p);
+            path = end ? end + 1 : NULL;
+        }
+        if (!found) return 0;
+    }
     char *slash = strrchr(exe, '/');
     if (!slash || !strcmp(slash + 1, "magus-client")) return 0;
     *slash = 0;
@@ -652,9 +667,34 @@ int main(int argc, char **argv) {
     /* Under MAGUS_SERVER=off every run is the full command line's, as with --local. */
     const char *server_setting = getenv("MAGUS_SERVER");
     if (server_setting && !strcmp(server_setting, "off")) fallback(0);
-    /* bash, which starts the JVM on the other path, hands it SHLVL (0 where it was unset or
-       empty): the same here, so that a forwarded run's environment is the local run's. */
-    if (is_front && !nonempty(getenv("SHLVL"))) setenv("SHLVL", "0", 1);
+    /* A --local among magus's own words (up to --) is never sent: the JVM's side reads them
+       exactly and runs it there, and no server is woken for it (socket activation). A word that
+       only looks like it (an option's value) goes there too, and is forwarded from there. */
+    if (is_front) {
+        for (int i = 1; i < user_argc && strcmp(user_argv[i], "--"); i++)
+            if (!strcmp(user_argv[i], "--local")) fallback(0);
+    }
+    /* bash, which starts the JVM on the other path, hands it SHLVL as it leaves it: a number
+       raised by one at its start and lowered again by its exec (not a number, below 0: 0; from
+       999 up: 0), written plainly. The same here, so that a forwarded run's environment is the
+       local run's. */
+    if (is_front) {
+        const char *lvl = getenv("SHLVL");
+        long n = 0;
+        if (lvl) {
+            char *end;
+            while (*lvl == ' ' || *lvl == '\t' || *lvl == '\n') lvl++;
+            errno = 0;
+            n = strtol(lvl, &end, 10);
+            while (*end == ' ' || *end == '\t' || *end == '\n') end++;
+            if (end == lvl || *end || errno) n = 0;
+        }
+        n = n + 1 < 0 ? 0 : n + 1 >= 1000 ? 1 : n + 1;
+        n = n - 1 < 0 ? 0 : n - 1;
+        char text[24];
+        snprintf(text, sizeof text, "%ld", n);
+        setenv("SHLVL", text, 1);
+    }
     /* And PWD, as bash sets it before it starts the JVM: kept where it names this directory,
        else what getcwd says. */
     if (is_front) {

@@ -133,6 +133,8 @@ class PathDifferentialIT {
                 // No shell in the child, and none in the caller's environment: PWD and SHLVL as magus leaves them.
                 run("PWD and SHLVL unset by the caller", "--", "printenv", "PWD", "SHLVL"),
                 run("PWD of another directory", "--", "printenv", "PWD", "SHLVL").with("PWD", "/").with("SHLVL", "4"),
+                run("SHLVL padded", "--", "printenv", "SHLVL").with("SHLVL", " 04 "),
+                run("SHLVL not a number", "--", "printenv", "SHLVL").with("SHLVL", "abc"),
                 run("env inline", "--env=FOO=b=c", "--", "sh", "-c", "echo \"$FOO\""),
                 run("env twice", "--env", "A=1", "--env", "A=2", "--", "sh", "-c", "echo \"$A\""),
                 run("unset", "--unset", "LANG", "--", "sh", "-c", "echo \"${LANG-unset}\""),
