@@ -9,7 +9,8 @@
  *
  * A fallback is exec'd with MAGUS_NATIVE_FELL_BACK=1, which stops a front from trying again.
  *
- * It reads no option of ARGS: it sends them as they are, with its working directory and
+ * It reads no option of ARGS but one word, --local, which as the front it hands to the JVM's side
+ * unsent; it sends the rest as they are, with its working directory and
  * environment, and the server parses them with the command line's own model.
  *
  * It speaks the frames of dev.magus.server.protocol.Frame (version 5) over the Unix socket: a
